@@ -1,0 +1,94 @@
+/**
+ * The closed table of error codes every Yoke package throws. A code never changes meaning;
+ * a new failure gets a new code. `retryable` says whether doing the same thing again can
+ * succeed without anything else changing.
+ */
+export const YOKE_ERROR_CODES = {
+  // journal
+  JOURNAL_CONFLICT: { retryable: true, summary: "an append named a sequence number that is no longer the next one" },
+  JOURNAL_CORRUPT: { retryable: false, summary: "stored journal data failed an integrity check" },
+  JOURNAL_CHAIN_BROKEN: { retryable: false, summary: "an event's hash or predecessor hash does not match" },
+  JOURNAL_SCHEMA_UNSUPPORTED: { retryable: false, summary: "the journal file was written by an unknown schema version" },
+  JOURNAL_CLOSED: { retryable: false, summary: "the journal store was closed" },
+  JOURNAL_INVALID_APPEND: { retryable: false, summary: "an append was malformed (empty batch, bad event, wrong first event)" },
+  RUN_NOT_FOUND: { retryable: false, summary: "no run with this id exists for this tenant" },
+  RUN_ALREADY_EXISTS: { retryable: false, summary: "a run with this id already exists" },
+  RUN_FINISHED: { retryable: false, summary: "the run has already reached a final outcome" },
+  EVENT_INVALID: { retryable: false, summary: "an event does not match the canonical event schema" },
+  // model and provider
+  PROVIDER_UNEXPECTED_CALL: { retryable: false, summary: "a model was called when no call was expected" },
+  PROVIDER_UNCONSUMED_STEPS: { retryable: false, summary: "a scripted model still had steps when the run ended" },
+  PROVIDER_RATE_LIMITED: { retryable: true, summary: "the provider asked to slow down" },
+  PROVIDER_UNAVAILABLE: { retryable: true, summary: "the provider failed or could not be reached" },
+  PROVIDER_REQUEST_INVALID: { retryable: false, summary: "the provider rejected the request" },
+  PROVIDER_RESPONSE_INVALID: { retryable: false, summary: "the provider's response could not be understood" },
+  PROVIDER_STREAM_CUT: { retryable: true, summary: "a streamed response ended before it was complete" },
+  PROVIDER_ADMISSION_REJECTED: { retryable: false, summary: "the target model cannot represent this request" },
+  // tools
+  TOOL_UNKNOWN: { retryable: false, summary: "the model called a tool that does not exist" },
+  TOOL_INPUT_INVALID: { retryable: false, summary: "tool arguments were not valid JSON or did not match the input schema" },
+  TOOL_DUPLICATE_CALL_ID: { retryable: false, summary: "a response used one tool-call id twice" },
+  TOOL_FAILED: { retryable: false, summary: "a tool handler threw or reported failure" },
+  TOOL_TIMEOUT: { retryable: true, summary: "a tool did not finish within its timeout" },
+  TOOL_INTERRUPTED: { retryable: false, summary: "a tool call was cut by a crash and its effect is unknown" },
+  // runtime and configuration
+  CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
+  DUPLICATE_ID: { retryable: false, summary: "an id source produced an id that was already used" },
+  CANCELLED: { retryable: false, summary: "the operation was cancelled by its caller" },
+  INTERNAL: { retryable: false, summary: "an invariant inside Yoke did not hold (a bug)" },
+} as const satisfies Record<string, { retryable: boolean; summary: string }>;
+
+export type YokeErrorCode = keyof typeof YOKE_ERROR_CODES;
+
+const MARKER = Symbol.for("@yoke/protocol.YokeError");
+
+export interface YokeErrorOptions {
+  /** The error that led to this one. */
+  cause?: unknown;
+  /** Structured, non-secret facts about the failure (ids, sequence numbers, names). */
+  details?: Readonly<Record<string, unknown>>;
+  /** Overrides the code's default retryability (a provider's 400 vs 408, say). */
+  retryable?: boolean;
+}
+
+/**
+ * The one error class Yoke throws at its public edges.
+ *
+ * @example
+ * ```ts
+ * try { await journal.append(scope, 3, drafts); }
+ * catch (error) {
+ *   if (YokeError.hasCode(error, "JOURNAL_CONFLICT")) { // another writer won seq 3
+ *     console.log(error.details.actualSeq);
+ *   }
+ * }
+ * ```
+ */
+export class YokeError extends Error {
+  readonly code: YokeErrorCode;
+  readonly retryable: boolean;
+  readonly details: Readonly<Record<string, unknown>>;
+  private readonly [MARKER] = true;
+
+  constructor(code: YokeErrorCode, message: string, options: YokeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "YokeError";
+    this.code = code;
+    this.retryable = options.retryable ?? YOKE_ERROR_CODES[code].retryable;
+    this.details = Object.freeze({ ...(options.details ?? {}) });
+  }
+
+  /** True for any YokeError, even one created by another installed copy of this package. */
+  static isInstance(value: unknown): value is YokeError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  /** True when `value` is a YokeError with this code. */
+  static hasCode<C extends YokeErrorCode>(value: unknown, code: C): value is YokeError & { code: C } {
+    return YokeError.isInstance(value) && value.code === code;
+  }
+
+  toJSON(): { name: string; code: YokeErrorCode; message: string; retryable: boolean; details: Readonly<Record<string, unknown>> } {
+    return { name: this.name, code: this.code, message: this.message, retryable: this.retryable, details: this.details };
+  }
+}

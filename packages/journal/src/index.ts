@@ -1,0 +1,8 @@
+/**
+ * @yoke/journal — durable, append-only, hash-chained per-run event logs behind
+ * `JournalV1`: an in-memory store for tests and a SQLite store (kysely + better-sqlite3,
+ * WAL) for embedded use. Appends name the sequence number they expect; a stale writer gets
+ * JOURNAL_CONFLICT; a torn or edited store is reported, never read as valid.
+ */
+export { computeEventHash } from "./chain.js";
+export { createMemoryJournal } from "./memory-journal.js";

@@ -33,3 +33,53 @@ describe("canonicalJson", () => {
     }
   });
 });
+
+describe("canonicalJson strict mode", () => {
+  it("accepts exactly what JSON.parse can give back", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const parsed = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(canonicalJson(parsed, { strict: true })).toBe(canonicalJson(parsed));
+      }),
+    );
+  });
+
+  it("rejects undefined, Dates and class instances, naming where", () => {
+    expect(() => canonicalJson({ a: [1, undefined] }, { strict: true })).toThrow(/\$\.a\[1\]/);
+    expect(() => canonicalJson({ a: { b: undefined } }, { strict: true })).toThrow(/\$\.a\.b/);
+    expect(() => canonicalJson({ when: new Date(0) }, { strict: true })).toThrow(/Date/);
+    expect(() => canonicalJson(new Map(), { strict: true })).toThrow(YokeError);
+    expect(canonicalJson({ when: new Date(0) })).toBe('{"when":"1970-01-01T00:00:00.000Z"}');
+    expect(canonicalJson(Object.create(null) as object, { strict: true })).toBe("{}");
+  });
+
+  it("rejects nesting past the limit", () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 300; level++) deep = [deep];
+    expect(() => canonicalJson(deep)).toThrow(/nesting/);
+  });
+});
+
+describe("canonicalJson key order", () => {
+  it("orders integer-like keys by code unit, not numerically as engines enumerate them", () => {
+    expect(canonicalJson({ 10: "a", 9: "b", x: 1, "01": 2 })).toBe('{"01":2,"10":"a","9":"b","x":1}');
+  });
+
+  it("matches a reference writer on any JSON value", () => {
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(",")}]`;
+      if (value !== null && typeof value === "object") {
+        const record = value as Record<string, unknown>;
+        return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(",")}}`;
+      }
+      return JSON.stringify(value);
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const parsed = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(canonicalJson(parsed)).toBe(reference(parsed));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

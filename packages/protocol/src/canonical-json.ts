@@ -1,56 +1,191 @@
 import { YokeError } from "./errors.js";
 
+export interface CanonicalJsonOptions {
+  /**
+   * Accept only plain JSON values: no `undefined` (in objects or arrays), no `toJSON`
+   * objects such as Date, no class instances. What is hashed is then exactly what a reader
+   * gets back from `JSON.parse`. Default false (behaves like JSON.stringify).
+   */
+  readonly strict?: boolean;
+}
+
+/** Deeper nesting than this (or a cycle) is rejected. */
+export const CANONICAL_JSON_MAX_DEPTH = 256;
+
 /**
  * JSON with object keys sorted by code unit and no insignificant whitespace, so equal values
- * give equal bytes whatever the insertion order. `undefined` members are dropped (as JSON
- * does); non-finite numbers, bigints, functions and cycles are rejected.
+ * give equal bytes whatever the insertion order. Non-finite numbers, bigints, functions,
+ * symbols, cycles and nesting deeper than CANONICAL_JSON_MAX_DEPTH are rejected with
+ * EVENT_INVALID. `-0` is written `0`, as JSON does.
  *
  * @example
  * ```ts
  * canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  * ```
  */
-export function canonicalJson(value: unknown): string {
-  return write(value, new Set());
+export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}): string {
+  const strict = options.strict === true;
+  try {
+    try {
+      // Fast path: order keys in a copy (only where they are out of order) and let the native
+      // serializer write it. Objects with integer-like keys, which engines always enumerate
+      // first, take the slow path.
+      return JSON.stringify(normalize(value, 0, strict));
+    } catch (error) {
+      // The slow writer also names where a bad value is.
+      if (error !== INTEGER_KEY && !(error instanceof NotJson)) throw error;
+      return write(value, 0, strict);
+    }
+  } catch (error) {
+    if (error instanceof NotJson) {
+      const path = `$${error.path.reverse().join("")}`;
+      throw new YokeError("EVENT_INVALID", `value is not canonical JSON: contains ${error.what} at ${path}`, { details: { path } });
+    }
+    throw error;
+  }
 }
 
-function write(value: unknown, seen: Set<object>): string {
-  if (value === null) return "null";
+/** Thrown inside the walk; the path is collected on the way out, so the fast path builds none. */
+class NotJson {
+  readonly path: string[] = [];
+  constructor(readonly what: string) {}
+}
+
+const INTEGER_KEY = Symbol("integer-like key");
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * The value with every object's keys in code-unit order; the value itself when already so.
+ * Throws NotJson without a path: the caller then reruns the slow writer, which names it.
+ */
+function normalize(value: unknown, depth: number, strict: boolean): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) throw new NotJson("a non-finite number");
+      return value;
+    case "object":
+      if (value === null) return null;
+      break;
+    case "undefined":
+      if (strict) throw new NotJson("undefined");
+      return null;
+    default:
+      throw new NotJson(`a ${typeof value}`);
+  }
+  if (depth >= CANONICAL_JSON_MAX_DEPTH) throw new NotJson(`nesting deeper than ${CANONICAL_JSON_MAX_DEPTH} (or a cycle)`);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      const normalized = normalize(item, depth + 1, strict);
+      if (normalized !== item && copy === undefined) copy = value.slice(0, index);
+      if (copy !== undefined) copy.push(normalized);
+    }
+    return copy ?? value;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (strict) throw new NotJson(`a ${prototype?.constructor?.name ?? "non-plain"} object`);
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return normalize(toJSON.call(value), depth + 1, strict);
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  const members: unknown[] = new Array(keys.length);
+  let sorted = true;
+  let changed = false;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (INTEGER_LIKE.test(key)) throw INTEGER_KEY;
+    if (index > 0 && keys[index - 1]! > key) sorted = false;
+    const member = record[key];
+    if (member === undefined) {
+      if (strict) throw new NotJson("undefined");
+      changed = true;
+      members[index] = undefined;
+      continue;
+    }
+    const normalized = normalize(member, depth + 1, strict);
+    members[index] = normalized;
+    if (normalized !== member) changed = true;
+  }
+  if (sorted && !changed) return value;
+  const order = keys.map((_, index) => index);
+  if (!sorted) order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+  const copy: Record<string, unknown> = {};
+  for (const index of order) {
+    const key = keys[index]!;
+    if (members[index] === undefined) continue;
+    // A "__proto__" member of parsed JSON is an own property; plain assignment would not be.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: members[index], enumerable: true, writable: true, configurable: true });
+    else copy[key] = members[index];
+  }
+  return copy;
+}
+
+function write(value: unknown, depth: number, strict: boolean): string {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
+    case "number":
+      if (!Number.isFinite(value)) throw new NotJson("a non-finite number");
+      return JSON.stringify(value);
     case "boolean":
       return value ? "true" : "false";
-    case "number":
-      if (!Number.isFinite(value)) throw notJson(`non-finite number ${value}`);
-      return JSON.stringify(value);
     case "object":
+      if (value === null) return "null";
       break;
+    case "undefined":
+      if (strict) throw new NotJson("undefined");
+      return "null";
     default:
-      throw notJson(`a ${typeof value}`);
+      throw new NotJson(`a ${typeof value}`);
   }
-  const object = value as object;
-  if (seen.has(object)) throw notJson("a cycle");
-  seen.add(object);
-  let out: string;
-  if (Array.isArray(object)) {
-    out = `[${object.map((item) => (item === undefined ? "null" : write(item, seen))).join(",")}]`;
-  } else {
-    const toJSON = (object as { toJSON?: () => unknown }).toJSON;
-    if (typeof toJSON === "function") {
-      seen.delete(object);
-      return write(toJSON.call(object), seen);
+  if (depth >= CANONICAL_JSON_MAX_DEPTH) throw new NotJson(`nesting deeper than ${CANONICAL_JSON_MAX_DEPTH} (or a cycle)`);
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) out += ",";
+      try {
+        out += write(value[index], depth + 1, strict);
+      } catch (error) {
+        if (error instanceof NotJson && error.path.length < 32) error.path.push(`[${index}]`);
+        throw error;
+      }
     }
-    const record = object as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    out = `{${keys.map((key) => `${JSON.stringify(key)}:${write(record[key], seen)}`).join(",")}}`;
+    return `${out}]`;
   }
-  seen.delete(object);
-  return out;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (strict) throw new NotJson(`a ${prototype?.constructor?.name ?? "non-plain"} object`);
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return write(toJSON.call(value), depth + 1, strict);
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = "{";
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    const member = record[key];
+    if (member === undefined) {
+      if (strict) throw undefinedAt(key);
+      continue;
+    }
+    try {
+      out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${write(member, depth + 1, strict)}`;
+    } catch (error) {
+      if (error instanceof NotJson && error.path.length < 32) error.path.push(`.${key}`);
+      throw error;
+    }
+  }
+  return `${out}}`;
 }
 
-function notJson(what: string): YokeError {
-  return new YokeError("EVENT_INVALID", `value is not canonical JSON: contains ${what}`);
+function undefinedAt(key: string): NotJson {
+  const error = new NotJson("undefined");
+  error.path.push(`.${key}`);
+  return error;
 }

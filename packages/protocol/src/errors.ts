@@ -10,6 +10,7 @@ export const YOKE_ERROR_CODES = {
   JOURNAL_CHAIN_BROKEN: { retryable: false, summary: "an event's hash or predecessor hash does not match" },
   JOURNAL_SCHEMA_UNSUPPORTED: { retryable: false, summary: "the journal file was written by an unknown schema version" },
   JOURNAL_CLOSED: { retryable: false, summary: "the journal store was closed" },
+  JOURNAL_UNAVAILABLE: { retryable: true, summary: "the journal store was busy, locked or failed to read or write" },
   JOURNAL_INVALID_APPEND: { retryable: false, summary: "an append was malformed (empty batch, bad event, wrong first event)" },
   RUN_NOT_FOUND: { retryable: false, summary: "no run with this id exists for this tenant" },
   RUN_ALREADY_EXISTS: { retryable: false, summary: "a run with this id already exists" },

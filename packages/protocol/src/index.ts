@@ -5,7 +5,8 @@
  * `ProviderAdapterV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
  * closed code table. Depends on zod only.
  */
-export { canonicalJson } from "./canonical-json.js";
+export { CANONICAL_JSON_MAX_DEPTH, canonicalJson } from "./canonical-json.js";
+export type { CanonicalJsonOptions } from "./canonical-json.js";
 export { systemClock, steppingClock } from "./clock.js";
 export type { Clock } from "./clock.js";
 export { YOKE_ERROR_CODES, YokeError } from "./errors.js";

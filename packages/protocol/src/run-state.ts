@@ -16,6 +16,11 @@ import { addUsage } from "./provider.js";
 export type RunPhase = "ready" | "awaiting_response" | "responded" | "tools_pending" | "finished";
 
 export interface PendingToolCall {
+  /**
+   * Position of the call in the response's proposal order. Tool-call ids are the model's
+   * and may repeat within a response; the index never does.
+   */
+  readonly index: number;
   readonly toolCallId: string;
   readonly toolName: string;
   readonly arguments: JsonValue | undefined;
@@ -54,8 +59,7 @@ export interface RunState {
  */
 export class RunStateAccumulator {
   #state: MutableRunState | undefined;
-  #results: ToolResultPart[] = [];
-  #callOrder: string[] = [];
+  #results: { index: number; part: ToolResultPart }[] = [];
 
   /** Applies one stored event; throws EVENT_INVALID if it does not follow from the state. */
   apply(event: JournalEvent): void {
@@ -92,6 +96,25 @@ export class RunStateAccumulator {
     return this.#state;
   }
 
+  /**
+   * An independent accumulator at the same point, for previewing the state events would
+   * lead to before they are written. Costs one shallow copy of the transcript.
+   *
+   * @example
+   * ```ts
+   * const preview = accumulator.fork();
+   * preview.apply(provisionalEvent); // `accumulator` is unchanged
+   * ```
+   */
+  fork(): RunStateAccumulator {
+    const copy = new RunStateAccumulator();
+    if (this.#state) {
+      copy.#state = { ...this.#state, messages: this.#state.messages.slice(), pendingToolCalls: this.#state.pendingToolCalls.slice() };
+    }
+    copy.#results = this.#results.slice();
+    return copy;
+  }
+
   #applyTransition(state: MutableRunState, event: YokeEvent): void {
     switch (event.type) {
       case "turn.started":
@@ -113,12 +136,12 @@ export class RunStateAccumulator {
         const calls = toolCallsOf(response);
         if (calls.length > 0) {
           state.phase = "tools_pending";
-          state.pendingToolCalls = calls.map((call) => ({
+          state.pendingToolCalls = calls.map((call, index) => ({
+            index,
             toolCallId: call.toolCallId,
             toolName: call.toolName,
             arguments: call.arguments,
           }));
-          this.#callOrder = calls.map((call) => call.toolCallId);
           this.#results = [];
         } else {
           state.phase = "responded";
@@ -126,7 +149,7 @@ export class RunStateAccumulator {
         return;
       }
       case "tool.started": {
-        const index = this.#pendingIndex(state, event, event.data.toolCallId);
+        const index = this.#pendingIndex(state, event, event.data.toolCallId, event.data.actionId);
         const call = state.pendingToolCalls[index]!;
         state.pendingToolCalls[index] = {
           ...call,
@@ -136,17 +159,20 @@ export class RunStateAccumulator {
       }
       case "tool.rejected":
       case "tool.completed": {
-        const index = this.#pendingIndex(state, event, event.data.toolCallId);
-        state.pendingToolCalls.splice(index, 1);
+        const actionId = event.type === "tool.completed" ? event.data.actionId : undefined;
+        const index = this.#pendingIndex(state, event, event.data.toolCallId, actionId);
+        const [call] = state.pendingToolCalls.splice(index, 1);
         this.#results.push({
-          type: "tool-result",
-          toolCallId: event.data.toolCallId,
-          toolName: event.data.toolName,
-          result: event.data.result,
+          index: call!.index,
+          part: {
+            type: "tool-result",
+            toolCallId: event.data.toolCallId,
+            toolName: event.data.toolName,
+            result: event.data.result,
+          },
         });
         if (state.pendingToolCalls.length === 0) {
-          const order = this.#callOrder;
-          const results = this.#results.sort((a, b) => order.indexOf(a.toolCallId) - order.indexOf(b.toolCallId));
+          const results = this.#results.sort((a, b) => a.index - b.index).map((entry) => entry.part);
           state.messages.push({ role: "tool", content: results });
           this.#results = [];
           state.phase = "ready";
@@ -168,9 +194,17 @@ export class RunStateAccumulator {
     }
   }
 
-  #pendingIndex(state: MutableRunState, event: YokeEvent, toolCallId: string): number {
+  /**
+   * Finds the pending call an event is about. Ids may repeat within a response, so a call
+   * already started under `actionId` wins; otherwise the first not-yet-started call with the
+   * id (events about one response arrive in proposal order); otherwise the first with the id.
+   */
+  #pendingIndex(state: MutableRunState, event: YokeEvent, toolCallId: string, actionId: string | undefined): number {
     if (state.phase !== "tools_pending") throw invalid(event, `${event.type} in phase ${state.phase}`);
-    const index = state.pendingToolCalls.findIndex((call) => call.toolCallId === toolCallId);
+    const calls = state.pendingToolCalls;
+    let index = actionId === undefined ? -1 : calls.findIndex((call) => call.toolCallId === toolCallId && call.started?.actionId === actionId);
+    if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId && call.started === undefined);
+    if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId);
     if (index < 0) throw invalid(event, `no pending tool call ${toolCallId}`);
     return index;
   }

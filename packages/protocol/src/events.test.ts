@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { EVENT_SCHEMA_VERSION, GENESIS_HASH, parseYokeEvent, type JournalEvent } from "./events.js";
+import { YokeError } from "./errors.js";
+
+const base: Omit<JournalEvent, "type" | "data"> = {
+  schemaVersion: EVENT_SCHEMA_VERSION,
+  tenantId: "tenant_a",
+  runId: "run_1",
+  seq: 1,
+  at: 0,
+  causationId: null,
+  prevHash: GENESIS_HASH,
+  hash: GENESIS_HASH,
+};
+
+describe("parseYokeEvent", () => {
+  it("types the data of a canonical event", () => {
+    const event = parseYokeEvent({ ...base, type: "turn.started", data: { turnId: "turn_1", index: 1 } });
+    expect(event.type).toBe("turn.started");
+    if (event.type === "turn.started") expect(event.data.index).toBe(1);
+  });
+
+  it("rejects unknown types and invalid data with EVENT_INVALID naming the seq", () => {
+    const unknown = () => parseYokeEvent({ ...base, type: "turn.exploded", data: {} });
+    expect(unknown).toThrow(YokeError);
+    try {
+      parseYokeEvent({ ...base, seq: 7, type: "turn.started", data: { turnId: "turn_1", index: "one" } });
+      expect.unreachable();
+    } catch (error) {
+      expect(YokeError.hasCode(error, "EVENT_INVALID")).toBe(true);
+      expect((error as YokeError).details).toMatchObject({ seq: 7, type: "turn.started" });
+    }
+  });
+
+  it("refuses events from a newer schema version instead of misreading them", () => {
+    const newer = () =>
+      parseYokeEvent({ ...base, schemaVersion: EVENT_SCHEMA_VERSION + 1, type: "turn.started", data: { turnId: "t", index: 1 } });
+    expect(newer).toThrow(expect.objectContaining({ code: "JOURNAL_SCHEMA_UNSUPPORTED" }));
+  });
+
+  it("validates every outcome of the closed set and nothing else", () => {
+    const completed = (outcome: unknown) => () =>
+      parseYokeEvent({ ...base, type: "run.completed", data: { outcome: outcome as never, turns: 1 } });
+    expect(completed({ status: "verified_success" })).not.toThrow();
+    expect(completed({ status: "budget_exhausted", budget: "turns", limit: 3 })).not.toThrow();
+    expect(completed({ status: "escalated", reason: "uncertain action", actionId: "action_1" })).not.toThrow();
+    expect(completed({ status: "done" })).toThrow(YokeError);
+  });
+});

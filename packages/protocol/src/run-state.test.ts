@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { EVENT_SCHEMA_VERSION, GENESIS_HASH, type JournalEvent } from "./events.js";
+import type { ModelResponse, ToolResultEnvelope } from "./model.js";
+import { RunStateAccumulator, reduceRun } from "./run-state.js";
+
+function eventsOf(drafts: { type: string; data: Record<string, unknown> }[]): JournalEvent[] {
+  return drafts.map((draft, seq) => ({
+    schemaVersion: EVENT_SCHEMA_VERSION,
+    tenantId: "tenant_a",
+    runId: "run_1",
+    seq,
+    type: draft.type,
+    at: 0,
+    causationId: null,
+    data: draft.data as JournalEvent["data"],
+    prevHash: GENESIS_HASH,
+    hash: GENESIS_HASH,
+  }));
+}
+
+const result = (text: string, status: "ok" | "error" = "ok"): ToolResultEnvelope => ({
+  status,
+  content: [{ type: "text", text }],
+  ...(status === "error" ? { error: { code: "TOOL_DUPLICATE_CALL_ID", message: text } } : {}),
+  timing: { startedAt: 0, endedAt: 0, durationMs: 0 },
+});
+
+const response: ModelResponse = {
+  provider: "scripted",
+  model: "scripted-1",
+  stopReason: "tool_use",
+  usage: { inputTokens: 0, outputTokens: 0 },
+  content: [
+    { type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: "{}", arguments: {} },
+    { type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: "{}", arguments: {} },
+  ],
+};
+
+const head = [
+  {
+    type: "run.started",
+    data: { sessionId: "session_1", task: "t", tools: [], limits: { maxTurns: 3 }, release: { runtime: "test", eventSchemaVersion: 1 } },
+  },
+  { type: "turn.started", data: { turnId: "turn_1", index: 1 } },
+  { type: "model.requested", data: { turnId: "turn_1", requestHash: GENESIS_HASH, messageCount: 1 } },
+  { type: "model.responded", data: { turnId: "turn_1", response, latencyMs: 0 } },
+];
+const callRef = { turnId: "turn_1", toolCallId: "call_1", toolName: "echo" };
+const started = { type: "tool.started", data: { ...callRef, actionId: "action_1", attemptId: "attempt_1", attempt: 1, input: {} } };
+const rejected = { type: "tool.rejected", data: { ...callRef, code: "TOOL_DUPLICATE_CALL_ID", result: result("duplicate", "error") } };
+const completed = { type: "tool.completed", data: { ...callRef, actionId: "action_1", attemptId: "attempt_1", result: result("first") } };
+
+describe("RunStateAccumulator with repeated tool-call ids", () => {
+  it("keeps the started call pending when the repeat is rejected", () => {
+    const state = reduceRun(eventsOf([...head, started, rejected]));
+    expect(state.phase).toBe("tools_pending");
+    expect(state.pendingToolCalls).toEqual([
+      { index: 0, toolCallId: "call_1", toolName: "echo", arguments: {}, started: { actionId: "action_1", attemptId: "attempt_1", attempt: 1 } },
+    ]);
+  });
+
+  it("orders results by proposal index, not by arrival", () => {
+    const state = reduceRun(eventsOf([...head, started, rejected, completed]));
+    expect(state.phase).toBe("ready");
+    const last = state.messages.at(-1)!;
+    expect(last.role).toBe("tool");
+    if (last.role === "tool") expect(last.content.map((part) => part.result.content[0]!.text)).toEqual(["first", "duplicate"]);
+  });
+
+  it("matches a retry attempt to the call already started under its action id", () => {
+    const retry = { type: "tool.started", data: { ...started.data, attemptId: "attempt_2", attempt: 2 } };
+    const state = reduceRun(eventsOf([...head, started, rejected, retry]));
+    expect(state.pendingToolCalls).toHaveLength(1);
+    expect(state.pendingToolCalls[0]!.started).toEqual({ actionId: "action_1", attemptId: "attempt_2", attempt: 2 });
+  });
+});
+
+describe("RunStateAccumulator.fork", () => {
+  it("previews events without changing the original", () => {
+    const events = eventsOf([...head, started, rejected, completed]);
+    const accumulator = new RunStateAccumulator();
+    for (const event of events.slice(0, 5)) accumulator.apply(event);
+    const before = accumulator.snapshot();
+    const preview = accumulator.fork();
+    for (const event of events.slice(5)) preview.apply(event);
+    expect(preview.peek().phase).toBe("ready");
+    expect(accumulator.snapshot()).toEqual(before);
+    for (const event of events.slice(5)) accumulator.apply(event);
+    expect(accumulator.snapshot()).toEqual(preview.snapshot());
+  });
+
+  it("forks an empty accumulator", () => {
+    const preview = new RunStateAccumulator().fork();
+    preview.apply(eventsOf(head)[0]!);
+    expect(preview.peek().phase).toBe("ready");
+  });
+});

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   EVENT_SCHEMA_VERSION,
-  EventDraftSchema,
+  EVENT_TYPE_PATTERN,
   GENESIS_HASH,
   JournalEventSchema,
   YokeError,
@@ -9,6 +9,7 @@ import {
   type EventDraft,
   type JournalEvent,
   type JournalHead,
+  type JsonValue,
   type RunScope,
   type VerifyResult,
 } from "@yoke/protocol";
@@ -29,44 +30,103 @@ export function computeEventHash(event: Omit<JournalEvent, "hash">): string {
   return createHash("sha256").update(body).digest("hex");
 }
 
+/** A sealed event with its data as canonical JSON, the form a store writes. */
+export interface SealedEvent {
+  readonly event: JournalEvent;
+  readonly canonicalData: string;
+}
+
 /**
  * Turns drafts into stored events that continue the chain at `head`. Validates every draft
  * and the run-start rule; throws JOURNAL_INVALID_APPEND before anything is written.
  */
 export function sealEvents(scope: RunScope, head: JournalHead, drafts: readonly EventDraft[]): JournalEvent[] {
+  return sealDrafts(scope, head, drafts).map((sealed) => sealed.event);
+}
+
+/**
+ * `sealEvents`, also returning each event's data as canonical JSON: the data is serialized
+ * once, for the hash and for storage.
+ */
+export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly EventDraft[]): SealedEvent[] {
   if (drafts.length === 0) throw new YokeError("JOURNAL_INVALID_APPEND", "an append needs at least one event");
   let prevHash = head.hash;
   return drafts.map((draft, index) => {
-    const parsed = EventDraftSchema.safeParse(draft);
-    if (!parsed.success) {
-      throw new YokeError("JOURNAL_INVALID_APPEND", `event ${index} of the append is malformed: ${parsed.error.message}`, {
-        details: { index, type: (draft as { type?: unknown }).type },
-        cause: parsed.error,
-      });
-    }
+    const checked = checkDraft(draft, index);
     const seq = head.length + index;
-    if ((seq === 0) !== (parsed.data.type === "run.started")) {
+    if ((seq === 0) !== (checked.type === "run.started")) {
       throw new YokeError(
         "JOURNAL_INVALID_APPEND",
         seq === 0 ? "the first event of a run must be run.started" : "run.started may only be the first event",
-        { details: { seq, type: parsed.data.type } },
+        { details: { seq, type: checked.type } },
       );
+    }
+    let canonicalData: string;
+    try {
+      canonicalData = canonicalJson(checked.data, { strict: true });
+    } catch (error) {
+      throw malformedDraft(index, checked.type, error instanceof Error ? error.message : String(error), error);
     }
     const unsealed = {
       schemaVersion: EVENT_SCHEMA_VERSION,
       tenantId: scope.tenantId,
       runId: scope.runId,
       seq,
-      type: parsed.data.type,
-      at: parsed.data.at,
-      causationId: parsed.data.causationId,
-      data: parsed.data.data,
+      type: checked.type,
+      at: checked.at,
+      causationId: checked.causationId,
+      data: checked.data,
       prevHash,
     };
-    const hash = computeEventHash(unsealed);
+    const hash = sha256(hashedBody(unsealed, canonicalData));
     prevHash = hash;
-    return { ...unsealed, hash };
+    return { event: { ...unsealed, hash }, canonicalData };
   });
+}
+
+/**
+ * The bytes `computeEventHash` hashes, `canonicalJson` of the envelope, written directly
+ * around data that is already canonical JSON (keys in code-unit order, as canonicalJson
+ * sorts them). Falls back to canonicalJson when a field is not the plain string or number
+ * a validated event has.
+ */
+function hashedBody(event: Omit<JournalEvent, "hash">, canonicalData: string): string {
+  const { tenantId, runId, causationId } = event;
+  if (typeof tenantId !== "string" || typeof runId !== "string" || !(causationId === null || typeof causationId === "string")) {
+    return canonicalJson({ ...event });
+  }
+  return (
+    `{"at":${JSON.stringify(event.at)},"causationId":${JSON.stringify(causationId)},"data":${canonicalData},` +
+    `"prevHash":${JSON.stringify(event.prevHash)},"runId":${JSON.stringify(runId)},` +
+    `"schemaVersion":${JSON.stringify(event.schemaVersion)},"seq":${JSON.stringify(event.seq)},` +
+    `"tenantId":${JSON.stringify(tenantId)},"type":${JSON.stringify(event.type)}}`
+  );
+}
+
+/**
+ * The envelope checks of EventDraftSchema, written out: this runs for every appended event,
+ * and the data's JSON-ness is checked by the strict canonical serialization that follows.
+ */
+function checkDraft(draft: EventDraft, index: number): { type: string; at: number; causationId: string | null; data: Record<string, JsonValue> } {
+  const candidate = draft as Partial<Record<keyof EventDraft, unknown>> | null;
+  if (typeof candidate !== "object" || candidate === null) throw malformedDraft(index, undefined, "not an object");
+  const { type, at, causationId = null, data } = candidate;
+  if (typeof type !== "string" || !EVENT_TYPE_PATTERN.test(type)) throw malformedDraft(index, type, "type must be noun.verb");
+  if (typeof at !== "number" || !Number.isSafeInteger(at) || at < 0) throw malformedDraft(index, type, "at must be a non-negative integer");
+  if (causationId !== null && typeof causationId !== "string") throw malformedDraft(index, type, "causationId must be a string or null");
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw malformedDraft(index, type, "data must be an object");
+  return { type, at, causationId, data: data as Record<string, JsonValue> };
+}
+
+function malformedDraft(index: number, type: unknown, why: string, cause?: unknown): YokeError {
+  return new YokeError("JOURNAL_INVALID_APPEND", `event ${index} of the append is malformed: ${why}`, {
+    details: { index, type: typeof type === "string" ? type : undefined },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /**

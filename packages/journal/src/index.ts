@@ -6,3 +6,7 @@
  */
 export { computeEventHash } from "./chain.js";
 export { createMemoryJournal } from "./memory-journal.js";
+export type { SqliteDatabaseLike, SqliteDurability, SqliteStatementLike } from "./sqlite-database.js";
+export { createSqliteJournal } from "./sqlite-journal.js";
+export type { SqliteJournal, SqliteJournalOptions } from "./sqlite-journal.js";
+export { SQLITE_JOURNAL_FORMAT, SQLITE_JOURNAL_SCHEMA_VERSION } from "./sqlite-migrations.js";

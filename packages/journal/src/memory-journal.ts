@@ -25,7 +25,8 @@ import { EMPTY_HEAD, chainError, checkEvent, conflictError, sealEvents } from ".
 export function createMemoryJournal(): JournalV1 {
   const runs = new Map<string, JournalEvent[]>();
   let closed = false;
-  const key = (scope: RunScope) => `${scope.tenantId}\u0000${scope.runId}`;
+  // JSON keeps the pair unambiguous: a separator character could also occur inside an id.
+  const key = (scope: RunScope) => JSON.stringify([scope.tenantId, scope.runId]);
   const ensureOpen = () => {
     if (closed) throw new YokeError("JOURNAL_CLOSED", "the memory journal is closed");
   };

@@ -1,0 +1,3 @@
+import { register } from "node:module";
+
+register("./ts-resolve-hooks.mjs", import.meta.url);

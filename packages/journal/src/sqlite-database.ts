@@ -1,0 +1,88 @@
+import { YokeError } from "@yoke/protocol";
+import { toJournalError } from "./sqlite-errors.js";
+
+/** The subset of a better-sqlite3 `Statement` the SQLite journal uses. */
+export interface SqliteStatementLike {
+  readonly reader: boolean;
+  run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
+
+/**
+ * The subset of a better-sqlite3 `Database` the SQLite journal uses, typed structurally so
+ * `@yoke/journal` needs neither the driver nor its types unless you use this store.
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3";
+ * const journal = await createSqliteJournal({ database: new Database("yoke.db") });
+ * ```
+ */
+export interface SqliteDatabaseLike {
+  readonly open: boolean;
+  readonly memory: boolean;
+  /** The file name the database was opened with. */
+  readonly name: string;
+  readonly inTransaction: boolean;
+  prepare(source: string): SqliteStatementLike;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  // `any`: better-sqlite3 types its transaction wrapper's arguments that way.
+  transaction(fn: (...params: any[]) => unknown): { immediate(...params: any[]): unknown };
+  close(): unknown;
+}
+
+/**
+ * `"full"`: WAL with `synchronous=FULL`. A resolved append survives power loss and an
+ * operating-system crash, at the cost of one fsync of the WAL per append.
+ * `"normal"`: WAL with `synchronous=NORMAL`. A resolved append survives a crash of the
+ * process; after power loss the most recent appends may be missing (never torn: the log
+ * stays a valid prefix).
+ */
+export type SqliteDurability = "full" | "normal";
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+/** Opens `filename` with better-sqlite3, loaded on first use because it is an optional peer. */
+export async function openDatabaseFile(filename: string, busyTimeoutMs: number): Promise<SqliteDatabaseLike> {
+  let Database: new (filename: string, options: { timeout: number }) => SqliteDatabaseLike;
+  try {
+    ({ default: Database } = await import("better-sqlite3"));
+  } catch (error) {
+    throw new YokeError(
+      "CONFIG_INVALID",
+      "the SQLite journal needs the optional peer dependency better-sqlite3: install it, or pass { database }",
+      { cause: error },
+    );
+  }
+  try {
+    return new Database(filename, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw toJournalError(error, `open ${filename}`);
+  }
+}
+
+/**
+ * WAL, busy timeout, foreign keys and the synchronous level. Returns the journal mode in
+ * effect: `"wal"` for a file, `"memory"` for an in-memory database.
+ */
+export function applyPragmas(db: SqliteDatabaseLike, durability: SqliteDurability, busyTimeoutMs: number): string {
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  const mode = String(db.pragma("journal_mode = WAL", { simple: true })).toLowerCase();
+  db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
+  db.pragma("foreign_keys = ON");
+  return mode;
+}
+
+/** `PRAGMA quick_check`: page-level structure of the whole file. Throws JOURNAL_CORRUPT. */
+export function quickCheck(db: SqliteDatabaseLike): void {
+  const problems = (db.pragma("quick_check", { simple: false }) as Array<Record<string, unknown>>)
+    .map((row) => String(Object.values(row)[0]))
+    .filter((line) => line !== "ok");
+  if (problems.length > 0) {
+    throw new YokeError("JOURNAL_CORRUPT", `the journal file failed its integrity check: ${problems.slice(0, 3).join("; ")}`, {
+      details: { problems: problems.slice(0, 10) },
+    });
+  }
+}

@@ -1,0 +1,149 @@
+import { GENESIS_HASH, type JournalEvent, type JournalHead, type RunScope, type VerifyResult } from "@yoke/protocol";
+import { checkEvent } from "./chain.js";
+import type { SqliteDatabaseLike, SqliteStatementLike } from "./sqlite-database.js";
+import { toJournalError } from "./sqlite-errors.js";
+
+type ChainFailure = Extract<VerifyResult, { ok: false }>;
+
+/** One step of a chain walk: a verified event, or the first failure (nothing follows it). */
+export type ChainStep = { readonly event: JournalEvent; readonly failure?: undefined } | { readonly failure: ChainFailure };
+
+interface EventRow {
+  seq: unknown;
+  type: unknown;
+  at: unknown;
+  causation_id: unknown;
+  data: unknown;
+  prev_hash: unknown;
+  hash: unknown;
+  schema_version: unknown;
+}
+
+/** Rows per page: a long run is read in bounded memory, and no statement stays open between pages. */
+export const READ_PAGE_SIZE = 256;
+
+/**
+ * The hot-path statements, prepared once per journal. Every statement names the tenant and
+ * seeks on the `(tenant_id, run_id, seq)` primary key.
+ */
+export class EventStatements {
+  private readonly headStatement: SqliteStatementLike;
+  private readonly insertStatement: SqliteStatementLike;
+  private readonly hashAtStatement: SqliteStatementLike;
+  private readonly firstFromStatement: SqliteStatementLike;
+  private readonly pageStatement: SqliteStatementLike;
+
+  constructor(db: SqliteDatabaseLike) {
+    const scoped = "FROM events WHERE tenant_id = ? AND run_id = ?";
+    this.headStatement = db.prepare(`SELECT seq, hash ${scoped} ORDER BY seq DESC LIMIT 1`);
+    this.insertStatement = db.prepare(
+      "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.hashAtStatement = db.prepare(`SELECT hash ${scoped} AND seq = ?`);
+    this.firstFromStatement = db.prepare(`SELECT seq ${scoped} AND seq >= ? ORDER BY seq LIMIT 1`);
+    this.pageStatement = db.prepare(
+      `SELECT seq, type, at, causation_id, data, prev_hash, hash, schema_version ${scoped} AND seq >= ? AND seq < ? ORDER BY seq LIMIT ?`,
+    );
+  }
+
+  /** The run's head from the store itself (not a cache), so other writers are seen. */
+  head(scope: RunScope): JournalHead | null {
+    const row = this.headStatement.get(scope.tenantId, scope.runId) as { seq: number; hash: string } | undefined;
+    return row === undefined ? null : { length: row.seq + 1, hash: row.hash };
+  }
+
+  /** Stores one sealed event; `canonicalData` is its data as canonical JSON. */
+  insert(event: JournalEvent, canonicalData: string): void {
+    this.insertStatement.run(
+      event.tenantId,
+      event.runId,
+      event.seq,
+      event.type,
+      event.at,
+      event.causationId,
+      canonicalData,
+      event.prevHash,
+      event.hash,
+      event.schemaVersion,
+    );
+  }
+
+  /**
+   * Walks `[fromSeq, toSeq)` page by page, checking every event against its predecessor's
+   * hash with the same `checkEvent` the memory store uses. Stops at the first failure.
+   * `beforePage` runs before each query (the journal's closed check).
+   */
+  *walk(scope: RunScope, fromSeq: number, toSeq: number, beforePage: () => void): Generator<ChainStep, void, undefined> {
+    let prevHash = GENESIS_HASH;
+    if (fromSeq > 0) {
+      beforePage();
+      const predecessor = this.query("read", () => this.hashAtStatement.get(scope.tenantId, scope.runId, fromSeq - 1)) as
+        | { hash: unknown }
+        | undefined;
+      if (predecessor === undefined) {
+        const later = this.query("read", () => this.firstFromStatement.get(scope.tenantId, scope.runId, fromSeq));
+        if (later !== undefined) {
+          yield { failure: failure(fromSeq - 1, "sequence_gap", `event ${fromSeq - 1} is missing`) };
+        }
+        return;
+      }
+      prevHash = String(predecessor.hash);
+    }
+    let expected = fromSeq;
+    while (expected < toSeq) {
+      beforePage();
+      const rows = this.query("read", () =>
+        this.pageStatement.all(scope.tenantId, scope.runId, expected, toSeq, READ_PAGE_SIZE),
+      ) as EventRow[];
+      for (const row of rows) {
+        const event = rowToEvent(scope, row);
+        const problem =
+          typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event);
+        if (problem) {
+          yield { failure: problem };
+          return;
+        }
+        yield { event: event as JournalEvent };
+        prevHash = (event as JournalEvent).hash;
+        expected++;
+      }
+      if (rows.length < READ_PAGE_SIZE) return;
+    }
+  }
+
+  private query<T>(operation: string, run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      throw toJournalError(error, operation);
+    }
+  }
+}
+
+/** The row as an event (checked by the caller), or why its data cannot be parsed. */
+function rowToEvent(scope: RunScope, row: EventRow): JournalEvent | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(String(row.data));
+  } catch (error) {
+    return `data is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  // Types are not trusted here: checkEvent validates the shape before anything is yielded.
+  return {
+    schemaVersion: row.schema_version,
+    tenantId: scope.tenantId,
+    runId: scope.runId,
+    seq: row.seq,
+    type: row.type,
+    at: row.at,
+    causationId: row.causation_id,
+    data,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  } as JournalEvent;
+}
+
+function failure(firstBadSeq: number, reason: ChainFailure["reason"], message: string): ChainFailure {
+  return { ok: false, firstBadSeq, reason, message };
+}

@@ -1,0 +1,78 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { YokeError } from "@yoke/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDirectory } from "./__fixtures__/temp-files.js";
+import { createSqliteJournal } from "./sqlite-journal.js";
+
+const FIXTURES = join(import.meta.dirname, "__fixtures__");
+
+interface WorkerReport {
+  readonly writer: string;
+  readonly startedRun: boolean;
+  readonly conflicts: number;
+  readonly appended: readonly number[];
+}
+
+/** Starts a writer process; resolves once it has opened the journal and waits to be released. */
+async function startWriter(filename: string, writer: string, events: number) {
+  const child = spawn(
+    process.execPath,
+    ["--no-warnings", "--import", join(FIXTURES, "register-ts.mjs"), join(FIXTURES, "append-worker.ts"), filename, writer, String(events)],
+    { cwd: join(import.meta.dirname, ".."), stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = once(child, "exit") as Promise<[number | null]>;
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", () => stdout.startsWith("ready\n") && resolve());
+    void exited.then(([code]) => reject(new YokeError("INTERNAL", `writer ${writer} exited (${code}) before it was ready: ${stderr}`)));
+  });
+  await ready;
+  return {
+    async release(): Promise<WorkerReport> {
+      child.stdin.end("go\n");
+      const [code] = await exited;
+      expect(code, stderr).toBe(0);
+      return JSON.parse(stdout.slice("ready\n".length)) as WorkerReport;
+    },
+  };
+}
+
+describe("sqlite journal: several processes on one file", () => {
+  let directory: ReturnType<typeof tempDirectory>;
+  beforeEach(() => {
+    directory = tempDirectory();
+  });
+  afterEach(() => directory.remove());
+
+  it("create the file together, start the run once, and append a gapless log", async () => {
+    const filename = directory.file("shared.db");
+    const writers = ["w1", "w2", "w3", "w4"];
+    const perWriter = 25;
+    // Every writer opens the new file at once, then all are released together.
+    const started = await Promise.all(writers.map((writer) => startWriter(filename, writer, perWriter)));
+    const reports = await Promise.all(started.map((worker) => worker.release()));
+    expect(reports.reduce((sum, report) => sum + report.conflicts, 0)).toBeGreaterThan(0);
+
+    expect(reports.filter((report) => report.startedRun)).toHaveLength(1);
+    const won = reports.flatMap((report) => report.appended).sort((a, b) => a - b);
+    expect(won).toEqual(Array.from({ length: writers.length * perWriter }, (_, index) => index + 1));
+
+    const journal = await createSqliteJournal({ filename });
+    try {
+      const scope = { tenantId: "tenant_a", runId: "run_shared" };
+      expect(await journal.verify(scope)).toMatchObject({ ok: true, events: 1 + writers.length * perWriter });
+      const bySeq = new Map<number, unknown>();
+      for await (const event of journal.read(scope, { fromSeq: 1 })) bySeq.set(event.seq, event.data.writer);
+      for (const report of reports) {
+        for (const seq of report.appended) expect(bySeq.get(seq)).toBe(report.writer);
+      }
+    } finally {
+      await journal.close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { sql, type Kysely } from "kysely";
+import type { Migration, MigrationProvider } from "kysely/migration";
+
+/**
+ * The layout version of a SQLite journal file, recorded in `PRAGMA user_version` and in
+ * `yoke_meta.schema_version`. Independent of `EVENT_SCHEMA_VERSION`, which versions the
+ * events stored inside. A file recording a newer version is refused, never misread.
+ */
+export const SQLITE_JOURNAL_SCHEMA_VERSION = 1;
+
+/** `yoke_meta.format`: tells a Yoke journal apart from any other SQLite file. */
+export const SQLITE_JOURNAL_FORMAT = "yoke-journal";
+
+export interface EventsTable {
+  tenant_id: string;
+  run_id: string;
+  seq: number;
+  type: string;
+  at: number;
+  causation_id: string | null;
+  /** The event's data as canonical JSON. */
+  data: string;
+  prev_hash: string;
+  hash: string;
+  schema_version: number;
+}
+
+export interface YokeMetaTable {
+  key: string;
+  value: string;
+}
+
+export interface JournalTables {
+  events: EventsTable;
+  yoke_meta: YokeMetaTable;
+}
+
+/** Columns the journal reads and writes; the file is refused if one is missing. */
+export const EVENTS_COLUMNS: readonly (keyof EventsTable)[] = [
+  "tenant_id",
+  "run_id",
+  "seq",
+  "type",
+  "at",
+  "causation_id",
+  "data",
+  "prev_hash",
+  "hash",
+  "schema_version",
+];
+
+// Each migration ends by recording the version it produced, in the same transaction.
+async function recordVersion(db: Kysely<any>, version: number): Promise<void> {
+  await db
+    .insertInto("yoke_meta")
+    .values({ key: "schema_version", value: String(version) })
+    .onConflict((conflict) => conflict.column("key").doUpdateSet({ value: String(version) }))
+    .execute();
+  await sql.raw(`PRAGMA user_version = ${Number(version)}`).execute(db);
+}
+
+const MIGRATIONS: Record<string, Migration> = {
+  "0001_events": {
+    async up(db) {
+      await db.schema
+        .createTable("yoke_meta")
+        .addColumn("key", "text", (column) => column.primaryKey())
+        .addColumn("value", "text", (column) => column.notNull())
+        .modifyEnd(sql`strict`)
+        .execute();
+      await db.insertInto("yoke_meta").values({ key: "format", value: SQLITE_JOURNAL_FORMAT }).execute();
+      // The primary key is the clustered index every hot query seeks on, and the last line
+      // of defence against two writers storing one sequence number.
+      await db.schema
+        .createTable("events")
+        .addColumn("tenant_id", "text", (column) => column.notNull())
+        .addColumn("run_id", "text", (column) => column.notNull())
+        .addColumn("seq", "integer", (column) => column.notNull())
+        .addColumn("type", "text", (column) => column.notNull())
+        .addColumn("at", "integer", (column) => column.notNull())
+        .addColumn("causation_id", "text")
+        .addColumn("data", "text", (column) => column.notNull())
+        .addColumn("prev_hash", "text", (column) => column.notNull())
+        .addColumn("hash", "text", (column) => column.notNull())
+        .addColumn("schema_version", "integer", (column) => column.notNull())
+        .addPrimaryKeyConstraint("events_pk", ["tenant_id", "run_id", "seq"])
+        .modifyEnd(sql`without rowid, strict`)
+        .execute();
+      await recordVersion(db, 1);
+    },
+  },
+};
+
+/** The migrations, in code: nothing is read from disk at runtime. */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return MIGRATIONS;
+  },
+};

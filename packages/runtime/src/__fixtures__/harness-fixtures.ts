@@ -1,0 +1,164 @@
+// Shared test doubles for the runtime's tests: tools, journal wrappers and a harness factory
+// with deterministic clock and ids.
+import { createMemoryJournal } from "@yoke/journal";
+import {
+  YokeError,
+  reduceRun,
+  sequentialIdSource,
+  steppingClock,
+  type JournalEvent,
+  type JournalV1,
+  type RunScope,
+} from "@yoke/protocol";
+import { createScriptedModel, type ScriptedModel, type ScriptedStep } from "@yoke/testkit";
+import { z } from "zod";
+import { defineTool, type AnyTool, type SideEffect } from "../define-tool.js";
+import { createHarness } from "../harness.js";
+import type { Harness, HarnessOptions } from "../harness-types.js";
+
+export const TENANT = "tenant_test";
+
+export const echoTool = defineTool({
+  name: "echo",
+  description: "Repeat the text.",
+  input: z.object({ text: z.string() }),
+  sideEffect: "none",
+  execute: async ({ text }) => `echo: ${text}`,
+});
+
+/** A tool that counts its calls (per attempt) and records what it was given. */
+export function countingTool(name: string, sideEffect: SideEffect) {
+  const calls: { key: string; attempt: number; actionId: string }[] = [];
+  const tool = defineTool({
+    name,
+    description: `Stores a value (${sideEffect}).`,
+    input: z.object({ key: z.string() }),
+    sideEffect,
+    async execute({ key }, context) {
+      calls.push({ key, attempt: context.attempt, actionId: context.actionId });
+      return { content: `stored ${key}`, output: { key } };
+    },
+  });
+  return { tool, calls };
+}
+
+export const failingTool = defineTool({
+  name: "explode",
+  description: "Always fails.",
+  input: z.object({}),
+  sideEffect: "none",
+  execute: async () => {
+    throw new YokeError("TOOL_FAILED", "the fuse was lit");
+  },
+});
+
+/** Records every append: the event types of each transaction. */
+export interface RecordingJournal extends JournalV1 {
+  readonly appends: string[][];
+}
+
+export function recordingJournal(inner: JournalV1 = createMemoryJournal()): RecordingJournal {
+  const appends: string[][] = [];
+  return {
+    ...delegate(inner),
+    appends,
+    async append(scope, expectedSeq, drafts) {
+      const result = await inner.append(scope, expectedSeq, drafts);
+      appends.push(drafts.map((draft) => draft.type));
+      return result;
+    },
+  };
+}
+
+/** The error a crashing journal throws: the process "died" here. */
+export class SimulatedCrash extends YokeError {
+  constructor() {
+    super("INTERNAL", "simulated crash");
+  }
+}
+
+/**
+ * Lets `allowed` appends through, then "crashes": the next append either is lost (nothing
+ * written) or is written and the process dies before it learns so. Every later call throws.
+ */
+export function crashingJournal(inner: JournalV1, allowed: number, mode: "lost" | "written"): JournalV1 {
+  let count = 0;
+  let dead = false;
+  return {
+    ...delegate(inner),
+    async append(scope, expectedSeq, drafts) {
+      if (dead) throw new SimulatedCrash();
+      if (count === allowed) {
+        dead = true;
+        if (mode === "written") await inner.append(scope, expectedSeq, drafts);
+        throw new SimulatedCrash();
+      }
+      count += 1;
+      return inner.append(scope, expectedSeq, drafts);
+    },
+  };
+}
+
+function delegate(inner: JournalV1): JournalV1 {
+  return {
+    specificationVersion: inner.specificationVersion,
+    capabilities: inner.capabilities,
+    append: (scope, expectedSeq, drafts) => inner.append(scope, expectedSeq, drafts),
+    read: (scope, options) => inner.read(scope, options),
+    head: (scope) => inner.head(scope),
+    verify: (scope) => inner.verify(scope),
+    listRuns: (tenantId) => inner.listRuns(tenantId),
+    close: () => inner.close(),
+  };
+}
+
+export const instantSleep = async () => undefined;
+
+export interface TestRig {
+  harness: Harness;
+  model: ScriptedModel;
+  journal: RecordingJournal;
+}
+
+/** A harness with a memory journal, a still clock, sequential ids and an instant sleep. */
+export function rig(steps: readonly ScriptedStep[], options: Partial<HarnessOptions> & { idStart?: number } = {}): TestRig {
+  const { idStart, ...overrides } = options;
+  const model = createScriptedModel(steps);
+  const journal = recordingJournal(overrides.journal);
+  const harness = createHarness({
+    provider: model,
+    tools: [echoTool],
+    tenantId: TENANT,
+    clock: steppingClock(1_000, 0),
+    ids: sequentialIdSource(idStart),
+    sleep: instantSleep,
+    ...overrides,
+    journal,
+  });
+  return { harness, model, journal };
+}
+
+export async function readAll(journal: JournalV1, runId: string): Promise<JournalEvent[]> {
+  const events: JournalEvent[] = [];
+  for await (const event of journal.read({ tenantId: TENANT, runId })) events.push(event);
+  return events;
+}
+
+export async function foldJournal(journal: JournalV1, scope: RunScope) {
+  const events: JournalEvent[] = [];
+  for await (const event of journal.read(scope)) events.push(event);
+  return reduceRun(events);
+}
+
+/** Captures a rejection as a YokeError (or rethrows anything else). */
+export async function rejectionOf(promise: Promise<unknown>): Promise<YokeError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (YokeError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new YokeError("INTERNAL", "expected a rejection");
+}
+
+export type { AnyTool };

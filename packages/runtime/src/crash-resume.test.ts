@@ -1,0 +1,208 @@
+import { createMemoryJournal } from "@yoke/journal";
+import { parseYokeEvent, type JournalV1, type RunState } from "@yoke/protocol";
+import { callTools, malformedToolArguments, say, truncated, type ScriptedStep } from "@yoke/testkit";
+import { describe, expect, it } from "vitest";
+import {
+  SimulatedCrash,
+  TENANT,
+  countingTool,
+  crashingJournal,
+  echoTool,
+  readAll,
+  rejectionOf,
+  rig,
+} from "./__fixtures__/harness-fixtures.js";
+import type { AnyTool, SideEffect } from "./define-tool.js";
+import type { CompletionCheck } from "./harness-types.js";
+
+const RUN = "run_crash";
+const TASK = "store two keys";
+
+/** Passes once the transcript shows k2 stored: a pure function of state, so a resume agrees. */
+const storedK2: CompletionCheck = async ({ state }) =>
+  state.messages.some((message) => message.role === "tool" && message.content.some((part) => part.result.content[0]?.text === "stored k2"))
+    ? { passed: true }
+    : { passed: false, reason: "k2 is not stored yet" };
+
+const alwaysPasses: CompletionCheck = async () => ({ passed: true });
+
+const script = (): ScriptedStep[] => [
+  callTools([
+    { name: "echo", args: { text: "a" } },
+    { name: "store", args: { key: "k1" } },
+  ]),
+  malformedToolArguments("echo", "{bad"),
+  truncated("partial"),
+  say("done"),
+  callTools([{ name: "store", args: { key: "k2" } }]),
+  say("done now"),
+];
+
+async function answered(journal: JournalV1): Promise<number> {
+  return (await readAll(journal, RUN)).filter((event) => event.type === "model.responded").length;
+}
+
+/** A fresh "process": new model holding only the unanswered steps, new ids, same journal. */
+async function finishInFreshProcess(
+  journal: JournalV1,
+  steps: () => ScriptedStep[],
+  tools: readonly AnyTool[],
+  checkCompletion: CompletionCheck = storedK2,
+) {
+  const rest = steps().slice(await answered(journal));
+  const fresh = rig(rest, { journal, tools, checkCompletion, idStart: 1_000 });
+  const exists = (await journal.head({ tenantId: TENANT, runId: RUN })) !== null;
+  const result = exists ? await fresh.harness.resume(RUN) : await fresh.harness.start(TASK, { runId: RUN });
+  fresh.model.assertConsumed();
+  expect(fresh.model.unexpectedCalls).toBe(0);
+  return result;
+}
+
+const comparable = (state: RunState) => ({ messages: state.messages, outcome: state.outcome, turns: state.turns, usage: state.usage });
+
+describe("resume after a crash at every append boundary", async () => {
+  const store = countingTool("store", "idempotent");
+  const tools = [echoTool, store.tool];
+  const reference = rig(script(), { tools, checkCompletion: storedK2 });
+  const expected = await reference.harness.start(TASK, { runId: RUN });
+  reference.model.assertConsumed();
+  const boundaries = reference.journal.appends.length;
+
+  it("the reference run has the shape the cases below cut", () => {
+    expect(expected.outcome.status).toBe("verified_success");
+    expect(boundaries).toBeGreaterThanOrEqual(10);
+  });
+
+  const cases = Array.from({ length: boundaries }, (_, allowed) => allowed).flatMap((allowed) =>
+    (["lost", "written"] as const).map((mode) => ({ allowed, mode })),
+  );
+  it.each(cases)("crash on append $allowed + 1 ($mode): the resumed run ends like the uninterrupted one", async ({ allowed, mode }) => {
+    const journal = createMemoryJournal();
+    const crashed = rig(script(), { journal: crashingJournal(journal, allowed, mode), tools, checkCompletion: storedK2 });
+    const error = await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+    expect(error).toBeInstanceOf(SimulatedCrash);
+
+    const result = await finishInFreshProcess(journal, script, tools);
+    expect(comparable(result.state)).toEqual(comparable(expected.state));
+    expect((await journal.verify({ tenantId: TENANT, runId: RUN })).ok).toBe(true);
+  });
+});
+
+describe("a tool call a crash cut after tool.started", () => {
+  const steps = (name: string) => () => [callTools([{ name, args: { key: "k" } }]), say("done")];
+
+  // Append 3 is [tool.completed, turn.started, model.requested]: "lost" means the handler ran
+  // and its result never became durable. Append 2 "written" means tool.started is durable but
+  // the handler never ran. Either way a resume cannot tell which happened.
+  it.each([
+    { sideEffect: "none", allowed: 2, mode: "lost", ranBefore: 1 },
+    { sideEffect: "idempotent", allowed: 2, mode: "lost", ranBefore: 1 },
+    { sideEffect: "idempotent", allowed: 1, mode: "written", ranBefore: 0 },
+  ] as const)("$sideEffect ($mode after $allowed appends): re-run as attempt 2 of the same action", async ({ sideEffect, allowed, mode, ranBefore }) => {
+    const { tool, calls } = countingTool("store", sideEffect);
+    const journal = createMemoryJournal();
+    const crashed = rig(steps("store")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
+    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+    expect(calls).toHaveLength(ranBefore);
+
+    const result = await finishInFreshProcess(journal, steps("store"), [tool], alwaysPasses);
+    expect(result.outcome.status).toBe("verified_success");
+    expect(calls.map((call) => call.attempt)).toEqual([...(ranBefore === 1 ? [1] : []), 2]);
+    expect(new Set(calls.map((call) => call.actionId)).size).toBe(1);
+
+    const starts = (await readAll(journal, RUN)).map(parseYokeEvent).filter((event) => event.type === "tool.started");
+    expect(starts.map((event) => event.type === "tool.started" && [event.data.attempt, event.data.actionId])).toEqual([
+      [1, calls.at(-1)!.actionId],
+      [2, calls.at(-1)!.actionId],
+    ]);
+    const last = result.state.messages.findLast((message) => message.role === "tool");
+    expect(last?.role === "tool" && last.content[0]!.result.status).toBe("ok");
+  });
+
+  it.each([
+    { sideEffect: "reversible", allowed: 2, mode: "lost", ranBefore: 1 },
+    { sideEffect: "irreversible", allowed: 2, mode: "lost", ranBefore: 1 },
+    { sideEffect: "irreversible", allowed: 1, mode: "written", ranBefore: 0 },
+  ] as const)("$sideEffect ($mode after $allowed appends): not re-run, completed with TOOL_INTERRUPTED", async ({ sideEffect, allowed, mode, ranBefore }) => {
+    const { tool, calls } = countingTool("launch", sideEffect as SideEffect);
+    const journal = createMemoryJournal();
+    const crashed = rig(steps("launch")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
+    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+
+    const resumedJournalStart = (await readAll(journal, RUN)).length;
+    const result = await finishInFreshProcess(journal, steps("launch"), [tool], alwaysPasses);
+    expect(calls).toHaveLength(ranBefore);
+    expect(result.outcome.status).toBe("verified_success");
+    const added = (await readAll(journal, RUN)).slice(resumedJournalStart).map(parseYokeEvent);
+    expect(added.some((event) => event.type === "tool.started")).toBe(false);
+    const completed = added.find((event) => event.type === "tool.completed");
+    expect(completed?.type === "tool.completed" && completed.data.result.error?.code).toBe("TOOL_INTERRUPTED");
+    expect(completed?.type === "tool.completed" && completed.data.result.error?.message).toMatch(/may or may not have happened; not retried/);
+  });
+});
+
+
+describe("resume never repeats what the journal holds", () => {
+  it("a journaled response is not requested again (an empty scripted model would throw PROVIDER_UNEXPECTED_CALL)", async () => {
+    const store = countingTool("store", "idempotent");
+    const journal = createMemoryJournal();
+    // Crash with the response durable and the tool's result lost; one turn, so no further request is due.
+    const crashed = rig([callTools([{ name: "store", args: { key: "k" } }])], {
+      journal: crashingJournal(journal, 2, "lost"),
+      tools: [store.tool],
+      maxTurns: 1,
+    });
+    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+    const fresh = rig([], { journal, tools: [store.tool], maxTurns: 1, idStart: 1_000 });
+    const result = await fresh.harness.resume(RUN);
+    expect(result.outcome).toEqual({ status: "budget_exhausted", budget: "turns", limit: 1 });
+    expect(fresh.model.calls).toEqual([]);
+    expect(fresh.model.unexpectedCalls).toBe(0);
+  });
+
+  it("proposed calls with no tool.started (another writer's journal) are started or rejected, then run", async () => {
+    const store = countingTool("store", "idempotent");
+    const journal = createMemoryJournal();
+    const scope = { tenantId: TENANT, runId: RUN };
+    const hash = "0".repeat(64);
+    await journal.append(scope, 0, [
+      {
+        type: "run.started",
+        at: 0,
+        data: { sessionId: "session_x", task: TASK, tools: [store.tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } },
+      },
+      { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
+      { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: hash, messageCount: 1 } },
+    ]);
+    await journal.append(scope, 3, [
+      {
+        type: "model.responded",
+        at: 0,
+        causationId: "turn_x",
+        data: {
+          turnId: "turn_x",
+          latencyMs: 0,
+          response: {
+            provider: "p",
+            model: "m",
+            stopReason: "tool_use",
+            usage: { inputTokens: 0, outputTokens: 0 },
+            content: [
+              { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
+              { type: "tool-call", toolCallId: "c2", toolName: "ghost", rawArguments: "{}", arguments: {} },
+            ],
+          },
+        },
+      },
+    ]);
+    const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
+    const result = await fresh.harness.resume(RUN);
+    fresh.model.assertConsumed();
+    expect(result.outcome.status).toBe("verified_success");
+    expect(store.calls).toEqual([{ key: "k", attempt: 1, actionId: "action_00000000001000" }]);
+    expect(fresh.journal.appends.slice(0, 2)).toEqual([
+      ["tool.started", "tool.rejected"],
+      ["tool.completed", "turn.started", "model.requested"],
+    ]);
+  });
+});

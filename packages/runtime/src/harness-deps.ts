@@ -1,0 +1,55 @@
+import { YokeError, systemClock, ulidIdSource } from "@yoke/protocol";
+import type { AnyTool } from "./define-tool.js";
+import type { CompletionCheck, HarnessOptions } from "./harness-types.js";
+import { silentLogger } from "./logger.js";
+import { realSleep } from "./model-call.js";
+import { createRequestHasher } from "./request-builder.js";
+import type { HarnessDeps } from "./run-context.js";
+import { createToolExecutor } from "./tool-executor.js";
+import { RUNTIME_VERSION } from "./version.js";
+
+export const DEFAULT_MAX_TURNS = 20;
+export const DEFAULT_MODEL_RETRIES = 2;
+
+const passes: CompletionCheck = async () => ({ passed: true });
+
+/** Validates a harness's options and fills in the defaults. Throws CONFIG_INVALID. */
+export function resolveOptions(options: HarnessOptions): HarnessDeps {
+  if (typeof options.tenantId !== "string" || options.tenantId === "") invalid("tenantId must be a non-empty string", "tenantId");
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) invalid("maxTurns must be a positive integer", "maxTurns");
+  const modelRetries = options.modelRetries ?? DEFAULT_MODEL_RETRIES;
+  if (!Number.isInteger(modelRetries) || modelRetries < 0) invalid("modelRetries must be a non-negative integer", "modelRetries");
+  if (options.journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
+  if (options.provider?.specificationVersion !== "v1") invalid("provider must implement ProviderAdapterV1", "provider");
+
+  const tools = new Map<string, AnyTool>();
+  for (const tool of options.tools ?? []) {
+    if (typeof tool?.spec !== "object") invalid("every tool must come from defineTool", "tools");
+    if (tools.has(tool.name)) invalid(`two tools are named ${JSON.stringify(tool.name)}`, "tools");
+    tools.set(tool.name, tool);
+  }
+  const clock = options.clock ?? systemClock();
+  return {
+    journal: options.journal,
+    provider: options.provider,
+    tools,
+    tenantId: options.tenantId,
+    clock,
+    ids: options.ids ?? ulidIdSource({ clock }),
+    logger: options.logger ?? silentLogger(),
+    systemPrompt: options.systemPrompt === "" ? undefined : options.systemPrompt,
+    maxTurns,
+    checkCompletion: options.checkCompletion ?? passes,
+    onEvent: options.onEvent,
+    runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
+    modelRetries,
+    sleep: options.sleep ?? realSleep,
+    executor: createToolExecutor({ clock }),
+    hasher: createRequestHasher(),
+  };
+}
+
+function invalid(message: string, option: string): never {
+  throw new YokeError("CONFIG_INVALID", `createHarness: ${message}`, { details: { option } });
+}

@@ -1,0 +1,122 @@
+import type {
+  Clock,
+  IdSource,
+  JournalEvent,
+  JournalV1,
+  ModelResponse,
+  Outcome,
+  ProviderAdapterV1,
+  RunState,
+} from "@yoke/protocol";
+import type { AnyTool } from "./define-tool.js";
+import type { Logger } from "./logger.js";
+import type { Sleep } from "./model-call.js";
+
+/** What a completion check is shown: the state after the final response, and that response. */
+export interface CompletionContext {
+  readonly state: RunState;
+  readonly response: ModelResponse;
+}
+
+/**
+ * A completion check's verdict. A failure with `retry` not false (and turns left) sends
+ * `reason` back to the model as new input; otherwise the run ends `verification_failed`.
+ */
+export type CompletionVerdict = { passed: true; summary?: string } | { passed: false; reason: string; retry?: boolean };
+
+/**
+ * Decides whether a model's "done" is true. Never trust "done" unverified: run the tests,
+ * check the file, compare the output.
+ *
+ * @example
+ * ```ts
+ * const checkCompletion: CompletionCheck = async () =>
+ *   existsSync("summary.md") ? { passed: true } : { passed: false, reason: "summary.md does not exist" };
+ * ```
+ */
+export type CompletionCheck = (context: CompletionContext) => Promise<CompletionVerdict>;
+
+/**
+ * How to build a harness. Everything with a side effect or a source of nondeterminism is
+ * passed in: journal, provider, clock, ids, logger, sleep.
+ *
+ * @example
+ * ```ts
+ * const harness = createHarness({
+ *   journal: createMemoryJournal(),
+ *   provider: createScriptedModel([say("done")]),
+ *   tools: [echo],
+ *   tenantId: "tenant_a",
+ *   clock: steppingClock(0, 1),
+ *   ids: sequentialIdSource(),
+ * });
+ * ```
+ */
+export interface HarnessOptions {
+  journal: JournalV1;
+  provider: ProviderAdapterV1;
+  tools: readonly AnyTool[];
+  tenantId: string;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Default: ULIDs from `clock`. */
+  ids?: IdSource;
+  /** A pino logger. Default: silent. The harness logs ids, seqs, tool names, durations and error codes only. */
+  logger?: Logger;
+  systemPrompt?: string;
+  /** Turns a run may start before it ends `budget_exhausted`. Default 20. Pinned in `run.started`. */
+  maxTurns?: number;
+  /** Gates `end_turn`. Default: every completion passes. */
+  checkCompletion?: CompletionCheck;
+  /** Called after each durable append, once per stored event, in order. A throw propagates (the run stays resumable). */
+  onEvent?: (event: JournalEvent) => void;
+  /** Recorded in `run.started` as `release.runtime`. Default `@yoke/runtime@<version>`. */
+  runtimeVersion?: string;
+  /** Extra attempts for a retryable provider error (rate limit, unavailable, cut stream). Default 2. */
+  modelRetries?: number;
+  /** How retries wait. Default: a real timer. Tests inject an instant one. */
+  sleep?: Sleep;
+}
+
+export interface StartOptions {
+  /** Default: a new id. Must be a well-formed run id (`run_…`). */
+  runId?: string;
+  /** Default: a new id. */
+  sessionId?: string;
+  /** Aborting ends the run `cancelled` at the next safe point (never between a tool call and its result). */
+  signal?: AbortSignal;
+}
+
+export interface ResumeOptions {
+  signal?: AbortSignal;
+}
+
+/** How a `start` or `resume` ended: the outcome and the final state. */
+export interface RunResult {
+  readonly runId: string;
+  readonly outcome: Outcome;
+  readonly state: RunState;
+}
+
+/**
+ * The agent loop over one journal, provider and tool set. Every state change is journaled
+ * before it is acted on, so any run can be resumed from its log by a fresh harness.
+ *
+ * @example
+ * ```ts
+ * const { runId, outcome } = await harness.start("Summarize notes.txt");
+ * // after a crash, in a new process:
+ * const result = await harness.resume(runId);
+ * for await (const event of harness.events(runId)) console.log(event.seq, event.type);
+ * ```
+ */
+export interface Harness {
+  /** Starts a run and drives it to an outcome. Rejects on a non-retryable provider error (resume later). */
+  start(task: string, options?: StartOptions): Promise<RunResult>;
+  /** Continues a run from its journal; a finished run returns its outcome without calling anything. RUN_NOT_FOUND if unknown. */
+  resume(runId: string, options?: ResumeOptions): Promise<RunResult>;
+  /** The run's state, folded from its journal. RUN_NOT_FOUND if unknown. */
+  getState(runId: string): Promise<RunState>;
+  /** The run's events, streamed from the journal. RUN_NOT_FOUND if unknown. */
+  events(runId: string): AsyncIterable<JournalEvent>;
+}

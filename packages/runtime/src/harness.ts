@@ -1,0 +1,127 @@
+import {
+  EVENT_SCHEMA_VERSION,
+  RunStateAccumulator,
+  YokeError,
+  newId,
+  parseId,
+  type JournalEvent,
+  type RunScope,
+  type YokeEventDraft,
+} from "@yoke/protocol";
+import { resolveOptions } from "./harness-deps.js";
+import type { Harness, HarnessOptions, ResumeOptions, RunResult, StartOptions } from "./harness-types.js";
+import { nextTurnDrafts } from "./loop/next-turn.js";
+import { runLoop } from "./loop/run-loop.js";
+import { commit, preview, type HarnessDeps, type RunContext } from "./run-context.js";
+
+/**
+ * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
+ * journals every step before acting on it. A tool turn costs two durable appends: the
+ * response with every call's `tool.started`/`tool.rejected`, then every result with the
+ * next turn's `turn.started` and `model.requested`.
+ *
+ * @example
+ * ```ts
+ * const harness = createHarness({
+ *   journal: createMemoryJournal(),
+ *   provider: createScriptedModel([callTools([{ name: "echo", args: { text: "hi" } }]), say("done")]),
+ *   tools: [echo],
+ *   tenantId: "tenant_a",
+ * });
+ * const { outcome } = await harness.start("Say hi through the echo tool.");
+ * outcome.status; // "verified_success"
+ * ```
+ */
+export function createHarness(options: HarnessOptions): Harness {
+  const deps = resolveOptions(options);
+
+  return {
+    async start(task: string, startOptions: StartOptions = {}): Promise<RunResult> {
+      if (typeof task !== "string") throw new YokeError("CONFIG_INVALID", "start: task must be a string");
+      throwIfAborted(startOptions.signal);
+      const runId = startOptions.runId === undefined ? newId(deps.ids, "run") : parseId("run", startOptions.runId);
+      const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
+      const scope = { tenantId: deps.tenantId, runId };
+      if ((await deps.journal.head(scope)) !== null) {
+        throw new YokeError("RUN_ALREADY_EXISTS", `run ${runId} already exists; resume it instead`, { details: { ...scope } });
+      }
+      const context = newContext(deps, scope, new RunStateAccumulator(), startOptions.signal);
+      const runStarted: YokeEventDraft = {
+        type: "run.started",
+        at: deps.clock.now(),
+        causationId: null,
+        data: {
+          sessionId,
+          task,
+          ...(deps.systemPrompt === undefined ? {} : { systemPrompt: deps.systemPrompt }),
+          tools: [...deps.tools.values()].map((tool) => tool.spec),
+          limits: { maxTurns: deps.maxTurns },
+          release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
+        },
+      };
+      // The run's first turn shares the run's first transaction.
+      const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
+      await commit(context, [runStarted, ...first], 0);
+      context.logger.info({ sessionId, tools: deps.tools.size, maxTurns: deps.maxTurns }, "run started");
+      return runLoop(context);
+    },
+
+    async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult> {
+      const scope = { tenantId: deps.tenantId, runId };
+      const accumulator = await load(deps, scope);
+      const context = newContext(deps, scope, accumulator, resumeOptions.signal);
+      const state = accumulator.peek();
+      if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
+      return runLoop(context);
+    },
+
+    async getState(runId: string) {
+      return (await load(deps, { tenantId: deps.tenantId, runId })).snapshot();
+    },
+
+    events(runId: string): AsyncIterable<JournalEvent> {
+      const scope = { tenantId: deps.tenantId, runId };
+      return {
+        async *[Symbol.asyncIterator]() {
+          let any = false;
+          for await (const event of deps.journal.read(scope)) {
+            any = true;
+            yield event;
+          }
+          if (!any) throw notFound(scope);
+        },
+      };
+    },
+  };
+}
+
+/** Folds a run's events as they stream from the journal (never collected in memory). */
+async function load(deps: HarnessDeps, scope: RunScope): Promise<RunStateAccumulator> {
+  const accumulator = new RunStateAccumulator();
+  let any = false;
+  for await (const event of deps.journal.read(scope)) {
+    accumulator.apply(event);
+    any = true;
+  }
+  if (!any) throw notFound(scope);
+  return accumulator;
+}
+
+function newContext(deps: HarnessDeps, scope: RunScope, accumulator: RunStateAccumulator, signal: AbortSignal | undefined): RunContext {
+  return {
+    deps,
+    scope,
+    accumulator,
+    signal,
+    logger: deps.logger.child({ tenantId: scope.tenantId, runId: scope.runId }),
+    dispatchable: new Map(),
+  };
+}
+
+function notFound(scope: RunScope): YokeError {
+  return new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new YokeError("CANCELLED", "start was cancelled before the run was created", { cause: signal.reason });
+}

@@ -1,0 +1,29 @@
+/**
+ * @yoke/runtime — the agent loop. `createHarness` composes a journal (`JournalV1`), a model
+ * (`ProviderAdapterV1`) and tools (`defineTool`) into a loop that journals every step before
+ * acting on it: the request hash before the call, the response and every tool call's
+ * verdict before any tool runs, every result with the next request. Any run resumes from
+ * its journal in a fresh process; a response already journaled is never requested again,
+ * and a tool call a crash cut is re-run only when its side-effect class makes that safe.
+ */
+export { DEFAULT_TOOL_TIMEOUT_MS, defineTool } from "./define-tool.js";
+export type { AnyTool, SideEffect, Tool, ToolContext, ToolDefinition, ToolOutput } from "./define-tool.js";
+export { createHarness } from "./harness.js";
+export { DEFAULT_MAX_TURNS, DEFAULT_MODEL_RETRIES } from "./harness-deps.js";
+export type {
+  CompletionCheck,
+  CompletionContext,
+  CompletionVerdict,
+  Harness,
+  HarnessOptions,
+  ResumeOptions,
+  RunResult,
+  StartOptions,
+} from "./harness-types.js";
+export { silentLogger } from "./logger.js";
+export type { Logger } from "./logger.js";
+export { realSleep } from "./model-call.js";
+export type { Sleep } from "./model-call.js";
+export { buildRequest, createRequestHasher } from "./request-builder.js";
+export type { RequestHasher, RequestSource } from "./request-builder.js";
+export { RUNTIME_VERSION } from "./version.js";

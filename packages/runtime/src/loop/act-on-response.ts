@@ -1,0 +1,74 @@
+import { type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import type { CompletionVerdict } from "../harness-types.js";
+import { commit, preview, type RunContext } from "../run-context.js";
+import { currentTurn, lastResponse } from "./current-turn.js";
+import { modelRequested, nextTurnDrafts, runCompleted } from "./next-turn.js";
+
+/**
+ * Phase `responded` (a response without tool calls), by stop reason:
+ * - `max_tokens`, `pause`: the turn goes on; request again in the same turn;
+ * - `refusal`, `content_filter`: the run ends `refused`;
+ * - `end_turn` (and anything else): the completion check decides.
+ */
+export async function actOnResponse(context: RunContext): Promise<void> {
+  const state = context.accumulator.peek();
+  const response = lastResponse(state);
+  const turnId = currentTurn(state);
+  switch (response.stopReason) {
+    case "max_tokens":
+    case "pause":
+      return commit(context, [modelRequested(context, state, turnId)]);
+    case "refusal":
+    case "content_filter":
+      return commit(context, [runCompleted(context, state, { status: "refused", reason: refusalReason(response) })]);
+    default:
+      return checkCompletion(context, state, response, turnId);
+  }
+}
+
+/**
+ * Never trust "done" unverified. A pass ends the run `verified_success`; a failure either
+ * goes back to the model as input (grouped with the next turn's start) or ends the run
+ * `verification_failed`.
+ */
+async function checkCompletion(context: RunContext, state: RunState, response: ModelResponse, turnId: string): Promise<void> {
+  const verdict = normalizeVerdict(await context.deps.checkCompletion({ state: context.accumulator.snapshot(), response }));
+  const at = context.deps.clock.now();
+  if (verdict.passed) {
+    const summary = verdict.summary === undefined ? {} : { summary: verdict.summary };
+    return commit(context, [
+      { type: "completion.checked", at, causationId: turnId, data: { turnId, passed: true } },
+      runCompleted(context, state, { status: "verified_success", ...summary }),
+    ]);
+  }
+  const checked: YokeEventDraft = { type: "completion.checked", at, causationId: turnId, data: { turnId, passed: false, reason: verdict.reason } };
+  context.logger.info({ turnId, retry: verdict.retry !== false }, "completion check failed");
+  if (verdict.retry !== false && state.turns < state.maxTurns) {
+    const feedback: YokeEventDraft = {
+      type: "input.added",
+      at: context.deps.clock.now(),
+      causationId: turnId,
+      data: { source: "completion-check", content: [{ type: "text", text: verdict.reason }] },
+    };
+    const next = nextTurnDrafts(context, preview(context, [checked, feedback], state.length));
+    return commit(context, [checked, feedback, ...next]);
+  }
+  return commit(context, [checked, runCompleted(context, state, { status: "verification_failed", reason: verdict.reason })]);
+}
+
+/** Tolerates a check written in plain JavaScript that returns something loose. */
+function normalizeVerdict(verdict: CompletionVerdict | undefined): CompletionVerdict {
+  if (verdict?.passed === true) return typeof verdict.summary === "string" ? { passed: true, summary: verdict.summary } : { passed: true };
+  const loose = verdict as { reason?: unknown; retry?: unknown } | undefined;
+  const reason = typeof loose?.reason === "string" && loose.reason !== "" ? loose.reason : "the completion check did not pass";
+  return loose?.retry === false ? { passed: false, reason, retry: false } : { passed: false, reason };
+}
+
+function refusalReason(response: ModelResponse): string {
+  const text = response.content
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("\n")
+    .trim();
+  return text === "" ? `the model stopped with ${response.stopReason}` : text;
+}

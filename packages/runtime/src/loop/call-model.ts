@@ -1,0 +1,83 @@
+import {
+  ModelResponseSchema,
+  YokeError,
+  canonicalJson,
+  newId,
+  toolCallsOf,
+  type ModelResponse,
+  type YokeEventDraft,
+} from "@yoke/protocol";
+import { generateWithRetry } from "../model-call.js";
+import { buildRequest } from "../request-builder.js";
+import { commit, preview, type RunContext } from "../run-context.js";
+import { errorEnvelope } from "../tool-executor.js";
+import { validateCalls } from "../validate-calls.js";
+import { currentTurn } from "./current-turn.js";
+import { nextTurnDrafts } from "./next-turn.js";
+
+/**
+ * Phase `awaiting_response`: the request is journaled, so rebuild it from state, call the
+ * model, and commit in one transaction the response and the verdict on each proposed call
+ * (`tool.rejected`, or `tool.started` for the calls that will run; when none will, the next
+ * turn's start joins the same transaction). Returns without writing
+ * when the caller cancelled; a provider error propagates and the run stays resumable here.
+ */
+export async function callModel(context: RunContext): Promise<void> {
+  const { clock, ids, provider, tools } = context.deps;
+  const state = context.accumulator.peek();
+  const turnId = currentTurn(state);
+  const request = buildRequest(state);
+  const startedAt = clock.now();
+  let raw: ModelResponse;
+  try {
+    raw = await generateWithRetry(provider, request, {
+      signal: context.signal,
+      retries: context.deps.modelRetries,
+      sleep: context.deps.sleep,
+      logger: context.logger,
+    });
+  } catch (error) {
+    if (context.signal?.aborted) return;
+    throw error;
+  }
+  const latencyMs = Math.max(0, clock.now() - startedAt);
+  const response = normalizeResponse(raw);
+  const drafts: YokeEventDraft[] = [{ type: "model.responded", at: clock.now(), causationId: turnId, data: { turnId, response, latencyMs } }];
+  const calls = toolCallsOf(response);
+  const dispatchable: [string, unknown][] = [];
+  validateCalls(calls, tools).forEach((decision, index) => {
+    const call = calls[index]!;
+    const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
+    if (decision.kind === "reject") {
+      const at = clock.now();
+      drafts.push({ type: "tool.rejected", at, causationId: turnId, data: { ...ref, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, clock) } });
+      context.logger.info({ turnId, toolName: call.toolName, code: decision.code }, "tool call rejected");
+      return;
+    }
+    const actionId = newId(ids, "action");
+    const attemptId = newId(ids, "attempt");
+    drafts.push({ type: "tool.started", at: clock.now(), causationId: actionId, data: { ...ref, actionId, attemptId, attempt: 1, input: decision.input } });
+    dispatchable.push([attemptId, decision.value]);
+  });
+  if (calls.length > 0 && dispatchable.length === 0) {
+    // Every call was rejected: nothing will run, so the next turn shares this transaction.
+    drafts.push(...nextTurnDrafts(context, preview(context, drafts, state.length)));
+  }
+  await commit(context, drafts);
+  for (const [attemptId, value] of dispatchable) context.dispatchable.set(attemptId, value);
+  context.logger.info(
+    { turnId, latencyMs, stopReason: response.stopReason, toolCalls: calls.length, provider: response.provider, model: response.model },
+    "model responded",
+  );
+}
+
+/** Checks the adapter kept the contract, and drops `undefined` members the journal cannot store. */
+function normalizeResponse(raw: ModelResponse): ModelResponse {
+  const parsed = ModelResponseSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new YokeError("PROVIDER_RESPONSE_INVALID", `the provider returned a response that is not a ModelResponse: ${parsed.error.message}`, {
+      cause: parsed.error,
+    });
+  }
+  return JSON.parse(canonicalJson(parsed.data)) as ModelResponse;
+}

@@ -1,0 +1,41 @@
+import { YokeError } from "@yoke/protocol";
+import type { RunResult } from "../harness-types.js";
+import { commit, type RunContext } from "../run-context.js";
+import { actOnResponse } from "./act-on-response.js";
+import { callModel } from "./call-model.js";
+import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { runTools } from "./run-tools.js";
+
+/**
+ * Drives a run from whatever phase its state is in to an outcome. Each step reads the live
+ * state (`peek`, no copy), does one piece of work and commits what it learned; the phase of
+ * the folded state alone decides the next step, which is why a resume needs nothing but the
+ * journal. Cancellation lands between steps, never between a tool call and its result.
+ */
+export async function runLoop(context: RunContext): Promise<RunResult> {
+  for (;;) {
+    const state = context.accumulator.peek();
+    if (state.phase === "finished") {
+      if (state.outcome === undefined) throw new YokeError("INTERNAL", `run ${state.runId} finished without an outcome`);
+      return { runId: state.runId, outcome: state.outcome, state: context.accumulator.snapshot() };
+    }
+    if (context.signal?.aborted && state.phase !== "tools_pending") {
+      await commit(context, [runCompleted(context, state, cancelledOutcome(context.signal))]);
+      continue;
+    }
+    switch (state.phase) {
+      case "ready":
+        await commit(context, nextTurnDrafts(context, state));
+        break;
+      case "awaiting_response":
+        await callModel(context);
+        break;
+      case "tools_pending":
+        await runTools(context);
+        break;
+      case "responded":
+        await actOnResponse(context);
+        break;
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import { YokeError, parseYokeEvent } from "@yoke/protocol";
+import { callTools, createScriptedModel, failWith, refuse, say, truncated } from "@yoke/testkit";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { countingTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
+import { defineTool } from "./define-tool.js";
+import type { CompletionVerdict } from "./harness-types.js";
+
+const echo = (text: string) => callTools([{ name: "echo", args: { text } }]);
+
+describe("stop reasons and limits", () => {
+  it("ends budget_exhausted when the turns run out", async () => {
+    const { harness, model, journal } = rig([echo("1"), echo("2")], { maxTurns: 2 });
+    const { outcome, state } = await harness.start("t");
+    model.assertConsumed();
+    expect(outcome).toEqual({ status: "budget_exhausted", budget: "turns", limit: 2 });
+    expect(state.turns).toBe(2);
+    // The last results and the run's end share one transaction.
+    expect(journal.appends.at(-1)).toEqual(["tool.completed", "run.completed"]);
+  });
+
+  it("sends a failed completion check back to the model, then passes", async () => {
+    const verdicts: CompletionVerdict[] = [{ passed: false, reason: "tests fail: 2 of 5" }, { passed: true, summary: "all green" }];
+    const { harness, model, journal } = rig(
+      [
+        say("done"),
+        (request) => {
+          const last = request.messages.at(-1)!;
+          expect(last).toEqual({ role: "user", content: [{ type: "text", text: "tests fail: 2 of 5" }] });
+          return say("fixed, done");
+        },
+      ],
+      { checkCompletion: async () => verdicts.shift()! },
+    );
+    const { outcome, state } = await harness.start("t");
+    model.assertConsumed();
+    expect(outcome).toEqual({ status: "verified_success", summary: "all green" });
+    expect(state.turns).toBe(2);
+    expect(journal.appends).toContainEqual(["completion.checked", "input.added", "turn.started", "model.requested"]);
+  });
+
+  it("ends verification_failed when the check says not to retry", async () => {
+    const { harness } = rig([say("done")], { checkCompletion: async () => ({ passed: false, reason: "wrong answer", retry: false }) });
+    expect((await harness.start("t")).outcome).toEqual({ status: "verification_failed", reason: "wrong answer" });
+  });
+
+  it("ends verification_failed when a failed check has no turns left", async () => {
+    const { harness, journal } = rig([say("done")], { maxTurns: 1, checkCompletion: async () => ({ passed: false, reason: "nope" }) });
+    const { runId, outcome } = await harness.start("t");
+    expect(outcome).toEqual({ status: "verification_failed", reason: "nope" });
+    const checked = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "completion.checked");
+    expect(checked?.type === "completion.checked" && checked.data).toMatchObject({ passed: false, reason: "nope" });
+  });
+
+  it("ends refused on a refusal", async () => {
+    const { harness } = rig([refuse("I won't do that.")]);
+    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "I won't do that." });
+  });
+
+  it("ends refused on a content filter stop", async () => {
+    const { harness } = rig([{ content: [], stopReason: "content_filter" }]);
+    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "the model stopped with content_filter" });
+  });
+
+  it("continues the same turn after max_tokens", async () => {
+    const { harness, model, journal } = rig([
+      truncated("The answer is"),
+      (request) => {
+        expect(request.messages.at(-1)).toEqual({ role: "assistant", content: [{ type: "text", text: "The answer is" }] });
+        return say(" 42.");
+      },
+    ]);
+    const { runId, state } = await harness.start("t");
+    model.assertConsumed();
+    expect(state.turns).toBe(1);
+    expect(journal.appends.slice(1, 4)).toEqual([["model.responded"], ["model.requested"], ["model.responded"]]);
+    const turns = new Set(
+      (await readAll(journal, runId))
+        .map(parseYokeEvent)
+        .flatMap((event) => (event.type === "model.requested" || event.type === "model.responded" ? [event.data.turnId] : [])),
+    );
+    expect(turns.size).toBe(1);
+  });
+});
+
+describe("provider errors", () => {
+  it("retries a retryable error, waiting what retry-after says, and journals nothing for the failed call", async () => {
+    const waits: number[] = [];
+    const { harness, model, journal } = rig(
+      [
+        failWith(new YokeError("PROVIDER_RATE_LIMITED", "slow down", { details: { retryAfterMs: 1234 } })),
+        failWith(new YokeError("PROVIDER_UNAVAILABLE", "502")),
+        say("done"),
+      ],
+      { sleep: async (ms) => void waits.push(ms) },
+    );
+    const { outcome } = await harness.start("t");
+    model.assertConsumed();
+    expect(outcome.status).toBe("verified_success");
+    expect(waits).toEqual([1234, 1000]);
+    expect(journal.appends[1]).toEqual(["model.responded"]);
+  });
+
+  it("propagates a non-retryable error; the run stays resumable and the request is not re-journaled", async () => {
+    const first = rig([failWith(new YokeError("PROVIDER_REQUEST_INVALID", "bad request"))]);
+    const error = await rejectionOf(first.harness.start("t", { runId: "run_flaky" }));
+    expect(error.code).toBe("PROVIDER_REQUEST_INVALID");
+    const state = await first.harness.getState("run_flaky");
+    expect(state.phase).toBe("awaiting_response");
+
+    const second = rig([say("done")], { journal: first.journal, idStart: 100 });
+    const { outcome } = await second.harness.resume("run_flaky");
+    expect(outcome.status).toBe("verified_success");
+    second.model.assertConsumed();
+    expect(second.journal.appends[0]).toEqual(["model.responded"]);
+  });
+
+  it("propagates a retryable error once the retries are used up", async () => {
+    const limited = () => failWith(new YokeError("PROVIDER_RATE_LIMITED", "slow down"));
+    const { harness, model } = rig([limited(), limited()], { modelRetries: 1 });
+    expect((await rejectionOf(harness.start("t"))).code).toBe("PROVIDER_RATE_LIMITED");
+    model.assertConsumed();
+  });
+
+  it("rejects a response that breaks the ModelResponse contract with PROVIDER_RESPONSE_INVALID", async () => {
+    const { harness } = rig([{ content: [{ type: "tool-call", toolName: "echo", toolCallId: "", arguments: {} }] }]);
+    expect((await rejectionOf(harness.start("t"))).code).toBe("PROVIDER_RESPONSE_INVALID");
+  });
+});
+
+describe("cancellation", () => {
+  it("cancelled after the calls started: they get CANCELLED results, undispatched, in the same append as the end", async () => {
+    const controller = new AbortController();
+    const store = countingTool("store", "idempotent");
+    const { harness, journal, model } = rig([callTools([{ name: "store", args: { key: "k" } }]), say("never asked")], {
+      tools: [store.tool],
+      onEvent: (event) => {
+        if (event.type === "tool.started") controller.abort("operator stop");
+      },
+    });
+    const { outcome, state } = await harness.start("t", { signal: controller.signal });
+    expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
+    expect(model.remaining).toBe(1);
+    expect(store.calls).toEqual([]);
+    expect(journal.appends.at(-1)).toEqual(["tool.completed", "run.completed"]);
+    const tool = state.messages.at(-1);
+    expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("CANCELLED");
+  });
+
+  it("cancelled while a call runs: the handler sees its signal abort and the call still gets its result", async () => {
+    const controller = new AbortController();
+    const waits = defineTool({
+      name: "waits",
+      description: "Cancels the run, then waits for its signal.",
+      input: z.object({}),
+      sideEffect: "none",
+      execute: (_input, { signal }) =>
+        new Promise<string>((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(new Error("stopped")));
+          controller.abort("operator stop");
+        }),
+    });
+    const { harness, journal } = rig([callTools([{ name: "waits" }])], { tools: [waits] });
+    const { outcome, state } = await harness.start("t", { signal: controller.signal });
+    expect(outcome.status).toBe("cancelled");
+    expect(journal.appends.at(-1)).toEqual(["tool.completed", "run.completed"]);
+    const tool = state.messages.at(-1);
+    expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("CANCELLED");
+  });
+
+  it("appends run.completed{cancelled} when cancelled while waiting for the model", async () => {
+    const controller = new AbortController();
+    const model = createScriptedModel([
+      async () => {
+        controller.abort("operator stop");
+        return say("too late");
+      },
+    ]);
+    const { harness, journal } = rig([], { provider: model });
+    const { outcome } = await harness.start("t", { signal: controller.signal });
+    expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
+    expect(journal.appends.at(-1)).toEqual(["run.completed"]);
+  });
+
+  it("does not create a run when already cancelled", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { harness, journal } = rig([say("x")]);
+    expect((await rejectionOf(harness.start("t", { signal: controller.signal }))).code).toBe("CANCELLED");
+    expect(journal.appends).toEqual([]);
+  });
+});

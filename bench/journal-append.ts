@@ -1,0 +1,81 @@
+// Journal append throughput on SQLite: one transaction per turn of 5 events of ~300 bytes,
+// Yoke's SQLite journal against raw better-sqlite3 doing the same inserts with the same
+// pragmas, rounds interleaved in one process. Prints JSON: medians of events/s.
+// usage: node journal-append.ts <full|normal> <transactionsPerRound> <rounds>
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { createSqliteJournal } from "@yoke/journal";
+import { GENESIS_HASH, canonicalJson, type EventDraft } from "@yoke/protocol";
+import { median } from "./stats.ts";
+
+const [mode = "full", perRoundText = "300", roundsText = "5"] = process.argv.slice(2);
+const synchronous = mode === "normal" ? "normal" : "full";
+const perRound = Number(perRoundText);
+const rounds = Number(roundsText);
+const EVENTS_PER_TURN = 5;
+const dir = mkdtempSync(join(tmpdir(), "yoke-bench-journal-"));
+
+const payload = (turn: number, index: number) => ({
+  turnId: `turn_${String(turn).padStart(14, "0")}`,
+  note: "x".repeat(150),
+  index,
+  tool: { name: "read_file", path: `src/module-${index}.ts` },
+});
+
+function draftsFor(turn: number): EventDraft[] {
+  return Array.from({ length: EVENTS_PER_TURN }, (_, index) => ({
+    type: turn === 0 && index === 0 ? "run.started" : "bench.recorded",
+    at: 1_700_000_000_000 + turn,
+    causationId: `turn_${turn}`,
+    data: payload(turn, index),
+  }));
+}
+
+async function yokeRound(round: number): Promise<number> {
+  const journal = await createSqliteJournal({ filename: join(dir, `yoke-${round}.sqlite`), synchronous });
+  const scope = { tenantId: "tenant_bench", runId: `run_${round}` };
+  const drafts = Array.from({ length: perRound }, (_, turn) => draftsFor(turn));
+  const start = process.hrtime.bigint();
+  for (let turn = 0; turn < perRound; turn++) await journal.append(scope, turn * EVENTS_PER_TURN, drafts[turn]!);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  await journal.close();
+  return (perRound * EVENTS_PER_TURN) / seconds;
+}
+
+function rawRound(round: number): number {
+  const db = new Database(join(dir, `raw-${round}.sqlite`));
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+    at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+    schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID`);
+  const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const rows = Array.from({ length: perRound }, (_, turn) =>
+    draftsFor(turn).map((draft, index) => [
+      "tenant_bench", `run_${round}`, turn * EVENTS_PER_TURN + index, draft.type, draft.at, draft.causationId,
+      canonicalJson(draft.data), GENESIS_HASH, GENESIS_HASH, 1,
+    ]),
+  );
+  const commitTurn = db.transaction((turnRows: unknown[][]) => {
+    for (const row of turnRows) insert.run(...row);
+  });
+  const start = process.hrtime.bigint();
+  for (const turnRows of rows) commitTurn.immediate(turnRows);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  db.close();
+  return (perRound * EVENTS_PER_TURN) / seconds;
+}
+
+const yoke: number[] = [];
+const raw: number[] = [];
+const bytes = canonicalJson(draftsFor(1)[1]).length;
+rawRound(-1); // warm-up
+await yokeRound(-1);
+for (let round = 0; round < rounds; round++) {
+  raw.push(rawRound(round));
+  yoke.push(await yokeRound(round));
+}
+rmSync(dir, { recursive: true, force: true });
+console.log(JSON.stringify({ synchronous, eventBytes: bytes, yoke: median(yoke), raw: median(raw), ratio: median(yoke) / median(raw) }));

@@ -1,0 +1,35 @@
+// Small helpers shared by the benchmarks: medians, child-process runs, table printing.
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+export const benchDir = dirname(fileURLToPath(import.meta.url));
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Runs `bench/<script>` in a fresh Node process and returns the JSON it prints last. */
+export function runChild<T>(script: string, args: readonly string[]): T {
+  const output = execFileSync(process.execPath, [join(benchDir, script), ...args], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const last = output.trim().split("\n").at(-1)!;
+  return JSON.parse(last) as T;
+}
+
+export function printTable(title: string, header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => cell.padStart(widths[column]!)).join("  ");
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((width) => "-".repeat(width)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+export const fmt = (value: number, digits = 0) =>
+  value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });

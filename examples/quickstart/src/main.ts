@@ -1,0 +1,121 @@
+// The quick-start demo: a scripted model drives a small agent over a temporary workspace on a
+// SQLite journal, and prints the run's timeline and the journal's verification.
+//
+//   node src/main.ts [--dir D]              run from scratch (D defaults to ./.yoke-demo)
+//   node src/main.ts --crash-after N        SIGKILL this process right after the Nth durable append
+//   node src/main.ts --resume               finish the run a crash left behind
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createSqliteJournal } from "@yoke/journal";
+import { canonicalJson, steppingClock, ulidIdSource, type RunState } from "@yoke/protocol";
+import { createHarness } from "@yoke/runtime";
+import { createScriptedModel } from "@yoke/testkit";
+import { agentScript } from "./agent-script.ts";
+import { countAppends, crashAfterAppends } from "./crash-after.ts";
+import { describeEvent } from "./timeline.ts";
+import { checkSummary, seedWorkspace, workspaceTools } from "./workspace-tools.ts";
+
+const { values } = parseArgs({
+  options: {
+    dir: { type: "string", default: ".yoke-demo" },
+    "crash-after": { type: "string" },
+    resume: { type: "boolean", default: false },
+  },
+});
+const dir = resolve(values.dir!);
+const workspace = join(dir, "workspace");
+const journalFile = join(dir, "journal.sqlite");
+const scope = { tenantId: "tenant_demo", runId: "run_quickstart" };
+const TASK = "Summarize notes/todo.txt into summary.md as a markdown list, then run the check.";
+const START = Date.UTC(2026, 0, 1);
+
+if (values.resume) {
+  if (!existsSync(journalFile)) {
+    console.error(`nothing to resume in ${dir}: run the demo without --resume first`);
+    process.exit(2);
+  }
+} else {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(workspace, { recursive: true });
+  seedWorkspace(workspace);
+}
+
+const store = await createSqliteJournal({ filename: journalFile });
+const crashAfter = values["crash-after"] === undefined ? undefined : Number(values["crash-after"]);
+const journal = countAppends(crashAfter === undefined ? store : crashAfterAppends(store, crashAfter));
+
+// On resume, the scripted model only holds the answers the journal does not already have,
+// and the clock continues after the last journaled event: nothing is asked twice.
+let answered = 0;
+let lastAt = START;
+let existing = 0;
+if (values.resume) {
+  for await (const event of store.read(scope)) {
+    if (event.type === "model.responded") answered += 1;
+    lastAt = event.at;
+    existing += 1;
+  }
+  console.log(`resuming ${scope.runId}: the journal holds ${existing} events, ${answered} model responses`);
+}
+const clock = steppingClock(lastAt + 1, 1);
+const model = createScriptedModel(agentScript().slice(answered));
+const harness = createHarness({
+  journal,
+  provider: model,
+  tools: workspaceTools(workspace),
+  tenantId: scope.tenantId,
+  clock,
+  ids: ulidIdSource({ clock, random: seededRandom(lastAt) }),
+  systemPrompt: "You are a careful assistant. Use the tools to change files; say when you are done.",
+  maxTurns: 8,
+  checkCompletion: async () => checkSummary(workspace),
+  onEvent: (event) => console.log(describeEvent(event)),
+});
+
+if (!values.resume) console.log(`run ${scope.runId} in ${workspace}\n`);
+const result = values.resume ? await harness.resume(scope.runId) : await harness.start(TASK, { runId: scope.runId });
+model.assertConsumed();
+const verification = await store.verify(scope);
+await store.close();
+
+console.log("");
+console.log(`outcome: ${result.outcome.status} after ${result.state.turns} turns`);
+console.log(
+  verification.ok
+    ? `journal verify: ok (${verification.events} events, head ${verification.headHash.slice(0, 16)})`
+    : `journal verify: FAILED at event ${verification.firstBadSeq} (${verification.reason})`,
+);
+console.log(`appends this process: ${journal.appends}`);
+console.log(`final state: ${finalStateDigest(result.state)}`);
+process.exit(result.outcome.status === "verified_success" && verification.ok ? 0 : 1);
+
+/**
+ * What a user cares about at the end, without ids and times that differ between an
+ * uninterrupted run and a resumed one: the outcome, the transcript and the files.
+ */
+function finalStateDigest(state: RunState): string {
+  const transcript = state.messages.map((message) =>
+    message.role === "tool"
+      ? { role: message.role, content: message.content.map(({ result: { timing: _timing, ...result }, ...part }) => ({ ...part, result })) }
+      : message,
+  );
+  const files = Object.fromEntries(
+    listFiles(workspace).map((path) => [path, readFileSync(join(workspace, path), "utf8")]),
+  );
+  const body = canonicalJson({ outcome: state.outcome ?? null, turns: state.turns, transcript, files });
+  return createHash("sha256").update(body).digest("hex").slice(0, 32);
+}
+
+function listFiles(root: string, prefix = ""): string[] {
+  return readdirSync(join(root, prefix), { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? listFiles(root, join(prefix, entry.name)) : [join(prefix, entry.name)]))
+    .sort();
+}
+
+function seededRandom(seed: number): () => number {
+  let state = seed % 2147483647 || 1;
+  return () => (state = (state * 48271) % 2147483647) / 2147483647;
+}
+

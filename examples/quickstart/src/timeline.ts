@@ -1,0 +1,42 @@
+// Renders journal events as one readable line each.
+import type { JournalEvent } from "@yoke/protocol";
+import { parseYokeEvent } from "@yoke/protocol";
+
+const clip = (text: string, width = 60) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+};
+
+export function describeEvent(raw: JournalEvent): string {
+  const event = parseYokeEvent(raw);
+  const head = `  #${String(event.seq).padStart(2)}  ${event.type.padEnd(18)}`;
+  switch (event.type) {
+    case "run.started":
+      return `${head} task: ${JSON.stringify(clip(event.data.task))}`;
+    case "turn.started":
+      return `\n${head} turn ${event.data.index}`;
+    case "model.requested":
+      return `${head} ${event.data.messageCount} messages, request ${event.data.requestHash.slice(0, 12)}`;
+    case "model.responded": {
+      const parts = event.data.response.content.map((part) =>
+        part.type === "tool-call" ? `${part.toolName}(${clip(part.rawArguments, 40)})` : part.type === "text" ? JSON.stringify(clip(part.text, 50)) : "[reasoning]",
+      );
+      return `${head} ${event.data.response.stopReason}: ${parts.join(", ")}`;
+    }
+    case "tool.rejected":
+      return `${head} ${event.data.toolName} ${event.data.code}: ${clip(event.data.result.error?.message ?? "", 50)}`;
+    case "tool.started":
+      return `${head} ${event.data.toolName} ${event.data.actionId} attempt ${event.data.attempt}`;
+    case "tool.completed": {
+      const result = event.data.result;
+      const text = result.content.map((part) => part.text).join(" ");
+      return `${head} ${event.data.toolName} ${result.status}: ${JSON.stringify(clip(text, 50))}`;
+    }
+    case "completion.checked":
+      return `${head} ${event.data.passed ? "passed" : `failed: ${event.data.reason ?? ""}`}`;
+    case "input.added":
+      return `${head} ${event.data.source}: ${JSON.stringify(clip(event.data.content.map((part) => part.text).join(" ")))}`;
+    case "run.completed":
+      return `\n${head} ${event.data.outcome.status} after ${event.data.turns} turns`;
+  }
+}

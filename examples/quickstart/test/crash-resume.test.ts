@@ -1,0 +1,58 @@
+// Kills the demo with a real SIGKILL after every durable append of its run, resumes it in a
+// fresh process, and checks the result equals the uninterrupted run's.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const root = mkdtempSync(join(tmpdir(), "yoke-quickstart-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function demo(dir: string, ...args: string[]) {
+  const child = spawnSync(process.execPath, [main, "--dir", dir, ...args], { encoding: "utf8", timeout: 60_000 });
+  const line = (label: string) => child.stdout.match(new RegExp(`^${label}: (.*)$`, "m"))?.[1];
+  return {
+    status: child.status,
+    signal: child.signal,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    outcome: line("outcome"),
+    verify: line("journal verify"),
+    appends: Number(line("appends this process")),
+    finalState: line("final state"),
+  };
+}
+
+describe("quickstart demo under kill -9", () => {
+  const baseline = demo(join(root, "baseline"));
+
+  it("runs to verified success with a verified journal", () => {
+    expect(baseline.stderr).toBe("");
+    expect(baseline.status).toBe(0);
+    expect(baseline.outcome).toMatch(/^verified_success after \d+ turns$/);
+    expect(baseline.verify).toMatch(/^ok \(\d+ events/);
+    expect(baseline.appends).toBeGreaterThan(4);
+    expect(baseline.finalState).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("resumes to the same final state after a SIGKILL at every append", () => {
+    const killPoints: number[] = [];
+    for (let n = 1; n <= baseline.appends; n++) {
+      const dir = join(root, `crash-${n}`);
+      const crashed = demo(dir, "--crash-after", String(n));
+      expect(crashed.signal, `crash-after ${n}`).toBe("SIGKILL");
+      expect(crashed.finalState).toBeUndefined();
+      const resumed = demo(dir, "--resume");
+      expect(resumed.stderr, `resume after ${n}`).toBe("");
+      expect(resumed.status, `resume after ${n}:\n${resumed.stdout}`).toBe(0);
+      expect(resumed.verify).toMatch(/^ok /);
+      expect(resumed.outcome).toBe(baseline.outcome);
+      expect(resumed.finalState, `final state after a kill at append ${n}`).toBe(baseline.finalState);
+      killPoints.push(n);
+    }
+    expect(killPoints).toHaveLength(baseline.appends);
+  }, 300_000);
+});

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs the quick-start demo (examples/quickstart). Extra arguments go to the demo:
+#   --crash-after N   kill this process with SIGKILL right after the Nth durable append
+#   --resume          finish the run left by a crash
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bash "$ROOT/scripts/bootstrap.sh"
+# shellcheck source=env.sh
+source "$ROOT/scripts/env.sh"
+cd "$ROOT"
+turbo run build --filter=@yoke/example-quickstart... --output-logs=errors-only >/dev/null
+exec node examples/quickstart/src/main.ts "$@"

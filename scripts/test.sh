@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every check and every test: build, typecheck, package lint (publint + attw), the
+# lockfile guard, then the whole vitest suite. Prints `N passed, N failed` from vitest's JSON
+# report and exits non-zero on any failure.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bash "$ROOT/scripts/bootstrap.sh"
+# shellcheck source=env.sh
+source "$ROOT/scripts/env.sh"
+cd "$ROOT"
+export NO_COLOR=1 FORCE_COLOR=0
+
+if grep -qE 'https?://|tarball:' pnpm-lock.yaml || grep -q '"resolved"' .toolchain/package-lock.json; then
+  echo "lockfile records a registry URL; it must not" >&2
+  exit 1
+fi
+
+turbo run build typecheck lint:pkg --output-logs=errors-only
+
+report="$ROOT/.vitest-report.json"
+rm -f "$report"
+status=0
+vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+node scripts/test-summary.ts "$report" || status=1
+exit "$status"

@@ -42,8 +42,15 @@ for (const mode of ["full", "normal"]) {
     ]);
   }
 }
+const flat = (mode: string) => {
+  const rows = turnRows.filter((row) => row[0] === mode.toUpperCase());
+  return Number(rows.at(-1)![3]!.replace(/,/g, "")) / Number(rows[0]![3]!.replace(/,/g, ""));
+};
 printTable(
   "Harness cost per turn: scripted model, 2 no-op tools per turn, SQLite journal (µs)",
   ["sync", "turns", "median/turn", "last-50 median", "mean/turn", "peak RSS MB", "journal KiB"],
   turnRows,
+);
+console.log(
+  `\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`,
 );

@@ -1,5 +1,5 @@
 import { GENESIS_HASH, canonicalJson, type EventDraft } from "@yoke/protocol";
-import { eventBatchArbitrary } from "@yoke/testkit";
+import { eventBatchArbitrary } from "@yoke/testkit/arbitraries";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { computeEventHash, sealDrafts, sealEvents } from "./chain.js";

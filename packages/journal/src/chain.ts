@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash as oneShotHash } from "node:crypto";
 import {
   EVENT_SCHEMA_VERSION,
   EVENT_TYPE_PATTERN,
@@ -27,7 +27,7 @@ export function computeEventHash(event: Omit<JournalEvent, "hash">): string {
     data: event.data,
     prevHash: event.prevHash,
   });
-  return createHash("sha256").update(body).digest("hex");
+  return sha256(body);
 }
 
 /** A sealed event with its data as canonical JSON, the form a store writes. */
@@ -125,8 +125,9 @@ function malformedDraft(index: number, type: unknown, why: string, cause?: unkno
   });
 }
 
+// One-shot hashing: no Hash object per event (this runs for every append and every read).
 function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return oneShotHash("sha256", text, "hex");
 }
 
 /**

@@ -1,4 +1,5 @@
-import { describeJournalContract, runStartedDraft } from "@yoke/testkit";
+import { runStartedDraft } from "@yoke/testkit";
+import { describeJournalContract } from "@yoke/testkit/contracts";
 import { describe, expect, it } from "vitest";
 import { createMemoryJournal } from "./memory-journal.js";
 

@@ -1,5 +1,6 @@
 import { YokeError, type RunScope } from "@yoke/protocol";
-import { describeJournalContract, eventDraft, runStartedDraft } from "@yoke/testkit";
+import { eventDraft, runStartedDraft } from "@yoke/testkit";
+import { describeJournalContract } from "@yoke/testkit/contracts";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDirectory } from "./__fixtures__/temp-files.js";

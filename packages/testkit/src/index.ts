@@ -1,8 +1,10 @@
 /**
  * @yoke/testkit — what downstream CI imports to test against Yoke's contracts: a scripted
  * model that throws typed errors on an unexpected or unconsumed call, fault steps
- * (malformed, unknown and duplicate tool calls, refusals, truncation), contract suites
- * and fast-check arbitraries.
+ * (malformed, unknown and duplicate tool calls, refusals, truncation), and event drafts.
+ *
+ * The contract suites (vitest) are in `@yoke/testkit/contracts`, the fast-check arbitraries
+ * in `@yoke/testkit/arbitraries`, so importing the scripted model loads neither.
  */
 export { SCRIPTED_CAPABILITIES, createScriptedModel } from "./scripted-model.js";
 export type { ScriptedModel, ScriptedModelOptions } from "./scripted-model.js";
@@ -24,15 +26,5 @@ export type {
   ScriptedToolCallPart,
   ToolCallSpec,
 } from "./scripted-model-steps.js";
-export {
-  eventBatchArbitrary,
-  eventDataArbitrary,
-  eventDraftArbitrary,
-  jsonValueArbitrary,
-  runStartedDraftArbitrary,
-} from "./event-arbitraries.js";
 export { eventDraft, runStartedDraft } from "./event-drafts.js";
 export type { RunStartedDraft, RunStartedDraftOverrides } from "./event-drafts.js";
-export { describeJournalContract } from "./journal-contract.js";
-export type { JournalContractOptions } from "./journal-contract.js";
-export type { JournalContractStore, JournalStoreFactory } from "./journal-contract-support.js";

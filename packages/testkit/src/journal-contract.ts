@@ -28,7 +28,7 @@ export interface JournalContractOptions {
  * @example
  * ```ts
  * // my-journal.test.ts
- * import { describeJournalContract } from "@yoke/testkit";
+ * import { describeJournalContract } from "@yoke/testkit/contracts";
  * describeJournalContract("my store", async () => {
  *   const journal = await createMyJournal({ url: await freshDatabase() });
  *   return { journal, cleanup: () => dropDatabase() };

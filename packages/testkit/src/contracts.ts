@@ -1,0 +1,7 @@
+/**
+ * @yoke/testkit/contracts — contract suites any implementation runs in its own vitest
+ * suite. Needs `vitest` and `fast-check` (optional peer dependencies of @yoke/testkit).
+ */
+export { describeJournalContract } from "./journal-contract.js";
+export type { JournalContractOptions } from "./journal-contract.js";
+export type { JournalContractStore, JournalStoreFactory } from "./journal-contract-support.js";

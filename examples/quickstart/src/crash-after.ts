@@ -1,41 +1,26 @@
-// Wraps a journal so the process SIGKILLs itself right after the Nth durable append: the
-// append has resolved (it is on disk), and nothing after it runs.
+// A journal decorator that counts durable appends and can SIGKILL the process right after
+// the Nth one: the append has resolved (it is on disk), and nothing after it runs.
 import type { JournalV1 } from "@yoke/protocol";
 
-export function crashAfterAppends(journal: JournalV1, appends: number): JournalV1 {
-  let count = 0;
-  return {
-    specificationVersion: journal.specificationVersion,
-    capabilities: journal.capabilities,
-    async append(scope, expectedSeq, drafts) {
-      const result = await journal.append(scope, expectedSeq, drafts);
-      count += 1;
-      if (count === appends) process.kill(process.pid, "SIGKILL");
-      return result;
-    },
-    read: (scope, options) => journal.read(scope, options),
-    head: (scope) => journal.head(scope),
-    verify: (scope) => journal.verify(scope),
-    listRuns: (tenantId) => journal.listRuns(tenantId),
-    close: () => journal.close(),
-  };
+export interface CountingJournal extends JournalV1 {
+  readonly appends: number;
 }
 
-/** Counts appends, so the demo can say how many kill points a run has. */
-export function countAppends(journal: JournalV1): JournalV1 & { readonly appends: number } {
-  let count = 0;
+export function countAppends(journal: JournalV1, options: { crashAfter?: number } = {}): CountingJournal {
+  let appends = 0;
   return {
     specificationVersion: journal.specificationVersion,
     capabilities: journal.capabilities,
     get appends() {
-      return count;
+      return appends;
     },
     async append(scope, expectedSeq, drafts) {
       const result = await journal.append(scope, expectedSeq, drafts);
-      count += 1;
+      appends += 1;
+      if (appends === options.crashAfter) process.kill(process.pid, "SIGKILL");
       return result;
     },
-    read: (scope, options) => journal.read(scope, options),
+    read: (scope, readOptions) => journal.read(scope, readOptions),
     head: (scope) => journal.head(scope),
     verify: (scope) => journal.verify(scope),
     listRuns: (tenantId) => journal.listRuns(tenantId),

@@ -13,7 +13,7 @@ import { canonicalJson, steppingClock, ulidIdSource, type RunState } from "@yoke
 import { createHarness } from "@yoke/runtime";
 import { createScriptedModel } from "@yoke/testkit";
 import { agentScript } from "./agent-script.ts";
-import { countAppends, crashAfterAppends } from "./crash-after.ts";
+import { countAppends } from "./crash-after.ts";
 import { describeEvent } from "./timeline.ts";
 import { checkSummary, seedWorkspace, workspaceTools } from "./workspace-tools.ts";
 
@@ -44,7 +44,7 @@ if (values.resume) {
 
 const store = await createSqliteJournal({ filename: journalFile });
 const crashAfter = values["crash-after"] === undefined ? undefined : Number(values["crash-after"]);
-const journal = countAppends(crashAfter === undefined ? store : crashAfterAppends(store, crashAfter));
+const journal = countAppends(store, crashAfter === undefined ? {} : { crashAfter });
 
 // On resume, the scripted model only holds the answers the journal does not already have,
 // and the clock continues after the last journaled event: nothing is asked twice.

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "yoke-quickstart-"));
@@ -27,7 +27,10 @@ function demo(dir: string, ...args: string[]) {
 }
 
 describe("quickstart demo under kill -9", () => {
-  const baseline = demo(join(root, "baseline"));
+  let baseline: ReturnType<typeof demo>;
+  beforeAll(() => {
+    baseline = demo(join(root, "baseline"));
+  });
 
   it("runs to verified success with a verified journal", () => {
     expect(baseline.stderr).toBe("");

@@ -1,6 +1,7 @@
 import { GENESIS_HASH, type EventDraft } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
+import { describeJournalModel } from "./journal-contract-model.js";
 import { describeJournalProperties } from "./journal-contract-properties.js";
 import { describeJournalScoping } from "./journal-contract-scoping.js";
 import {
@@ -21,8 +22,9 @@ export interface JournalContractOptions {
 /**
  * Registers the `JournalV1` contract as vitest tests: append/read round trips, the hash
  * chain, optimistic concurrency, atomic batches, tenant isolation, `listRuns`, `verify`,
- * `close`, and fast-check properties (random batches round-trip; racing writers get exactly
- * one winner per sequence number; `verify` holds after any mix of appends and conflicts).
+ * `close`, fast-check properties (random batches round-trip; racing writers get exactly
+ * one winner per sequence number; `verify` holds after any mix of appends and conflicts),
+ * and a model-based test of random command sequences against a reference model.
  * `makeStore` is called before every test and must return an empty store.
  *
  * @example
@@ -42,6 +44,7 @@ export function describeJournalContract(name: string, makeStore: JournalStoreFac
     describeRejectedAppends(context);
     describeJournalScoping(context);
     describeJournalProperties(context, { numRuns: options.numRuns ?? 50 });
+    describeJournalModel(context, { numRuns: options.numRuns ?? 50 });
   });
 }
 

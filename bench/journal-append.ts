@@ -1,6 +1,9 @@
 // Journal append throughput on SQLite: one transaction per turn of 5 events of ~300 bytes,
-// Yoke's SQLite journal against raw better-sqlite3 doing the same inserts with the same
-// pragmas, rounds interleaved in one process. Prints JSON: medians of events/s.
+// Yoke's SQLite journal against raw better-sqlite3 doing the same inserts into the same
+// table with the same pragmas, rounds interleaved in one process. Both sides start from the
+// same event objects: the raw side serializes each event's data with JSON.stringify (what any
+// store must do) and stores placeholder hashes; Yoke validates, writes canonical JSON and
+// computes the hash chain. Prints JSON: medians of events/s and of the per-round ratio.
 // usage: node journal-append.ts <full|normal> <transactionsPerRound> <rounds>
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,17 +55,16 @@ function rawRound(round: number): number {
     at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
     schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
   const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const rows = Array.from({ length: perRound }, (_, turn) =>
-    draftsFor(turn).map((draft, index) => [
-      "tenant_bench", `run_${round}`, turn * EVENTS_PER_TURN + index, draft.type, draft.at, draft.causationId,
-      canonicalJson(draft.data), GENESIS_HASH, GENESIS_HASH, 1,
-    ]),
-  );
-  const commitTurn = db.transaction((turnRows: unknown[][]) => {
-    for (const row of turnRows) insert.run(...row);
+  const runId = `run_${round}`;
+  const drafts = Array.from({ length: perRound }, (_, turn) => draftsFor(turn));
+  const commitTurn = db.transaction((turn: number, turnDrafts: EventDraft[]) => {
+    turnDrafts.forEach((draft, index) => {
+      insert.run("tenant_bench", runId, turn * EVENTS_PER_TURN + index, draft.type, draft.at, draft.causationId ?? null,
+        JSON.stringify(draft.data), GENESIS_HASH, GENESIS_HASH, 1);
+    });
   });
   const start = process.hrtime.bigint();
-  for (const turnRows of rows) commitTurn.immediate(turnRows);
+  for (let turn = 0; turn < perRound; turn++) commitTurn.immediate(turn, drafts[turn]!);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   db.close();
   return (perRound * EVENTS_PER_TURN) / seconds;

@@ -9,7 +9,7 @@ const clip = (text: string, width = 60) => {
 
 export function describeEvent(raw: JournalEvent): string {
   const event = parseYokeEvent(raw);
-  const head = `  #${String(event.seq).padStart(2)}  ${event.type.padEnd(18)}`;
+  const head = `  #${String(event.seq).padStart(2)}  ${event.type.padEnd(20)}`;
   switch (event.type) {
     case "run.started":
       return `${head} task: ${JSON.stringify(clip(event.data.task))}`;
@@ -36,7 +36,27 @@ export function describeEvent(raw: JournalEvent): string {
       return `${head} ${event.data.passed ? "passed" : `failed: ${event.data.reason ?? ""}`}`;
     case "input.added":
       return `${head} ${event.data.source}: ${JSON.stringify(clip(event.data.content.map((part) => part.text).join(" ")))}`;
-    case "run.completed":
-      return `\n${head} ${event.data.outcome.status} after ${event.data.turns} turns`;
+    case "run.completed": {
+      const outcome = event.data.outcome;
+      const detail = outcome.status === "escalated" ? `: ${clip(outcome.reason, 70)}` : "";
+      return `\n${head} ${outcome.status} after ${event.data.turns} turns${detail}`;
+    }
+    case "action.proposed":
+      return `${head} ${event.data.toolName} ${event.data.actionId} (${event.data.sideEffect})`;
+    case "action.leased":
+      return `${head} ${event.data.actionId} attempt ${event.data.attempt}`;
+    case "action.committed":
+    case "action.failed": {
+      const text = event.data.result.content.map((part) => part.text).join(" ");
+      return `${head} ${event.data.actionId} ${JSON.stringify(clip(text, 50))}`;
+    }
+    case "action.uncertain":
+      return `${head} ${event.data.actionId}: ${clip(event.data.reason, 60)}`;
+    case "action.reconciled":
+      return `${head} ${event.data.actionId}: ${event.data.verdict}`;
+    case "action.compensation_failed":
+      return `${head} ${event.data.actionId}: ${clip(event.data.message, 60)}`;
+    default:
+      return `${head} ${"actionId" in event.data ? String(event.data.actionId) : ""}`;
   }
 }

@@ -5,6 +5,9 @@
  * JOURNAL_CONFLICT; a torn or edited store is reported, never read as valid.
  */
 export { computeEventHash } from "./chain.js";
+export { createMemoryIdempotencyStore } from "./idempotency-memory.js";
+export { createSqliteIdempotencyStore } from "./idempotency-sqlite.js";
+export type { SqliteIdempotencyStoreOptions } from "./idempotency-sqlite.js";
 export { createMemoryJournal } from "./memory-journal.js";
 export type { SqliteDatabaseLike, SqliteDurability, SqliteStatementLike } from "./sqlite-database.js";
 export { createSqliteJournal } from "./sqlite-journal.js";

@@ -6,7 +6,7 @@ import type { Migration, MigrationProvider } from "kysely/migration";
  * `yoke_meta.schema_version`. Independent of `EVENT_SCHEMA_VERSION`, which versions the
  * events stored inside. A file recording a newer version is refused, never misread.
  */
-export const SQLITE_JOURNAL_SCHEMA_VERSION = 1;
+export const SQLITE_JOURNAL_SCHEMA_VERSION = 2;
 
 /** `yoke_meta.format`: tells a Yoke journal apart from any other SQLite file. */
 export const SQLITE_JOURNAL_FORMAT = "yoke-journal";
@@ -30,9 +30,20 @@ export interface YokeMetaTable {
   value: string;
 }
 
+export interface IdempotencyRecordsTable {
+  tenant_id: string;
+  key: string;
+  argument_digest: string;
+  claimed_at: number;
+  /** The outcome as canonical JSON; null while the key is in progress. */
+  outcome: string | null;
+  completed_at: number | null;
+}
+
 export interface JournalTables {
   events: EventsTable;
   yoke_meta: YokeMetaTable;
+  idempotency_records: IdempotencyRecordsTable;
 }
 
 /** Columns the journal reads and writes; the file is refused if one is missing. */
@@ -87,6 +98,23 @@ const MIGRATIONS: Record<string, Migration> = {
         .modifyEnd(sql`without rowid, strict`)
         .execute();
       await recordVersion(db, 1);
+    },
+  },
+  // Layout 2 adds idempotency records beside the events; layout-1 files migrate in place.
+  "0002_idempotency_records": {
+    async up(db) {
+      await db.schema
+        .createTable("idempotency_records")
+        .addColumn("tenant_id", "text", (column) => column.notNull())
+        .addColumn("key", "text", (column) => column.notNull())
+        .addColumn("argument_digest", "text", (column) => column.notNull())
+        .addColumn("claimed_at", "integer", (column) => column.notNull())
+        .addColumn("outcome", "text")
+        .addColumn("completed_at", "integer")
+        .addPrimaryKeyConstraint("idempotency_records_pk", ["tenant_id", "key"])
+        .modifyEnd(sql`without rowid, strict`)
+        .execute();
+      await recordVersion(db, 2);
     },
   },
 };

@@ -25,6 +25,8 @@ export const YOKE_ERROR_CODES = {
   PROVIDER_RESPONSE_INVALID: { retryable: false, summary: "the provider's response could not be understood" },
   PROVIDER_STREAM_CUT: { retryable: true, summary: "a streamed response ended before it was complete" },
   PROVIDER_ADMISSION_REJECTED: { retryable: false, summary: "the target model cannot represent this request" },
+  // context
+  CONTEXT_OVERFLOW: { retryable: false, summary: "mandatory context (or the history, without compaction) does not fit the window" },
   // tools
   TOOL_UNKNOWN: { retryable: false, summary: "the model called a tool that does not exist" },
   TOOL_INPUT_INVALID: { retryable: false, summary: "tool arguments were not valid JSON or did not match the input schema" },
@@ -32,6 +34,11 @@ export const YOKE_ERROR_CODES = {
   TOOL_FAILED: { retryable: false, summary: "a tool handler threw or reported failure" },
   TOOL_TIMEOUT: { retryable: true, summary: "a tool did not finish within its timeout" },
   TOOL_INTERRUPTED: { retryable: false, summary: "a tool call was cut by a crash and its effect is unknown" },
+  TOOL_OUTCOME_UNKNOWN: { retryable: false, summary: "a dispatched effect may or may not have happened (timeout, cancellation, lost acknowledgement)" },
+  TOOL_OUTPUT_INVALID: { retryable: false, summary: "a tool's structured output did not match its output schema" },
+  TOOL_COMPENSATION_FAILED: { retryable: false, summary: "undoing a committed effect failed" },
+  ACTION_TRANSITION_ILLEGAL: { retryable: false, summary: "an action event does not follow from the action's state" },
+  IDEMPOTENCY_KEY_REUSED: { retryable: false, summary: "an idempotency key was reused with different arguments" },
   // runtime and configuration
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
   DUPLICATE_ID: { retryable: false, summary: "an id source produced an id that was already used" },

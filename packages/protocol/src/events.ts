@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RECONCILE_VERDICTS } from "./actions.js";
 import { YokeError } from "./errors.js";
 import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelopeSchema, ToolSpecSchema } from "./model.js";
 
@@ -63,6 +64,11 @@ export type OutcomeStatus = Outcome["status"];
 
 const turnRef = { turnId: z.string() };
 const callRef = { turnId: z.string(), toolCallId: z.string(), toolName: z.string() };
+const actionRef = { actionId: z.string() };
+const attemptRef = { actionId: z.string(), attemptId: z.string() };
+
+/** What running a tool twice does to the world. */
+export const SideEffectClassSchema = z.enum(["none", "idempotent", "reversible", "irreversible"]);
 
 /** Data of each canonical event type, keyed by type. */
 export const EVENT_DATA_SCHEMAS = {
@@ -90,6 +96,40 @@ export const EVENT_DATA_SCHEMAS = {
     input: JsonValueSchema,
   }),
   "tool.completed": z.object({ ...callRef, actionId: z.string(), attemptId: z.string(), result: ToolResultEnvelopeSchema }),
+  /** A tool call the runtime accepted becomes an action; the action id is its idempotency key. */
+  "action.proposed": z.object({ ...callRef, ...actionRef, input: JsonValueSchema, sideEffect: SideEffectClassSchema }),
+  "action.validated": z.object(actionRef),
+  "action.authorized": z.object({ ...actionRef, decision: z.literal("allow"), rule: z.string() }),
+  /** An attempt is reserved, with the deadline after which it must not be dispatched. */
+  "action.leased": z.object({ ...attemptRef, attempt: z.number().int().positive(), deadlineAt: z.number() }),
+  /** Durable before the handler is invoked: from here on the effect may have happened. */
+  "action.executing": z.object(attemptRef),
+  "action.committed": z.object({ ...attemptRef, result: ToolResultEnvelopeSchema, receipt: JsonValueSchema.optional() }),
+  /** The effect may or may not have happened; only reconciliation resolves it. */
+  "action.uncertain": z.object({ ...attemptRef, reason: z.string() }),
+  /**
+   * The attempt did not apply its effect. `retrying`: a new attempt follows in the same
+   * transaction, so the model is not shown this result.
+   */
+  "action.failed": z.object({
+    ...actionRef,
+    attemptId: z.string().optional(),
+    dispatched: z.boolean(),
+    retryable: z.boolean(),
+    retrying: z.boolean(),
+    result: ToolResultEnvelopeSchema,
+  }),
+  "action.reconciled": z.object({
+    ...actionRef,
+    verdict: z.enum(RECONCILE_VERDICTS),
+    receipt: JsonValueSchema.optional(),
+    /** With `applied`: the result the model is shown. */
+    result: ToolResultEnvelopeSchema.optional(),
+  }),
+  /** Journaled before the compensation runs. */
+  "action.compensating": z.object({ ...actionRef, reason: z.string() }),
+  "action.compensated": z.object(actionRef),
+  "action.compensation_failed": z.object({ ...actionRef, message: z.string() }),
   "completion.checked": z.object({ ...turnRef, passed: z.boolean(), reason: z.string().optional() }),
   /** Content added to the transcript by the runtime or an operator, not by the model. */
   "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator"]) }),

@@ -5,6 +5,21 @@
  * `ProviderAdapterV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
  * closed code table. Depends on zod only.
  */
+export {
+  ACTION_EVENT_TYPES,
+  ACTION_STATES,
+  RECONCILE_VERDICTS,
+  isFinalActionState,
+  transitionAction,
+} from "./actions.js";
+export type {
+  ActionEventType,
+  ActionState,
+  ActionStatus,
+  ActionTransitionInput,
+  ActionTransitionResult,
+  ReconcileVerdict,
+} from "./actions.js";
 export { CANONICAL_JSON_MAX_DEPTH, canonicalJson } from "./canonical-json.js";
 export type { CanonicalJsonOptions } from "./canonical-json.js";
 export { systemClock, steppingClock } from "./clock.js";
@@ -20,6 +35,7 @@ export {
   HashSchema,
   JournalEventSchema,
   OutcomeSchema,
+  SideEffectClassSchema,
   YOKE_EVENT_TYPES,
   isYokeEventType,
   parseYokeEvent,
@@ -34,6 +50,13 @@ export type {
   YokeEventDraft,
   YokeEventType,
 } from "./events.js";
+export type {
+  IdempotencyClaim,
+  IdempotencyClaimRequest,
+  IdempotencyCompleteRequest,
+  IdempotencyOutcome,
+  IdempotencyStoreV1,
+} from "./idempotency.js";
 export { ID_KINDS, idSchema, newId, parseId, sequentialIdSource, ulidIdSource } from "./ids.js";
 export type {
   ActionId,
@@ -96,4 +119,13 @@ export type {
 export { addUsage } from "./provider.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";
-export type { PendingToolCall, RunPhase, RunState } from "./run-state.js";
+export type { ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state.js";
+export type {
+  CompensationContext,
+  ReconcileResult,
+  SideEffectClass,
+  ToolAccess,
+  ToolCallContext,
+  ToolDeclarationV1,
+  ToolOutput,
+} from "./tool-declaration.js";

@@ -1,3 +1,4 @@
+import { transitionAction, type ActionStatus, type ActionTransitionInput } from "./actions.js";
 import { YokeError } from "./errors.js";
 import type { JournalEvent, Outcome, YokeEvent, EventData } from "./events.js";
 import { parseYokeEvent } from "./events.js";
@@ -24,8 +25,26 @@ export interface PendingToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly arguments: JsonValue | undefined;
-  /** Set once `tool.started` is journaled: the effect may have begun. */
+  /** Set once `tool.started` or `action.executing` is journaled: the effect may have begun. */
   readonly started?: { readonly actionId: string; readonly attemptId: string; readonly attempt: number };
+  /** Set once `action.proposed` is journaled: the action this call became. */
+  readonly actionId?: string;
+}
+
+/** One action of the current batch (the last response's accepted calls), folded from `action.*` events. */
+export interface ActionRecord {
+  readonly actionId: string;
+  readonly turnId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: JsonValue;
+  readonly sideEffect: "none" | "idempotent" | "reversible" | "irreversible";
+  readonly status: ActionStatus;
+  /** The attempt leased last. */
+  readonly attemptId: string | undefined;
+  readonly receipt: JsonValue | undefined;
+  /** Sequence number of the event that committed it: compensation runs in reverse of this. */
+  readonly committedSeq: number | undefined;
 }
 
 export interface RunState {
@@ -45,6 +64,8 @@ export interface RunState {
   readonly lastResponse: ModelResponse | undefined;
   /** Tool calls of the last response, in proposal order, that have no result yet. */
   readonly pendingToolCalls: readonly PendingToolCall[];
+  /** Actions of the last response's calls, in proposal order, whatever their state. */
+  readonly actions: readonly ActionRecord[];
   readonly usage: Usage;
   readonly outcome: Outcome | undefined;
   /** Number of events folded; the next append's expected sequence number. */
@@ -87,6 +108,7 @@ export class RunStateAccumulator {
       ...this.#state,
       messages: this.#state.messages.slice(),
       pendingToolCalls: this.#state.pendingToolCalls.slice(),
+      actions: this.#state.actions.slice(),
     };
   }
 
@@ -109,7 +131,12 @@ export class RunStateAccumulator {
   fork(): RunStateAccumulator {
     const copy = new RunStateAccumulator();
     if (this.#state) {
-      copy.#state = { ...this.#state, messages: this.#state.messages.slice(), pendingToolCalls: this.#state.pendingToolCalls.slice() };
+      copy.#state = {
+        ...this.#state,
+        messages: this.#state.messages.slice(),
+        pendingToolCalls: this.#state.pendingToolCalls.slice(),
+        actions: this.#state.actions.slice(),
+      };
     }
     copy.#results = this.#results.slice();
     return copy;
@@ -143,6 +170,7 @@ export class RunStateAccumulator {
             arguments: call.arguments,
           }));
           this.#results = [];
+          state.actions = [];
         } else {
           state.phase = "responded";
         }
@@ -161,22 +189,64 @@ export class RunStateAccumulator {
       case "tool.completed": {
         const actionId = event.type === "tool.completed" ? event.data.actionId : undefined;
         const index = this.#pendingIndex(state, event, event.data.toolCallId, actionId);
-        const [call] = state.pendingToolCalls.splice(index, 1);
-        this.#results.push({
-          index: call!.index,
-          part: {
-            type: "tool-result",
-            toolCallId: event.data.toolCallId,
-            toolName: event.data.toolName,
-            result: event.data.result,
-          },
+        this.#resolve(state, index, event.data.result);
+        return;
+      }
+      case "action.proposed": {
+        const index = this.#pendingIndex(state, event, event.data.toolCallId, undefined);
+        const call = state.pendingToolCalls[index]!;
+        state.pendingToolCalls[index] = { ...call, actionId: event.data.actionId };
+        this.#moveAction(state, event, { type: "action.proposed" });
+        return;
+      }
+      case "action.validated":
+      case "action.authorized":
+      case "action.uncertain":
+        this.#moveAction(state, event, { type: event.type });
+        return;
+      case "action.leased":
+        this.#moveAction(state, event, { type: event.type, attempt: event.data.attempt }, { attemptId: event.data.attemptId });
+        return;
+      case "action.executing": {
+        const record = this.#moveAction(state, event, { type: event.type });
+        const index = this.#actionCallIndex(state, event, record.actionId);
+        const call = state.pendingToolCalls[index]!;
+        state.pendingToolCalls[index] = {
+          ...call,
+          started: { actionId: record.actionId, attemptId: event.data.attemptId, attempt: record.status.attempt },
+        };
+        return;
+      }
+      case "action.committed": {
+        const receipt = event.data.receipt === undefined ? {} : { receipt: event.data.receipt };
+        const record = this.#moveAction(state, event, { type: event.type }, { ...receipt, committedSeq: event.seq });
+        this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), event.data.result);
+        return;
+      }
+      case "action.failed": {
+        const record = this.#moveAction(state, event, { type: event.type, retryable: event.data.retryable });
+        if (!event.data.retrying) this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), event.data.result);
+        return;
+      }
+      case "action.reconciled": {
+        const { verdict, result } = event.data;
+        if (verdict === "applied" && result === undefined) throw invalid(event, "an applied reconciliation must carry the result");
+        const receipt = event.data.receipt === undefined ? {} : { receipt: event.data.receipt };
+        const applied = verdict === "applied" ? { ...receipt, committedSeq: event.seq } : {};
+        const record = this.#moveAction(state, event, { type: event.type, verdict }, applied);
+        if (verdict === "applied") this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), result!);
+        return;
+      }
+      case "action.compensating":
+      case "action.compensation_failed":
+        this.#moveAction(state, event, { type: event.type }, {}, true);
+        return;
+      case "action.compensated": {
+        const record = this.#moveAction(state, event, { type: event.type }, {}, true);
+        state.messages.push({
+          role: "user",
+          content: [{ type: "text", text: `[runtime] the effect of ${record.toolName} (call ${record.toolCallId}) was undone by its compensation.` }],
         });
-        if (state.pendingToolCalls.length === 0) {
-          const results = this.#results.sort((a, b) => a.index - b.index).map((entry) => entry.part);
-          state.messages.push({ role: "tool", content: results });
-          this.#results = [];
-          state.phase = "ready";
-        }
         return;
       }
       case "completion.checked":
@@ -194,6 +264,68 @@ export class RunStateAccumulator {
     }
   }
 
+  /** Moves one action of the batch through the state machine; an illegal transition is refused. */
+  #moveAction(
+    state: MutableRunState,
+    event: YokeEvent & { data: { actionId: string } },
+    input: ActionTransitionInput,
+    changes: Partial<ActionRecord> = {},
+    afterResults = false,
+  ): ActionRecord {
+    if (state.phase !== "tools_pending" && !(afterResults && state.phase === "ready")) {
+      throw invalid(event, `${event.type} in phase ${state.phase}`);
+    }
+    const position = state.actions.findIndex((action) => action.actionId === event.data.actionId);
+    const current = position < 0 ? undefined : state.actions[position]!;
+    const result = transitionAction(current?.status, input);
+    if (!result.ok) {
+      throw new YokeError("ACTION_TRANSITION_ILLEGAL", `event ${event.seq} (${event.type}) for action ${event.data.actionId}: ${result.reason}`, {
+        details: { seq: event.seq, type: event.type, actionId: event.data.actionId },
+      });
+    }
+    if (current === undefined) {
+      if (event.type !== "action.proposed") throw invalid(event, `unknown action ${event.data.actionId}`);
+      const record: ActionRecord = {
+        actionId: event.data.actionId,
+        turnId: event.data.turnId,
+        toolCallId: event.data.toolCallId,
+        toolName: event.data.toolName,
+        input: event.data.input,
+        sideEffect: event.data.sideEffect,
+        status: result.status,
+        attemptId: undefined,
+        receipt: undefined,
+        committedSeq: undefined,
+      };
+      state.actions.push(record);
+      return record;
+    }
+    const record: ActionRecord = { ...current, ...changes, status: result.status };
+    state.actions[position] = record;
+    return record;
+  }
+
+  #actionCallIndex(state: MutableRunState, event: YokeEvent, actionId: string): number {
+    const index = state.pendingToolCalls.findIndex((call) => call.actionId === actionId);
+    if (index < 0) throw invalid(event, `no pending tool call for action ${actionId}`);
+    return index;
+  }
+
+  /** Gives a pending call its result; the last result of a response becomes one tool message. */
+  #resolve(state: MutableRunState, index: number, result: ToolResultPart["result"]): void {
+    const [call] = state.pendingToolCalls.splice(index, 1);
+    this.#results.push({
+      index: call!.index,
+      part: { type: "tool-result", toolCallId: call!.toolCallId, toolName: call!.toolName, result },
+    });
+    if (state.pendingToolCalls.length === 0) {
+      const results = this.#results.sort((a, b) => a.index - b.index).map((entry) => entry.part);
+      state.messages.push({ role: "tool", content: results });
+      this.#results = [];
+      state.phase = "ready";
+    }
+  }
+
   /**
    * Finds the pending call an event is about. Ids may repeat within a response, so a call
    * already started under `actionId` wins; otherwise the first not-yet-started call with the
@@ -203,7 +335,7 @@ export class RunStateAccumulator {
     if (state.phase !== "tools_pending") throw invalid(event, `${event.type} in phase ${state.phase}`);
     const calls = state.pendingToolCalls;
     let index = actionId === undefined ? -1 : calls.findIndex((call) => call.toolCallId === toolCallId && call.started?.actionId === actionId);
-    if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId && call.started === undefined);
+    if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId && call.started === undefined && call.actionId === undefined);
     if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId);
     if (index < 0) throw invalid(event, `no pending tool call ${toolCallId}`);
     return index;
@@ -218,9 +350,10 @@ export function reduceRun(events: Iterable<JournalEvent>): RunState {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type MutableRunState = Mutable<Omit<RunState, "messages" | "pendingToolCalls">> & {
+type MutableRunState = Mutable<Omit<RunState, "messages" | "pendingToolCalls" | "actions">> & {
   messages: Message[];
   pendingToolCalls: PendingToolCall[];
+  actions: ActionRecord[];
 };
 
 function initialState(event: JournalEvent, data: EventData<"run.started">): MutableRunState {
@@ -238,6 +371,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     messages: [{ role: "user", content: [{ type: "text", text: data.task }] }],
     lastResponse: undefined,
     pendingToolCalls: [],
+    actions: [],
     usage: { inputTokens: 0, outputTokens: 0 },
     outcome: undefined,
     length: 0,

@@ -2,7 +2,9 @@ import { createMemoryJournal } from "@yoke/journal";
 import { parseYokeEvent, type JournalV1, type RunState } from "@yoke/protocol";
 import { callTools, malformedToolArguments, say, truncated, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
+  ADMITTED,
   SimulatedCrash,
   TENANT,
   countingTool,
@@ -12,7 +14,7 @@ import {
   rejectionOf,
   rig,
 } from "./__fixtures__/harness-fixtures.js";
-import type { AnyTool, SideEffect } from "./define-tool.js";
+import { defineTool, type AnyTool, type SideEffect } from "./define-tool.js";
 import type { CompletionCheck } from "./harness-types.js";
 
 const RUN = "run_crash";
@@ -88,33 +90,34 @@ describe("resume after a crash at every append boundary", async () => {
   });
 });
 
-describe("a tool call a crash cut after tool.started", () => {
+describe("an action a crash cut after action.executing", () => {
   const steps = (name: string) => () => [callTools([{ name, args: { key: "k" } }]), say("done")];
 
-  // Append 3 is [tool.completed, turn.started, model.requested]: "lost" means the handler ran
-  // and its result never became durable. Append 2 "written" means tool.started is durable but
-  // the handler never ran. Either way a resume cannot tell which happened.
+  // Append 3 is [action.committed, turn.started, model.requested]: "lost" means the handler
+  // ran and its outcome never became durable. Append 2 "written" means action.executing is
+  // durable but the handler never ran. Either way a resume cannot tell which happened: the
+  // action becomes uncertain and only reconciliation decides.
   it.each([
     { sideEffect: "none", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "idempotent", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "idempotent", allowed: 1, mode: "written", ranBefore: 0 },
-  ] as const)("$sideEffect ($mode after $allowed appends): re-run as attempt 2 of the same action", async ({ sideEffect, allowed, mode, ranBefore }) => {
+  ] as const)("$sideEffect ($mode after $allowed appends): uncertain, retry_safe, attempt 2 of the same action", async ({ sideEffect, allowed, mode, ranBefore }) => {
     const { tool, calls } = countingTool("store", sideEffect);
     const journal = createMemoryJournal();
     const crashed = rig(steps("store")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
     await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
     expect(calls).toHaveLength(ranBefore);
 
+    const before = (await readAll(journal, RUN)).length;
     const result = await finishInFreshProcess(journal, steps("store"), [tool], alwaysPasses);
     expect(result.outcome.status).toBe("verified_success");
     expect(calls.map((call) => call.attempt)).toEqual([...(ranBefore === 1 ? [1] : []), 2]);
     expect(new Set(calls.map((call) => call.actionId)).size).toBe(1);
 
-    const starts = (await readAll(journal, RUN)).map(parseYokeEvent).filter((event) => event.type === "tool.started");
-    expect(starts.map((event) => event.type === "tool.started" && [event.data.attempt, event.data.actionId])).toEqual([
-      [1, calls.at(-1)!.actionId],
-      [2, calls.at(-1)!.actionId],
-    ]);
+    const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
+    expect(added.slice(0, 4).map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "action.leased", "action.executing"]);
+    const reconciled = added[1]!;
+    expect(reconciled.type === "action.reconciled" && reconciled.data.verdict).toBe("retry_safe");
     const last = result.state.messages.findLast((message) => message.role === "tool");
     expect(last?.role === "tool" && last.content[0]!.result.status).toBe("ok");
   });
@@ -123,24 +126,54 @@ describe("a tool call a crash cut after tool.started", () => {
     { sideEffect: "reversible", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "irreversible", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "irreversible", allowed: 1, mode: "written", ranBefore: 0 },
-  ] as const)("$sideEffect ($mode after $allowed appends): not re-run, completed with TOOL_INTERRUPTED", async ({ sideEffect, allowed, mode, ranBefore }) => {
+  ] as const)("$sideEffect without a reconciler ($mode after $allowed appends): not re-run, the run escalates naming the action", async ({ sideEffect, allowed, mode, ranBefore }) => {
     const { tool, calls } = countingTool("launch", sideEffect as SideEffect);
     const journal = createMemoryJournal();
     const crashed = rig(steps("launch")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
     await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
 
-    const resumedJournalStart = (await readAll(journal, RUN)).length;
-    const result = await finishInFreshProcess(journal, steps("launch"), [tool], alwaysPasses);
+    const before = (await readAll(journal, RUN)).length;
+    const fresh = rig([], { journal, tools: [tool], checkCompletion: alwaysPasses, idStart: 1_000 });
+    const result = await fresh.harness.resume(RUN);
     expect(calls).toHaveLength(ranBefore);
+    const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
+    expect(added.map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "run.completed"]);
+    const actionId = added[0]!.type === "action.uncertain" ? added[0]!.data.actionId : "";
+    expect(result.outcome).toMatchObject({ status: "escalated", actionId });
+    expect(result.outcome.status === "escalated" && result.outcome.reason).toMatch(/no reconciler/);
+  });
+
+  it.each([
+    { allowed: 2, mode: "lost", ranBefore: 1, verdict: "applied", attempts: [1] },
+    { allowed: 1, mode: "written", ranBefore: 0, verdict: "not_applied", attempts: [2] },
+  ] as const)("irreversible with a reconciler ($mode after $allowed appends): $verdict, the effect happens exactly once", async ({ allowed, mode, verdict, attempts }) => {
+    const applied = new Set<string>();
+    const calls: number[] = [];
+    const launch = defineTool({
+      name: "launch",
+      description: "Launches once per key.",
+      input: z.object({ key: z.string() }),
+      sideEffect: "irreversible",
+      async execute(_input, context) {
+        calls.push(context.attempt);
+        applied.add(context.idempotencyKey);
+        return { content: "launched", receipt: { id: context.idempotencyKey } };
+      },
+      reconcile: async (actionId) => (applied.has(actionId) ? { status: "applied", receipt: { id: actionId }, content: "launched (reconciled)" } : { status: "not_applied" }),
+    });
+    const journal = createMemoryJournal();
+    const crashed = rig(steps("launch")(), { journal: crashingJournal(journal, allowed, mode), tools: [launch], checkCompletion: alwaysPasses });
+    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+    const before = (await readAll(journal, RUN)).length;
+    const result = await finishInFreshProcess(journal, steps("launch"), [launch], alwaysPasses);
     expect(result.outcome.status).toBe("verified_success");
-    const added = (await readAll(journal, RUN)).slice(resumedJournalStart).map(parseYokeEvent);
-    expect(added.some((event) => event.type === "tool.started")).toBe(false);
-    const completed = added.find((event) => event.type === "tool.completed");
-    expect(completed?.type === "tool.completed" && completed.data.result.error?.code).toBe("TOOL_INTERRUPTED");
-    expect(completed?.type === "tool.completed" && completed.data.result.error?.message).toMatch(/may or may not have happened; not retried/);
+    expect(calls).toEqual(attempts);
+    expect(applied.size).toBe(1);
+    const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
+    const reconciled = added.find((event) => event.type === "action.reconciled");
+    expect(reconciled?.type === "action.reconciled" && reconciled.data.verdict).toBe(verdict);
   });
 });
-
 
 describe("resume never repeats what the journal holds", () => {
   it("a journaled response is not requested again (an empty scripted model would throw PROVIDER_UNEXPECTED_CALL)", async () => {
@@ -158,6 +191,45 @@ describe("resume never repeats what the journal holds", () => {
     expect(result.outcome).toEqual({ status: "budget_exhausted", budget: "turns", limit: 1 });
     expect(fresh.model.calls).toEqual([]);
     expect(fresh.model.unexpectedCalls).toBe(0);
+  });
+
+  it("a legacy tool.started without tool.completed (a journal from before action transactions) completes with TOOL_INTERRUPTED, not re-run", async () => {
+    const store = countingTool("store", "idempotent");
+    const journal = createMemoryJournal();
+    const scope = { tenantId: TENANT, runId: RUN };
+    await journal.append(scope, 0, [
+      {
+        type: "run.started",
+        at: 0,
+        data: { sessionId: "session_x", task: TASK, tools: [store.tool.spec], limits: { maxTurns: 3 }, release: { runtime: "old", eventSchemaVersion: 1 } },
+      },
+      { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
+      { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
+      {
+        type: "model.responded",
+        at: 0,
+        causationId: "turn_x",
+        data: {
+          turnId: "turn_x",
+          latencyMs: 0,
+          response: {
+            provider: "p",
+            model: "m",
+            stopReason: "tool_use",
+            usage: { inputTokens: 0, outputTokens: 0 },
+            content: [{ type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } }],
+          },
+        },
+      },
+      { type: "tool.started", at: 0, causationId: "action_old", data: { turnId: "turn_x", toolCallId: "c1", toolName: "store", actionId: "action_old", attemptId: "attempt_old", attempt: 1, input: { key: "k" } } },
+    ]);
+    const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
+    const result = await fresh.harness.resume(RUN);
+    expect(result.outcome.status).toBe("verified_success");
+    expect(store.calls).toEqual([]);
+    expect(fresh.journal.appends[0]).toEqual(["tool.completed"]);
+    const tool = result.state.messages.find((message) => message.role === "tool");
+    expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("TOOL_INTERRUPTED");
   });
 
   it("proposed calls with no tool.started (another writer's journal) are started or rejected, then run", async () => {
@@ -201,8 +273,8 @@ describe("resume never repeats what the journal holds", () => {
     expect(result.outcome.status).toBe("verified_success");
     expect(store.calls).toEqual([{ key: "k", attempt: 1, actionId: "action_00000000001000" }]);
     expect(fresh.journal.appends.slice(0, 2)).toEqual([
-      ["tool.started", "tool.rejected"],
-      ["tool.completed", "turn.started", "model.requested"],
+      [...ADMITTED, "tool.rejected"],
+      ["action.committed", "turn.started", "model.requested"],
     ]);
   });
 });

@@ -1,29 +1,38 @@
-import { ToolSpecSchema, YokeError, type ActionId, type AttemptId, type JsonValue, type ToolSpec } from "@yoke/protocol";
+import {
+  ToolSpecSchema,
+  YokeError,
+  type CompensationContext,
+  type JsonValue,
+  type ReconcileResult,
+  type ActionId,
+  type ToolAccess,
+  type ToolCallContext,
+  type ToolDeclarationV1,
+  type ToolOutput as ProtocolToolOutput,
+  type ToolSpec,
+} from "@yoke/protocol";
 import { z } from "zod";
 
 /**
  * What running a tool twice does to the world, which fixes what a resume may do with a call
- * a crash cut: `none` and `idempotent` calls are run again; `reversible` and `irreversible`
- * ones are not (their result says the effect is unknown).
+ * a crash cut: `none` and `idempotent` calls are attempted again under the same action id;
+ * `reversible` and `irreversible` ones only after their `reconcile` says the effect did not
+ * happen (without a reconciler, the run escalates).
  */
 export type SideEffect = "none" | "idempotent" | "reversible" | "irreversible";
 
 /** Default `timeoutMs` of a tool. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 
-/** What a tool handler is told about the call it serves. */
-export interface ToolContext {
-  /** Stable across attempts: the idempotency key to hand to any external write. */
-  readonly actionId: ActionId;
-  readonly attemptId: AttemptId;
-  /** 1 for the first attempt; a resume that re-runs an interrupted call passes 2, 3, … */
-  readonly attempt: number;
-  /** Aborted on timeout or when the run is cancelled; stop work and reject when it fires. */
-  readonly signal: AbortSignal;
-}
+/**
+ * What a tool handler is told about the call it serves: `actionId` (also `idempotencyKey`)
+ * is stable across attempts and is the key to hand to any external write; `attempt` is 1
+ * for the first attempt; `signal` aborts at the deadline or when the run is cancelled.
+ */
+export type ToolContext = ToolCallContext;
 
-/** A tool's answer: text for the model, or text plus structured output for the journal. */
-export type ToolOutput = string | { content: string; output?: JsonValue };
+/** A tool's answer: text for the model, optional structured output, optional receipt proving the effect. */
+export type ToolOutput = ProtocolToolOutput;
 
 /** What `defineTool` takes. */
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
@@ -33,10 +42,29 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   /** The model's arguments are validated against this schema; its JSON Schema is what the model sees. */
   input: Input;
   sideEffect: SideEffect;
-  /** Default DEFAULT_TOOL_TIMEOUT_MS. On expiry the signal aborts and the call ends with TOOL_TIMEOUT. */
+  /**
+   * Default DEFAULT_TOOL_TIMEOUT_MS, from the attempt's lease. On expiry the signal aborts:
+   * before dispatch the attempt fails (retryable); after dispatch a `none` tool fails with
+   * TOOL_TIMEOUT and any other becomes `uncertain` and is reconciled.
+   */
   timeoutMs?: number;
-  /** Runs the call. A throw becomes a TOOL_FAILED result for the model; it never ends the run. */
+  /** Validates structured output; a mismatch becomes a TOOL_OUTPUT_INVALID result. */
+  output?: z.ZodType;
+  /** Characters of content the model is shown; longer content is cut and marked truncated. */
+  outputBudget?: number;
+  /** Attempts one action may take in all. Default 3. */
+  maxAttempts?: number;
+  /** The resources a call reads and writes. Default: `none` reads everything, other classes write everything. */
+  access?: (input: z.output<Input>) => ToolAccess;
+  /**
+   * Runs the call. A throw becomes a TOOL_FAILED result for the model (it never ends the
+   * run); throw `YokeError("TOOL_OUTCOME_UNKNOWN")` when the effect may have happened.
+   */
   execute(input: z.output<Input>, context: ToolContext): Promise<ToolOutput>;
+  /** Asked when the outcome of an action is uncertain: did the effect of `actionId` happen? */
+  reconcile?: (actionId: ActionId, receipt: JsonValue | undefined) => Promise<ReconcileResult>;
+  /** Undoes a committed effect when a later action of its batch fails; idempotent under `context.idempotencyKey`. */
+  compensate?: (input: z.output<Input>, context: CompensationContext) => Promise<void>;
 }
 
 /**
@@ -54,7 +82,10 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
  * echo.spec; // { name: "echo", description: "Repeat the text.", inputSchema: { type: "object", … } }
  * ```
  */
-export interface Tool<Input extends z.ZodType = z.ZodType> extends ToolDefinition<Input> {
+export interface Tool<Input extends z.ZodType = z.ZodType>
+  extends ToolDefinition<Input>,
+    Omit<ToolDeclarationV1<z.output<Input>>, "input" | keyof ToolDefinition<Input>> {
+  readonly specificationVersion: "v1";
   readonly timeoutMs: number;
   /** Name, description and the JSON Schema of the input, as offered to the model. */
   readonly spec: ToolSpec;
@@ -88,7 +119,12 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
       cause: spec.error,
     });
   }
-  return { ...definition, timeoutMs, spec: spec.data };
+  for (const [option, value] of [["outputBudget", definition.outputBudget], ["maxAttempts", definition.maxAttempts]] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+      throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: ${option} must be a positive integer`, { details: { tool: definition.name, [option]: value } });
+    }
+  }
+  return { ...definition, specificationVersion: "v1", timeoutMs, spec: spec.data };
 }
 
 /** Any tool, whatever its input schema. */

@@ -45,7 +45,7 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
     modelRetries,
     sleep: options.sleep ?? realSleep,
-    executor: createToolExecutor({ clock }),
+    executor: createToolExecutor({ clock, timers: options.timers }),
     hasher: createRequestHasher(),
   };
 }

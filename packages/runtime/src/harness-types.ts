@@ -11,6 +11,7 @@ import type {
 import type { AnyTool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
+import type { Timers } from "@yoke/scheduler";
 
 /** What a completion check is shown: the state after the final response, and that response. */
 export interface CompletionContext {
@@ -76,6 +77,8 @@ export interface HarnessOptions {
   modelRetries?: number;
   /** How retries wait. Default: a real timer. Tests inject an instant one. */
   sleep?: Sleep;
+  /** Timers that arm tool deadlines. Default: the real ones. Tests inject fake ones. */
+  timers?: Timers;
 }
 
 export interface StartOptions {

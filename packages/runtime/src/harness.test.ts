@@ -3,7 +3,7 @@ import { YokeError, canonicalJson, parseYokeEvent, type JournalEvent, type Journ
 import { callTools, say } from "@yoke/testkit";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { countingTool, echoTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
+import { ADMITTED, countingTool, echoTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
 import { buildRequest, createRequestHasher } from "./request-builder.js";
 import { RUNTIME_VERSION } from "./version.js";
 
@@ -25,15 +25,15 @@ describe("createHarness: the happy path", () => {
     expect(result.outcome).toEqual({ status: "verified_success" });
     expect(journal.appends).toEqual([
       ["run.started", "turn.started", "model.requested"],
-      ["model.responded", "tool.started"],
-      ["tool.completed", "turn.started", "model.requested"],
-      ["model.responded", "tool.started", "tool.started"],
-      ["tool.completed", "tool.completed", "turn.started", "model.requested"],
+      ["model.responded", ...ADMITTED],
+      ["action.committed", "turn.started", "model.requested"],
+      ["model.responded", ...ADMITTED, ...ADMITTED],
+      ["action.committed", "action.committed", "turn.started", "model.requested"],
       ["model.responded"],
       ["completion.checked", "run.completed"],
     ]);
-    // A tool turn costs exactly two appends: response + starts, then results + next request.
-    const toolTurnAppends = journal.appends.filter((types) => types.includes("tool.started") || types.includes("tool.completed"));
+    // A tool turn costs exactly two appends: response + every transition up to executing, then outcomes + next request.
+    const toolTurnAppends = journal.appends.filter((types) => types.includes("action.executing") || types.includes("action.committed"));
     expect(toolTurnAppends).toHaveLength(2 * 2);
 
     expect(result.state.turns).toBe(3);

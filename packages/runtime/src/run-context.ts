@@ -17,6 +17,7 @@ import type { CompletionCheck } from "./harness-types.js";
 import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
 import type { RequestHasher } from "./request-builder.js";
+import type { DispatchItem } from "@yoke/scheduler";
 import type { ToolExecutor } from "./tool-executor.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
@@ -48,10 +49,10 @@ export interface RunContext {
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
   /**
-   * Attempts this process journaled as `tool.started` and has not run yet, with their parsed
-   * input. A started attempt missing here was started by a process that died.
+   * Attempts this process journaled as `action.executing` and has not dispatched yet, by
+   * attempt id. An executing attempt missing here was journaled by a process that died.
    */
-  readonly dispatchable: Map<string, unknown>;
+  readonly dispatchable: Map<string, DispatchItem>;
 }
 
 /**

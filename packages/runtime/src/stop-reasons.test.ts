@@ -16,7 +16,7 @@ describe("stop reasons and limits", () => {
     expect(outcome).toEqual({ status: "budget_exhausted", budget: "turns", limit: 2 });
     expect(state.turns).toBe(2);
     // The last results and the run's end share one transaction.
-    expect(journal.appends.at(-1)).toEqual(["tool.completed", "run.completed"]);
+    expect(journal.appends.at(-1)).toEqual(["action.committed", "run.completed"]);
   });
 
   it("sends a failed completion check back to the model, then passes", async () => {
@@ -135,14 +135,15 @@ describe("cancellation", () => {
     const { harness, journal, model } = rig([callTools([{ name: "store", args: { key: "k" } }]), say("never asked")], {
       tools: [store.tool],
       onEvent: (event) => {
-        if (event.type === "tool.started") controller.abort("operator stop");
+        if (event.type === "action.executing") controller.abort("operator stop");
       },
     });
     const { outcome, state } = await harness.start("t", { signal: controller.signal });
     expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
     expect(model.remaining).toBe(1);
     expect(store.calls).toEqual([]);
-    expect(journal.appends.at(-1)).toEqual(["tool.completed", "run.completed"]);
+    // Not dispatched, so the effect certainly did not happen: failed, not uncertain.
+    expect(journal.appends.at(-1)).toEqual(["action.failed", "run.completed"]);
     const tool = state.messages.at(-1);
     expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("CANCELLED");
   });
@@ -163,7 +164,7 @@ describe("cancellation", () => {
     const { harness, journal } = rig([callTools([{ name: "waits" }])], { tools: [waits] });
     const { outcome, state } = await harness.start("t", { signal: controller.signal });
     expect(outcome.status).toBe("cancelled");
-    expect(journal.appends.at(-1)).toEqual(["tool.completed", "run.completed"]);
+    expect(journal.appends.at(-1)).toEqual(["action.failed", "run.completed"]);
     const tool = state.messages.at(-1);
     expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("CANCELLED");
   });

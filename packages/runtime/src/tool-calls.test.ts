@@ -2,7 +2,7 @@ import { parseYokeEvent, type Message, type ToolResultPart } from "@yoke/protoco
 import { callTools, duplicateToolCallIds, malformedToolArguments, say, unknownTool } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { countingTool, echoTool, failingTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
+import { ADMITTED, countingTool, echoTool, failingTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
 import { defineTool } from "./define-tool.js";
 
 /** The tool results the model was shown in its second request. */
@@ -52,8 +52,8 @@ describe("invalid tool calls go back to the model as error results", () => {
     model.assertConsumed();
     expect(store.calls.map((call) => call.key)).toEqual(["first"]);
     expect(journal.appends.slice(1, 3)).toEqual([
-      ["model.responded", "tool.started", "tool.rejected"],
-      ["tool.completed", "turn.started", "model.requested"],
+      ["model.responded", ...ADMITTED, "tool.rejected"],
+      ["action.committed", "turn.started", "model.requested"],
     ]);
     expect(resultsShown(state.messages).map((part) => [part.toolCallId, part.result.status, part.result.error?.code])).toEqual([
       ["call_1", "ok", undefined],
@@ -160,14 +160,14 @@ describe("invalid tool calls go back to the model as error results", () => {
       input: z.object({ n: z.number().default(7) }),
       sideEffect: "none",
       execute: async (input, context) => {
-        seen.push([input, context.actionId, context.attempt]);
+        seen.push([input, context.actionId, context.idempotencyKey, context.attempt]);
         return "ok";
       },
     });
     const { harness, journal } = rig([callTools([{ name: "defaults", args: {} }]), say("ok")], { tools: [withDefault] });
     const { runId } = await harness.start("t");
-    expect(seen).toEqual([[{ n: 7 }, "action_00000000000001", 1]]);
-    const started = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "tool.started");
-    expect(started?.type === "tool.started" && started.data.input).toEqual({ n: 7 });
+    expect(seen).toEqual([[{ n: 7 }, "action_00000000000001", "action_00000000000001", 1]]);
+    const proposed = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "action.proposed");
+    expect(proposed?.type === "action.proposed" && proposed.data.input).toEqual({ n: 7 });
   });
 });

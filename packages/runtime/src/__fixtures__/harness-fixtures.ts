@@ -18,6 +18,9 @@ import type { Harness, HarnessOptions } from "../harness-types.js";
 
 export const TENANT = "tenant_test";
 
+/** The events that admit one call, journaled with the response before anything runs. */
+export const ADMITTED = ["action.proposed", "action.validated", "action.authorized", "action.leased", "action.executing"] as const;
+
 export const echoTool = defineTool({
   name: "echo",
   description: "Repeat the text.",

@@ -2,11 +2,11 @@ import {
   ModelResponseSchema,
   YokeError,
   canonicalJson,
-  newId,
   toolCallsOf,
   type ModelResponse,
   type YokeEventDraft,
 } from "@yoke/protocol";
+import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry } from "../model-call.js";
 import { buildRequest } from "../request-builder.js";
 import { commit, preview, type RunContext } from "../run-context.js";
@@ -18,7 +18,7 @@ import { nextTurnDrafts } from "./next-turn.js";
 /**
  * Phase `awaiting_response`: the request is journaled, so rebuild it from state, call the
  * model, and commit in one transaction the response and the verdict on each proposed call
- * (`tool.rejected`, or `tool.started` for the calls that will run; when none will, the next
+ * (`tool.rejected`, or `action.proposed` … `action.executing` for the calls that will run; when none will, the next
  * turn's start joins the same transaction). Returns without writing
  * when the caller cancelled; a provider error propagates and the run stays resumable here.
  */
@@ -44,7 +44,8 @@ export async function callModel(context: RunContext): Promise<void> {
   const response = normalizeResponse(raw);
   const drafts: YokeEventDraft[] = [{ type: "model.responded", at: clock.now(), causationId: turnId, data: { turnId, response, latencyMs } }];
   const calls = toolCallsOf(response);
-  const dispatchable: [string, unknown][] = [];
+  const dispatchable: [string, DispatchItem][] = [];
+  const batch = new BatchTransaction({ clock, ids });
   validateCalls(calls, tools).forEach((decision, index) => {
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
@@ -54,10 +55,9 @@ export async function callModel(context: RunContext): Promise<void> {
       context.logger.info({ turnId, toolName: call.toolName, code: decision.code }, "tool call rejected");
       return;
     }
-    const actionId = newId(ids, "action");
-    const attemptId = newId(ids, "attempt");
-    drafts.push({ type: "tool.started", at: clock.now(), causationId: actionId, data: { ...ref, actionId, attemptId, attempt: 1, input: decision.input } });
-    dispatchable.push([attemptId, decision.value]);
+    const item = batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value });
+    drafts.push(...batch.drain());
+    dispatchable.push([item.attemptId, item]);
   });
   if (calls.length > 0 && dispatchable.length === 0) {
     // Every call was rejected: nothing will run, so the next turn shares this transaction.

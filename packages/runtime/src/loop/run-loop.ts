@@ -4,6 +4,7 @@ import { commit, type RunContext } from "../run-context.js";
 import { actOnResponse } from "./act-on-response.js";
 import { callModel } from "./call-model.js";
 import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { hasPendingCompensations, runCompensations } from "./run-compensations.js";
 import { runTools } from "./run-tools.js";
 
 /**
@@ -18,6 +19,11 @@ export async function runLoop(context: RunContext): Promise<RunResult> {
     if (state.phase === "finished") {
       if (state.outcome === undefined) throw new YokeError("INTERNAL", `run ${state.runId} finished without an outcome`);
       return { runId: state.runId, outcome: state.outcome, state: context.accumulator.snapshot() };
+    }
+    if (state.phase === "ready" && hasPendingCompensations(context)) {
+      // Effects already journaled as being undone are undone before anything else, cancelled or not.
+      await runCompensations(context);
+      continue;
     }
     if (context.signal?.aborted && state.phase !== "tools_pending") {
       await commit(context, [runCompleted(context, state, cancelledOutcome(context.signal))]);

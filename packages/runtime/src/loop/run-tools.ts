@@ -1,147 +1,150 @@
-import {
-  newId,
-  toolCallsOf,
-  type ActionId,
-  type AttemptId,
-  type PendingToolCall,
-  type RunState,
-  type ToolResultEnvelope,
-  type YokeEventDraft,
-} from "@yoke/protocol";
+import { toolCallsOf, type ActionRecord, type PendingToolCall, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import { BatchTransaction, compensationPlan, type DispatchItem, type Settlement } from "@yoke/scheduler";
 import { commit, preview, type RunContext } from "../run-context.js";
-import { errorEnvelope, type ToolInvocation } from "../tool-executor.js";
+import { errorEnvelope } from "../tool-executor.js";
 import { validateCalls, type CallDecision } from "../validate-calls.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
-import { nextTurnDrafts } from "./next-turn.js";
+import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+
+type Escalation = { readonly actionId: string; readonly reason: string };
 
 /**
- * Phase `tools_pending`: run the started calls and commit, in one transaction, every result
- * (in proposal order) and the next turn's start and request (or the run's end).
+ * Phase `tools_pending`: dispatch the leased attempts and commit, in one transaction, every
+ * outcome (in proposal order) and the next turn's start and request — two durable commits
+ * per tool turn. Paths that leave the happy one cost a commit each: a retry (the failed
+ * attempt with the next one's lease), a compensation (see `runCompensations`), a resume.
  *
- * Calls this process did not start come first, in a commit of their own before anything
- * runs: a call never started is started (or rejected); a call a crashed process started and
- * never finished is run again as a new attempt of the same action when its tool has no side
- * effect or an idempotent one, and otherwise completed with TOOL_INTERRUPTED, not re-run.
+ * A resume first brings the actions a dead process journaled to where they can go on, in a
+ * commit of its own before anything is dispatched: `executing` without an outcome becomes
+ * `uncertain` and is reconciled (applied → committed; not applied → a new attempt; unknown →
+ * the run ends `escalated`, naming the action). Nothing is ever retried blindly.
  */
 export async function runTools(context: RunContext): Promise<void> {
-  const interrupted = await recoverCalls(context);
-  const state = context.accumulator.peek();
-  if (state.phase !== "tools_pending") return; // recovery rejected every remaining call
-  const pending = state.pendingToolCalls;
-  const toRun = pending.filter((call) => call.started !== undefined && context.dispatchable.has(call.started.attemptId));
-  const invocations = toRun.map((call): ToolInvocation => {
-    const started = call.started!;
-    return {
-      tool: context.deps.tools.get(call.toolName)!,
-      input: context.dispatchable.get(started.attemptId),
-      actionId: started.actionId as ActionId,
-      attemptId: started.attemptId as AttemptId,
-      attempt: started.attempt,
-    };
-  });
-  const results = await context.deps.executor.executeAll(invocations, context.signal);
-  const byIndex = new Map(interrupted);
-  toRun.forEach((call, position) => byIndex.set(call.index, results[position]!));
+  for (;;) {
+    const state = context.accumulator.peek();
+    if (state.phase !== "tools_pending") return;
+    const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions });
+    const recovered = await recoverCalls(context, state, batch);
+    if (recovered.escalation) return escalate(context, recovered.drafts, recovered.escalation);
+    if (recovered.drafts.length > 0) {
+      await commit(context, recovered.drafts);
+      for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
+      continue;
+    }
+    const items = state.pendingToolCalls.flatMap((call) => (call.started ? [context.dispatchable.get(call.started.attemptId)!] : []));
+    const outcomes = await context.deps.executor.executeAll(items, context.signal);
+    const retries: DispatchItem[] = [];
+    let escalation: Escalation | undefined;
+    for (const [position, item] of items.entries()) {
+      const outcome = outcomes[position]!;
+      const settlement = await batch.settle(item, outcome);
+      const result = outcome.kind === "uncertain" ? undefined : outcome.result;
+      context.logger.info(
+        {
+          toolName: item.tool.name,
+          actionId: item.actionId,
+          attempt: item.attempt,
+          outcome: outcome.kind,
+          status: result?.status,
+          code: result?.error?.code,
+          durationMs: result?.timing.durationMs,
+        },
+        "tool call completed",
+      );
+      if (settlement.kind === "retry") retries.push(settlement.item);
+      if (settlement.kind === "escalate") escalation ??= settlement;
+    }
+    for (const item of items) context.dispatchable.delete(item.attemptId);
+    const drafts: YokeEventDraft[] = batch.drain();
+    if (escalation) return escalate(context, drafts, escalation);
+    if (retries.length > 0) {
+      await commit(context, drafts);
+      for (const item of retries) context.dispatchable.set(item.attemptId, item);
+      continue;
+    }
+    const settled = preview(context, drafts, state.length);
+    const undo = compensationPlan(settled.actions, (name) => context.deps.tools.get(name));
+    if (undo.length > 0) {
+      batch.beginCompensation(undo, "an action of the same batch failed");
+      await commit(context, [...drafts, ...batch.drain()]);
+      return;
+    }
+    await commit(context, [...drafts, ...nextTurnDrafts(context, settled)]);
+    return;
+  }
+}
 
-  const turnId = currentTurn(state);
-  const completions: YokeEventDraft[] = pending.map((call) => {
-    const started = call.started!;
-    const result = byIndex.get(call.index)!;
-    context.logger.info(
-      {
-        turnId,
-        toolName: call.toolName,
-        actionId: started.actionId,
-        attempt: started.attempt,
-        status: result.status,
-        code: result.error?.code,
-        durationMs: result.timing.durationMs,
-      },
-      "tool call completed",
-    );
-    return {
-      type: "tool.completed",
-      at: context.deps.clock.now(),
-      causationId: started.actionId,
-      data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, actionId: started.actionId, attemptId: started.attemptId, result },
-    };
-  });
-  const next = nextTurnDrafts(context, preview(context, completions, state.length));
-  await commit(context, [...completions, ...next]);
-  for (const call of toRun) context.dispatchable.delete(call.started!.attemptId);
+interface Recovery {
+  readonly drafts: YokeEventDraft[];
+  readonly items: DispatchItem[];
+  readonly escalation: Escalation | undefined;
 }
 
 /**
- * Journals what must be durable before this process runs anything: starts for calls never
- * started, rejections, and new attempts for interrupted calls that are safe to redo. Returns
- * the results of interrupted calls that are not (keyed by proposal index).
+ * Journal drafts for every pending call this process cannot simply dispatch: calls never
+ * proposed (another writer's response) are admitted or rejected; actions a dead process
+ * left are recovered through the scheduler. Returns nothing to commit when every pending
+ * call is an attempt this process leased.
  */
-async function recoverCalls(context: RunContext): Promise<Map<number, ToolResultEnvelope>> {
-  const state = context.accumulator.peek();
-  const orphans = state.pendingToolCalls.filter((call) => call.started === undefined || !context.dispatchable.has(call.started.attemptId));
-  const interrupted = new Map<number, ToolResultEnvelope>();
-  if (orphans.length === 0) return interrupted;
-
-  const decisions = validateCalls(toolCallsOf(lastResponse(state)), context.deps.tools);
+async function recoverCalls(context: RunContext, state: RunState, batch: BatchTransaction): Promise<Recovery> {
   const drafts: YokeEventDraft[] = [];
-  const dispatchable: [string, unknown][] = [];
-  for (const call of orphans) {
-    const decision = decisions[call.index]!;
-    if (call.started === undefined) {
-      drafts.push(startOrReject(context, state, call, decision, dispatchable));
-    } else if (decision.kind === "start" && (decision.tool.sideEffect === "none" || decision.tool.sideEffect === "idempotent")) {
-      drafts.push(startDraft(context, state, call, decision, call.started.actionId, call.started.attempt + 1, dispatchable));
-      context.logger.warn({ toolName: call.toolName, actionId: call.started.actionId, attempt: call.started.attempt + 1 }, "re-running an interrupted tool call");
-    } else {
-      const at = context.deps.clock.now();
-      const why =
-        decision.kind === "start"
-          ? `the call was cut by a crash after it started; the effect of this ${decision.tool.sideEffect} tool may or may not have happened; not retried`
-          : `the call was cut by a crash after it started; the effect may or may not have happened; it cannot be re-run (${decision.code})`;
-      interrupted.set(call.index, errorEnvelope("TOOL_INTERRUPTED", why, at, context.deps.clock));
-      context.logger.warn({ toolName: call.toolName, actionId: call.started.actionId, code: "TOOL_INTERRUPTED" }, "interrupted tool call not re-run");
-    }
-  }
-  if (drafts.length > 0) {
-    await commit(context, drafts);
-    for (const [attemptId, value] of dispatchable) context.dispatchable.set(attemptId, value);
-  }
-  return interrupted;
-}
-
-function startOrReject(
-  context: RunContext,
-  state: RunState,
-  call: PendingToolCall,
-  decision: CallDecision,
-  dispatchable: [string, unknown][],
-): YokeEventDraft {
-  if (decision.kind === "start") return startDraft(context, state, call, decision, newId(context.deps.ids, "action"), 1, dispatchable);
+  const items: DispatchItem[] = [];
+  let escalation: Escalation | undefined;
+  let decisions: CallDecision[] | undefined;
+  const decisionOf = (call: PendingToolCall) => (decisions ??= validateCalls(toolCallsOf(lastResponse(state)), context.deps.tools))[call.index]!;
   const turnId = currentTurn(state);
-  const at = context.deps.clock.now();
-  return {
-    type: "tool.rejected",
-    at,
-    causationId: turnId,
-    data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, context.deps.clock) },
-  };
+  for (const call of state.pendingToolCalls) {
+    if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
+    const record = state.actions.find((action) => action.actionId === call.actionId);
+    const decision = decisionOf(call);
+    let settlement: Settlement;
+    if (record === undefined && call.started !== undefined) {
+      // A `tool.started` of a journal written before action transactions: never re-run.
+      const at = context.deps.clock.now();
+      const why = "the call was cut by a crash after it started; the effect may or may not have happened; not retried";
+      drafts.push({
+        type: "tool.completed",
+        at,
+        causationId: call.started.actionId,
+        data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, actionId: call.started.actionId, attemptId: call.started.attemptId, result: errorEnvelope("TOOL_INTERRUPTED", why, at, context.deps.clock) },
+      });
+      continue;
+    }
+    if (decision.kind === "reject") {
+      if (record === undefined) {
+        const at = context.deps.clock.now();
+        drafts.push({
+          type: "tool.rejected",
+          at,
+          causationId: turnId,
+          data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, context.deps.clock) },
+        });
+      } else {
+        escalation ??= { actionId: record.actionId, reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})` };
+      }
+      continue;
+    }
+    if (record === undefined) {
+      items.push(batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value }));
+      drafts.push(...batch.drain());
+      continue;
+    }
+    settlement = await batch.recover(record, decision.tool, decision.value);
+    drafts.push(...batch.drain());
+    logRecovery(context, record, settlement);
+    if (settlement.kind === "retry") items.push(settlement.item);
+    if (settlement.kind === "escalate") escalation ??= settlement;
+  }
+  return { drafts, items, escalation };
 }
 
-function startDraft(
-  context: RunContext,
-  state: RunState,
-  call: PendingToolCall,
-  decision: Extract<CallDecision, { kind: "start" }>,
-  actionId: string,
-  attempt: number,
-  dispatchable: [string, unknown][],
-): YokeEventDraft {
-  const attemptId = newId(context.deps.ids, "attempt");
-  dispatchable.push([attemptId, decision.value]);
-  return {
-    type: "tool.started",
-    at: context.deps.clock.now(),
-    causationId: actionId,
-    data: { turnId: currentTurn(state), toolCallId: call.toolCallId, toolName: call.toolName, actionId, attemptId, attempt, input: decision.input },
-  };
+function logRecovery(context: RunContext, record: ActionRecord, settlement: Settlement): void {
+  context.logger.warn({ toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind }, "recovered an action a stopped process left");
+}
+
+/** Ends the run `escalated`, naming the action whose outcome nobody can establish. */
+export async function escalate(context: RunContext, drafts: readonly YokeEventDraft[], escalation: Escalation): Promise<void> {
+  const state = preview(context, drafts, context.accumulator.peek().length);
+  context.logger.warn({ actionId: escalation.actionId }, "run escalated");
+  await commit(context, [...drafts, runCompleted(context, state, { status: "escalated", reason: escalation.reason, actionId: escalation.actionId })]);
 }

@@ -1,0 +1,142 @@
+// Action transactions on a SQLite journal (synchronous=FULL), two figures:
+// - throughput: actions per second through the whole transaction (proposed … committed),
+//   no-op tools, 4 non-conflicting actions per turn;
+// - turn: the cost of a whole tool turn (model response, two actions through every state,
+//   results and the next request) against two raw fsync'd better-sqlite3 transactions that
+//   insert exactly the rows Yoke stored for that turn, rounds interleaved in one process.
+// Prints JSON. usage: node action-transactions.ts <turns> <rounds>
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { z } from "zod";
+import { createSqliteJournal } from "@yoke/journal";
+import { canonicalJson, sequentialIdSource, steppingClock, type JournalEvent, type JournalV1 } from "@yoke/protocol";
+import { createHarness, defineTool } from "@yoke/runtime";
+import { callTools, createScriptedModel, say } from "@yoke/testkit";
+import { median } from "./stats.ts";
+
+const turns = Number(process.argv[2] ?? "100");
+const rounds = Number(process.argv[3] ?? "3");
+const dir = mkdtempSync(join(tmpdir(), "yoke-bench-actions-"));
+
+const noop = (name: string) =>
+  defineTool({
+    name,
+    description: `does nothing (${name})`,
+    input: z.object({ n: z.number() }),
+    sideEffect: "irreversible",
+    access: ({ n }) => ({ reads: [], writes: [`${name}:${n}`] }),
+    execute: async () => "ok",
+    reconcile: async () => ({ status: "not_applied" }),
+  });
+
+/** Runs `turns` tool turns of `perTurn` actions; returns per-turn µs, total seconds and every append's stored events. */
+async function yokeRun(label: string, perTurn: number) {
+  const inner = await createSqliteJournal({ filename: join(dir, `${label}.sqlite`), synchronous: "full" });
+  const appends: JournalEvent[][] = [];
+  const journal: JournalV1 = {
+    ...inner,
+    specificationVersion: "v1",
+    capabilities: inner.capabilities,
+    append: async (scope, seq, drafts) => {
+      const result = await inner.append(scope, seq, drafts);
+      appends.push([...result.events]);
+      return result;
+    },
+    read: (scope, options) => inner.read(scope, options),
+    head: (scope) => inner.head(scope),
+    verify: (scope) => inner.verify(scope),
+    listRuns: (tenantId) => inner.listRuns(tenantId),
+    close: () => inner.close(),
+  };
+  const names = Array.from({ length: perTurn }, (_, index) => `noop_${index}`);
+  const steps = [
+    ...Array.from({ length: turns }, (_, turn) => callTools(names.map((name) => ({ id: `call_${turn}_${name}`, name, args: { n: turn } })))),
+    say("done"),
+  ];
+  const turnStarts: bigint[] = [];
+  const harness = createHarness({
+    journal,
+    provider: createScriptedModel(steps, { recordCalls: false }),
+    tools: names.map(noop),
+    tenantId: "tenant_bench",
+    clock: steppingClock(1_700_000_000_000, 1),
+    ids: sequentialIdSource(),
+    maxTurns: turns + 2,
+    onEvent: (event) => {
+      if (event.type === "turn.started") turnStarts.push(process.hrtime.bigint());
+    },
+  });
+  const start = process.hrtime.bigint();
+  const result = await harness.start("benchmark task");
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (result.outcome.status !== "verified_success") throw new Error(`bench run ended ${result.outcome.status}`);
+  await inner.close();
+  const perTurnUs = turnStarts.slice(1, turns + 1).map((at, index) => Number(at - turnStarts[index]!) / 1e3);
+  return { perTurnUs, seconds, appends };
+}
+
+/** The same rows, stored by hand: two fsync'd transactions per tool turn, nothing else. */
+function rawRun(label: string, appends: readonly JournalEvent[][]): number[] {
+  const db = new Database(join(dir, `${label}-raw.sqlite`));
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+    at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+    schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
+  const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const commit = db.transaction((events: readonly JournalEvent[]) => {
+    for (const event of events) {
+      insert.run(event.tenantId, event.runId, event.seq, event.type, event.at, event.causationId, JSON.stringify(event.data), event.prevHash, event.hash, event.schemaVersion);
+    }
+  });
+  commit.immediate(appends[0]!); // run.started + the first request
+  const perTurnUs: number[] = [];
+  // Appends 1, 2 are turn 1 (response + admits; outcomes + next request), 3, 4 turn 2, …
+  for (let turn = 0; turn < turns; turn++) {
+    const first = appends[1 + turn * 2]!;
+    const second = appends[2 + turn * 2]!;
+    const start = process.hrtime.bigint();
+    commit.immediate(first);
+    commit.immediate(second);
+    perTurnUs.push(Number(process.hrtime.bigint() - start) / 1e3);
+  }
+  db.close();
+  return perTurnUs;
+}
+
+await yokeRun("warmup", 2);
+const ratios: number[] = [];
+const yokeTurn: number[] = [];
+const rawTurn: number[] = [];
+let appendsPerTurn = 0;
+let turnBytes = 0;
+for (let round = 0; round < rounds; round++) {
+  const run = await yokeRun(`turn-${round}`, 2);
+  const raw = rawRun(`turn-${round}`, run.appends);
+  const yokeMedian = median(run.perTurnUs);
+  const rawMedian = median(raw);
+  yokeTurn.push(yokeMedian);
+  rawTurn.push(rawMedian);
+  ratios.push(yokeMedian / rawMedian);
+  appendsPerTurn = (run.appends.length - 3) / turns; // minus the first append and the final answer's two
+  turnBytes = canonicalJson([...run.appends[1]!, ...run.appends[2]!]).length;
+}
+const throughput: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  const run = await yokeRun(`throughput-${round}`, 4);
+  throughput.push((turns * 4) / run.seconds);
+}
+rmSync(dir, { recursive: true, force: true });
+console.log(
+  JSON.stringify({
+    turns,
+    actionsPerSecond: median(throughput),
+    yokeTurnUs: median(yokeTurn),
+    rawTurnUs: median(rawTurn),
+    ratio: median(ratios),
+    appendsPerTurn,
+    turnBytes,
+  }),
+);

@@ -1,0 +1,28 @@
+// The crash injector over the reference scenario: a SIGKILL at every durable append × three
+// kill points, each followed by a resume in a fresh process, checked against the invariants.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { KILL_POINTS, runCrashInjector } from "@yoke/testkit";
+import { afterAll, describe, expect, it } from "vitest";
+
+const script = fileURLToPath(new URL("../src/reference.ts", import.meta.url));
+const root = mkdtempSync(join(tmpdir(), "yoke-reference-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("reference scenario under the crash injector", () => {
+  it("survives a SIGKILL at every durable transition × 3 kill points", ({ annotate }) => {
+    let next = 0;
+    const result = runCrashInjector({ script, newDirectory: (label) => mkdtempSync(join(root, `${label}-${next++}-`)) });
+    expect(result.failures).toEqual([]);
+    expect(result.baseline.outcome).toBe("verified_success");
+    expect(result.appends).toBeGreaterThanOrEqual(6);
+    expect(result.killPoints).toBe(result.appends * KILL_POINTS.length);
+    // Kills after dispatch must have produced uncertain actions, each reconciled.
+    const reconciled = result.results.flatMap((entry) => entry.report?.uncertain ?? []);
+    expect(reconciled.length).toBeGreaterThan(0);
+    expect(new Set(reconciled.map((action) => action.resolution))).toEqual(new Set(["retry_safe", "not_applied", "applied"]));
+    void annotate(`${result.killPoints} kill points tried (${result.appends} durable appends × ${KILL_POINTS.length}); ${reconciled.length} uncertain actions, all reconciled`);
+  }, 300_000);
+});

@@ -1,0 +1,89 @@
+import type { z } from "zod";
+import type { ActionId, AttemptId } from "./ids.js";
+import type { JsonValue, ToolSpec } from "./model.js";
+
+/** What running a tool twice does to the world. */
+export type SideEffectClass = "none" | "idempotent" | "reversible" | "irreversible";
+
+/** The resources a call reads and writes, as opaque names (`file:notes.md`, `account:42`). `"*"` is every resource. */
+export interface ToolAccess {
+  readonly reads: readonly string[];
+  readonly writes: readonly string[];
+}
+
+/** What a handler is told about the call it serves. */
+export interface ToolCallContext {
+  /** Stable across attempts: the idempotency key to hand to every external write. */
+  readonly actionId: ActionId;
+  /** The same as `actionId`, named for what it is for. */
+  readonly idempotencyKey: string;
+  readonly attemptId: AttemptId;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** Aborted at the deadline or when the run is cancelled: stop and reject. */
+  readonly signal: AbortSignal;
+}
+
+/** A handler's answer: text for the model, optional structured output, and a receipt that proves the effect. */
+export type ToolOutput = string | { content: string; output?: JsonValue; receipt?: JsonValue };
+
+/** A reconciliation's answer: did the effect of this action happen? */
+export type ReconcileResult =
+  | { readonly status: "applied"; readonly receipt?: JsonValue; readonly content?: string }
+  | { readonly status: "not_applied" }
+  | { readonly status: "unknown"; readonly reason?: string };
+
+/** What a compensation is told: the key it must be idempotent under, and the receipt of the effect it undoes. */
+export interface CompensationContext {
+  readonly actionId: ActionId;
+  /** `<actionId>:compensate`: a compensation re-run after a crash must not undo twice. */
+  readonly idempotencyKey: string;
+  readonly receipt: JsonValue | undefined;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The part of a tool's declaration execution needs. A tool is offered to the model by its
+ * `spec`; the scheduler runs it by the rest.
+ *
+ * @example
+ * ```ts
+ * const transfer: ToolDeclarationV1<{ to: string; cents: number }> = {
+ *   specificationVersion: "v1",
+ *   name: "transfer",
+ *   spec: { name: "transfer", description: "Send money.", inputSchema: { type: "object" } },
+ *   input: z.object({ to: z.string(), cents: z.number().int() }),
+ *   sideEffect: "irreversible",
+ *   timeoutMs: 5_000,
+ *   access: ({ to }) => ({ reads: [], writes: [`account:${to}`] }),
+ *   execute: async (input, { idempotencyKey }) => bank.transfer({ ...input, idempotencyKey }),
+ *   reconcile: async (actionId) => ((await bank.find(actionId)) ? { status: "applied" } : { status: "not_applied" }),
+ * };
+ * ```
+ */
+export interface ToolDeclarationV1<Input = unknown> {
+  readonly specificationVersion: "v1";
+  readonly name: string;
+  readonly spec: ToolSpec;
+  /** Validates the model's arguments; its output is what the handler receives. */
+  readonly input: z.ZodType<Input>;
+  /** When present, structured output that fails it turns the result into a TOOL_OUTPUT_INVALID error for the model. */
+  readonly output?: z.ZodType;
+  readonly sideEffect: SideEffectClass;
+  /** Deadline of one attempt, from its lease. */
+  readonly timeoutMs: number;
+  /** Characters of content the model is shown; longer content is cut and marked truncated. */
+  readonly outputBudget?: number;
+  /** Attempts an action may take in all (retryable failures and reconciled `not_applied`). Default 3. */
+  readonly maxAttempts?: number;
+  /**
+   * Reads and writes of one call. Default: `none` reads `"*"`, every other class writes
+   * `"*"` (it conflicts with everything, so it runs alone in proposal order).
+   */
+  readonly access?: (input: Input) => ToolAccess;
+  execute(input: Input, context: ToolCallContext): Promise<ToolOutput>;
+  /** Asked on `uncertain`: did the effect of `actionId` happen? Without it, only `none`/`idempotent` tools can be retried. */
+  readonly reconcile?: (actionId: ActionId, receipt: JsonValue | undefined) => Promise<ReconcileResult>;
+  /** Undoes a committed effect; must be idempotent under `context.idempotencyKey`. */
+  readonly compensate?: (input: Input, context: CompensationContext) => Promise<void>;
+}

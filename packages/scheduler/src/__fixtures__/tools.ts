@@ -1,0 +1,15 @@
+// Declarations for the scheduler's tests.
+import { ToolSpecSchema, type ToolDeclarationV1 } from "@yoke/protocol";
+import { z } from "zod";
+
+export function declaration(overrides: Partial<ToolDeclarationV1<any>> & { name: string }): ToolDeclarationV1<any> {
+  return {
+    specificationVersion: "v1",
+    spec: ToolSpecSchema.parse({ name: overrides.name, description: overrides.name, inputSchema: { type: "object" } }),
+    input: z.any(),
+    sideEffect: "none",
+    timeoutMs: 1_000,
+    execute: async () => "ok",
+    ...overrides,
+  };
+}

@@ -1,0 +1,85 @@
+import { YokeError, steppingClock, type ActionId, type AttemptId, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { manualTimers, neverTimers } from "./__fixtures__/manual-timers.js";
+import { declaration } from "./__fixtures__/tools.js";
+import { executeBatch, type DispatchItem } from "./execute-batch.js";
+
+const clock = steppingClock(0, 0);
+const item = (tool: ToolDeclarationV1<any>, index = 0): DispatchItem => ({
+  tool,
+  input: {},
+  actionId: `action_${index}` as ActionId,
+  attemptId: `attempt_${index}` as AttemptId,
+  attempt: 1,
+  deadlineAt: 100,
+});
+/** A handler that never settles on its own: only its signal ends it. */
+const hangs = (sideEffect: SideEffectClass) =>
+  declaration({
+    name: `hangs_${sideEffect}`,
+    sideEffect,
+    access: () => ({ reads: [], writes: [`own:${sideEffect}`] }),
+    execute: (_input, { signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+  });
+
+describe("executeBatch outcomes", () => {
+  it("a returned value commits, with the receipt and the output budget applied", async () => {
+    const tool = declaration({ name: "t", outputBudget: 3, execute: async () => ({ content: "abcdef", receipt: { id: 7 } }) });
+    const [outcome] = await executeBatch([item(tool)], { clock, timers: neverTimers });
+    expect(outcome).toMatchObject({ kind: "committed", receipt: { id: 7 }, result: { status: "ok", content: [{ text: "abc" }], truncation: { originalBytes: 6, keptBytes: 3 } } });
+  });
+
+  it("structured output that fails the output schema becomes TOOL_OUTPUT_INVALID", async () => {
+    const tool = declaration({ name: "t", output: z.object({ n: z.number() }), execute: async () => ({ content: "x", output: { n: "no" } }) });
+    const [outcome] = await executeBatch([item(tool)], { clock, timers: neverTimers });
+    expect(outcome?.kind === "committed" && outcome.result.error?.code).toBe("TOOL_OUTPUT_INVALID");
+  });
+
+  it("a throw is a definite failure; TOOL_OUTCOME_UNKNOWN from a tool with effects is uncertain", async () => {
+    const plain = declaration({ name: "a", sideEffect: "irreversible", execute: async () => { throw new Error("card declined"); } });
+    const lost = declaration({ name: "b", sideEffect: "irreversible", execute: async () => { throw new YokeError("TOOL_OUTCOME_UNKNOWN", "ack lost"); } });
+    const retryable = declaration({ name: "c", sideEffect: "idempotent", execute: async () => { throw new YokeError("PROVIDER_UNAVAILABLE", "503"); } });
+    const outcomes = await executeBatch([item(plain, 0), item(lost, 1), item(retryable, 2)], { clock, timers: neverTimers });
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(["failed", "uncertain", "failed"]);
+    expect(outcomes[0]).toMatchObject({ retryable: false, dispatched: true, result: { error: { code: "TOOL_FAILED", message: "card declined" } } });
+    expect(outcomes[2]).toMatchObject({ retryable: true, dispatched: true });
+  });
+
+  it("a deadline after dispatch: uncertain for a tool with effects, TOOL_TIMEOUT for a `none` tool", async () => {
+    const timers = manualTimers();
+    const running = executeBatch([item(hangs("none"), 0), item(hangs("reversible"), 1)], { clock, timers });
+    await Promise.resolve();
+    await Promise.resolve();
+    timers.fire();
+    const outcomes = await running;
+    expect(outcomes[0]).toMatchObject({ kind: "failed", dispatched: true, result: { error: { code: "TOOL_TIMEOUT" } } });
+    expect(outcomes[1]).toMatchObject({ kind: "uncertain" });
+    expect(timers.armed).toBe(0);
+  });
+
+  it("a deadline before dispatch (waiting on a conflicting write) fails retryably without running", async () => {
+    const timers = manualTimers();
+    let ran = false;
+    const second = declaration({ name: "second", sideEffect: "idempotent", execute: async () => { ran = true; return "ok"; } });
+    const running = executeBatch([item(hangs("idempotent"), 0), { ...item(second, 1), deadlineAt: 50 }], { clock, timers });
+    timers.fire(50); // the second call's deadline only
+    timers.fire();
+    const outcomes = await running;
+    expect(ran).toBe(false);
+    expect(outcomes[1]).toMatchObject({ kind: "failed", dispatched: false, retryable: true, result: { error: { code: "TOOL_TIMEOUT" } } });
+  });
+
+  it("cancellation: before dispatch fails (CANCELLED, not dispatched); after dispatch of an effect is uncertain", async () => {
+    const before = new AbortController();
+    before.abort("stop");
+    const [notRun] = await executeBatch([item(hangs("irreversible"))], { clock, timers: neverTimers, signal: before.signal });
+    expect(notRun).toMatchObject({ kind: "failed", dispatched: false, retryable: false, result: { error: { code: "CANCELLED" } } });
+
+    const during = new AbortController();
+    const running = executeBatch([item(hangs("irreversible"))], { clock, timers: neverTimers, signal: during.signal });
+    await Promise.resolve();
+    during.abort("stop");
+    expect((await running)[0]).toMatchObject({ kind: "uncertain", reason: expect.stringMatching(/cancelled while it ran/) });
+  });
+});

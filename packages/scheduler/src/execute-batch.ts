@@ -1,0 +1,145 @@
+import {
+  YokeError,
+  type ActionId,
+  type AttemptId,
+  type Clock,
+  type JsonValue,
+  type ToolAccess,
+  type ToolDeclarationV1,
+  type ToolResultEnvelope,
+} from "@yoke/protocol";
+import { conflictPredecessors, defaultAccess } from "./conflicts.js";
+import { errorEnvelope, messageOf, outputEnvelope } from "./envelopes.js";
+
+/** One leased attempt, its `action.executing` already durable. */
+export interface DispatchItem {
+  readonly tool: ToolDeclarationV1<any>;
+  /** The input as the tool's schema parsed it. */
+  readonly input: unknown;
+  readonly actionId: ActionId;
+  readonly attemptId: AttemptId;
+  readonly attempt: number;
+  /** Clock time after which the attempt must not be dispatched, and is abandoned if running. */
+  readonly deadlineAt: number;
+}
+
+/** What one attempt came to. */
+export type AttemptOutcome =
+  | { readonly kind: "committed"; readonly result: ToolResultEnvelope; readonly receipt: JsonValue | undefined }
+  | { readonly kind: "failed"; readonly result: ToolResultEnvelope; readonly retryable: boolean; readonly dispatched: boolean }
+  | { readonly kind: "uncertain"; readonly reason: string };
+
+/** Timers the scheduler arms deadlines with. Tests inject fake ones; nothing sleeps on the wall clock. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface ExecuteBatchOptions {
+  readonly clock: Clock;
+  readonly timers?: Timers;
+  /** The run's signal: aborting it cancels what has not been dispatched and abandons what has. */
+  readonly signal?: AbortSignal | undefined;
+  /** Told when a handler is invoked and when it settles, by index (for tracing and tests). */
+  readonly onDispatch?: (index: number, phase: "start" | "end") => void;
+}
+
+/** The access set of one call: the tool's declared function of its input, or its class's default. */
+export function accessOf(tool: ToolDeclarationV1<any>, input: unknown): ToolAccess {
+  return tool.access ? tool.access(input) : defaultAccess(tool.sideEffect);
+}
+
+/**
+ * Runs a batch of leased attempts, conflict-aware: each waits for the earlier ones it
+ * conflicts with (see `conflictPredecessors`), the rest run at once. Never rejects; one
+ * outcome per item, in input order:
+ * - the handler returned: `committed`;
+ * - it threw: `failed` (retryable if the error says so), except a TOOL_OUTCOME_UNKNOWN
+ *   error from a tool with effects, which is `uncertain`;
+ * - deadline or cancellation before dispatch: `failed` with `dispatched: false`
+ *   (a timeout is retryable); after dispatch: `uncertain` for a tool with effects (a `none`
+ *   tool simply fails).
+ */
+export function executeBatch(items: readonly DispatchItem[], options: ExecuteBatchOptions): Promise<AttemptOutcome[]> {
+  const predecessors = conflictPredecessors(items.map((item) => accessOf(item.tool, item.input)));
+  const done: Promise<AttemptOutcome>[] = [];
+  items.forEach((item, index) => {
+    const waitFor = predecessors[index]!.map((earlier) => done[earlier]!);
+    done.push(runItem(item, index, waitFor, options));
+  });
+  return Promise.all(done);
+}
+
+async function runItem(item: DispatchItem, index: number, waitFor: Promise<unknown>[], options: ExecuteBatchOptions): Promise<AttemptOutcome> {
+  const { clock } = options;
+  const timers = options.timers ?? realTimers;
+  const startedAt = clock.now();
+  const deadline = new AbortController();
+  const timer = timers.setTimeout(
+    () => deadline.abort(new YokeError("TOOL_TIMEOUT", `deadline of ${item.tool.name} passed`)),
+    Math.max(0, item.deadlineAt - clock.now()),
+  );
+  const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+  const aborted = new Promise<"aborted">((resolve) => {
+    if (signal.aborted) resolve("aborted");
+    else signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
+  const timedOut = () => deadline.signal.aborted;
+  const hasEffects = item.tool.sideEffect !== "none";
+  try {
+    if (waitFor.length > 0 && (await Promise.race([Promise.all(waitFor), aborted])) === "aborted") {
+      return notDispatched(item, timedOut(), startedAt, clock);
+    }
+    if (signal.aborted) return notDispatched(item, timedOut(), startedAt, clock);
+    options.onDispatch?.(index, "start");
+    const context = {
+      actionId: item.actionId,
+      idempotencyKey: item.actionId,
+      attemptId: item.attemptId,
+      attempt: item.attempt,
+      signal,
+    };
+    try {
+      const output = await Promise.race([
+        Promise.resolve().then(() => item.tool.execute(item.input, context)),
+        aborted.then(() => {
+          throw signal.reason;
+        }),
+      ]);
+      const { result, receipt } = outputEnvelope(item.tool, output, startedAt, clock);
+      return { kind: "committed", result, receipt };
+    } catch (error) {
+      if (signal.aborted) {
+        const what = timedOut() ? `did not finish within ${item.tool.timeoutMs} ms` : "was cancelled while it ran";
+        if (!hasEffects) {
+          const code = timedOut() ? "TOOL_TIMEOUT" : "CANCELLED";
+          return { kind: "failed", result: errorEnvelope(code, `the tool ${what} and was abandoned`, startedAt, clock), retryable: false, dispatched: true };
+        }
+        return { kind: "uncertain", reason: `the tool ${what}; its effect may or may not have happened` };
+      }
+      if (hasEffects && YokeError.hasCode(error, "TOOL_OUTCOME_UNKNOWN")) {
+        return { kind: "uncertain", reason: messageOf(error) };
+      }
+      const retryable = YokeError.isInstance(error) && error.code !== "TOOL_FAILED" && error.retryable;
+      return { kind: "failed", result: errorEnvelope("TOOL_FAILED", messageOf(error), startedAt, clock), retryable, dispatched: true };
+    } finally {
+      options.onDispatch?.(index, "end");
+    }
+  } finally {
+    timers.clearTimeout(timer);
+  }
+}
+
+function notDispatched(item: DispatchItem, timedOut: boolean, startedAt: number, clock: Clock): AttemptOutcome {
+  if (timedOut) {
+    const result = errorEnvelope("TOOL_TIMEOUT", `the deadline passed before ${item.tool.name} could start; it did not run`, startedAt, clock);
+    return { kind: "failed", result, retryable: true, dispatched: false };
+  }
+  const result = errorEnvelope("CANCELLED", "the run was cancelled before this call was dispatched; it did not run", startedAt, clock);
+  return { kind: "failed", result, retryable: false, dispatched: false };
+}

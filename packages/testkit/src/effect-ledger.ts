@@ -1,0 +1,84 @@
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import type { JsonValue } from "@yoke/protocol";
+
+/** One line of the ledger: an effect applied to a resource under a key, or undone. */
+export type LedgerEntry =
+  | { readonly op: "apply"; readonly resource: string; readonly key: string; readonly value: JsonValue }
+  | { readonly op: "undo"; readonly resource: string; readonly key: string };
+
+/**
+ * The world a simulated tool acts on, kept in a file outside the process under test, so it
+ * survives a SIGKILL and a crash injector can count what really happened. Each entry is
+ * fsync'd before the call returns.
+ *
+ * @example
+ * ```ts
+ * const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
+ * ledger.apply({ resource: "card:order-1", key: actionId, value: 4200 });
+ * ledger.duplicates(); // 0: no key applied twice
+ * ```
+ */
+export interface EffectLedger {
+  readonly path: string;
+  /**
+   * Applies an effect. With `dedupe` (a service that honours idempotency keys), a key
+   * already applied is not applied again and its first receipt is returned.
+   */
+  apply(effect: { resource: string; key: string; value: JsonValue; dedupe?: boolean }): { receipt: string; duplicate: boolean };
+  /** Undoes the effect applied under `key`, once: a repeat under the same key is a no-op. */
+  undo(key: string): { undone: boolean };
+  /** Whether an effect under `key` was applied. */
+  applied(key: string): boolean;
+  entries(): LedgerEntry[];
+  /** Keys applied more than once: duplicated effects. */
+  duplicates(): number;
+  /** Each resource's value after every apply and undo, in order (`null`: undone). */
+  netState(): Record<string, JsonValue>;
+}
+
+export function createEffectLedger(path: string): EffectLedger {
+  const entries = (): LedgerEntry[] =>
+    existsSync(path)
+      ? readFileSync(path, "utf8")
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as LedgerEntry)
+      : [];
+  const append = (entry: LedgerEntry) => {
+    const fd = openSync(path, "a");
+    try {
+      writeSync(fd, `${JSON.stringify(entry)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const appliedEntry = (key: string) => entries().find((entry) => entry.op === "apply" && entry.key === key);
+  return {
+    path,
+    apply({ resource, key, value, dedupe = false }) {
+      if (dedupe && appliedEntry(key) !== undefined) return { receipt: `receipt:${key}`, duplicate: true };
+      append({ op: "apply", resource, key, value });
+      return { receipt: `receipt:${key}`, duplicate: false };
+    },
+    undo(key) {
+      const all = entries();
+      const applied = all.find((entry) => entry.op === "apply" && entry.key === key);
+      if (applied === undefined || all.some((entry) => entry.op === "undo" && entry.key === key)) return { undone: false };
+      append({ op: "undo", resource: applied.resource, key });
+      return { undone: true };
+    },
+    applied: (key) => appliedEntry(key) !== undefined,
+    entries,
+    duplicates() {
+      const counts = new Map<string, number>();
+      for (const entry of entries()) if (entry.op === "apply") counts.set(entry.key, (counts.get(entry.key) ?? 0) + 1);
+      return [...counts.values()].filter((count) => count > 1).length;
+    },
+    netState() {
+      const state: Record<string, JsonValue> = {};
+      for (const entry of entries()) state[entry.resource] = entry.op === "apply" ? entry.value : null;
+      return state;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { YokeError, type IdempotencyOutcome, type IdempotencyStoreV1 } from "@yoke/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+/** Opens a fresh, empty store for one test; `cleanup` runs after it. */
+export type IdempotencyStoreFactory = () => Promise<{ store: IdempotencyStoreV1; cleanup?: () => Promise<void> | void }>;
+
+const LEASE = 60_000;
+const ok = (value: string): IdempotencyOutcome => ({ status: "succeeded", value });
+
+/** One submission, as a client would make it: claim; run and complete if it won; else wait for the winner. */
+async function submit(store: IdempotencyStoreV1, tenantId: string, key: string, digest: string, effect: () => Promise<IdempotencyOutcome>): Promise<IdempotencyOutcome> {
+  for (;;) {
+    const claim = await store.claim({ tenantId, key, argumentDigest: digest, now: 0, leaseMs: LEASE });
+    if (claim.kind === "completed") return claim.outcome;
+    if (claim.kind === "mismatch") throw new YokeError("IDEMPOTENCY_KEY_REUSED", `key ${key} reused`);
+    if (claim.kind === "claimed") {
+      const outcome = await effect();
+      await store.complete({ tenantId, key, argumentDigest: digest, outcome, now: 0 });
+      return outcome;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve)); // one event-loop turn, not a timed sleep
+  }
+}
+
+/**
+ * The contract every `IdempotencyStoreV1` must keep. Call it inside a vitest file.
+ *
+ * @example
+ * ```ts
+ * describeIdempotencyStoreContract("memory", async () => ({ store: createMemoryIdempotencyStore() }));
+ * ```
+ */
+export function describeIdempotencyStoreContract(name: string, factory: IdempotencyStoreFactory): void {
+  describe(`IdempotencyStoreV1 contract: ${name}`, () => {
+    let store: IdempotencyStoreV1;
+    let cleanup: (() => Promise<void> | void) | undefined;
+    beforeEach(async () => {
+      ({ store, cleanup } = await factory());
+    });
+    afterEach(async () => {
+      await store.close();
+      await cleanup?.();
+    });
+
+    it("the first claim wins; a repeat sees in_progress, then the stored outcome", async () => {
+      const request = { tenantId: "tenant_a", key: "k1", argumentDigest: "d1", now: 10, leaseMs: LEASE };
+      expect(await store.claim(request)).toEqual({ kind: "claimed", reclaimed: false });
+      expect(await store.claim(request)).toEqual({ kind: "in_progress", claimedAt: 10 });
+      await store.complete({ tenantId: "tenant_a", key: "k1", argumentDigest: "d1", outcome: ok("v"), now: 11 });
+      expect(await store.claim(request)).toEqual({ kind: "completed", outcome: ok("v") });
+    });
+
+    it("stores failures and replays them; a second complete does not overwrite the first", async () => {
+      const failed: IdempotencyOutcome = { status: "failed", error: { code: "TOOL_FAILED", message: "card declined" } };
+      await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 0, leaseMs: LEASE });
+      await store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "d", outcome: failed, now: 1 });
+      await store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "d", outcome: ok("late"), now: 2 });
+      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 3, leaseMs: LEASE })).toEqual({ kind: "completed", outcome: failed });
+    });
+
+    it("the same key with other arguments is a mismatch naming the stored digest", async () => {
+      await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d1", now: 0, leaseMs: LEASE });
+      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d2", now: 0, leaseMs: LEASE })).toEqual({ kind: "mismatch", storedDigest: "d1" });
+    });
+
+    it("keys are namespaced by tenant", async () => {
+      await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d1", now: 0, leaseMs: LEASE });
+      expect(await store.claim({ tenantId: "tenant_b", key: "k", argumentDigest: "d2", now: 0, leaseMs: LEASE })).toEqual({ kind: "claimed", reclaimed: false });
+    });
+
+    it("an expired claim can be taken over; a live one cannot", async () => {
+      await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 0, leaseMs: 100 });
+      expect((await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 99, leaseMs: 100 })).kind).toBe("in_progress");
+      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 100, leaseMs: 100 })).toEqual({ kind: "claimed", reclaimed: true });
+    });
+
+    it("32 concurrent submissions of one key run the effect exactly once and all get its outcome", async () => {
+      let runs = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const effect = async () => {
+        runs += 1;
+        await gate;
+        return ok("once");
+      };
+      const submissions = Array.from({ length: 32 }, () => submit(store, "tenant_a", "k", "d", effect));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      release();
+      const outcomes = await Promise.all(submissions);
+      expect(runs).toBe(1);
+      expect(outcomes).toEqual(Array.from({ length: 32 }, () => ok("once")));
+    });
+  });
+}

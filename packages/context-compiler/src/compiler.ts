@@ -1,0 +1,286 @@
+import { createHash, type Hash } from "node:crypto";
+import { YokeError, canonicalJson, type Message, type ModelRequest } from "@yoke/protocol";
+import { sha256Hex, type Artifact } from "./artifacts.js";
+import { extractiveSummary, makeRevision, selectCompaction, summaryCharBudget, summaryTokenAllowance } from "./compaction.js";
+import type { ContextRevision } from "./compaction-types.js";
+import { headerFrame, reindexed, systemEntry, taskEntry, toolsEntry, transcriptEntry, type Entry, type ToolsEntry } from "./entries.js";
+import { DEFAULT_TOOL_OUTPUT_BUDGET_BYTES, MESSAGE_OVERHEAD_TOKENS, toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
+import { layoutContext, tailStartOf, type Layout } from "./layout.js";
+import { MANIFEST_VERSION, type Allocation, type Manifest, type ManifestItem, type Section } from "./manifest-schema.js";
+import { contextOverflowError } from "./overflow.js";
+import { headerAsJson, renderEvidenceMessage, renderHeader, EVIDENCE_HEADING } from "./render.js";
+import { tokenCounterForModel, type TokenCounter } from "./tokenizer.js";
+import { fillEvidence } from "./evidence.js";
+
+/**
+ * What one compile produced.
+ *
+ * @example
+ * ```ts
+ * const { request, manifest, bytes, artifacts } = compiler.compile(input);
+ * // journal diffManifest(previous, manifest) and the artifacts, then call the model with request
+ * ```
+ */
+export interface CompileResult {
+  /** Shares message and tool objects with the compiler's caches: adapters must not mutate it. */
+  readonly request: ModelRequest;
+  readonly manifest: Manifest;
+  /**
+   * The request bytes (UTF-8 text): the canonical JSON of the header (every request field
+   * but messages) then of each message, one per line. Appending a message only appends
+   * bytes, so turn N's bytes are a prefix of turn N+1's. `manifest.requestHash` is their SHA-256.
+   * Computed on first access.
+   */
+  readonly bytes: string;
+  /** Content the request refers to by hash (truncated outputs, evidence, constraints, summaries): persist by hash. */
+  readonly artifacts: readonly Artifact[];
+  /** The context is above the compaction policy's threshold: compact before the next turn. */
+  readonly compactionDue: boolean;
+  /** Compactions this compile made (extractive, because the transcript did not fit), oldest first: journal them. */
+  readonly compactions: readonly ContextRevision[];
+}
+
+/**
+ * A compiler for one context (one run or one fork). It caches each message's rendering,
+ * token count and bytes, and the digest state of the stable prefix, so a turn costs what is
+ * new, not the history. Results equal those of the pure `compile`.
+ *
+ * @example
+ * ```ts
+ * const compiler = createContextCompiler({ model: "gpt-4o", contextWindow: 128_000, maxOutputTokens: 4_096 });
+ * const first = compiler.compile(input);
+ * ```
+ */
+export interface ContextCompiler {
+  readonly config: CompileConfig;
+  compile(input: ContextInput): CompileResult;
+}
+
+/** The delimiter nonce of a context: fixed by the seed, or by the task and system prompt. */
+export function delimiterNonce(input: Pick<ContextInput, "task" | "systemPrompt">, seed: string | undefined): string {
+  return sha256Hex(`yoke-delimiter/1\n${seed ?? canonicalJson([input.task, input.systemPrompt ?? null])}`).slice(0, 8);
+}
+
+function validate(config: CompileConfig): void {
+  const positive = (value: number | undefined, name: string) => {
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) throw new YokeError("CONFIG_INVALID", `${name} must be a positive integer`, { details: { [name]: value } });
+  };
+  positive(config.contextWindow, "contextWindow");
+  positive(config.maxOutputTokens, "maxOutputTokens");
+  positive(config.toolOutputBudgetBytes, "toolOutputBudgetBytes");
+  if (config.maxOutputTokens >= config.contextWindow) throw new YokeError("CONFIG_INVALID", "maxOutputTokens must be smaller than contextWindow");
+  const threshold = config.compaction?.threshold;
+  if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new YokeError("CONFIG_INVALID", "compaction.threshold must be in (0, 1]");
+}
+
+interface Checkpoint {
+  readonly frames: readonly string[];
+  readonly hash: Hash;
+}
+
+/** Creates a compiler; see `ContextCompiler`. Throws CONFIG_INVALID for an invalid config. */
+export function createContextCompiler(config: CompileConfig): ContextCompiler {
+  validate(config);
+  const counter: TokenCounter = config.tokenCounter ?? tokenCounterForModel(config.model);
+  const policy = config.compaction;
+  const configDigest = sha256Hex(
+    canonicalJson({
+      model: config.model,
+      contextWindow: config.contextWindow,
+      maxOutputTokens: config.maxOutputTokens,
+      toolOutputBudgetBytes: config.toolOutputBudgetBytes ?? DEFAULT_TOOL_OUTPUT_BUDGET_BYTES,
+      toolOutputBudgets: config.toolOutputBudgets ?? {},
+      tokenizer: [counter.encoding, counter.mode, counter.charsPerToken ?? null],
+      delimiterSeed: config.delimiterSeed ?? null,
+      toolChoice: config.toolChoice ?? null,
+      temperature: config.temperature ?? null,
+      providerOptions: config.providerOptions ?? null,
+      compaction:
+        policy === undefined
+          ? null
+          : [policy.threshold, policy.keepRecentMessages ?? null, policy.maxSummaryChars ?? null, policy.summarize === undefined ? "extractive" : "model"],
+    }),
+  );
+  const budgetOf = (toolName: string) => toolOutputBudget(config, toolName);
+  const available = config.contextWindow - config.maxOutputTokens;
+  const tokenizer: Manifest["tokenizer"] = { encoding: counter.encoding, mode: counter.mode };
+  if (counter.charsPerToken !== undefined) tokenizer.charsPerToken = counter.charsPerToken;
+
+  // Caches, keyed by what they depend on.
+  const transcriptCache = new WeakMap<Message, { id: string; trust: string | undefined; nonce: string; entry: Entry }>();
+  let toolsCache: { key: readonly unknown[]; entry: ToolsEntry; header: ReturnType<typeof renderHeader>; headerJson: Manifest["header"]; frame: { frame: string; frameBytes: number } } | undefined;
+  let systemCache: { key: string; entry: Entry } | undefined;
+  let taskCache: { key: string; entry: Entry } | undefined;
+  let checkpoint: Checkpoint | undefined;
+  let lastLayout: Layout | undefined;
+
+  const cached = {
+    tools(input: ContextInput, nonce: string) {
+      const key = [input.tools, input.remoteTools, nonce];
+      if (toolsCache === undefined || toolsCache.key.some((value, index) => value !== key[index])) {
+        const entry = toolsEntry(input.tools, new Set(input.remoteTools ?? []), nonce, counter);
+        const header = renderHeader({ ...config, tools: entry.tools });
+        toolsCache = { key, entry, header, headerJson: headerAsJson(header), frame: headerFrame(header) };
+      }
+      return toolsCache;
+    },
+    system(input: ContextInput, nonce: string): Entry {
+      const key = canonicalJson([input.systemPrompt ?? null, nonce, input.constraints ?? []]);
+      if (systemCache?.key !== key) systemCache = { key, entry: systemEntry(input.systemPrompt, nonce, input.constraints ?? [], counter) };
+      return systemCache.entry;
+    },
+    task(input: ContextInput): Entry {
+      if (taskCache?.key !== input.task) taskCache = { key: input.task, entry: taskEntry(input.task, counter) };
+      return taskCache.entry;
+    },
+    transcript(source: ContextInput["transcript"][number], index: number, nonce: string): Entry {
+      const hit = transcriptCache.get(source.message);
+      if (hit !== undefined && hit.id === source.id && hit.trust === source.trust && hit.nonce === nonce) {
+        // Keep the moved entry, so later turns reuse its items by identity (cheap deltas).
+        if (hit.entry.items[0]?.message !== index) hit.entry = reindexed(hit.entry, index);
+        return hit.entry;
+      }
+      const entry = transcriptEntry(source, index, nonce, budgetOf, counter);
+      transcriptCache.set(source.message, { id: source.id, trust: source.trust, nonce, entry });
+      return entry;
+    },
+  };
+
+  const digest = (frames: readonly string[], stableFrames: number): { hash: string } => {
+    let hash: Hash;
+    let from = 0;
+    const previous = checkpoint;
+    if (previous !== undefined && previous.frames.length <= stableFrames && previous.frames.every((text, index) => text === frames[index])) {
+      hash = previous.hash.copy();
+      from = previous.frames.length;
+    } else {
+      hash = createHash("sha256");
+    }
+    for (let index = from; index < stableFrames; index++) hash.update(frames[index]!, "utf8");
+    checkpoint = { frames: frames.slice(0, stableFrames), hash: hash.copy() };
+    for (let index = stableFrames; index < frames.length; index++) hash.update(frames[index]!, "utf8");
+    return { hash: hash.digest("hex") };
+  };
+
+  return {
+    config,
+    compile(input) {
+      const nonce = delimiterNonce(input, config.delimiterSeed);
+      const tools = cached.tools(input, nonce);
+      const fixed: Entry[] = [cached.system(input, nonce), cached.task(input)];
+      const build = (compactions: readonly ContextRevision[]): Layout =>
+        (lastLayout = layoutContext({ input, compactions, fixed, tools: tools.entry, nonce, counter, transcript: cached.transcript }, lastLayout));
+      let compactions = input.compactions ?? [];
+      let layout = build(compactions);
+      const sectionsOf = (current: Layout) => ({ ...current.sections });
+      if (layout.mandatory > available) {
+        throw contextOverflowError({
+          reason: "context_overflow", what: "mandatory", required: layout.mandatory, available,
+          contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens, sections: sectionsOf(layout), compactionRequired: false,
+        });
+      }
+      const made: ContextRevision[] = [];
+      if (layout.used > available) {
+        if (policy !== undefined && policy.summarize === undefined) {
+          const maxChars = summaryCharBudget(policy, available);
+          const target = Math.floor(available * policy.threshold);
+          // One compaction normally suffices; a second folds the first summary in.
+          for (let attempt = 0; attempt < 2 && layout.used > available; attempt++) {
+            const replaced = selectCompaction(layout.candidates, tailStartOf(layout), layout.used - target + summaryTokenAllowance(maxChars), policy);
+            if (replaced === undefined) break;
+            const compaction = makeRevision(replaced, layout.resolved, extractiveSummary({ items: replaced, maxChars }), "extractive");
+            made.push(compaction);
+            compactions = [...compactions, compaction];
+            layout = build(compactions);
+          }
+        }
+        if (layout.used > available) {
+          throw contextOverflowError({
+            reason: "context_overflow", what: "transcript", required: layout.used, available,
+            contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens, sections: sectionsOf(layout),
+            compactionRequired: policy?.summarize !== undefined,
+            compactionFailed: policy !== undefined && policy.summarize === undefined,
+          });
+        }
+      }
+      const evidence = fillEvidence(input.evidence ?? [], available - layout.used, nonce, counter, layout.entries.length);
+      const entries = layout.entries;
+      const messages = layout.messages.slice();
+      const frames = [tools.frame.frame, ...layout.frames];
+      let requestBytes = tools.frame.frameBytes + layout.bytes;
+      const items: ManifestItem[] = layout.items.slice();
+      const sections: Record<Section, number> = { ...layout.sections, evidence: evidence.tokens };
+      let overhead = layout.overhead;
+      if (evidence.included.length > 0) {
+        const message = renderEvidenceMessage(evidence.included.map((entry) => entry.block));
+        const text = `${canonicalJson(message)}\n`;
+        messages.push(message);
+        frames.push(text);
+        requestBytes += Buffer.byteLength(text, "utf8");
+        overhead += MESSAGE_OVERHEAD_TOKENS + counter.count(EVIDENCE_HEADING);
+      }
+      items.push(...evidence.items);
+      const stableMessages = entries.length;
+      const { hash } = digest(frames, stableMessages + 1);
+      const stableBytes = tools.frame.frameBytes + layout.bytes;
+      const used = Object.values(sections).reduce((sum, value) => sum + value, 0) + overhead;
+      const allocation: Allocation = {
+        contextWindow: config.contextWindow,
+        outputReserve: config.maxOutputTokens,
+        mandatory: layout.mandatory,
+        sections,
+        overhead,
+        used,
+        free: available - used,
+      };
+      const manifest: Manifest = {
+        version: MANIFEST_VERSION,
+        revision: input.revision,
+        contextRevision: layout.resolved.latest,
+        model: config.model,
+        tokenizer,
+        configDigest,
+        delimiterNonce: nonce,
+        header: tools.headerJson,
+        tools: tools.entry.manifest.slice(),
+        items,
+        allocation,
+        stablePrefix: { messages: stableMessages, bytes: stableBytes },
+        messageCount: messages.length,
+        requestBytes,
+        requestHash: hash,
+      };
+      const request: ModelRequest = { ...tools.header, messages, stablePrefixMessages: stableMessages };
+      const artifacts: Artifact[] = layout.artifacts.slice();
+      for (const entry of evidence.included) artifacts.push({ hash: entry.hash, text: entry.item.text });
+      let bytes: string | undefined;
+      const threshold = policy === undefined ? Infinity : available * policy.threshold;
+      return {
+        request,
+        manifest,
+        get bytes() {
+          bytes ??= frames.join("");
+          return bytes;
+        },
+        artifacts,
+        // Evidence is refilled every turn; only the history counts towards compaction.
+        compactionDue: layout.used > threshold,
+        compactions: made,
+      };
+    },
+  };
+}
+
+/**
+ * Compiles a context: deterministic, so the same input and config give byte-identical
+ * requests. For a run, keep one `createContextCompiler` across turns instead: same output,
+ * cost proportional to what is new.
+ *
+ * @example
+ * ```ts
+ * const { request, manifest, bytes } = compile(input, { model: "gpt-4o", contextWindow: 128_000, maxOutputTokens: 4_096 });
+ * ```
+ */
+export function compile(input: ContextInput, config: CompileConfig): CompileResult {
+  return createContextCompiler(config).compile(input);
+}

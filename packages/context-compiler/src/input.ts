@@ -1,0 +1,128 @@
+import type { Message, ProviderMetadata, RunState, ToolSpec } from "@yoke/protocol";
+import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
+import type { TokenCounter } from "./tokenizer.js";
+import type { TrustLabel } from "./trust.js";
+
+/** A transcript message with the id of the event it came from (`event:<seq>` by convention). */
+export interface SourceMessage {
+  readonly id: string;
+  readonly message: Message;
+  /** Defaults: user → "user", assistant → "model", tool → "tool_output". */
+  readonly trust?: TrustLabel;
+}
+
+/** An operator constraint that must reach the model: never dropped, never summarized. */
+export interface PinnedConstraint {
+  readonly id: string;
+  readonly text: string;
+}
+
+/** Optional context (a memory, a retrieved document), filled by priority into free tokens. */
+export interface EvidenceItem {
+  readonly id: string;
+  readonly kind: "memory" | "evidence";
+  readonly text: string;
+  /** Higher first; ties by id. */
+  readonly priority: number;
+  /** Default "retrieved". */
+  readonly trust?: TrustLabel;
+}
+
+/**
+ * Everything a compile reads. The same input (up to the order of tools, constraints and
+ * evidence, which are sets) and config give the same bytes.
+ *
+ * @example
+ * ```ts
+ * const input: ContextInput = {
+ *   revision: 12,
+ *   task: "fix the failing test",
+ *   tools: [{ name: "read_file", description: "reads a file", inputSchema: { type: "object" } }],
+ *   transcript: [{ id: "event:3", message: { role: "assistant", content: [{ type: "text", text: "on it" }] } }],
+ * };
+ * ```
+ */
+export interface ContextInput {
+  /** The run-state revision (events folded) this input was taken at. */
+  readonly revision: number;
+  readonly systemPrompt?: string;
+  readonly task: string;
+  readonly tools: readonly ToolSpec[];
+  /** Names of tools whose descriptions come from a remote server (MCP): rendered as untrusted. */
+  readonly remoteTools?: readonly string[];
+  /** The transcript after the task, oldest first. */
+  readonly transcript: readonly SourceMessage[];
+  readonly constraints?: readonly PinnedConstraint[];
+  readonly evidence?: readonly EvidenceItem[];
+  /** The compaction revisions in effect, oldest first (from the journal). */
+  readonly compactions?: readonly ContextRevision[];
+}
+
+/**
+ * How to compile. Everything here that changes rendering is digested into the manifest.
+ *
+ * @example
+ * ```ts
+ * const config: CompileConfig = { model: "gpt-4o", contextWindow: 128_000, maxOutputTokens: 4_096 };
+ * ```
+ */
+export interface CompileConfig {
+  readonly model: string;
+  readonly contextWindow: number;
+  /** Output headroom, reserved before anything else; sent as maxOutputTokens. */
+  readonly maxOutputTokens: number;
+  /** Default budget of one tool result's text, in UTF-8 bytes (default 16 KiB). */
+  readonly toolOutputBudgetBytes?: number;
+  /** Per-tool overrides of the output budget. */
+  readonly toolOutputBudgets?: Readonly<Record<string, number>>;
+  /** Overrides the counter chosen for `model` (`tokenCounterForModel`). */
+  readonly tokenCounter?: TokenCounter;
+  /**
+   * Seed of the delimiter nonce (default: the run's task and system prompt). Fixed for a
+   * context, so history renders identically on every turn.
+   */
+  readonly delimiterSeed?: string;
+  readonly toolChoice?: "auto" | "none" | "required";
+  readonly temperature?: number;
+  readonly providerOptions?: ProviderMetadata;
+  /** Without one, a transcript that does not fit is a CONTEXT_OVERFLOW error. */
+  readonly compaction?: CompactionPolicy;
+}
+
+export const DEFAULT_TOOL_OUTPUT_BUDGET_BYTES = 16 * 1024;
+
+/** Tokens charged per message for the provider's framing (role, separators). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/**
+ * A compile input from a folded run state. Transcript ids are `message:<index>` in
+ * `state.messages` (index 0 is the task); pass your own ids (event sequence numbers) when
+ * you have them.
+ *
+ * @example
+ * ```ts
+ * const input = contextInputFromRunState(accumulator.peek());
+ * ```
+ */
+export function contextInputFromRunState(
+  state: Pick<RunState, "length" | "task" | "systemPrompt" | "tools" | "messages">,
+  extra: Pick<ContextInput, "constraints" | "evidence" | "compactions" | "remoteTools"> = {},
+): ContextInput {
+  const transcript: SourceMessage[] = [];
+  for (let index = 1; index < state.messages.length; index++) {
+    transcript.push({ id: `message:${index}`, message: state.messages[index]! });
+  }
+  return {
+    revision: state.length,
+    ...(state.systemPrompt === undefined ? {} : { systemPrompt: state.systemPrompt }),
+    task: state.task,
+    tools: state.tools,
+    transcript,
+    ...extra,
+  };
+}
+
+/** A tool's output budget in UTF-8 bytes under `config`. */
+export function toolOutputBudget(config: Pick<CompileConfig, "toolOutputBudgetBytes" | "toolOutputBudgets">, toolName: string): number {
+  return config.toolOutputBudgets?.[toolName] ?? config.toolOutputBudgetBytes ?? DEFAULT_TOOL_OUTPUT_BUDGET_BYTES;
+}

@@ -1,0 +1,91 @@
+import { YokeError, canonicalJson } from "@yoke/protocol";
+import { MANIFEST_VERSION, type Manifest, type ManifestDelta, type ManifestItem } from "./manifest-schema.js";
+
+const FIELDS = [
+  "version",
+  "revision",
+  "contextRevision",
+  "model",
+  "tokenizer",
+  "configDigest",
+  "delimiterNonce",
+  "header",
+  "tools",
+  "allocation",
+  "stablePrefix",
+  "messageCount",
+  "requestBytes",
+  "requestHash",
+] as const satisfies readonly (keyof Manifest)[];
+
+function same(a: unknown, b: unknown): boolean {
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
+
+function sameItem(a: ManifestItem, b: ManifestItem): boolean {
+  // Compilers reuse item objects across turns, so identity settles almost every comparison.
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * The delta that turns `previous` into `next` (`previous` undefined: a first manifest,
+ * carried whole). Items are diffed as a kept prefix plus an appended tail, which is how a
+ * transcript grows; a compaction shows up as a shorter prefix.
+ *
+ * @example
+ * ```ts
+ * const delta = diffManifest(turn1.manifest, turn2.manifest);
+ * applyManifestDelta(turn1.manifest, delta); // deep-equals turn2.manifest
+ * ```
+ */
+export function diffManifest(previous: Manifest | undefined, next: Manifest): ManifestDelta {
+  if (previous === undefined) {
+    const { items, ...rest } = next;
+    return { version: MANIFEST_VERSION, base: null, keep: 0, append: items.slice(), set: rest };
+  }
+  let keep = 0;
+  const limit = Math.min(previous.items.length, next.items.length);
+  while (keep < limit && sameItem(previous.items[keep]!, next.items[keep]!)) keep++;
+  const set: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    if (!same(previous[field], next[field])) set[field] = next[field];
+  }
+  return {
+    version: MANIFEST_VERSION,
+    base: previous.requestHash,
+    keep,
+    append: next.items.slice(keep),
+    set: set as ManifestDelta["set"],
+  };
+}
+
+/**
+ * Applies a delta to the manifest it was made against. Throws JOURNAL_CORRUPT when the
+ * delta names another base, or when the result is not a whole manifest.
+ *
+ * @example
+ * ```ts
+ * let manifest: Manifest | undefined;
+ * for (const delta of deltas) manifest = applyManifestDelta(manifest, delta);
+ * ```
+ */
+export function applyManifestDelta(previous: Manifest | undefined, delta: ManifestDelta): Manifest {
+  const base = previous?.requestHash ?? null;
+  if (delta.base !== base) {
+    throw new YokeError("JOURNAL_CORRUPT", `manifest delta applies to ${delta.base ?? "no manifest"}, not to ${base ?? "no manifest"}`, {
+      details: { expected: delta.base, actual: base },
+    });
+  }
+  const items = previous === undefined ? [] : previous.items.slice(0, delta.keep);
+  if (items.length !== delta.keep) {
+    throw new YokeError("JOURNAL_CORRUPT", `manifest delta keeps ${delta.keep} items of ${items.length}`, { details: { keep: delta.keep } });
+  }
+  for (const item of delta.append) items.push(item);
+  const merged = { ...(previous ?? {}), ...delta.set, items } as Partial<Manifest>;
+  for (const field of FIELDS) {
+    if (merged[field] === undefined) {
+      throw new YokeError("JOURNAL_CORRUPT", `manifest delta leaves field ${field} unset`, { details: { field } });
+    }
+  }
+  return merged as Manifest;
+}

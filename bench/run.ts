@@ -54,3 +54,51 @@ printTable(
 console.log(
   `\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`,
 );
+
+interface ProviderStreamResult { provider: string; responses: number; streamBytes: number; adapterUs: number; rawUs: number; ratio: number; overheadUs: number }
+const providerRows: string[][] = [];
+for (const provider of ["openai", "anthropic"]) {
+  const result = runChild<ProviderStreamResult>("provider-stream.ts", [provider, quick ? "200" : "1000", quick ? "3" : "5"]);
+  providerRows.push([provider, String(result.responses), fmt(result.streamBytes), fmt(result.adapterUs), fmt(result.rawUs), fmt(result.overheadUs), fmt(result.ratio, 2)]);
+}
+printTable(
+  "Provider adapter per streamed response vs the raw SDK on the same recorded stream, loopback replay server (µs, median of rounds)",
+  ["provider", "responses/round", "stream bytes", "adapter", "raw SDK", "overhead", "ratio"],
+  providerRows,
+);
+
+// Context compiler: full and per-turn compile, each next to its floor (tokenizing the same text once).
+interface ContextFullResult { events: number; messages: number; tokens: number; compacted: number; coldMs: number; warmMs: number; againMs: number; floorMs: number }
+interface ContextTurnsResult { turns: number; tokens: number; medianTurnUs: number; tailMedianTurnUs: number; floorTurnUs: number; deltaBytes: number; snapshotBytes: number }
+const contextFull = runChild<ContextFullResult>("context-compile.ts", ["full", quick ? "3" : "7"]);
+printTable(
+  "Context compile of a 10,000-event run into a 128k-token window, js-tiktoken o200k_base (ms, median of rounds)",
+  ["events", "messages", "tokens", "compacted", "full compile", "floor: tokenize once", "ratio", "next turn, cached"],
+  [[
+    fmt(contextFull.events), fmt(contextFull.messages), fmt(contextFull.tokens), fmt(contextFull.compacted),
+    fmt(contextFull.coldMs, 1), fmt(contextFull.floorMs, 1), fmt(contextFull.coldMs / contextFull.floorMs, 2), fmt(contextFull.warmMs, 2),
+  ]],
+);
+const contextTurns = [50, 200, 800].map((turns) => runChild<ContextTurnsResult>("context-compile.ts", ["turns", String(turns)]));
+printTable(
+  "Context compile per turn, one long-lived compiler (µs; floor: tokenizing the turn's new messages once)",
+  ["turns", "tokens", "median/turn", "last-50 median", "floor/turn", "manifest deltas KiB", "full snapshots KiB"],
+  contextTurns.map((result) => [
+    String(result.turns), fmt(result.tokens), fmt(result.medianTurnUs), fmt(result.tailMedianTurnUs), fmt(result.floorTurnUs),
+    fmt(result.deltaBytes / 1024), fmt(result.snapshotBytes / 1024),
+  ]),
+);
+console.log(
+  `\nper-turn compile at 800 turns / at 50 turns (last-50 medians): ${(contextTurns[2]!.tailMedianTurnUs / contextTurns[0]!.tailMedianTurnUs).toFixed(2)} (1.00 = flat); ` +
+    `manifest journal for the 800-turn run: ${fmt(contextTurns[2]!.deltaBytes / 1024)} KiB as deltas`,
+);
+
+// Action transactions (issue 3): throughput through every state, and a whole tool turn against
+// two raw fsync'd transactions of the same rows, both on SQLite synchronous=FULL.
+interface ActionsResult { turns: number; actionsPerSecond: number; yokeTurnUs: number; rawTurnUs: number; ratio: number; appendsPerTurn: number; turnBytes: number }
+const actions = runChild<ActionsResult>("action-transactions.ts", [quick ? "100" : "400", quick ? "3" : "5"]);
+printTable(
+  "Action transactions, SQLite synchronous=FULL: no-op irreversible tools, every state journaled (median of rounds)",
+  ["turns", "actions/s (4 per turn)", "tool turn µs (2 actions)", "raw: same rows, 2 fsync'd txns µs", "ratio", "appends per tool turn", "bytes per turn"],
+  [[String(actions.turns), fmt(actions.actionsPerSecond), fmt(actions.yokeTurnUs), fmt(actions.rawTurnUs), fmt(actions.ratio, 2), fmt(actions.appendsPerTurn, 1), fmt(actions.turnBytes)]],
+);

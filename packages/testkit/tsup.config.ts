@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/contracts.ts", "src/arbitraries.ts"],
+  entry: ["src/index.ts", "src/contracts.ts", "src/arbitraries.ts", "src/replay.ts"],
   format: ["esm", "cjs"],
   dts: true,
   sourcemap: true,

@@ -28,3 +28,15 @@ export type {
 } from "./scripted-model-steps.js";
 export { eventDraft, runStartedDraft } from "./event-drafts.js";
 export type { RunStartedDraft, RunStartedDraftOverrides } from "./event-drafts.js";
+export { createEffectLedger } from "./effect-ledger.js";
+export type { EffectLedger, LedgerEntry } from "./effect-ledger.js";
+export { SimulatedInputSchema, simulatedTool } from "./tool-simulators.js";
+export type { SimulatedFault, SimulatedInput, SimulatedToolDefinition, SimulatedToolOptions } from "./tool-simulators.js";
+export { REFERENCE_TOOLS, referenceScenario } from "./reference-scenario.js";
+export type { ReferenceScenario, ReferenceToolName } from "./reference-scenario.js";
+export { summarizeActions } from "./action-summary.js";
+export type { ActionSummary, UncertainAction } from "./action-summary.js";
+export { ACK_LOG_ENV, CRASH_PLAN_ENV, KILL_POINTS, crashInjection, crashPlanFromEnv } from "./crash-point.js";
+export type { CrashPlan, CrashingJournal, KillPoint } from "./crash-point.js";
+export { SCENARIO_REPORT_ENV, SCENARIO_REPORT_PREFIX, printScenarioReport, runCrashInjector } from "./crash-injector.js";
+export type { CrashInjectorOptions, CrashInjectorResult, KillPointResult, ScenarioReport } from "./crash-injector.js";

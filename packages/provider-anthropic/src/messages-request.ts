@@ -1,0 +1,95 @@
+import type { JsonValue, Message, ModelRequest } from "@yoke/protocol";
+import { DEFAULT_MAX_TOKENS } from "./admission.js";
+import type { AnthropicRequestOptions } from "./provider-options.js";
+
+type Block = { [key: string]: JsonValue };
+type WireMessage = { role: "user" | "assistant"; content: Block[] };
+
+/**
+ * The Messages API body for a normalized request. System messages become the `system`
+ * blocks; tool results become `tool_result` blocks of a user turn, right after the
+ * `tool_use` blocks they answer; consecutive turns of one role are merged. Thinking blocks
+ * go back verbatim with their signatures (the API checks them). One cache breakpoint
+ * (`cache_control`) marks the end of the request's stable prefix, so the next turn, which
+ * keeps that prefix byte-identical, reads it from the cache.
+ */
+export function messagesBody(
+  request: ModelRequest,
+  options: AnthropicRequestOptions,
+  target: { modelId: string; stream: boolean },
+): { [key: string]: JsonValue } {
+  const system: Block[] = [];
+  const messages: WireMessage[] = [];
+  // The last cacheable block each normalized message produced, to place the breakpoint on.
+  const lastBlock: (Block | undefined)[] = [];
+  for (const message of request.messages) {
+    if (message.role === "system") {
+      const block: Block = { type: "text", text: message.content };
+      system.push(block);
+      lastBlock.push(block);
+      continue;
+    }
+    const role = message.role === "assistant" ? "assistant" : "user";
+    const blocks = toBlocks(message);
+    lastBlock.push(blocks.findLast((block) => block.type !== "thinking" && block.type !== "redacted_thinking"));
+    const previous = messages.at(-1);
+    if (previous?.role === role) previous.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  }
+  const prefix = request.stablePrefixMessages ?? 0;
+  const breakpoint = prefix > 0 && options.promptCaching !== false ? lastBlock[prefix - 1] : undefined;
+  if (breakpoint !== undefined) breakpoint.cache_control = options.cacheTtl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl: options.cacheTtl };
+
+  const budget = options.thinkingBudgetTokens;
+  const body: { [key: string]: JsonValue } = {
+    model: target.modelId,
+    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS + (budget ?? 0),
+    messages,
+  };
+  if (system.length > 0) body.system = system;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
+  }
+  const choice = request.toolChoice;
+  if (choice !== undefined || options.parallelToolCalls === false) {
+    const type = choice === "required" ? "any" : (choice ?? "auto");
+    body.tool_choice = options.parallelToolCalls === false && type !== "none" ? { type, disable_parallel_tool_use: true } : { type };
+  }
+  if (request.temperature !== undefined && budget === undefined) body.temperature = request.temperature;
+  if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
+  if (target.stream) body.stream = true;
+  return body;
+}
+
+function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
+  switch (message.role) {
+    case "user":
+      return message.content.filter((part) => part.text !== "").map((part) => ({ type: "text", text: part.text }));
+    case "tool":
+      return message.content.map((part) => {
+        const block: Block = { type: "tool_result", tool_use_id: part.toolCallId, content: resultText(part.result) };
+        if (part.result.status === "error") block.is_error = true;
+        return block;
+      });
+    case "assistant":
+      return message.content.flatMap((part): Block[] => {
+        if (part.type === "text") return part.text === "" ? [] : [{ type: "text", text: part.text }];
+        if (part.type === "tool-call") {
+          const input = typeof part.arguments === "object" && part.arguments !== null && !Array.isArray(part.arguments) ? part.arguments : {};
+          return [{ type: "tool_use", id: part.toolCallId, name: part.toolName, input }];
+        }
+        const meta = part.providerMetadata?.anthropic;
+        if (typeof meta?.redactedData === "string") return [{ type: "redacted_thinking", data: meta.redactedData }];
+        // Thinking without Anthropic's signature (another provider's reasoning) cannot be sent back.
+        if (typeof meta?.signature === "string") return [{ type: "thinking", thinking: part.text, signature: meta.signature }];
+        return [];
+      });
+  }
+}
+
+function resultText(result: { status: "ok" | "error"; content: { text: string }[]; error?: { code: string; message: string } | undefined }): string {
+  const text = result.content.map((part) => part.text).join("\n");
+  if (result.status === "ok") return text;
+  const error = result.error === undefined ? "error" : `${result.error.code}: ${result.error.message}`;
+  return text === "" ? error : `${error}\n${text}`;
+}

@@ -1,0 +1,26 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { describeProviderContract, type ProviderContractScenario } from "@yoke/testkit/contracts";
+import { createReplayServer, type ReplayExchange } from "@yoke/testkit/replay";
+import { createAnthropicProvider } from "./index.js";
+import { fixture } from "./test-support.js";
+
+const scenarios: Record<ProviderContractScenario, ReplayExchange> = {
+  text: fixture("text.sse"),
+  "tool-calls": fixture("parallel-tool-calls.sse"),
+  "malformed-arguments": fixture("malformed-arguments.sse"),
+  "rate-limited": fixture("error-429.json"),
+  unavailable: fixture("error-529.json"),
+  "stream-cut": fixture("stream-cut.sse", { cut: true }),
+  slow: fixture("stream-cut.sse", { hang: true }),
+};
+
+describeProviderContract("anthropic messages", async (scenario) => {
+  const server = await createReplayServer([scenarios[scenario]]);
+  const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: server.url });
+  return {
+    adapter: createAnthropicProvider({ model: "claude-sonnet-4-6", client }),
+    requestReceived: server.waitForRequest(1),
+    requestCount: () => server.requests.length,
+    close: () => server.close(),
+  };
+});

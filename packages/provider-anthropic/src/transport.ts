@@ -1,0 +1,61 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { JsonValue } from "@yoke/protocol";
+import { toYokeError } from "./sdk-errors.js";
+
+/** The slice of the `@anthropic-ai/sdk` client the adapter calls, typed structurally. */
+export interface AnthropicClientLike {
+  messages: { create(body: never, options?: { signal?: AbortSignal; maxRetries?: number }): PromiseLike<unknown> };
+}
+
+/** How to reach Anthropic: a client you built, or what to build one from. */
+export interface AnthropicConnection {
+  client?: AnthropicClientLike | Anthropic;
+  apiKey?: string;
+  baseURL?: string;
+  fetch?: typeof fetch;
+  /** Per-request timeout in ms (the SDK default is 10 minutes). */
+  timeoutMs?: number;
+}
+
+/**
+ * Makes the HTTP call through the SDK and nothing else. Every call passes `maxRetries: 0`,
+ * overriding the client's own setting: retries belong to the Yoke runtime, which journals
+ * each attempt and honours retry-after; an SDK retry loop underneath would hide attempts from
+ * the journal and multiply the waits.
+ */
+export interface AnthropicTransport {
+  call(body: { [key: string]: JsonValue }, signal: AbortSignal | undefined): Promise<unknown>;
+}
+
+export function createAnthropicTransport(connection: AnthropicConnection, now: () => number): AnthropicTransport {
+  let client = connection.client as AnthropicClientLike | undefined;
+  // Built on first use, so capabilities and admission work without a key.
+  const resolveClient = (): AnthropicClientLike => {
+    client ??= new Anthropic({
+      ...(connection.apiKey === undefined ? {} : { apiKey: connection.apiKey }),
+      ...(connection.baseURL === undefined ? {} : { baseURL: connection.baseURL }),
+      ...(connection.fetch === undefined ? {} : { fetch: connection.fetch }),
+      ...(connection.timeoutMs === undefined ? {} : { timeout: connection.timeoutMs }),
+      maxRetries: 0,
+    }) as unknown as AnthropicClientLike;
+    return client;
+  };
+  return {
+    async call(body, signal) {
+      try {
+        return await resolveClient().messages.create(body as never, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) });
+      } catch (error) {
+        throw toYokeError(error, { provider: "anthropic", signal, streamStarted: false, now });
+      }
+    },
+  };
+}
+
+/** Iterates an SDK stream, mapping a failure mid-way (an `error` event, a lost connection) to a YokeError. */
+export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined, now: () => number): AsyncIterable<T> {
+  try {
+    for await (const event of stream) yield event;
+  } catch (error) {
+    throw toYokeError(error, { provider: "anthropic", signal, streamStarted: true, now });
+  }
+}

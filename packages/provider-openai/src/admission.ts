@@ -1,0 +1,47 @@
+import { YokeError, type ModelRequest } from "@yoke/protocol";
+import type { OpenAIModelFamily } from "./capabilities.js";
+import type { OpenAIRequestOptions } from "./provider-options.js";
+import { strictSchemaViolations } from "./strict-schema.js";
+
+/** Which OpenAI endpoint an adapter calls. */
+export type OpenAIApi = "responses" | "chat";
+
+/**
+ * Decides, before any network call, whether the target can represent the request. Returns
+ * the warnings for settings it will drop; throws PROVIDER_ADMISSION_REJECTED when dropping
+ * one would break a constraint (a tool call the model cannot make, an output schema strict
+ * mode would not enforce, a token limit past the model's).
+ */
+export function admitOpenAIRequest(
+  request: ModelRequest,
+  options: OpenAIRequestOptions,
+  target: { modelId: string; api: OpenAIApi; family: OpenAIModelFamily },
+): string[] {
+  const { capabilities, reasoning } = target.family;
+  const reject = (reason: string, details: Record<string, unknown> = {}) =>
+    new YokeError("PROVIDER_ADMISSION_REJECTED", `${target.modelId} cannot take this request: ${reason}`, {
+      details: { provider: "openai", model: target.modelId, api: target.api, reason, ...details },
+    });
+  const warnings: string[] = [];
+  if (request.tools.length > 0 && !capabilities.toolCalls) throw reject("the model does not call tools");
+  if (request.toolChoice === "required" && request.tools.length === 0) throw reject("toolChoice is required but no tools are offered");
+  if (options.parallelToolCalls === true && !capabilities.parallelToolCalls) throw reject("the model does not make parallel tool calls");
+  if (request.maxOutputTokens !== undefined && request.maxOutputTokens > capabilities.maxOutputTokens) {
+    throw reject(`maxOutputTokens ${request.maxOutputTokens} exceeds the model's ${capabilities.maxOutputTokens}`);
+  }
+  if (options.structuredOutput !== undefined) {
+    if (capabilities.structuredOutput === "none") throw reject("the model has no structured output");
+    const violations = strictSchemaViolations(options.structuredOutput.schema);
+    if (violations.length > 0) {
+      throw reject(`the output schema is outside the strict JSON-schema subset (${violations.map((v) => `${v.path || "/"}: ${v.message}`).join("; ")})`, {
+        violations,
+      });
+    }
+  }
+  if (reasoning && request.temperature !== undefined) warnings.push("temperature is not supported by reasoning models and was not sent");
+  if (target.api === "chat" && request.messages.some((message) => message.role === "assistant" && message.content.some((part) => part.type === "reasoning"))) {
+    warnings.push("Chat Completions cannot carry reasoning items across turns; they were not sent");
+  }
+  if (target.api === "chat" && options.store !== undefined) warnings.push("store applies to the Responses API only and was not sent");
+  return warnings;
+}

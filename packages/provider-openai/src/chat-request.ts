@@ -1,0 +1,59 @@
+import type { JsonValue, ModelRequest } from "@yoke/protocol";
+import type { OpenAIModelFamily } from "./capabilities.js";
+import type { OpenAIRequestOptions } from "./provider-options.js";
+import { toolResultText } from "./tool-result-text.js";
+
+type Body = { [key: string]: JsonValue };
+
+/** The Chat Completions body for a normalized request (reasoning items cannot travel here). */
+export function chatBody(
+  request: ModelRequest,
+  options: OpenAIRequestOptions,
+  target: { modelId: string; family: OpenAIModelFamily; stream: boolean },
+): Body {
+  const { reasoning } = target.family;
+  const messages: JsonValue[] = [];
+  for (const message of request.messages) {
+    switch (message.role) {
+      case "system":
+        messages.push({ role: reasoning ? "developer" : "system", content: message.content });
+        break;
+      case "user":
+        messages.push({ role: "user", content: message.content.map((part) => part.text).join("\n") });
+        break;
+      case "assistant": {
+        const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+        const calls = message.content.flatMap((part) =>
+          part.type === "tool-call" ? [{ id: part.toolCallId, type: "function", function: { name: part.toolName, arguments: part.rawArguments } }] : [],
+        );
+        const item: Body = { role: "assistant", content: text === "" ? null : text };
+        if (calls.length > 0) item.tool_calls = calls;
+        messages.push(item);
+        break;
+      }
+      case "tool":
+        for (const part of message.content) messages.push({ role: "tool", tool_call_id: part.toolCallId, content: toolResultText(part.result) });
+        break;
+    }
+  }
+  const body: Body = { model: target.modelId, messages };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
+  }
+  if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
+  if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
+  if (request.maxOutputTokens !== undefined) body.max_completion_tokens = request.maxOutputTokens;
+  if (request.temperature !== undefined && !reasoning) body.temperature = request.temperature;
+  if (reasoning && options.reasoningEffort !== undefined) body.reasoning_effort = options.reasoningEffort;
+  if (options.structuredOutput !== undefined) {
+    const { name, schema, description } = options.structuredOutput;
+    body.response_format = { type: "json_schema", json_schema: { name, schema, strict: true, ...(description === undefined ? {} : { description }) } };
+  }
+  if (options.promptCacheKey !== undefined) body.prompt_cache_key = options.promptCacheKey;
+  if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;
+  if (target.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}

@@ -1,0 +1,136 @@
+import { YokeError, type AssistantPart, type JsonValue, type ModelResponse, type ModelStreamPart, type StopReason, type Usage } from "@yoke/protocol";
+import { toolCall } from "./responses-response.js";
+
+/** The subset of a Chat Completions response, or of a stream chunk, the adapter reads. */
+export interface WireChatCompletion {
+  id?: string;
+  model?: string;
+  choices?: {
+    finish_reason?: string | null;
+    message?: { content?: string | null; refusal?: string | null; tool_calls?: WireChatToolCall[] | null };
+    delta?: { content?: string | null; refusal?: string | null; tool_calls?: (WireChatToolCall & { index: number })[] | null };
+  }[];
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+    completion_tokens_details?: { reasoning_tokens?: number } | null;
+  } | null;
+  service_tier?: string | null;
+}
+
+interface WireChatToolCall {
+  id?: string;
+  type?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+/** A chat completion folded from a stream or read from a JSON body. */
+interface ChatResult {
+  id?: string;
+  model?: string;
+  text: string;
+  refusal: string;
+  calls: { id: string; name: string; arguments: string }[];
+  finishReason: string;
+  usage: WireChatCompletion["usage"];
+  serviceTier?: string;
+}
+
+const FINISH: Record<string, StopReason> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use", function_call: "tool_use", content_filter: "content_filter" };
+
+/**
+ * Folds Chat Completions chunks (text, refusal and indexed tool-call deltas, then a usage
+ * chunk) into one result, forwarding deltas as stream parts. A stream that ends before a
+ * finish reason was cut: PROVIDER_STREAM_CUT.
+ */
+export async function consumeChatStream(chunks: AsyncIterable<WireChatCompletion>, emit: ((part: ModelStreamPart) => void) | undefined): Promise<ChatResult> {
+  const result: ChatResult = { text: "", refusal: "", calls: [], finishReason: "", usage: undefined };
+  let received = 0;
+  for await (const chunk of chunks) {
+    received += 1;
+    result.id ??= chunk.id;
+    result.model ??= chunk.model;
+    if (chunk.usage) result.usage = chunk.usage;
+    if (typeof chunk.service_tier === "string") result.serviceTier = chunk.service_tier;
+    const choice = chunk.choices?.[0];
+    if (choice === undefined) continue;
+    const delta = choice.delta ?? {};
+    if (delta.content) {
+      result.text += delta.content;
+      emit?.({ type: "text-delta", text: delta.content });
+    }
+    if (delta.refusal) {
+      result.refusal += delta.refusal;
+      emit?.({ type: "text-delta", text: delta.refusal });
+    }
+    for (const call of delta.tool_calls ?? []) {
+      let slot = result.calls[call.index];
+      if (slot === undefined) {
+        slot = { id: call.id ?? `call_${call.index}`, name: call.function?.name ?? "", arguments: "" };
+        result.calls[call.index] = slot;
+        emit?.({ type: "tool-call-start", toolCallId: slot.id, toolName: slot.name });
+      }
+      const argumentsDelta = call.function?.arguments ?? "";
+      if (argumentsDelta !== "") {
+        slot.arguments += argumentsDelta;
+        emit?.({ type: "tool-call-delta", toolCallId: slot.id, argumentsDelta });
+      }
+    }
+    if (choice.finish_reason) {
+      result.finishReason = choice.finish_reason;
+      for (const call of result.calls) if (call !== undefined) emit?.({ type: "tool-call-end", toolCallId: call.id });
+    }
+  }
+  if (result.finishReason === "") {
+    throw new YokeError("PROVIDER_STREAM_CUT", `the chat completion stream ended after ${received} chunk(s) without a finish reason`, {
+      details: { provider: "openai", events: received },
+    });
+  }
+  return result;
+}
+
+/** Reads a non-streamed chat completion. */
+export function readChatCompletion(wire: WireChatCompletion): ChatResult {
+  const choice = wire.choices?.[0];
+  const calls = (choice?.message?.tool_calls ?? []).map((call, index) => ({
+    id: call.id ?? `call_${index}`,
+    name: call.function?.name ?? "",
+    arguments: call.function?.arguments ?? "",
+  }));
+  const result: ChatResult = {
+    text: choice?.message?.content ?? "",
+    refusal: choice?.message?.refusal ?? "",
+    calls,
+    finishReason: choice?.finish_reason ?? "",
+    usage: wire.usage,
+  };
+  if (wire.id !== undefined) result.id = wire.id;
+  if (wire.model !== undefined) result.model = wire.model;
+  if (typeof wire.service_tier === "string") result.serviceTier = wire.service_tier;
+  return result;
+}
+
+/** Maps a chat result: a refusal is text with stop reason `refusal`; finish reasons per the table. */
+export function mapChatResult(result: ChatResult, fallbackModel: string, warnings: readonly string[]): ModelResponse {
+  const content: AssistantPart[] = [];
+  if (result.text !== "") content.push({ type: "text", text: result.text });
+  if (result.refusal !== "") content.push({ type: "text", text: result.refusal });
+  for (const call of result.calls) if (call !== undefined) content.push(toolCall(call.id, call.name, call.arguments));
+  const stopReason: StopReason | undefined = result.refusal !== "" ? "refusal" : FINISH[result.finishReason];
+  if (stopReason === undefined) {
+    throw new YokeError("PROVIDER_RESPONSE_INVALID", `unknown finish reason ${result.finishReason}`, { details: { provider: "openai", finishReason: result.finishReason } });
+  }
+  const usage: Usage = { inputTokens: result.usage?.prompt_tokens ?? 0, outputTokens: result.usage?.completion_tokens ?? 0 };
+  const cached = result.usage?.prompt_tokens_details?.cached_tokens;
+  const reasoning = result.usage?.completion_tokens_details?.reasoning_tokens;
+  if (typeof cached === "number") usage.cacheReadTokens = cached;
+  if (typeof reasoning === "number") usage.reasoningTokens = reasoning;
+  const response: ModelResponse = { provider: "openai", model: result.model ?? fallbackModel, content, stopReason, rawStopReason: result.finishReason, usage };
+  if (result.id !== undefined) response.id = result.id;
+  const metadata: { [key: string]: JsonValue } = { api: "chat" };
+  if (result.serviceTier !== undefined) metadata.serviceTier = result.serviceTier;
+  response.providerMetadata = { openai: metadata };
+  if (warnings.length > 0) response.warnings = [...warnings];
+  return response;
+}

@@ -1,0 +1,121 @@
+import {
+  YokeError,
+  type GenerateOptions,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+  type ProviderAdapterV1,
+  type ProviderCapabilities,
+} from "@yoke/protocol";
+import { admitOpenAIRequest, type OpenAIApi } from "./admission.js";
+import { openAIModelFamily } from "./capabilities.js";
+import { chatBody } from "./chat-request.js";
+import { consumeChatStream, mapChatResult, readChatCompletion, type WireChatCompletion } from "./chat-response.js";
+import { readOpenAIOptions } from "./provider-options.js";
+import { responsesBody } from "./responses-request.js";
+import { mapResponsesResult, type WireResponse } from "./responses-response.js";
+import { consumeResponsesStream, type WireResponsesEvent } from "./responses-stream.js";
+import { createOpenAITransport, mappedStream, type OpenAIConnection } from "./transport.js";
+
+/**
+ * How to build an OpenAI adapter.
+ *
+ * @example
+ * ```ts
+ * const provider = createOpenAIProvider({ model: "gpt-5-mini", apiKey: process.env.OPENAI_API_KEY });
+ * const chat = createOpenAIProvider({ model: "gpt-4.1-mini", api: "chat", client: new OpenAI() });
+ * ```
+ */
+export interface OpenAIProviderOptions extends OpenAIConnection {
+  /** The model id, e.g. `gpt-5-mini`. Its family sets the capability matrix. */
+  model: string;
+  /** `responses` (default) or `chat` (Chat Completions). */
+  api?: OpenAIApi;
+  /** Stream responses (default true). The result is the same; `onStreamPart` sees the deltas. */
+  stream?: boolean;
+  /** Overrides parts of the family's capability matrix (a new model, a fine-tune). */
+  capabilities?: Partial<ProviderCapabilities>;
+  /** For HTTP-date `retry-after` headers. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** An OpenAI `ProviderAdapterV1`, with the family and endpoint it was built for. */
+export interface OpenAIProvider extends ProviderAdapterV1 {
+  readonly provider: "openai";
+  readonly api: OpenAIApi;
+  readonly family: string;
+  /**
+   * Runs the admission check alone: the warnings for settings that would be dropped, or a
+   * PROVIDER_ADMISSION_REJECTED throw. `generate` runs it before any network call.
+   */
+  admit(request: ModelRequest): string[];
+}
+
+/**
+ * Creates an adapter for an OpenAI model over the official `openai` SDK. The SDK's own
+ * retries are off (`maxRetries: 0` on every call): the runtime retries, journaling each
+ * attempt and waiting the `retryAfterMs` this adapter reports.
+ *
+ * @example
+ * ```ts
+ * const provider = createOpenAIProvider({ model: "gpt-5-mini" });
+ * const response = await provider.generate({ messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], tools: [] });
+ * ```
+ */
+export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProvider {
+  const api = options.api ?? "responses";
+  const stream = options.stream ?? true;
+  const now = options.now ?? Date.now;
+  const row = openAIModelFamily(options.model);
+  const family = { ...row, capabilities: { ...row.capabilities, ...options.capabilities } };
+  const transport = createOpenAITransport(options, now);
+  const target = { modelId: options.model, api, family, stream };
+
+  const admit = (request: ModelRequest) => admitOpenAIRequest(request, readOpenAIOptions(request), target);
+
+  const run = async (request: ModelRequest, generateOptions: GenerateOptions): Promise<ModelResponse> => {
+    const requestOptions = readOpenAIOptions(request);
+    const warnings = admitOpenAIRequest(request, requestOptions, target);
+    const { signal, onStreamPart } = generateOptions;
+    if (signal?.aborted) throw new YokeError("CANCELLED", "the openai call was cancelled before it was sent", { cause: signal.reason });
+    if (api === "responses") {
+      const result = await transport.call(api, responsesBody(request, requestOptions, target), signal);
+      const wire = stream ? await consumeResponsesStream(mappedStream(result as AsyncIterable<WireResponsesEvent>, signal, now), onStreamPart) : (result as WireResponse);
+      return mapResponsesResult(wire, options.model, warnings);
+    }
+    const result = await transport.call(api, chatBody(request, requestOptions, target), signal);
+    const chat = stream
+      ? await consumeChatStream(mappedStream(result as AsyncIterable<WireChatCompletion>, signal, now), onStreamPart)
+      : readChatCompletion(result as WireChatCompletion);
+    return mapChatResult(chat, options.model, warnings);
+  };
+
+  return {
+    specificationVersion: "v1",
+    provider: "openai",
+    modelId: options.model,
+    api,
+    family: family.family,
+    capabilities: family.capabilities,
+    admit,
+    async generate(request, generateOptions = {}) {
+      let response: ModelResponse;
+      try {
+        response = await run(request, generateOptions);
+      } catch (error) {
+        // The SDK ends a stream quietly when its request is aborted: name the cause.
+        if (generateOptions.signal?.aborted && !YokeError.hasCode(error, "CANCELLED")) {
+          throw new YokeError("CANCELLED", "the openai call was cancelled", { cause: error, details: { provider: "openai" } });
+        }
+        throw error;
+      }
+      if (generateOptions.signal?.aborted) throw new YokeError("CANCELLED", "the openai call was cancelled", { details: { provider: "openai" } });
+      emitFinish(generateOptions.onStreamPart, response);
+      return response;
+    },
+  };
+}
+
+function emitFinish(emit: ((part: ModelStreamPart) => void) | undefined, response: ModelResponse): void {
+  emit?.({ type: "finish", response });
+}

@@ -1,0 +1,39 @@
+import OpenAI from "openai";
+import { describeProviderContract, type ProviderContractScenario } from "@yoke/testkit/contracts";
+import { createReplayServer, type ReplayExchange } from "@yoke/testkit/replay";
+import { createOpenAIProvider, type OpenAIApi } from "./index.js";
+import { fixture } from "./test-support.js";
+
+const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchange>> = {
+  responses: {
+    text: fixture("text.sse"),
+    "tool-calls": fixture("parallel-tool-calls.sse"),
+    "malformed-arguments": fixture("malformed-arguments.sse"),
+    "rate-limited": fixture("error-429.json"),
+    unavailable: fixture("error-503.json"),
+    "stream-cut": fixture("stream-cut.sse", { cut: true }),
+    slow: fixture("stream-cut.sse", { hang: true }),
+  },
+  chat: {
+    text: fixture("chat-text.sse"),
+    "tool-calls": fixture("chat-parallel-tool-calls.sse"),
+    "malformed-arguments": fixture("chat-malformed-arguments.sse"),
+    "rate-limited": fixture("error-429.json"),
+    unavailable: fixture("error-503.json"),
+    "stream-cut": fixture("chat-stream-cut.sse", { cut: true }),
+    slow: fixture("chat-stream-cut.sse", { hang: true }),
+  },
+};
+
+for (const api of ["responses", "chat"] as const) {
+  describeProviderContract(`openai ${api}`, async (scenario) => {
+    const server = await createReplayServer([scenarios[api][scenario]]);
+    const client = new OpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1` });
+    return {
+      adapter: createOpenAIProvider({ model: api === "chat" ? "gpt-4.1-mini" : "gpt-5-mini", api, client }),
+      requestReceived: server.waitForRequest(1),
+      requestCount: () => server.requests.length,
+      close: () => server.close(),
+    };
+  });
+}

@@ -1,0 +1,73 @@
+import type { JsonValue, ModelRequest } from "@yoke/protocol";
+import type { OpenAIModelFamily } from "./capabilities.js";
+import type { OpenAIRequestOptions } from "./provider-options.js";
+import { toolResultText } from "./tool-result-text.js";
+
+type Body = { [key: string]: JsonValue };
+
+/**
+ * The Responses API body for a normalized request. Nothing is stored server-side by default
+ * (`store: false`), so reasoning items travel back with their encrypted content, which
+ * reasoning models are asked to include.
+ */
+export function responsesBody(
+  request: ModelRequest,
+  options: OpenAIRequestOptions,
+  target: { modelId: string; family: OpenAIModelFamily; stream: boolean },
+): Body {
+  const { reasoning } = target.family;
+  const input: JsonValue[] = [];
+  for (const message of request.messages) {
+    switch (message.role) {
+      case "system":
+        input.push({ role: reasoning ? "developer" : "system", content: message.content });
+        break;
+      case "user":
+        input.push({ role: "user", content: message.content.map((part) => ({ type: "input_text", text: part.text })) });
+        break;
+      case "assistant":
+        for (const part of message.content) {
+          if (part.type === "text") input.push({ role: "assistant", content: part.text });
+          else if (part.type === "tool-call") {
+            input.push({ type: "function_call", call_id: part.toolCallId, name: part.toolName, arguments: part.rawArguments });
+          } else {
+            const meta = part.providerMetadata?.openai;
+            // Only OpenAI's own reasoning items can be sent back; another provider's are dropped.
+            if (typeof meta?.itemId !== "string") continue;
+            const item: Body = { type: "reasoning", id: meta.itemId, summary: part.text === "" ? [] : [{ type: "summary_text", text: part.text }] };
+            if (typeof meta.encryptedContent === "string") item.encrypted_content = meta.encryptedContent;
+            input.push(item);
+          }
+        }
+        break;
+      case "tool":
+        for (const part of message.content) input.push({ type: "function_call_output", call_id: part.toolCallId, output: toolResultText(part.result) });
+        break;
+    }
+  }
+  const body: Body = { model: target.modelId, input };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: false }));
+  }
+  if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
+  if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
+  if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+  if (request.temperature !== undefined && !reasoning) body.temperature = request.temperature;
+  const store = options.store ?? false;
+  body.store = store;
+  if (reasoning) {
+    const settings: Body = {};
+    if (options.reasoningEffort !== undefined) settings.effort = options.reasoningEffort;
+    if (options.reasoningSummary !== undefined) settings.summary = options.reasoningSummary;
+    if (Object.keys(settings).length > 0) body.reasoning = settings;
+    if (!store) body.include = ["reasoning.encrypted_content"];
+  }
+  if (options.structuredOutput !== undefined) {
+    const { name, schema, description } = options.structuredOutput;
+    body.text = { format: { type: "json_schema", name, schema, strict: true, ...(description === undefined ? {} : { description }) } };
+  }
+  if (options.promptCacheKey !== undefined) body.prompt_cache_key = options.promptCacheKey;
+  if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;
+  if (target.stream) body.stream = true;
+  return body;
+}

@@ -1,0 +1,112 @@
+import {
+  YokeError,
+  parseToolArguments,
+  type AssistantPart,
+  type JsonValue,
+  type ModelResponse,
+  type StopReason,
+  type ToolCallPart,
+  type Usage,
+} from "@yoke/protocol";
+
+/** The subset of a Responses API `Response` object the adapter reads. */
+export interface WireResponse {
+  id?: string;
+  model?: string;
+  status?: string;
+  incomplete_details?: { reason?: string } | null;
+  error?: { code?: string; message?: string } | null;
+  output?: WireOutputItem[];
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    input_tokens_details?: { cached_tokens?: number } | null;
+    output_tokens_details?: { reasoning_tokens?: number } | null;
+  } | null;
+  service_tier?: string | null;
+}
+
+export type WireOutputItem =
+  | { type: "message"; id?: string; content?: ({ type: "output_text"; text: string } | { type: "refusal"; refusal: string })[] }
+  | { type: "function_call"; id?: string; call_id: string; name: string; arguments: string }
+  | { type: "reasoning"; id: string; summary?: { type: string; text: string }[]; content?: { type: string; text: string }[]; encrypted_content?: string | null }
+  | { type: string; id?: string };
+
+/**
+ * Maps a finished Responses API response: output items in order, the stop reason (tool calls
+ * → `tool_use`; a refusal → `refusal`; `incomplete` → `max_tokens` or `content_filter`),
+ * usage with cached and reasoning tokens, and reasoning items with what is needed to send
+ * them back (`providerMetadata.openai.itemId`, `encryptedContent`).
+ */
+export function mapResponsesResult(wire: WireResponse, fallbackModel: string, warnings: readonly string[]): ModelResponse {
+  const content: AssistantPart[] = [];
+  let refused = false;
+  for (const item of wire.output ?? []) {
+    if (item.type === "message" && "content" in item) {
+      for (const part of item.content ?? []) {
+        if (part.type === "output_text") content.push({ type: "text", text: part.text });
+        else if (part.type === "refusal") {
+          refused = true;
+          content.push({ type: "text", text: part.refusal });
+        }
+      }
+    } else if (item.type === "function_call" && "call_id" in item) {
+      content.push(toolCall(item.call_id, item.name, item.arguments, item.id));
+    } else if (item.type === "reasoning" && "id" in item && item.id !== undefined) {
+      const reasoningItem = item as Extract<WireOutputItem, { type: "reasoning" }>;
+      const texts = [...(reasoningItem.summary ?? []), ...(reasoningItem.content ?? [])].map((part) => part.text);
+      const meta: { [key: string]: JsonValue } = { itemId: reasoningItem.id };
+      if (typeof reasoningItem.encrypted_content === "string") meta.encryptedContent = reasoningItem.encrypted_content;
+      content.push({ type: "reasoning", text: texts.join("\n\n"), providerMetadata: { openai: meta } });
+    }
+  }
+  const { stopReason, raw } = responsesStopReason(wire, content, refused);
+  const response: ModelResponse = {
+    provider: "openai",
+    model: wire.model ?? fallbackModel,
+    content,
+    stopReason,
+    rawStopReason: raw,
+    usage: responsesUsage(wire.usage),
+  };
+  if (wire.id !== undefined) response.id = wire.id;
+  const metadata: { [key: string]: JsonValue } = {};
+  if (wire.id !== undefined) metadata.responseId = wire.id;
+  if (typeof wire.service_tier === "string") metadata.serviceTier = wire.service_tier;
+  if (Object.keys(metadata).length > 0) response.providerMetadata = { openai: metadata };
+  if (warnings.length > 0) response.warnings = [...warnings];
+  return response;
+}
+
+export function toolCall(toolCallId: string, toolName: string, rawArguments: string, itemId?: string): ToolCallPart {
+  const part: ToolCallPart = { type: "tool-call", toolCallId, toolName, rawArguments };
+  const parsed = parseToolArguments(rawArguments);
+  if (parsed.ok) part.arguments = parsed.value;
+  else part.argumentsError = parsed.error;
+  if (itemId !== undefined) part.providerMetadata = { openai: { itemId } };
+  return part;
+}
+
+function responsesStopReason(wire: WireResponse, content: readonly AssistantPart[], refused: boolean): { stopReason: StopReason; raw: string } {
+  if (wire.status === "incomplete") {
+    const reason = wire.incomplete_details?.reason ?? "incomplete";
+    if (reason === "max_output_tokens") return { stopReason: "max_tokens", raw: reason };
+    if (reason === "content_filter") return { stopReason: "content_filter", raw: reason };
+    throw new YokeError("PROVIDER_RESPONSE_INVALID", `the response is incomplete for an unknown reason: ${reason}`, { details: { provider: "openai", reason } });
+  }
+  if (wire.status !== "completed") {
+    throw new YokeError("PROVIDER_RESPONSE_INVALID", `the response ended with status ${String(wire.status)}`, { details: { provider: "openai", status: wire.status } });
+  }
+  if (refused) return { stopReason: "refusal", raw: "refusal" };
+  if (content.some((part) => part.type === "tool-call")) return { stopReason: "tool_use", raw: "completed" };
+  return { stopReason: "end_turn", raw: "completed" };
+}
+
+function responsesUsage(usage: WireResponse["usage"]): Usage {
+  const result: Usage = { inputTokens: usage?.input_tokens ?? 0, outputTokens: usage?.output_tokens ?? 0 };
+  const cached = usage?.input_tokens_details?.cached_tokens;
+  const reasoning = usage?.output_tokens_details?.reasoning_tokens;
+  if (typeof cached === "number") result.cacheReadTokens = cached;
+  if (typeof reasoning === "number") result.reasoningTokens = reasoning;
+  return result;
+}

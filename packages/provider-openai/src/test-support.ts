@@ -1,0 +1,53 @@
+// Shared by this package's tests: a replay server with the real SDK client pointed at it.
+import { fileURLToPath } from "node:url";
+import OpenAI from "openai";
+import { YokeError, type ModelRequest, type ModelStreamPart } from "@yoke/protocol";
+import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer } from "@yoke/testkit/replay";
+import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions } from "./index.js";
+
+const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
+
+export const fixture = (file: string, overrides: Partial<ReplayExchange> = {}): ReplayExchange => readReplayFixture(FIXTURES, file, overrides);
+
+export interface Replay {
+  server: ReplayServer;
+  provider: OpenAIProvider;
+}
+
+/**
+ * A replay server serving `exchanges`, and an adapter over a real SDK client aimed at it.
+ * The client asks for 5 retries: the adapter must override that with none.
+ */
+export async function replay(exchanges: ReplayExchange[], options: Partial<OpenAIProviderOptions> = {}): Promise<Replay> {
+  const server = await createReplayServer(exchanges);
+  const client = new OpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1`, maxRetries: 5 });
+  const provider = createOpenAIProvider({ model: "gpt-5-mini", client, now: () => Date.UTC(2026, 0, 1), ...options });
+  return { server, provider };
+}
+
+export const ask = (text: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages: [{ role: "user", content: [{ type: "text", text }] }],
+  tools: [],
+  ...extra,
+});
+
+export const weatherTool = {
+  name: "get_weather",
+  description: "Current weather for a city.",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+};
+
+export function collect(): { parts: ModelStreamPart[]; onStreamPart: (part: ModelStreamPart) => void } {
+  const parts: ModelStreamPart[] = [];
+  return { parts, onStreamPart: (part) => parts.push(part) };
+}
+
+export async function rejection(promise: Promise<unknown>): Promise<YokeError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (YokeError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new YokeError("INTERNAL", "expected a rejection");
+}

@@ -1,0 +1,221 @@
+import {
+  ModelResponseSchema,
+  STOP_REASONS,
+  YokeError,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+  type ProviderAdapterV1,
+} from "@yoke/protocol";
+import { afterEach, describe, expect, it } from "vitest";
+
+/**
+ * What the provider behind an adapter must answer, per contract test. A factory wires its
+ * adapter to serve the named scenario (a replay server with recorded traffic, scripted
+ * steps, …) for the request in `PROVIDER_CONTRACT_REQUESTS`:
+ *
+ * - `text`: a plain text answer, stop reason end of turn.
+ * - `tool-calls`: two parallel calls of `get_weather`, `{ "city": "Paris" }` then `{ "city": "Tokyo" }`.
+ * - `malformed-arguments`: one call of `get_weather` whose arguments are not valid JSON.
+ * - `rate-limited`: HTTP 429 with a retry-after.
+ * - `unavailable`: a 5xx (or the provider's overloaded error).
+ * - `stream-cut`: the connection ends before the response is complete.
+ * - `slow`: a response that does not complete until the caller aborts.
+ */
+export type ProviderContractScenario = "text" | "tool-calls" | "malformed-arguments" | "rate-limited" | "unavailable" | "stream-cut" | "slow";
+
+/** An adapter wired to one scenario, and what the contract may observe of its transport. */
+export interface ProviderContractSubject {
+  adapter: ProviderAdapterV1;
+  /** Resolves once the call reached the provider (for `slow`: the contract aborts then). Default: the next macrotask. */
+  requestReceived?: Promise<unknown>;
+  /** Requests the provider received so far, when the subject can count them (checks no hidden retries). */
+  requestCount?: () => number;
+  close?: () => void | Promise<void>;
+}
+
+/** Builds a subject for a scenario. */
+export type ProviderContractFactory = (scenario: ProviderContractScenario) => ProviderContractSubject | Promise<ProviderContractSubject>;
+
+const weather = {
+  name: "get_weather",
+  description: "Current weather for a city.",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+};
+
+/** The request the contract sends for each scenario. */
+export const PROVIDER_CONTRACT_REQUESTS: Readonly<Record<ProviderContractScenario, ModelRequest>> = Object.freeze({
+  text: { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
+  "tool-calls": { messages: [{ role: "user", content: [{ type: "text", text: "Weather in Paris and Tokyo?" }] }], tools: [weather] },
+  "malformed-arguments": { messages: [{ role: "user", content: [{ type: "text", text: "Weather in Paris?" }] }], tools: [weather] },
+  "rate-limited": { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
+  unavailable: { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
+  "stream-cut": { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
+  slow: { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
+});
+
+async function rejectionOf(promise: Promise<unknown>): Promise<YokeError> {
+  let caught: unknown;
+  try {
+    await promise;
+  } catch (error) {
+    caught = error;
+  }
+  expect(YokeError.isInstance(caught), `expected a YokeError rejection, got ${String(caught)}`).toBe(true);
+  return caught as YokeError;
+}
+
+function checkResponse(adapter: ProviderAdapterV1, response: ModelResponse): void {
+  expect(ModelResponseSchema.safeParse(response).success).toBe(true);
+  expect(response.provider).toBe(adapter.provider);
+  expect(STOP_REASONS).toContain(response.stopReason);
+  for (const value of [response.usage.inputTokens, response.usage.outputTokens]) {
+    expect(Number.isInteger(value) && value >= 0).toBe(true);
+  }
+}
+
+function checkStream(adapter: ProviderAdapterV1, parts: readonly ModelStreamPart[], response: ModelResponse): void {
+  const finishes = parts.filter((part) => part.type === "finish");
+  if (!adapter.capabilities.streaming && parts.length === 0) return;
+  expect(finishes).toHaveLength(1);
+  expect(parts.at(-1)).toEqual({ type: "finish", response });
+  const streamedText = parts.flatMap((part) => (part.type === "text-delta" ? [part.text] : [])).join("");
+  const text = response.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+  if (adapter.capabilities.streaming) expect(streamedText).toBe(text);
+}
+
+/**
+ * The contract every `ProviderAdapterV1` keeps, as a vitest suite. Run it in your adapter's
+ * tests with a factory that wires the adapter to each scenario.
+ *
+ * @example
+ * ```ts
+ * describeProviderContract("my adapter", async (scenario) => {
+ *   const server = await createReplayServer([readReplayFixture(fixtures, `${scenario}.sse`)]);
+ *   return {
+ *     adapter: createMyAdapter({ baseURL: server.url }),
+ *     requestReceived: server.waitForRequest(1),
+ *     requestCount: () => server.requests.length,
+ *     close: () => server.close(),
+ *   };
+ * });
+ * ```
+ */
+export function describeProviderContract(name: string, makeSubject: ProviderContractFactory): void {
+  describe(`provider contract: ${name}`, () => {
+    const open: ProviderContractSubject[] = [];
+    const subject = async (scenario: ProviderContractScenario) => {
+      const made = await makeSubject(scenario);
+      open.push(made);
+      return made;
+    };
+    afterEach(async () => {
+      for (const made of open.splice(0)) await made.close?.();
+    });
+
+    it("declares specification v1, its ids and a well-formed capability matrix", async () => {
+      const { adapter } = await subject("text");
+      expect(adapter.specificationVersion).toBe("v1");
+      expect(adapter.provider).toMatch(/^\S+$/);
+      expect(adapter.modelId.length).toBeGreaterThan(0);
+      const capabilities = adapter.capabilities;
+      for (const flag of [capabilities.toolCalls, capabilities.parallelToolCalls, capabilities.streaming, capabilities.cancellation]) {
+        expect(typeof flag).toBe("boolean");
+      }
+      for (const flag of Object.values(capabilities.usage)) expect(typeof flag).toBe("boolean");
+      expect(capabilities.inputModalities).toContain("text");
+      expect(["none", "strict-subset", "json-schema"]).toContain(capabilities.structuredOutput);
+      expect(["none", "automatic", "breakpoints"]).toContain(capabilities.promptCaching);
+      expect(capabilities.maxOutputTokens).toBeGreaterThan(0);
+      expect(capabilities.contextWindow).toBeGreaterThanOrEqual(capabilities.maxOutputTokens);
+    });
+
+    it("normalizes a text answer (and streams it consistently)", async () => {
+      const { adapter, requestCount } = await subject("text");
+      const parts: ModelStreamPart[] = [];
+      const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS.text, { onStreamPart: (part) => parts.push(part) });
+      checkResponse(adapter, response);
+      expect(response.stopReason).toBe("end_turn");
+      expect(response.content.some((part) => part.type === "text" && part.text.length > 0)).toBe(true);
+      checkStream(adapter, parts, response);
+      if (requestCount) expect(requestCount()).toBe(1);
+    });
+
+    it("returns parallel tool calls with distinct ids and parsed arguments, in order", async () => {
+      const { adapter } = await subject("tool-calls");
+      const parts: ModelStreamPart[] = [];
+      const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["tool-calls"], { onStreamPart: (part) => parts.push(part) });
+      checkResponse(adapter, response);
+      expect(response.stopReason).toBe("tool_use");
+      const calls = response.content.flatMap((part) => (part.type === "tool-call" ? [part] : []));
+      expect(calls.map((call) => [call.toolName, call.arguments])).toEqual([
+        ["get_weather", { city: "Paris" }],
+        ["get_weather", { city: "Tokyo" }],
+      ]);
+      for (const call of calls) {
+        expect(call.toolCallId.length).toBeGreaterThan(0);
+        expect(JSON.parse(call.rawArguments)).toEqual(call.arguments);
+        expect(call.argumentsError).toBeUndefined();
+      }
+      expect(new Set(calls.map((call) => call.toolCallId)).size).toBe(2);
+      checkStream(adapter, parts, response);
+    });
+
+    it("returns malformed tool arguments as a value with argumentsError, not a throw", async () => {
+      const { adapter } = await subject("malformed-arguments");
+      const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["malformed-arguments"]);
+      checkResponse(adapter, response);
+      const call = response.content.find((part) => part.type === "tool-call");
+      expect(call?.type).toBe("tool-call");
+      if (call?.type !== "tool-call") return;
+      expect(call.arguments).toBeUndefined();
+      expect(typeof call.argumentsError).toBe("string");
+      expect(() => JSON.parse(call.rawArguments)).toThrow();
+    });
+
+    it("rejects a rate limit with a retryable PROVIDER_RATE_LIMITED carrying retryAfterMs, without retrying itself", async () => {
+      const { adapter, requestCount } = await subject("rate-limited");
+      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["rate-limited"]));
+      expect(error.code).toBe("PROVIDER_RATE_LIMITED");
+      expect(error.retryable).toBe(true);
+      expect(typeof error.details.retryAfterMs).toBe("number");
+      expect(error.details.retryAfterMs as number).toBeGreaterThanOrEqual(0);
+      if (requestCount) expect(requestCount()).toBe(1);
+    });
+
+    it("rejects a provider failure with a retryable PROVIDER_UNAVAILABLE, without retrying itself", async () => {
+      const { adapter, requestCount } = await subject("unavailable");
+      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.unavailable));
+      expect(error.code).toBe("PROVIDER_UNAVAILABLE");
+      expect(error.retryable).toBe(true);
+      if (requestCount) expect(requestCount()).toBe(1);
+    });
+
+    it("rejects a cut stream with PROVIDER_STREAM_CUT and finishes nothing", async () => {
+      const { adapter } = await subject("stream-cut");
+      const parts: ModelStreamPart[] = [];
+      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["stream-cut"], { onStreamPart: (part) => parts.push(part) }));
+      expect(error.code).toBe("PROVIDER_STREAM_CUT");
+      expect(error.retryable).toBe(true);
+      expect(parts.filter((part) => part.type === "finish")).toEqual([]);
+    });
+
+    it("rejects an already-aborted call with CANCELLED before calling the provider", async () => {
+      const { adapter, requestCount } = await subject("text");
+      const controller = new AbortController();
+      controller.abort();
+      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.text, { signal: controller.signal }));
+      expect(error.code).toBe("CANCELLED");
+      if (requestCount) expect(requestCount()).toBe(0);
+    });
+
+    it("rejects with CANCELLED when aborted mid-call", async () => {
+      const { adapter, requestReceived } = await subject("slow");
+      const controller = new AbortController();
+      const pending = rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.slow, { signal: controller.signal }));
+      await (requestReceived ?? new Promise((resolve) => setImmediate(resolve)));
+      controller.abort();
+      expect((await pending).code).toBe("CANCELLED");
+    });
+  });
+}

@@ -15,6 +15,16 @@ export function describeEvent(raw: JournalEvent): string {
       return `${head} task: ${JSON.stringify(clip(event.data.task))}`;
     case "turn.started":
       return `\n${head} turn ${event.data.index}`;
+    case "context.compiled": {
+      const delta = event.data.manifestDelta as { keep?: number; append?: { decision?: string }[]; set?: { allocation?: { used?: number } } };
+      const added = delta.append ?? [];
+      const cut = added.filter((item) => item.decision === "truncated").length;
+      const artifacts = event.data.artifacts?.length ?? 0;
+      const extras = [cut > 0 ? `${cut} cut` : "", artifacts > 0 ? `${artifacts} artifact${artifacts === 1 ? "" : "s"} kept` : "", event.data.compactions ? "compacted" : ""].filter(Boolean);
+      const used = delta.set?.allocation?.used;
+      const tokens = used === undefined ? "" : `, ${used} tokens`;
+      return `${head} manifest: ${delta.keep ?? 0} items kept, ${added.length} added${tokens}${extras.length > 0 ? ` (${extras.join(", ")})` : ""}`;
+    }
     case "model.requested":
       return `${head} ${event.data.messageCount} messages, request ${event.data.requestHash.slice(0, 12)}`;
     case "model.responded": {

@@ -26,6 +26,7 @@ export const YOKE_ERROR_CODES = {
   PROVIDER_STREAM_CUT: { retryable: true, summary: "a streamed response ended before it was complete" },
   PROVIDER_ADMISSION_REJECTED: { retryable: false, summary: "the target model cannot represent this request" },
   // context
+  REQUEST_MISMATCH: { retryable: false, summary: "a request rebuilt from the journal does not hash to the request journaled for it" },
   CONTEXT_OVERFLOW: { retryable: false, summary: "mandatory context (or the history, without compaction) does not fit the window" },
   // tools
   TOOL_UNKNOWN: { retryable: false, summary: "the model called a tool that does not exist" },

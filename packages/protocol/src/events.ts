@@ -84,6 +84,21 @@ export const EVENT_DATA_SCHEMAS = {
   "turn.started": z.object({ ...turnRef, index: z.number().int().positive() }),
   /** Journaled before the call: the digest of exactly the request sent. */
   "model.requested": z.object({ ...turnRef, requestHash: HashSchema, messageCount: z.number().int().nonnegative() }),
+  /**
+   * Journaled with `model.requested`, before the call: what the context compiler decided.
+   * `manifestDelta` is the compiler's manifest delta against the run's previous manifest
+   * (JSON here; the compiler's schema validates it), `artifacts` the content the request
+   * refers to by SHA-256 (full text of cut tool outputs, …) not journaled before, and
+   * `compactions` the context revisions this compile made. Journals written before it have none.
+   */
+  "context.compiled": z.object({
+    ...turnRef,
+    revision: z.number().int().nonnegative(),
+    requestHash: HashSchema,
+    manifestDelta: z.record(z.string(), JsonValueSchema),
+    artifacts: z.array(z.object({ hash: HashSchema, text: z.string() })).optional(),
+    compactions: z.array(z.record(z.string(), JsonValueSchema)).optional(),
+  }),
   "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative() }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
   "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema }),

@@ -61,6 +61,8 @@ export interface RunState {
   readonly currentTurnId: string | undefined;
   /** The transcript the model is shown (without the system prompt). */
   readonly messages: readonly Message[];
+  /** The sequence number of the event each message of `messages` came from (same indexes). */
+  readonly messageSeqs: readonly number[];
   readonly lastResponse: ModelResponse | undefined;
   /** Tool calls of the last response, in proposal order, that have no result yet. */
   readonly pendingToolCalls: readonly PendingToolCall[];
@@ -107,6 +109,7 @@ export class RunStateAccumulator {
     return {
       ...this.#state,
       messages: this.#state.messages.slice(),
+      messageSeqs: this.#state.messageSeqs.slice(),
       pendingToolCalls: this.#state.pendingToolCalls.slice(),
       actions: this.#state.actions.slice(),
     };
@@ -134,6 +137,7 @@ export class RunStateAccumulator {
       copy.#state = {
         ...this.#state,
         messages: this.#state.messages.slice(),
+        messageSeqs: this.#state.messageSeqs.slice(),
         pendingToolCalls: this.#state.pendingToolCalls.slice(),
         actions: this.#state.actions.slice(),
       };
@@ -154,12 +158,16 @@ export class RunStateAccumulator {
         if (state.currentTurnId !== event.data.turnId) throw invalid(event, "model.requested for another turn");
         state.phase = "awaiting_response";
         return;
+      case "context.compiled":
+        if (state.phase !== "ready" && state.phase !== "responded") throw invalid(event, `context.compiled in phase ${state.phase}`);
+        if (state.currentTurnId !== event.data.turnId) throw invalid(event, "context.compiled for another turn");
+        return;
       case "model.responded": {
         if (state.phase !== "awaiting_response") throw invalid(event, `model.responded in phase ${state.phase}`);
         const response = event.data.response;
         state.lastResponse = response;
         state.usage = addUsage(state.usage, response.usage);
-        if (response.content.length > 0) state.messages.push({ role: "assistant", content: response.content });
+        if (response.content.length > 0) pushMessage(state, { role: "assistant", content: response.content }, event.seq);
         const calls = toolCallsOf(response);
         if (calls.length > 0) {
           state.phase = "tools_pending";
@@ -189,7 +197,7 @@ export class RunStateAccumulator {
       case "tool.completed": {
         const actionId = event.type === "tool.completed" ? event.data.actionId : undefined;
         const index = this.#pendingIndex(state, event, event.data.toolCallId, actionId);
-        this.#resolve(state, index, event.data.result);
+        this.#resolve(state, index, event.data.result, event.seq);
         return;
       }
       case "action.proposed": {
@@ -220,12 +228,12 @@ export class RunStateAccumulator {
       case "action.committed": {
         const receipt = event.data.receipt === undefined ? {} : { receipt: event.data.receipt };
         const record = this.#moveAction(state, event, { type: event.type }, { ...receipt, committedSeq: event.seq });
-        this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), event.data.result);
+        this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), event.data.result, event.seq);
         return;
       }
       case "action.failed": {
         const record = this.#moveAction(state, event, { type: event.type, retryable: event.data.retryable });
-        if (!event.data.retrying) this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), event.data.result);
+        if (!event.data.retrying) this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), event.data.result, event.seq);
         return;
       }
       case "action.reconciled": {
@@ -234,7 +242,7 @@ export class RunStateAccumulator {
         const receipt = event.data.receipt === undefined ? {} : { receipt: event.data.receipt };
         const applied = verdict === "applied" ? { ...receipt, committedSeq: event.seq } : {};
         const record = this.#moveAction(state, event, { type: event.type, verdict }, applied);
-        if (verdict === "applied") this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), result!);
+        if (verdict === "applied") this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), result!, event.seq);
         return;
       }
       case "action.compensating":
@@ -243,10 +251,8 @@ export class RunStateAccumulator {
         return;
       case "action.compensated": {
         const record = this.#moveAction(state, event, { type: event.type }, {}, true);
-        state.messages.push({
-          role: "user",
-          content: [{ type: "text", text: `[runtime] the effect of ${record.toolName} (call ${record.toolCallId}) was undone by its compensation.` }],
-        });
+        const text = `[runtime] the effect of ${record.toolName} (call ${record.toolCallId}) was undone by its compensation.`;
+        pushMessage(state, { role: "user", content: [{ type: "text", text }] }, event.seq);
         return;
       }
       case "completion.checked":
@@ -254,7 +260,7 @@ export class RunStateAccumulator {
         return;
       case "input.added":
         if (state.phase !== "responded" && state.phase !== "ready") throw invalid(event, `input.added in phase ${state.phase}`);
-        state.messages.push({ role: "user", content: event.data.content });
+        pushMessage(state, { role: "user", content: event.data.content }, event.seq);
         state.phase = "ready";
         return;
       case "run.completed":
@@ -312,7 +318,7 @@ export class RunStateAccumulator {
   }
 
   /** Gives a pending call its result; the last result of a response becomes one tool message. */
-  #resolve(state: MutableRunState, index: number, result: ToolResultPart["result"]): void {
+  #resolve(state: MutableRunState, index: number, result: ToolResultPart["result"], seq: number): void {
     const [call] = state.pendingToolCalls.splice(index, 1);
     this.#results.push({
       index: call!.index,
@@ -320,7 +326,7 @@ export class RunStateAccumulator {
     });
     if (state.pendingToolCalls.length === 0) {
       const results = this.#results.sort((a, b) => a.index - b.index).map((entry) => entry.part);
-      state.messages.push({ role: "tool", content: results });
+      pushMessage(state, { role: "tool", content: results }, seq);
       this.#results = [];
       state.phase = "ready";
     }
@@ -350,8 +356,9 @@ export function reduceRun(events: Iterable<JournalEvent>): RunState {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type MutableRunState = Mutable<Omit<RunState, "messages" | "pendingToolCalls" | "actions">> & {
+type MutableRunState = Mutable<Omit<RunState, "messages" | "messageSeqs" | "pendingToolCalls" | "actions">> & {
   messages: Message[];
+  messageSeqs: number[];
   pendingToolCalls: PendingToolCall[];
   actions: ActionRecord[];
 };
@@ -369,6 +376,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     turns: 0,
     currentTurnId: undefined,
     messages: [{ role: "user", content: [{ type: "text", text: data.task }] }],
+    messageSeqs: [event.seq],
     lastResponse: undefined,
     pendingToolCalls: [],
     actions: [],
@@ -377,6 +385,11 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     length: 0,
     headHash: event.hash,
   };
+}
+
+function pushMessage(state: MutableRunState, message: Message, seq: number): void {
+  state.messages.push(message);
+  state.messageSeqs.push(seq);
 }
 
 function invalid(event: Pick<JournalEvent, "seq" | "type">, why: string): YokeError {

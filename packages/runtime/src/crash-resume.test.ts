@@ -274,7 +274,7 @@ describe("resume never repeats what the journal holds", () => {
     expect(store.calls).toEqual([{ key: "k", attempt: 1, actionId: "action_00000000001000" }]);
     expect(fresh.journal.appends.slice(0, 2)).toEqual([
       [...ADMITTED, "tool.rejected"],
-      ["action.committed", "turn.started", "model.requested"],
+      ["action.committed", "turn.started", "context.compiled", "model.requested"],
     ]);
   });
 });

@@ -3,7 +3,7 @@ import type { AnyTool } from "./define-tool.js";
 import type { CompletionCheck, HarnessOptions } from "./harness-types.js";
 import { silentLogger } from "./logger.js";
 import { realSleep } from "./model-call.js";
-import { createRequestHasher } from "./request-builder.js";
+import { compileConfigOf } from "./request-builder.js";
 import type { HarnessDeps } from "./run-context.js";
 import { createToolExecutor } from "./tool-executor.js";
 import { RUNTIME_VERSION } from "./version.js";
@@ -46,7 +46,8 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     modelRetries,
     sleep: options.sleep ?? realSleep,
     executor: createToolExecutor({ clock, timers: options.timers }),
-    hasher: createRequestHasher(),
+    compileConfig: compileConfigOf(options.provider, options.context ?? {}),
+    context: options.context ?? {},
   };
 }
 

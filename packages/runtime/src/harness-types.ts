@@ -1,3 +1,4 @@
+import type { CompactionPolicy, EvidenceItem, PinnedConstraint, TokenCounter } from "@yoke/context-compiler";
 import type {
   Clock,
   IdSource,
@@ -36,6 +37,38 @@ export type CompletionVerdict = { passed: true; summary?: string } | { passed: f
  * ```
  */
 export type CompletionCheck = (context: CompletionContext) => Promise<CompletionVerdict>;
+
+/**
+ * How the harness compiles each request with `@yoke/context-compiler`. The model id and
+ * window come from the provider (`modelId`, `capabilities.contextWindow`). Keep these the
+ * same across a run's resumes: a resume recompiles the journaled request and refuses one
+ * that does not hash the same (REQUEST_MISMATCH).
+ *
+ * @example
+ * ```ts
+ * const context: ContextOptions = {
+ *   constraints: [{ id: "constraint:generated", text: "Never edit files under src/generated." }],
+ *   compaction: { threshold: 0.8 },
+ *   toolOutputBudgetBytes: 8_192,
+ * };
+ * ```
+ */
+export interface ContextOptions {
+  /** `model` (default): the model's tokenizer where one is published, else a declared estimate; `estimated`: always the estimate; or a counter. */
+  tokenCounter?: "model" | "estimated" | TokenCounter;
+  /** Output headroom reserved first, sent as maxOutputTokens. Default: the provider's `capabilities.maxOutputTokens`. */
+  outputReserve?: number;
+  /** Without one, a history that outgrows the window stops the run with CONTEXT_OVERFLOW (nothing is dropped). */
+  compaction?: CompactionPolicy;
+  /** Operator constraints shown on every turn; never dropped, never summarized. */
+  constraints?: readonly PinnedConstraint[];
+  /** Optional context filled by priority into free tokens. Must be a pure function of the state's transcript (a resume recompiles). */
+  evidence?: (state: RunState) => readonly EvidenceItem[];
+  /** Budget of one tool result's text in UTF-8 bytes (default 16 KiB); the full text is journaled as an artifact. */
+  toolOutputBudgetBytes?: number;
+  /** Per-tool overrides of `toolOutputBudgetBytes`. */
+  toolOutputBudgets?: Readonly<Record<string, number>>;
+}
 
 /**
  * How to build a harness. Everything with a side effect or a source of nondeterminism is
@@ -79,6 +112,8 @@ export interface HarnessOptions {
   sleep?: Sleep;
   /** Timers that arm tool deadlines. Default: the real ones. Tests inject fake ones. */
   timers?: Timers;
+  /** How requests are compiled: token counting, output reserve, compaction, pinned constraints, evidence. */
+  context?: ContextOptions;
 }
 
 export interface StartOptions {

@@ -4,7 +4,8 @@ import { callTools, say } from "@yoke/testkit";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ADMITTED, countingTool, echoTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
-import { buildRequest, createRequestHasher } from "./request-builder.js";
+import { createHash } from "node:crypto";
+import { reconstructRequestFromEvents } from "./reconstruct-request.js";
 import { RUNTIME_VERSION } from "./version.js";
 
 describe("createHarness: the happy path", () => {
@@ -24,11 +25,11 @@ describe("createHarness: the happy path", () => {
     model.assertConsumed();
     expect(result.outcome).toEqual({ status: "verified_success" });
     expect(journal.appends).toEqual([
-      ["run.started", "turn.started", "model.requested"],
+      ["run.started", "turn.started", "context.compiled", "model.requested"],
       ["model.responded", ...ADMITTED],
-      ["action.committed", "turn.started", "model.requested"],
+      ["action.committed", "turn.started", "context.compiled", "model.requested"],
       ["model.responded", ...ADMITTED, ...ADMITTED],
-      ["action.committed", "action.committed", "turn.started", "model.requested"],
+      ["action.committed", "action.committed", "turn.started", "context.compiled", "model.requested"],
       ["model.responded"],
       ["completion.checked", "run.completed"],
     ]);
@@ -72,9 +73,14 @@ describe("createHarness: the happy path", () => {
     const { runId } = await harness.start("do the thing");
     const events = (await readAllFrom(harness, runId)).map(parseYokeEvent);
     const hashes = events.flatMap((event) => (event.type === "model.requested" ? [event.data.requestHash] : []));
-    const hasher = createRequestHasher();
-    expect(model.calls.map((request) => hasher.hash(request))).toEqual(hashes);
-    expect(model.calls[0]!.messages[0]).toEqual({ role: "system", content: "Be brief." });
+    // The request bytes of docs/decisions/0003: the canonical header, then each message, one per line.
+    const hashOf = ({ messages, stablePrefixMessages: _prefix, ...header }: (typeof model.calls)[number]) =>
+      createHash("sha256")
+        .update([header, ...messages].map((part) => `${canonicalJson(part)}\n`).join(""))
+        .digest("hex");
+    expect(model.calls.map(hashOf)).toEqual(hashes);
+    const system = model.calls[0]!.messages[0]!;
+    expect(system.role === "system" && system.content).toContain("Be brief.");
     expect(model.calls[0]!.tools.map((tool) => tool.name)).toEqual(["echo", "store"]);
   });
 
@@ -144,10 +150,14 @@ describe("createHarness: the happy path", () => {
     expect(RUNTIME_VERSION).toBe(manifest.version);
   });
 
-  it("builds the same request twice from the same state", async () => {
-    const { harness } = rig(script(), { tools: [echoTool, store.tool], systemPrompt: "S" });
-    const { state } = await harness.start("t");
-    expect(canonicalJson(buildRequest(state))).toBe(canonicalJson(buildRequest(structuredClone(state))));
+  it("rebuilds every turn's request from the events alone, byte for byte", async () => {
+    const { harness, model } = rig(script(), { tools: [echoTool, store.tool], systemPrompt: "S" });
+    const { runId } = await harness.start("t");
+    const events = await readAllFrom(harness, runId);
+    for (const turn of [1, 2, 3]) {
+      const rebuilt = reconstructRequestFromEvents(events, turn);
+      expect(canonicalJson(rebuilt.request)).toBe(canonicalJson(model.calls[turn - 1]));
+    }
   });
 });
 

@@ -8,6 +8,8 @@ import {
   type RunScope,
   type YokeEventDraft,
 } from "@yoke/protocol";
+import { createContextCompiler } from "@yoke/context-compiler";
+import { createCompiledContext, observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { resolveOptions } from "./harness-deps.js";
 import type { Harness, HarnessOptions, ResumeOptions, RunResult, StartOptions } from "./harness-types.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
@@ -18,7 +20,8 @@ import { commit, preview, type HarnessDeps, type RunContext } from "./run-contex
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
  * journals every step before acting on it. A tool turn costs two durable appends: the
  * response with every call's `tool.started`/`tool.rejected`, then every result with the
- * next turn's `turn.started` and `model.requested`.
+ * next turn's `turn.started`, `context.compiled` (the compiler's manifest delta) and
+ * `model.requested`. Requests are compiled by `@yoke/context-compiler`.
  *
  * @example
  * ```ts
@@ -45,7 +48,7 @@ export function createHarness(options: HarnessOptions): Harness {
       if ((await deps.journal.head(scope)) !== null) {
         throw new YokeError("RUN_ALREADY_EXISTS", `run ${runId} already exists; resume it instead`, { details: { ...scope } });
       }
-      const context = newContext(deps, scope, new RunStateAccumulator(), startOptions.signal);
+      const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal);
       const runStarted: YokeEventDraft = {
         type: "run.started",
         at: deps.clock.now(),
@@ -68,8 +71,9 @@ export function createHarness(options: HarnessOptions): Harness {
 
     async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult> {
       const scope = { tenantId: deps.tenantId, runId };
-      const accumulator = await load(deps, scope);
-      const context = newContext(deps, scope, accumulator, resumeOptions.signal);
+      const compiled = createCompiledContext();
+      const accumulator = await load(deps, scope, compiled);
+      const context = newContext(deps, scope, accumulator, compiled, resumeOptions.signal);
       const state = accumulator.peek();
       if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
       return runLoop(context);
@@ -95,19 +99,26 @@ export function createHarness(options: HarnessOptions): Harness {
   };
 }
 
-/** Folds a run's events as they stream from the journal (never collected in memory). */
-async function load(deps: HarnessDeps, scope: RunScope): Promise<RunStateAccumulator> {
+/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, its context too. */
+async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext): Promise<RunStateAccumulator> {
   const accumulator = new RunStateAccumulator();
   let any = false;
   for await (const event of deps.journal.read(scope)) {
     accumulator.apply(event);
+    if (compiled !== undefined) observeCompiled(compiled, event);
     any = true;
   }
   if (!any) throw notFound(scope);
   return accumulator;
 }
 
-function newContext(deps: HarnessDeps, scope: RunScope, accumulator: RunStateAccumulator, signal: AbortSignal | undefined): RunContext {
+function newContext(
+  deps: HarnessDeps,
+  scope: RunScope,
+  accumulator: RunStateAccumulator,
+  compiled: CompiledContext,
+  signal: AbortSignal | undefined,
+): RunContext {
   return {
     deps,
     scope,
@@ -115,6 +126,8 @@ function newContext(deps: HarnessDeps, scope: RunScope, accumulator: RunStateAcc
     signal,
     logger: deps.logger.child({ tenantId: scope.tenantId, runId: scope.runId }),
     dispatchable: new Map(),
+    compiler: createContextCompiler(deps.compileConfig),
+    compiled,
   };
 }
 

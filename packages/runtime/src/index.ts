@@ -1,7 +1,7 @@
 /**
  * @yoke/runtime — the agent loop. `createHarness` composes a journal (`JournalV1`), a model
  * (`ProviderAdapterV1`) and tools (`defineTool`) into a loop that journals every step before
- * acting on it: the request hash before the call, the response and every tool call's
+ * acting on it: the compiled request's manifest delta and hash before the call, the response and every tool call's
  * verdict before any tool runs, every result with the next request. Any run resumes from
  * its journal in a fresh process; a response already journaled is never requested again,
  * and a tool call a crash cut is re-run only when its side-effect class makes that safe.
@@ -14,6 +14,7 @@ export type {
   CompletionCheck,
   CompletionContext,
   CompletionVerdict,
+  ContextOptions,
   Harness,
   HarnessOptions,
   ResumeOptions,
@@ -24,6 +25,6 @@ export { silentLogger } from "./logger.js";
 export type { Logger } from "./logger.js";
 export { realSleep } from "./model-call.js";
 export type { Sleep } from "./model-call.js";
-export { buildRequest, createRequestHasher } from "./request-builder.js";
-export type { RequestHasher, RequestSource } from "./request-builder.js";
+export { reconstructRequest, reconstructRequestFromEvents } from "./reconstruct-request.js";
+export type { ReconstructedRequest } from "./reconstruct-request.js";
 export { RUNTIME_VERSION } from "./version.js";

@@ -1,93 +1,143 @@
-import { createHash, type Hash } from "node:crypto";
-import { canonicalJson, type Message, type ModelRequest, type RunState } from "@yoke/protocol";
+import {
+  createContextCompiler,
+  diffManifest,
+  estimatedTokenCounter,
+  type CompileConfig,
+  type CompileResult,
+  type ContextInput,
+  type SourceMessage,
+} from "@yoke/context-compiler";
+import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import { journaledDelta } from "./compiled-context.js";
+import type { ContextOptions } from "./harness-types.js";
+import type { RunContext } from "./run-context.js";
 
-/** The part of run state a request is built from. */
-export type RequestSource = Pick<RunState, "systemPrompt" | "messages" | "tools">;
-
-/**
- * Builds the model request for the current state: the system prompt (if any), the
- * transcript, and the tools pinned at run start. Deterministic — the same state gives the
- * same request — so a resume rebuilds exactly the request whose hash is journaled. (The
- * context compiler replaces this seam.)
- *
- * The request shares message objects with the state; adapters must not mutate it.
- *
- * @example
- * ```ts
- * const request = buildRequest(accumulator.peek());
- * const requestHash = createRequestHasher().hash(request);
- * ```
- */
-export function buildRequest(state: RequestSource): ModelRequest {
-  const messages: Message[] = [];
-  if (state.systemPrompt !== undefined && state.systemPrompt !== "") messages.push({ role: "system", content: state.systemPrompt });
-  for (const message of state.messages) messages.push(message);
-  return { messages, tools: state.tools.slice() };
-}
+type JsonRecord = Record<string, JsonValue>;
 
 /**
- * Hashes requests: the SHA-256 of `canonicalJson(request)`, hex. Each message's and tool's
- * canonical form is cached by object identity, and the digest state after the transcript is
- * kept, so when turn N+1's transcript extends turn N's, only the new messages are hashed: the
- * per-turn cost does not grow with the history (messages are never mutated once built).
+ * The compile config of a harness: model id and window from the provider, the rest from the
+ * `context` option. Validated here, once (CONFIG_INVALID).
  */
-export interface RequestHasher {
-  hash(request: ModelRequest): string;
+export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOptions): CompileConfig {
+  const counter = options.tokenCounter;
+  const config: CompileConfig = {
+    model: provider.modelId,
+    contextWindow: provider.capabilities.contextWindow,
+    maxOutputTokens: options.outputReserve ?? provider.capabilities.maxOutputTokens,
+    ...(counter === undefined || counter === "model" ? {} : { tokenCounter: counter === "estimated" ? estimatedTokenCounter() : counter }),
+    ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
+    ...(options.toolOutputBudgetBytes === undefined ? {} : { toolOutputBudgetBytes: options.toolOutputBudgetBytes }),
+    ...(options.toolOutputBudgets === undefined ? {} : { toolOutputBudgets: options.toolOutputBudgets }),
+  };
+  createContextCompiler(config);
+  return config;
 }
 
-interface Checkpoint {
-  /** Canonical text up to and including `"messages":[`. */
-  readonly prefix: string;
-  /** Canonical text of each message hashed into `state`. */
-  readonly items: readonly string[];
-  readonly state: Hash;
+/**
+ * The manifest id of transcript message `index` of `RunState.messages` (0 is the task):
+ * its position, which a crash recovery does not move, so a resumed run renders the same
+ * bytes as an uninterrupted one. `RunState.messageSeqs[index]` is the event it came from.
+ */
+export function transcriptItemId(index: number): string {
+  return `message:${index}`;
 }
 
-export function createRequestHasher(): RequestHasher {
-  const cache = new WeakMap<object, string>();
-  let checkpoint: Checkpoint | undefined;
-  const encode = (item: unknown): string => {
-    if (typeof item !== "object" || item === null) return item === undefined ? "null" : canonicalJson(item);
-    let text = cache.get(item);
-    if (text === undefined) {
-      text = canonicalJson(item);
-      cache.set(item, text);
+/**
+ * The compiler's input for a run state: the transcript after the task (ids from
+ * `transcriptItemId`), with the harness's pinned constraints, evidence and the compactions
+ * journaled so far.
+ */
+export function contextInputOf(context: RunContext, state: RunState): ContextInput {
+  const { sources, sourcesByIndex, compactions } = context.compiled;
+  const transcript: SourceMessage[] = [];
+  for (let index = 1; index < state.messages.length; index++) {
+    const message = state.messages[index]!;
+    let source = sources.get(message);
+    if (source === undefined) {
+      const known = sourcesByIndex.get(index);
+      source = known !== undefined && canonicalJson(known.message) === canonicalJson(message) ? known : { id: transcriptItemId(index), message };
+      sources.set(message, source);
+      sourcesByIndex.set(index, source);
     }
-    return text;
-  };
-  const encodeMember = (key: string, value: unknown): string =>
-    `${JSON.stringify(key)}:${key === "tools" && Array.isArray(value) ? `[${value.map(encode).join(",")}]` : canonicalJson(value)}`;
-
+    transcript.push(source);
+  }
+  const { constraints, evidence } = context.deps.context;
   return {
-    hash(request) {
-      const record = request as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((key) => record[key] !== undefined)
-        .sort();
-      const split = keys.indexOf("messages");
-      const messages = record.messages;
-      if (split < 0 || !Array.isArray(messages)) {
-        return createHash("sha256")
-          .update(`{${keys.map((key) => encodeMember(key, record[key])).join(",")}}`)
-          .digest("hex");
-      }
-      const before = keys.slice(0, split).map((key) => `${encodeMember(key, record[key])},`);
-      const prefix = `{${before.join("")}"messages":[`;
-      const items = messages.map(encode);
-      let digest: Hash;
-      let from: number;
-      const previous = checkpoint;
-      if (previous && previous.prefix === prefix && previous.items.length <= items.length && previous.items.every((text, index) => text === items[index])) {
-        digest = previous.state.copy();
-        from = previous.items.length;
-      } else {
-        digest = createHash("sha256").update(prefix);
-        from = 0;
-      }
-      for (let index = from; index < items.length; index++) digest.update(index === 0 ? items[index]! : `,${items[index]!}`);
-      checkpoint = { prefix, items, state: digest.copy() };
-      const after = keys.slice(split + 1).map((key) => `,${encodeMember(key, record[key])}`);
-      return digest.update(`]${after.join("")}}`).digest("hex");
-    },
+    revision: state.length,
+    ...(state.systemPrompt === undefined ? {} : { systemPrompt: state.systemPrompt }),
+    task: state.task,
+    tools: state.tools,
+    transcript,
+    ...(constraints === undefined ? {} : { constraints }),
+    ...(evidence === undefined ? {} : { evidence: evidence(state) }),
+    ...(compactions.length === 0 ? {} : { compactions: compactions.slice() }),
   };
+}
+
+/** Compiles the request `state` gives with the context's long-lived compiler. Throws CONTEXT_OVERFLOW when it cannot fit. */
+export function compileRequest(context: RunContext, state: RunState): CompileResult {
+  return context.compiler.compile(contextInputOf(context, state));
+}
+
+/**
+ * `context.compiled` and `model.requested` for the request `state` gives, journaled together
+ * before the call: the manifest as a delta against the last journaled one, the artifacts not
+ * journaled yet, the compactions this compile made, and the request hash.
+ */
+export function requestDrafts(context: RunContext, state: RunState, turnId: string): YokeEventDraft[] {
+  const result = compileRequest(context, state);
+  const { manifest } = result;
+  const journaled = context.compiled.artifacts;
+  const artifacts: { hash: string; text: string }[] = [];
+  const seen = new Set<string>();
+  for (const artifact of result.artifacts) {
+    if (journaled.has(artifact.hash) || seen.has(artifact.hash)) continue;
+    seen.add(artifact.hash);
+    artifacts.push({ hash: artifact.hash, text: artifact.text });
+  }
+  context.compiled.staged.set(manifest.requestHash, result);
+  const at = context.deps.clock.now();
+  const delta = journaledDelta(diffManifest(context.compiled.manifest, manifest));
+  const compactions = result.compactions.map((compaction) => JSON.parse(JSON.stringify(compaction)) as JsonRecord);
+  return [
+    {
+      type: "context.compiled",
+      at,
+      causationId: turnId,
+      data: {
+        turnId,
+        revision: manifest.revision,
+        requestHash: manifest.requestHash,
+        manifestDelta: delta,
+        ...(artifacts.length === 0 ? {} : { artifacts }),
+        ...(compactions.length === 0 ? {} : { compactions }),
+      },
+    },
+    {
+      type: "model.requested",
+      at,
+      causationId: turnId,
+      data: { turnId, requestHash: manifest.requestHash, messageCount: result.request.messages.length },
+    },
+  ];
+}
+
+/**
+ * The request journaled by the last `model.requested`: the one this process compiled, or,
+ * after a resume, compiled afresh from the folded state and checked against the journaled
+ * hash (REQUEST_MISMATCH when the harness's config or the journal changed). A request
+ * journaled before the context compiler (no `context.compiled`) is compiled without a check.
+ */
+export function journaledRequest(context: RunContext, state: RunState): ModelRequest {
+  const { requested, request } = context.compiled;
+  if (requested !== undefined && request?.requestHash === requested.requestHash) return request.request;
+  const result = compileRequest(context, state);
+  if (requested?.compiled === true && result.manifest.requestHash !== requested.requestHash) {
+    throw new YokeError(
+      "REQUEST_MISMATCH",
+      `the request recompiled on resume hashes to ${result.manifest.requestHash}, not to the journaled ${requested.requestHash}; was the harness's provider, system prompt or context config changed?`,
+      { details: { turnId: requested.turnId, expected: requested.requestHash, actual: result.manifest.requestHash, seq: state.length - 1 } },
+    );
+  }
+  return result.request;
 }

@@ -16,7 +16,9 @@ import type { AnyTool } from "./define-tool.js";
 import type { CompletionCheck } from "./harness-types.js";
 import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
-import type { RequestHasher } from "./request-builder.js";
+import type { CompileConfig, ContextCompiler } from "@yoke/context-compiler";
+import { observeCompiled, type CompiledContext } from "./compiled-context.js";
+import type { ContextOptions } from "./harness-types.js";
 import type { DispatchItem } from "@yoke/scheduler";
 import type { ToolExecutor } from "./tool-executor.js";
 
@@ -37,7 +39,9 @@ export interface HarnessDeps {
   readonly modelRetries: number;
   readonly sleep: Sleep;
   readonly executor: ToolExecutor;
-  readonly hasher: RequestHasher;
+  /** The compile config every run of this harness uses (model and window from the provider). */
+  readonly compileConfig: CompileConfig;
+  readonly context: ContextOptions;
 }
 
 /** One `start` or `resume` of one run: the live fold and what this process has in flight. */
@@ -53,6 +57,9 @@ export interface RunContext {
    * attempt id. An executing attempt missing here was journaled by a process that died.
    */
   readonly dispatchable: Map<string, DispatchItem>;
+  /** One long-lived compiler per context: a turn costs what is new, not the history. */
+  readonly compiler: ContextCompiler;
+  readonly compiled: CompiledContext;
 }
 
 /**
@@ -66,7 +73,11 @@ export async function commit(
   expectedSeq: number = context.accumulator.peek().length,
 ): Promise<void> {
   const appended = await context.deps.journal.append(context.scope, expectedSeq, drafts as unknown as readonly EventDraft[]);
-  for (const event of appended.events) context.accumulator.apply(event);
+  for (const event of appended.events) {
+    context.accumulator.apply(event);
+    observeCompiled(context.compiled, event);
+  }
+  context.compiled.staged.clear();
   context.logger.debug(
     { fromSeq: expectedSeq, lastSeq: appended.lastSeq, types: appended.events.map((event) => event.type) },
     "events appended",

@@ -36,7 +36,7 @@ describe("stop reasons and limits", () => {
     model.assertConsumed();
     expect(outcome).toEqual({ status: "verified_success", summary: "all green" });
     expect(state.turns).toBe(2);
-    expect(journal.appends).toContainEqual(["completion.checked", "input.added", "turn.started", "model.requested"]);
+    expect(journal.appends).toContainEqual(["completion.checked", "input.added", "turn.started", "context.compiled", "model.requested"]);
   });
 
   it("ends verification_failed when the check says not to retry", async () => {
@@ -73,7 +73,7 @@ describe("stop reasons and limits", () => {
     const { runId, state } = await harness.start("t");
     model.assertConsumed();
     expect(state.turns).toBe(1);
-    expect(journal.appends.slice(1, 4)).toEqual([["model.responded"], ["model.requested"], ["model.responded"]]);
+    expect(journal.appends.slice(1, 4)).toEqual([["model.responded"], ["context.compiled", "model.requested"], ["model.responded"]]);
     const turns = new Set(
       (await readAll(journal, runId))
         .map(parseYokeEvent)

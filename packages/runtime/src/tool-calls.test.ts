@@ -31,7 +31,7 @@ describe("invalid tool calls go back to the model as error results", () => {
     model.assertConsumed();
     expect(outcome.status).toBe("verified_success");
     // Rejected calls never start; with nothing to run, the next turn joins the same append.
-    expect(journal.appends[1]).toEqual(["model.responded", "tool.rejected", "turn.started", "model.requested"]);
+    expect(journal.appends[1]).toEqual(["model.responded", "tool.rejected", "turn.started", "context.compiled", "model.requested"]);
     const rejected = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "tool.rejected");
     expect(rejected?.type === "tool.rejected" && rejected.data.code).toBe(code);
   });
@@ -53,7 +53,7 @@ describe("invalid tool calls go back to the model as error results", () => {
     expect(store.calls.map((call) => call.key)).toEqual(["first"]);
     expect(journal.appends.slice(1, 3)).toEqual([
       ["model.responded", ...ADMITTED, "tool.rejected"],
-      ["action.committed", "turn.started", "model.requested"],
+      ["action.committed", "turn.started", "context.compiled", "model.requested"],
     ]);
     expect(resultsShown(state.messages).map((part) => [part.toolCallId, part.result.status, part.result.error?.code])).toEqual([
       ["call_1", "ok", undefined],

@@ -2,7 +2,8 @@ import { type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/pr
 import type { CompletionVerdict } from "../harness-types.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
-import { modelRequested, nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { requestDrafts } from "../request-builder.js";
+import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 
 /**
  * Phase `responded` (a response without tool calls), by stop reason:
@@ -17,7 +18,7 @@ export async function actOnResponse(context: RunContext): Promise<void> {
   switch (response.stopReason) {
     case "max_tokens":
     case "pause":
-      return commit(context, [modelRequested(context, state, turnId)]);
+      return commit(context, requestDrafts(context, state, turnId));
     case "refusal":
     case "content_filter":
       return commit(context, [runCompleted(context, state, { status: "refused", reason: refusalReason(response) })]);

@@ -8,7 +8,7 @@ import {
 } from "@yoke/protocol";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry } from "../model-call.js";
-import { buildRequest } from "../request-builder.js";
+import { journaledRequest } from "../request-builder.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { validateCalls } from "../validate-calls.js";
@@ -16,7 +16,7 @@ import { currentTurn } from "./current-turn.js";
 import { nextTurnDrafts } from "./next-turn.js";
 
 /**
- * Phase `awaiting_response`: the request is journaled, so rebuild it from state, call the
+ * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
  * model, and commit in one transaction the response and the verdict on each proposed call
  * (`tool.rejected`, or `action.proposed` … `action.executing` for the calls that will run; when none will, the next
  * turn's start joins the same transaction). Returns without writing
@@ -26,7 +26,7 @@ export async function callModel(context: RunContext): Promise<void> {
   const { clock, ids, provider, tools } = context.deps;
   const state = context.accumulator.peek();
   const turnId = currentTurn(state);
-  const request = buildRequest(state);
+  const request = journaledRequest(context, state);
   const startedAt = clock.now();
   let raw: ModelResponse;
   try {

@@ -1,5 +1,5 @@
 import { newId, type Outcome, type RunState, type YokeEventDraft } from "@yoke/protocol";
-import { buildRequest } from "../request-builder.js";
+import { requestDrafts } from "../request-builder.js";
 import type { RunContext } from "../run-context.js";
 
 /**
@@ -15,19 +15,8 @@ export function nextTurnDrafts(context: RunContext, state: RunState): YokeEventD
   const turnId = newId(context.deps.ids, "turn");
   return [
     { type: "turn.started", at: context.deps.clock.now(), causationId: turnId, data: { turnId, index: state.turns + 1 } },
-    modelRequested(context, state, turnId),
+    ...requestDrafts(context, state, turnId),
   ];
-}
-
-/** `model.requested` for the request `state` gives: journaled before the call is made. */
-export function modelRequested(context: RunContext, state: RunState, turnId: string): YokeEventDraft {
-  const request = buildRequest(state);
-  return {
-    type: "model.requested",
-    at: context.deps.clock.now(),
-    causationId: turnId,
-    data: { turnId, requestHash: context.deps.hasher.hash(request), messageCount: request.messages.length },
-  };
 }
 
 export function runCompleted(context: RunContext, state: RunState, outcome: Outcome): YokeEventDraft {

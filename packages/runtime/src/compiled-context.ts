@@ -1,0 +1,104 @@
+import {
+  ContextRevisionSchema,
+  ManifestDeltaSchema,
+  applyManifestDelta,
+  type CompileResult,
+  type ContextRevision,
+  type Manifest,
+  type ManifestDelta,
+  type SourceMessage,
+} from "@yoke/context-compiler";
+import { YokeError, type EventData, type JournalEvent, type JsonValue, type Message, type ModelRequest } from "@yoke/protocol";
+
+/**
+ * What one `start` or `resume` knows about the run's compiled context, kept current from the
+ * events it appends or reads: the last journaled manifest (the base of the next delta), the
+ * artifacts and compactions already journaled, and the request of the last `model.requested`.
+ */
+export interface CompiledContext {
+  /** The manifest of the last `context.compiled`: the next delta's base. */
+  manifest: Manifest | undefined;
+  readonly artifacts: Set<string>;
+  readonly compactions: ContextRevision[];
+  /** The last `model.requested`; `compiled` when a `context.compiled` with its hash precedes it. */
+  requested: { readonly turnId: string; readonly requestHash: string; readonly compiled: boolean } | undefined;
+  /** The request this process compiled for `requested`, if it did (not after a resume). */
+  request: { readonly requestHash: string; readonly request: ModelRequest } | undefined;
+  /** Compiles not yet journaled, by request hash; settled by `observeCompiled`. */
+  readonly staged: Map<string, CompileResult>;
+  /**
+   * Transcript sources, reused across turns so the compiler's caches hit: by message object,
+   * and by transcript index (a message folded into a preview and the same one folded on
+   * commit are distinct but equal objects; the first compiled is kept).
+   */
+  readonly sources: WeakMap<Message, SourceMessage>;
+  readonly sourcesByIndex: Map<number, SourceMessage>;
+  lastCompiledHash: string | undefined;
+}
+
+export function createCompiledContext(): CompiledContext {
+  return {
+    manifest: undefined,
+    artifacts: new Set(),
+    compactions: [],
+    requested: undefined,
+    request: undefined,
+    staged: new Map(),
+    sources: new WeakMap(),
+    sourcesByIndex: new Map(),
+    lastCompiledHash: undefined,
+  };
+}
+
+/**
+ * A delta as journaled: without what the event already says (`set.requestHash`,
+ * `set.revision`: the event's own `requestHash` and `revision`) or the previous
+ * `context.compiled` does (`base`: its `requestHash`; the journal's hash chain fixes the
+ * order). This keeps a turn's row under SQLite's local-payload limit (see docs/decisions/0003).
+ */
+export function journaledDelta(delta: ManifestDelta): Record<string, JsonValue> {
+  const { base: _base, set, ...rest } = delta;
+  const { requestHash: _hash, revision: _revision, ...fields } = set;
+  return JSON.parse(JSON.stringify({ ...rest, set: fields })) as Record<string, JsonValue>;
+}
+
+/**
+ * Parses a journaled manifest delta with the compiler's schema, restoring what
+ * `journaledDelta` left out; `base` is the request hash of the run's previous
+ * `context.compiled` (null for the first). JOURNAL_CORRUPT names the event.
+ */
+export function parseManifestDelta(event: Pick<JournalEvent, "seq">, data: EventData<"context.compiled">, base: string | null): ManifestDelta {
+  const journaled = data.manifestDelta as { set?: Record<string, JsonValue> };
+  const value = { ...journaled, base, set: { ...journaled.set, requestHash: data.requestHash, revision: data.revision } };
+  const parsed = ManifestDeltaSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new YokeError("JOURNAL_CORRUPT", `event ${event.seq} (context.compiled) has an invalid manifest delta: ${parsed.error.message}`, {
+      details: { seq: event.seq },
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+/** Keeps `compiled` current with one stored event (appended by this process or read on resume). */
+export function observeCompiled(compiled: CompiledContext, event: JournalEvent): void {
+  if (event.type === "context.compiled") {
+    const data = event.data as unknown as EventData<"context.compiled">;
+    const staged = compiled.staged.get(data.requestHash);
+    if (staged !== undefined) {
+      compiled.manifest = staged.manifest;
+      compiled.request = { requestHash: data.requestHash, request: staged.request };
+    } else {
+      compiled.manifest = applyManifestDelta(compiled.manifest, parseManifestDelta(event, data, compiled.manifest?.requestHash ?? null));
+      compiled.request = undefined;
+    }
+    for (const artifact of data.artifacts ?? []) compiled.artifacts.add(artifact.hash);
+    for (const compaction of data.compactions ?? []) compiled.compactions.push(ContextRevisionSchema.parse(compaction));
+    compiled.lastCompiledHash = data.requestHash;
+  } else if (event.type === "model.requested") {
+    const data = event.data as unknown as EventData<"model.requested">;
+    compiled.requested = { turnId: data.turnId, requestHash: data.requestHash, compiled: compiled.lastCompiledHash === data.requestHash };
+    if (compiled.request?.requestHash !== data.requestHash) compiled.request = undefined;
+    compiled.lastCompiledHash = undefined;
+  }
+}

@@ -1,0 +1,132 @@
+import { applyManifestDelta, rebuildRequest, sha256Hex, type Manifest, type SourceMessage } from "@yoke/context-compiler";
+import { RunStateAccumulator, YokeError, type EventData, type JournalEvent, type JournalV1, type ModelRequest, type RunScope } from "@yoke/protocol";
+import { parseManifestDelta } from "./compiled-context.js";
+import { transcriptItemId } from "./request-builder.js";
+
+/**
+ * A request rebuilt from a journal, checked against the hash journaled before it was sent.
+ *
+ * @example
+ * ```ts
+ * const { request, manifest, sourceSeqs } = await reconstructRequest(journal, scope, 3);
+ * for (const item of manifest.items.filter((item) => item.decision === "truncated")) {
+ *   console.log(item.id, "from event", sourceSeqs.get(item.id), item.truncations);
+ * }
+ * ```
+ */
+export interface ReconstructedRequest {
+  readonly turnIndex: number;
+  /** Sequence number of the turn's `context.compiled`. */
+  readonly seq: number;
+  readonly request: ModelRequest;
+  /** The request bytes (see docs/decisions/0003); their SHA-256 is `requestHash`. */
+  readonly bytes: string;
+  readonly requestHash: string;
+  readonly manifest: Manifest;
+  /** The journal event each transcript item of the manifest came from, by item id (`message:<n>` → seq). */
+  readonly sourceSeqs: ReadonlyMap<string, number>;
+}
+
+function mismatch(message: string, details: Record<string, unknown>): YokeError {
+  return new YokeError("REQUEST_MISMATCH", message, { details });
+}
+
+/**
+ * Rebuilds, from a run's events alone, the exact request the model received on turn
+ * `turnIndex` (the first request of the turn; 1-based, as in `turn.started`), and checks it
+ * against the journal: the `context.compiled` and `model.requested` hashes and the SHA-256
+ * of the bytes rebuilt from the manifest the deltas add up to must all agree, and every
+ * artifact must hash to its address. Throws REQUEST_MISMATCH naming the first check that
+ * fails (with the event's seq); JOURNAL_CORRUPT when a delta does not apply or a message
+ * or artifact the manifest names is missing; RUN_NOT_FOUND when the turn was never compiled.
+ *
+ * @example
+ * ```ts
+ * const events = [];
+ * for await (const event of journal.read(scope)) events.push(event);
+ * const { request, requestHash } = reconstructRequestFromEvents(events, 3);
+ * ```
+ */
+export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, turnIndex: number): ReconstructedRequest {
+  const accumulator = new RunStateAccumulator();
+  const artifacts = new Map<string, string>();
+  let manifest: Manifest | undefined;
+  let found: { seq: number; manifest: Manifest; requestHash: string; transcript: SourceMessage[]; sourceSeqs: Map<string, number> } | undefined;
+  for (const event of events) {
+    accumulator.apply(event);
+    if (event.type === "context.compiled") {
+      const data = event.data as unknown as EventData<"context.compiled">;
+      manifest = applyManifestDelta(manifest, parseManifestDelta(event, data, manifest?.requestHash ?? null));
+      for (const artifact of data.artifacts ?? []) {
+        const actual = sha256Hex(artifact.text);
+        if (actual !== artifact.hash) {
+          throw mismatch(`event ${event.seq} (context.compiled) carries an artifact whose content hashes to ${actual}, not to its address ${artifact.hash}`, {
+            seq: event.seq,
+            artifact: artifact.hash,
+            actual,
+          });
+        }
+        artifacts.set(artifact.hash, artifact.text);
+      }
+      const state = accumulator.peek();
+      if (found === undefined && state.turns === turnIndex) {
+        const transcript: SourceMessage[] = [];
+        const sourceSeqs = new Map<string, number>();
+        for (let index = 1; index < state.messages.length; index++) {
+          const id = transcriptItemId(index);
+          transcript.push({ id, message: state.messages[index]! });
+          sourceSeqs.set(id, state.messageSeqs[index]!);
+        }
+        found = { seq: event.seq, manifest, requestHash: data.requestHash, transcript, sourceSeqs };
+      }
+    } else if (event.type === "model.requested" && found !== undefined) {
+      const data = event.data as unknown as EventData<"model.requested">;
+      if (data.requestHash !== found.requestHash) {
+        throw mismatch(`event ${event.seq} (model.requested) records request ${data.requestHash}, but its context.compiled (event ${found.seq}) records ${found.requestHash}`, {
+          seq: event.seq,
+          expected: found.requestHash,
+          actual: data.requestHash,
+        });
+      }
+      const state = accumulator.peek();
+      const rebuilt = rebuildRequest({
+        manifest: found.manifest,
+        source: { ...(state.systemPrompt === undefined ? {} : { systemPrompt: state.systemPrompt }), task: state.task, transcript: found.transcript },
+        artifacts,
+      });
+      if (!rebuilt.matches) {
+        throw mismatch(
+          `turn ${turnIndex}: the request rebuilt from the journal hashes to ${rebuilt.requestHash}, not to the ${data.requestHash} journaled in event ${event.seq} (model.requested); ${rebuilt.bytes.length === found.manifest.requestBytes ? "same length" : `${Buffer.byteLength(rebuilt.bytes, "utf8")} bytes, not ${found.manifest.requestBytes}`}`,
+          { seq: event.seq, compiledSeq: found.seq, turnIndex, expected: data.requestHash, actual: rebuilt.requestHash },
+        );
+      }
+      return {
+        turnIndex,
+        seq: found.seq,
+        request: rebuilt.request,
+        bytes: rebuilt.bytes,
+        requestHash: rebuilt.requestHash,
+        manifest: found.manifest,
+        sourceSeqs: found.sourceSeqs,
+      };
+    }
+  }
+  throw new YokeError("RUN_NOT_FOUND", `the journal has no compiled request for turn ${turnIndex}`, { details: { turnIndex } });
+}
+
+/**
+ * `reconstructRequestFromEvents` over a run's journal: the incident question "what exactly
+ * did the model see on turn K?", answered from the journal file alone.
+ *
+ * @example
+ * ```ts
+ * const journal = await createSqliteJournal({ filename: "runs.sqlite" });
+ * const { request, requestHash } = await reconstructRequest(journal, { tenantId: "acme", runId }, 3);
+ * ```
+ */
+export async function reconstructRequest(journal: JournalV1, scope: RunScope, turnIndex: number): Promise<ReconstructedRequest> {
+  const events: JournalEvent[] = [];
+  for await (const event of journal.read(scope)) events.push(event);
+  if (events.length === 0) throw new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
+  return reconstructRequestFromEvents(events, turnIndex);
+}

@@ -51,6 +51,10 @@ const perTurn = turnStarts.slice(1).map((at, index) => Number(at - turnStarts[in
 // Per-turn medians over the last 50 turns: the cost at this history length.
 const tail = perTurn.slice(-50);
 await journal.close();
+// What the run still holds after a full collection (needs --expose-gc): history is streamed, not kept.
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
+const heapAfterGcMb = gc ? process.memoryUsage().heapUsed / 1048576 : undefined;
 const journalBytes = statSync(filename).size;
 rmSync(dir, { recursive: true, force: true });
 console.log(
@@ -61,6 +65,7 @@ console.log(
     tailMedianTurnUs: median(tail),
     meanTurnUs: totalUs / turns,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
+    heapAfterGcMb,
     journalBytes,
   }),
 );

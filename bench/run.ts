@@ -5,7 +5,7 @@ import { fmt, printTable, runChild } from "./stats.ts";
 interface AppendResult { synchronous: string; eventBytes: number; yoke: number; raw: number; ratio: number }
 interface TurnsResult {
   turns: number; synchronous: string; medianTurnUs: number; tailMedianTurnUs: number; meanTurnUs: number;
-  peakRssMb: number; journalBytes: number;
+  peakRssMb: number; heapAfterGcMb?: number; journalBytes: number;
 }
 
 const quick = process.argv.includes("--quick");
@@ -30,7 +30,7 @@ printTable(
 const turnRows: string[][] = [];
 for (const mode of ["full", "normal"]) {
   for (const turns of [50, 200, 800]) {
-    const result = runChild<TurnsResult>("harness-turns.ts", [String(turns), mode]);
+    const result = runChild<TurnsResult>("harness-turns.ts", [String(turns), mode], ["--expose-gc"]);
     turnRows.push([
       `${mode.toUpperCase()}`,
       String(turns),
@@ -38,6 +38,7 @@ for (const mode of ["full", "normal"]) {
       fmt(result.tailMedianTurnUs),
       fmt(result.meanTurnUs),
       fmt(result.peakRssMb, 1),
+      fmt(result.heapAfterGcMb ?? Number.NaN, 1),
       fmt(result.journalBytes / 1024),
     ]);
   }
@@ -48,9 +49,13 @@ const flat = (mode: string) => {
 };
 printTable(
   "Harness cost per turn: scripted model, 2 no-op tools per turn, SQLite journal (µs)",
-  ["sync", "turns", "median/turn", "last-50 median", "mean/turn", "peak RSS MB", "journal KiB"],
+  ["sync", "turns", "median/turn", "last-50 median", "mean/turn", "peak RSS MB", "heap after GC MB", "journal KiB"],
   turnRows,
 );
+// The peak RSS above is mostly V8's young generation, which grows with the allocation rate;
+// the same 800-turn run with the young generation capped shows what the run itself needs.
+const capped = runChild<TurnsResult>("harness-turns.ts", ["800", "normal"], ["--expose-gc", "--max-semi-space-size=4"]);
+console.log(`\n800 turns (NORMAL) with node --max-semi-space-size=4: peak RSS ${fmt(capped.peakRssMb, 1)} MB, heap after GC ${fmt(capped.heapAfterGcMb ?? Number.NaN, 1)} MB`);
 console.log(
   `\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`,
 );

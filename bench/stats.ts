@@ -12,8 +12,8 @@ export function median(values: readonly number[]): number {
 }
 
 /** Runs `bench/<script>` in a fresh Node process and returns the JSON it prints last. */
-export function runChild<T>(script: string, args: readonly string[]): T {
-  const output = execFileSync(process.execPath, [join(benchDir, script), ...args], {
+export function runChild<T>(script: string, args: readonly string[], nodeFlags: readonly string[] = []): T {
+  const output = execFileSync(process.execPath, [...nodeFlags, join(benchDir, script), ...args], {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
     stdio: ["ignore", "pipe", "inherit"],

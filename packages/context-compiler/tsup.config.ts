@@ -6,5 +6,7 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  // import.meta.url (for createRequire) in the CJS build too.
+  shims: true,
   target: "node22",
 });

@@ -1,6 +1,5 @@
+import { createRequire } from "node:module";
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
-import cl100kBase from "js-tiktoken/ranks/cl100k_base";
-import o200kBase from "js-tiktoken/ranks/o200k_base";
 import { YokeError } from "@yoke/protocol";
 
 /** How a count was made: with the model's own tokenizer, or a declared estimate. */
@@ -33,14 +32,26 @@ export type TiktokenEncodingName = "o200k_base" | "cl100k_base";
  */
 export const ESTIMATED_CHARS_PER_TOKEN = 3.2;
 
-const RANKS: Record<TiktokenEncodingName, TiktokenBPE> = { o200k_base: o200kBase, cl100k_base: cl100kBase };
+// The rank tables are megabytes each: they are loaded (synchronously, from the package, no
+// network) the first time a count needs them, not when this module is imported.
+const RANK_MODULES: Record<TiktokenEncodingName, string> = {
+  o200k_base: "js-tiktoken/ranks/o200k_base",
+  cl100k_base: "js-tiktoken/ranks/cl100k_base",
+};
+const requireRanks = createRequire(import.meta.url);
 // Building an encoder parses its ranks (hundreds of ms), so each is built once, on first use.
 const encoders = new Map<TiktokenEncodingName, Tiktoken>();
 
+function loadRanks(encoding: TiktokenEncodingName): TiktokenBPE {
+  const loaded = requireRanks(RANK_MODULES[encoding]) as TiktokenBPE | { default: TiktokenBPE };
+  return "default" in loaded ? loaded.default : loaded;
+}
+
 /** A counter backed by js-tiktoken's encoder for `encoding` (ranks ship in the package: no network). */
 export function tiktokenCounter(encoding: TiktokenEncodingName): TokenCounter {
-  const ranks = RANKS[encoding];
-  if (ranks === undefined) throw new YokeError("CONFIG_INVALID", `unknown tiktoken encoding ${String(encoding)}`);
+  if (!Object.prototype.hasOwnProperty.call(RANK_MODULES, encoding)) {
+    throw new YokeError("CONFIG_INVALID", `unknown tiktoken encoding ${String(encoding)}`);
+  }
   return {
     encoding,
     mode: "exact",
@@ -48,7 +59,7 @@ export function tiktokenCounter(encoding: TiktokenEncodingName): TokenCounter {
       if (text.length === 0) return 0;
       let encoder = encoders.get(encoding);
       if (encoder === undefined) {
-        encoder = new Tiktoken(ranks);
+        encoder = new Tiktoken(loadRanks(encoding));
         encoders.set(encoding, encoder);
       }
       // Special-token text such as "<|endoftext|>" in content is ordinary text here.

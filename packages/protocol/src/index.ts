@@ -117,6 +117,8 @@ export type {
   Usage,
 } from "./model.js";
 export { addUsage } from "./provider.js";
+export { providerError, retryAfterMs } from "./provider-errors.js";
+export type { ProviderErrorContext, SdkErrorLike } from "./provider-errors.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";
 export type { ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state.js";

@@ -1,6 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { JsonValue } from "@yoke/protocol";
-import { toYokeError } from "./sdk-errors.js";
+import { providerError, type JsonValue } from "@yoke/protocol";
 
 /** The slice of the `@anthropic-ai/sdk` client the adapter calls, typed structurally. */
 export interface AnthropicClientLike {
@@ -45,7 +44,7 @@ export function createAnthropicTransport(connection: AnthropicConnection, now: (
       try {
         return await resolveClient().messages.create(body as never, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) });
       } catch (error) {
-        throw toYokeError(error, { provider: "anthropic", signal, streamStarted: false, now });
+        throw providerError(error, { provider: "anthropic", signal, streamStarted: false, now });
       }
     },
   };
@@ -56,6 +55,6 @@ export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSi
   try {
     for await (const event of stream) yield event;
   } catch (error) {
-    throw toYokeError(error, { provider: "anthropic", signal, streamStarted: true, now });
+    throw providerError(error, { provider: "anthropic", signal, streamStarted: true, now });
   }
 }

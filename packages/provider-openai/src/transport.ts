@@ -1,7 +1,6 @@
 import OpenAI from "openai";
-import type { JsonValue } from "@yoke/protocol";
+import { providerError, type JsonValue } from "@yoke/protocol";
 import type { OpenAIApi } from "./admission.js";
-import { toYokeError } from "./sdk-errors.js";
 
 /**
  * The slice of the `openai` SDK client the adapter calls, typed structurally.
@@ -52,7 +51,7 @@ export function createOpenAITransport(connection: OpenAIConnection, now: () => n
         const endpoint = api === "responses" ? sdk.responses : sdk.chat.completions;
         return await endpoint.create(body as never, options);
       } catch (error) {
-        throw toYokeError(error, { provider: "openai", signal, streamStarted: false, now });
+        throw providerError(error, { provider: "openai", signal, streamStarted: false, now });
       }
     },
   };
@@ -64,6 +63,6 @@ export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSi
     for await (const event of stream) yield event;
   } catch (error) {
     // The HTTP response was accepted before iteration began: any transport failure now is a cut.
-    throw toYokeError(error, { provider: "openai", signal, streamStarted: true, now });
+    throw providerError(error, { provider: "openai", signal, streamStarted: true, now });
   }
 }

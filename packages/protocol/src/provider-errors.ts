@@ -1,7 +1,10 @@
-import { YokeError } from "@yoke/protocol";
+import { YokeError } from "./errors.js";
 
-/** What the adapter reads from an SDK error, typed structurally so any installed SDK copy works. */
-interface SdkErrorLike {
+/**
+ * What is read from a provider SDK's error, typed structurally so any installed SDK copy
+ * (openai, @anthropic-ai/sdk, or a fetch-based client) works.
+ */
+export interface SdkErrorLike {
   name?: string;
   message?: string;
   status?: number;
@@ -18,7 +21,7 @@ function errorType(error: SdkErrorLike): string | undefined {
   return candidates.find((value): value is string => typeof value === "string" && value !== "error");
 }
 
-export interface ErrorContext {
+export interface ProviderErrorContext {
   readonly provider: string;
   readonly signal: AbortSignal | undefined;
   /** True once the first stream event arrived: a transport failure after it is a cut stream. */
@@ -48,12 +51,18 @@ export function retryAfterMs(error: SdkErrorLike, now: () => number): number | u
 }
 
 /**
- * Turns whatever the SDK threw into a YokeError: 429 → PROVIDER_RATE_LIMITED; 408, 409 and
+ * Turns whatever a provider SDK threw into a YokeError, for every adapter alike: 429 → PROVIDER_RATE_LIMITED; 408, 409 and
  * 5xx → PROVIDER_UNAVAILABLE (both retryable, with `details.retryAfterMs` when the response
  * named one); other 4xx → PROVIDER_REQUEST_INVALID; an abort → CANCELLED; a connection lost
  * after the stream began → PROVIDER_STREAM_CUT.
+ *
+ * @example
+ * ```ts
+ * try { await client.responses.create(body, { signal }); }
+ * catch (thrown) { throw providerError(thrown, { provider: "openai", signal, streamStarted: false, now: clock.now }); }
+ * ```
  */
-export function toYokeError(thrown: unknown, context: ErrorContext): YokeError {
+export function providerError(thrown: unknown, context: ProviderErrorContext): YokeError {
   if (YokeError.isInstance(thrown)) return thrown;
   const error = (typeof thrown === "object" && thrown !== null ? thrown : { message: String(thrown) }) as SdkErrorLike;
   const message = error.message ?? "the provider call failed";

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { YokeError } from "./errors.js";
+import { providerError, retryAfterMs } from "./provider-errors.js";
+
+const context = { provider: "test", signal: undefined, streamStarted: false, now: () => Date.UTC(2026, 0, 1) };
+const withStatus = (status: number, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(`HTTP ${status}`), { status, headers, ...extra });
+
+describe("providerError", () => {
+  it("maps 429 to a retryable PROVIDER_RATE_LIMITED carrying the wait", () => {
+    const error = providerError(withStatus(429, { "retry-after": "2" }), context);
+    expect(error).toMatchObject({ code: "PROVIDER_RATE_LIMITED", retryable: true, details: { status: 429, retryAfterMs: 2000 } });
+  });
+
+  it("treats a spent quota as not retryable", () => {
+    expect(providerError(withStatus(429, {}, { code: "insufficient_quota" }), context).retryable).toBe(false);
+  });
+
+  it("maps 5xx, 408 and 409 to PROVIDER_UNAVAILABLE and other 4xx to PROVIDER_REQUEST_INVALID", () => {
+    for (const status of [500, 503, 529, 408, 409]) expect(providerError(withStatus(status), context).code).toBe("PROVIDER_UNAVAILABLE");
+    for (const status of [400, 401, 404, 422]) expect(providerError(withStatus(status), context).code).toBe("PROVIDER_REQUEST_INVALID");
+  });
+
+  it("names a cancelled call CANCELLED and a transport failure after the first event PROVIDER_STREAM_CUT", () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(providerError(new Error("aborted"), { ...context, signal: controller.signal }).code).toBe("CANCELLED");
+    expect(providerError(new Error("socket hang up"), { ...context, streamStarted: true }).code).toBe("PROVIDER_STREAM_CUT");
+    expect(providerError(new Error("ECONNREFUSED"), context).code).toBe("PROVIDER_UNAVAILABLE");
+  });
+
+  it("classifies error events inside a stream by their type", () => {
+    expect(providerError(Object.assign(new Error("slow down"), { error: { type: "rate_limit_error" } }), context).code).toBe("PROVIDER_RATE_LIMITED");
+    expect(providerError(Object.assign(new Error("busy"), { error: { type: "overloaded_error" } }), context).code).toBe("PROVIDER_UNAVAILABLE");
+  });
+
+  it("passes a YokeError through unchanged", () => {
+    const original = new YokeError("CANCELLED", "stop");
+    expect(providerError(original, context)).toBe(original);
+  });
+});
+
+describe("retryAfterMs", () => {
+  it("reads retry-after-ms, then retry-after as seconds or an HTTP date", () => {
+    const now = () => Date.UTC(2026, 0, 1);
+    expect(retryAfterMs({ headers: { "retry-after-ms": "250" } }, now)).toBe(250);
+    expect(retryAfterMs({ headers: { "retry-after": "1.5" } }, now)).toBe(1500);
+    expect(retryAfterMs({ headers: { "retry-after": new Date(Date.UTC(2026, 0, 1, 0, 0, 3)).toUTCString() } }, now)).toBe(3000);
+    expect(retryAfterMs({ headers: { "retry-after": "soon" } }, now)).toBeUndefined();
+    expect(retryAfterMs({}, now)).toBeUndefined();
+  });
+});

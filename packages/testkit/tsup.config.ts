@@ -1,10 +1,3 @@
-import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.shared.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/contracts.ts", "src/arbitraries.ts", "src/replay.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node22",
-});
+export default packageBuild(["src/index.ts", "src/contracts.ts", "src/arbitraries.ts", "src/replay.ts"]);

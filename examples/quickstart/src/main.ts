@@ -11,9 +11,8 @@ import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
 import { canonicalJson, steppingClock, ulidIdSource, type RunState } from "@yoke/protocol";
 import { createHarness } from "@yoke/runtime";
-import { createScriptedModel } from "@yoke/testkit";
+import { createScriptedModel, crashInjection } from "@yoke/testkit";
 import { agentScript } from "./agent-script.ts";
-import { countAppends } from "./crash-after.ts";
 import { describeEvent } from "./timeline.ts";
 import { checkSummary, seedWorkspace, workspaceTools } from "./workspace-tools.ts";
 
@@ -44,7 +43,12 @@ if (values.resume) {
 
 const store = await createSqliteJournal({ filename: journalFile });
 const crashAfter = values["crash-after"] === undefined ? undefined : Number(values["crash-after"]);
-const journal = countAppends(store, crashAfter === undefined ? {} : { crashAfter });
+// testkit's crash injection: counts appends and, with --crash-after N, SIGKILLs this process
+// once the Nth append is durable, before the loop learns it succeeded.
+const journal = crashInjection(store, {
+  plan: crashAfter === undefined ? undefined : { append: crashAfter, point: "after-write" },
+  ackLog: undefined,
+});
 
 // On resume, the scripted model only holds the answers the journal does not already have,
 // and the clock continues after the last journaled event: nothing is asked twice.

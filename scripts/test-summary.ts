@@ -9,12 +9,19 @@ if (!path || !existsSync(path)) {
   process.exit(1);
 }
 const report = JSON.parse(readFileSync(path, "utf8")) as {
+  testResults: { assertionResults: { fullName: string; status: string; meta?: { summary?: string } }[] }[];
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
   numFailedTestSuites: number;
 };
+// Tests that measure something (kill points tried, …) leave a one-line summary in their meta.
+for (const file of report.testResults) {
+  for (const test of file.assertionResults) {
+    if (typeof test.meta?.summary === "string") console.log(`${test.fullName}: ${test.meta.summary}`);
+  }
+}
 // A suite that fails to load has no failed test in it; count it so it cannot pass unseen.
 const failed = report.numFailedTests + report.numFailedTestSuites;
 const skipped = report.numPendingTests + report.numTodoTests;

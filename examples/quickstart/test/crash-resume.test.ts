@@ -41,7 +41,7 @@ describe("quickstart demo under kill -9", () => {
     expect(baseline.finalState).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it("resumes to the same final state after a SIGKILL at every append", () => {
+  it("resumes to the same final state after a SIGKILL at every append", ({ task }) => {
     const killPoints: number[] = [];
     for (let n = 1; n <= baseline.appends; n++) {
       const dir = join(root, `crash-${n}`);
@@ -57,5 +57,6 @@ describe("quickstart demo under kill -9", () => {
       killPoints.push(n);
     }
     expect(killPoints).toHaveLength(baseline.appends);
+    task.meta.summary = `${killPoints.length} kill points tried (SIGKILL after each durable append of the demo run), each resumed to the same final state`;
   }, 300_000);
 });

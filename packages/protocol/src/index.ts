@@ -121,7 +121,7 @@ export { providerError, retryAfterMs } from "./provider-errors.js";
 export type { ProviderErrorContext, SdkErrorLike } from "./provider-errors.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";
-export type { ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state.js";
+export type { ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";
 export type {
   CompensationContext,
   ReconcileResult,

@@ -1,79 +1,11 @@
-import { transitionAction, type ActionStatus, type ActionTransitionInput } from "./actions.js";
+import { transitionAction, type ActionTransitionInput } from "./actions.js";
 import { YokeError } from "./errors.js";
-import type { JournalEvent, Outcome, YokeEvent, EventData } from "./events.js";
+import type { JournalEvent, YokeEvent, EventData } from "./events.js";
 import { parseYokeEvent } from "./events.js";
-import type { JsonValue, Message, ModelResponse, ToolResultPart, ToolSpec, Usage } from "./model.js";
+import type { Message, ToolResultPart } from "./model.js";
 import { toolCallsOf } from "./model.js";
 import { addUsage } from "./provider.js";
-
-/**
- * Where a run stands, which fixes what the loop does next:
- * - `ready`: start the next turn (or stop at the turn limit);
- * - `awaiting_response`: a request is journaled but no response: call the model;
- * - `responded`: a response without tool calls is journaled: act on its stop reason;
- * - `tools_pending`: some proposed tool calls have no result yet;
- * - `finished`: the run has an outcome.
- */
-export type RunPhase = "ready" | "awaiting_response" | "responded" | "tools_pending" | "finished";
-
-export interface PendingToolCall {
-  /**
-   * Position of the call in the response's proposal order. Tool-call ids are the model's
-   * and may repeat within a response; the index never does.
-   */
-  readonly index: number;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly arguments: JsonValue | undefined;
-  /** Set once `tool.started` or `action.executing` is journaled: the effect may have begun. */
-  readonly started?: { readonly actionId: string; readonly attemptId: string; readonly attempt: number };
-  /** Set once `action.proposed` is journaled: the action this call became. */
-  readonly actionId?: string;
-}
-
-/** One action of the current batch (the last response's accepted calls), folded from `action.*` events. */
-export interface ActionRecord {
-  readonly actionId: string;
-  readonly turnId: string;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: JsonValue;
-  readonly sideEffect: "none" | "idempotent" | "reversible" | "irreversible";
-  readonly status: ActionStatus;
-  /** The attempt leased last. */
-  readonly attemptId: string | undefined;
-  readonly receipt: JsonValue | undefined;
-  /** Sequence number of the event that committed it: compensation runs in reverse of this. */
-  readonly committedSeq: number | undefined;
-}
-
-export interface RunState {
-  readonly tenantId: string;
-  readonly runId: string;
-  readonly sessionId: string;
-  readonly task: string;
-  readonly systemPrompt: string | undefined;
-  readonly tools: readonly ToolSpec[];
-  readonly maxTurns: number;
-  readonly phase: RunPhase;
-  /** Turns started so far. */
-  readonly turns: number;
-  readonly currentTurnId: string | undefined;
-  /** The transcript the model is shown (without the system prompt). */
-  readonly messages: readonly Message[];
-  /** The sequence number of the event each message of `messages` came from (same indexes). */
-  readonly messageSeqs: readonly number[];
-  readonly lastResponse: ModelResponse | undefined;
-  /** Tool calls of the last response, in proposal order, that have no result yet. */
-  readonly pendingToolCalls: readonly PendingToolCall[];
-  /** Actions of the last response's calls, in proposal order, whatever their state. */
-  readonly actions: readonly ActionRecord[];
-  readonly usage: Usage;
-  readonly outcome: Outcome | undefined;
-  /** Number of events folded; the next append's expected sequence number. */
-  readonly length: number;
-  readonly headHash: string;
-}
+import type { ActionRecord, MutableRunState, RunState } from "./run-state-types.js";
 
 /**
  * Folds events into run state incrementally. `reduceRun(events)` is the pure form;
@@ -355,13 +287,6 @@ export function reduceRun(events: Iterable<JournalEvent>): RunState {
   return accumulator.snapshot();
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type MutableRunState = Mutable<Omit<RunState, "messages" | "messageSeqs" | "pendingToolCalls" | "actions">> & {
-  messages: Message[];
-  messageSeqs: number[];
-  pendingToolCalls: PendingToolCall[];
-  actions: ActionRecord[];
-};
 
 function initialState(event: JournalEvent, data: EventData<"run.started">): MutableRunState {
   return {

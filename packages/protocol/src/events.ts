@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RECONCILE_VERDICTS } from "./actions.js";
 import { YokeError } from "./errors.js";
+import { JsonObjectSchema } from "./json-value.js";
 import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelopeSchema, ToolSpecSchema } from "./model.js";
 
 /**
@@ -27,7 +28,7 @@ export const EventDraftSchema = z.object({
   at: z.number().int().nonnegative(),
   /** What caused this event: a turn, action or event id. */
   causationId: z.string().nullable().default(null),
-  data: z.record(z.string(), JsonValueSchema),
+  data: JsonObjectSchema,
 });
 export type EventDraft = z.input<typeof EventDraftSchema>;
 
@@ -40,7 +41,7 @@ export const JournalEventSchema = z.object({
   type: z.string().regex(EVENT_TYPE_PATTERN),
   at: z.number().int().nonnegative(),
   causationId: z.string().nullable(),
-  data: z.record(z.string(), JsonValueSchema),
+  data: JsonObjectSchema,
   prevHash: HashSchema,
   hash: HashSchema,
 });
@@ -95,9 +96,9 @@ export const EVENT_DATA_SCHEMAS = {
     ...turnRef,
     revision: z.number().int().nonnegative(),
     requestHash: HashSchema,
-    manifestDelta: z.record(z.string(), JsonValueSchema),
+    manifestDelta: JsonObjectSchema,
     artifacts: z.array(z.object({ hash: HashSchema, text: z.string() })).optional(),
-    compactions: z.array(z.record(z.string(), JsonValueSchema)).optional(),
+    compactions: z.array(JsonObjectSchema).optional(),
   }),
   "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative() }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */

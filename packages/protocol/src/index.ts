@@ -116,6 +116,7 @@ export type {
   ToolSpec,
   Usage,
 } from "./model.js";
+export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export { addUsage } from "./provider.js";
 export { providerError, retryAfterMs } from "./provider-errors.js";
 export type { ProviderErrorContext, SdkErrorLike } from "./provider-errors.js";

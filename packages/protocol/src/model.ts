@@ -1,13 +1,11 @@
 import { z } from "zod";
 
-/** JSON values, as stored in the journal. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
-);
+import { JsonObjectSchema, JsonValueSchema, type JsonValue } from "./json-value.js";
+
+export { JsonValueSchema, type JsonValue };
 
 /** Vendor-specific data, keyed by provider id. The escape hatch instead of new spec fields. */
-export const ProviderMetadataSchema = z.record(z.string(), z.record(z.string(), JsonValueSchema));
+export const ProviderMetadataSchema = z.record(z.string(), JsonObjectSchema);
 export type ProviderMetadata = z.infer<typeof ProviderMetadataSchema>;
 
 export const TextPartSchema = z.object({ type: z.literal("text"), text: z.string() });
@@ -95,7 +93,7 @@ export type Message = z.infer<typeof MessageSchema>;
 export const ToolSpecSchema = z.object({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
   description: z.string(),
-  inputSchema: z.record(z.string(), JsonValueSchema),
+  inputSchema: JsonObjectSchema,
 });
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;
 

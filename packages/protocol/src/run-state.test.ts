@@ -75,6 +75,24 @@ describe("RunStateAccumulator with repeated tool-call ids", () => {
   });
 });
 
+describe("RunStateAccumulator.acknowledge", () => {
+  it("sets the head hash of events folded ahead of their append", () => {
+    const accumulator = new RunStateAccumulator();
+    expect(accumulator.length).toBe(0);
+    for (const event of eventsOf(head)) accumulator.apply(event);
+    expect(accumulator.length).toBe(head.length);
+    accumulator.acknowledge({ length: head.length, hash: "a".repeat(64) });
+    expect(accumulator.peek().headHash).toBe("a".repeat(64));
+  });
+
+  it("refuses a head of another length (INTERNAL)", () => {
+    const accumulator = new RunStateAccumulator();
+    expect(() => accumulator.acknowledge({ length: 0, hash: GENESIS_HASH })).toThrow(expect.objectContaining({ code: "INTERNAL" }));
+    for (const event of eventsOf(head)) accumulator.apply(event);
+    expect(() => accumulator.acknowledge({ length: head.length + 1, hash: GENESIS_HASH })).toThrow(expect.objectContaining({ code: "INTERNAL" }));
+  });
+});
+
 describe("RunStateAccumulator.fork", () => {
   it("previews events without changing the original", () => {
     const events = eventsOf([...head, started, rejected, completed]);

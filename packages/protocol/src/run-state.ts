@@ -35,6 +35,33 @@ export class RunStateAccumulator {
     this.#state.headHash = event.hash;
   }
 
+  /** How many events are folded: 0 before `run.started`. */
+  get length(): number {
+    return this.#state?.length ?? 0;
+  }
+
+  /**
+   * Records the stored head after events were folded ahead of their append: a writer may
+   * apply the events it is about to append (with a placeholder `hash`) to validate them and
+   * build on their state, then acknowledge the head the journal returned. Throws INTERNAL
+   * when `head.length` is not the folded length.
+   *
+   * @example
+   * ```ts
+   * accumulator.apply({ ...draftAsEvent, hash: GENESIS_HASH }); // validated before the write
+   * const result = await journal.append(scope, seq, [draft]);
+   * accumulator.acknowledge({ length: result.lastSeq + 1, hash: result.headHash });
+   * ```
+   */
+  acknowledge(head: { readonly length: number; readonly hash: string }): void {
+    if (!this.#state || head.length !== this.#state.length) {
+      throw new YokeError("INTERNAL", `acknowledged head ${head.length} is not the folded length ${this.#state?.length ?? 0}`, {
+        details: { length: head.length, folded: this.#state?.length ?? 0 },
+      });
+    }
+    this.#state.headHash = head.hash;
+  }
+
   /** The state so far. The returned object is a copy the accumulator will not change. */
   snapshot(): RunState {
     if (!this.#state) throw new YokeError("RUN_NOT_FOUND", "no events folded yet");

@@ -8,7 +8,7 @@ import {
   type ManifestDelta,
   type SourceMessage,
 } from "@yoke/context-compiler";
-import { YokeError, type EventData, type JournalEvent, type JsonValue, type Message, type ModelRequest } from "@yoke/protocol";
+import { YokeError, type EventData, type JournalEvent, type JsonValue, type ModelRequest } from "@yoke/protocol";
 
 /**
  * What one `start` or `resume` knows about the run's compiled context, kept current from the
@@ -27,12 +27,10 @@ export interface CompiledContext {
   /** Compiles not yet journaled, by request hash; settled by `observeCompiled`. */
   readonly staged: Map<string, CompileResult>;
   /**
-   * Transcript sources, reused across turns so the compiler's caches hit: by message object,
-   * and by transcript index (a message folded into a preview and the same one folded on
-   * commit are distinct but equal objects; the first compiled is kept).
+   * The transcript sources of the last compile, extended as messages are added, so the
+   * compiler's per-message caches hit (see `contextInputOf`).
    */
-  readonly sources: WeakMap<Message, SourceMessage>;
-  readonly sourcesByIndex: Map<number, SourceMessage>;
+  transcript: SourceMessage[];
   lastCompiledHash: string | undefined;
 }
 
@@ -44,8 +42,7 @@ export function createCompiledContext(): CompiledContext {
     requested: undefined,
     request: undefined,
     staged: new Map(),
-    sources: new WeakMap(),
-    sourcesByIndex: new Map(),
+    transcript: [],
     lastCompiledHash: undefined,
   };
 }

@@ -14,7 +14,7 @@ import { resolveOptions } from "./harness-deps.js";
 import type { Harness, HarnessOptions, ResumeOptions, RunResult, StartOptions } from "./harness-types.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
-import { commit, preview, type HarnessDeps, type RunContext } from "./run-context.js";
+import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -128,6 +128,7 @@ function newContext(
     dispatchable: new Map(),
     compiler: createContextCompiler(deps.compileConfig),
     compiled,
+    fold: createFoldAhead(),
   };
 }
 

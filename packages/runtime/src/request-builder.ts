@@ -7,7 +7,7 @@ import {
   type ContextInput,
   type SourceMessage,
 } from "@yoke/context-compiler";
-import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import { YokeError, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
@@ -48,19 +48,8 @@ export function transcriptItemId(index: number): string {
  * journaled so far.
  */
 export function contextInputOf(context: RunContext, state: RunState): ContextInput {
-  const { sources, sourcesByIndex, compactions } = context.compiled;
-  const transcript: SourceMessage[] = [];
-  for (let index = 1; index < state.messages.length; index++) {
-    const message = state.messages[index]!;
-    let source = sources.get(message);
-    if (source === undefined) {
-      const known = sourcesByIndex.get(index);
-      source = known !== undefined && canonicalJson(known.message) === canonicalJson(message) ? known : { id: transcriptItemId(index), message };
-      sources.set(message, source);
-      sourcesByIndex.set(index, source);
-    }
-    transcript.push(source);
-  }
+  const { compactions } = context.compiled;
+  const transcript = transcriptOf(context, state);
   const { constraints, evidence } = context.deps.context;
   return {
     revision: state.length,
@@ -72,6 +61,24 @@ export function contextInputOf(context: RunContext, state: RunState): ContextInp
     ...(evidence === undefined ? {} : { evidence: evidence(state) }),
     ...(compactions.length === 0 ? {} : { compactions: compactions.slice() }),
   };
+}
+
+/**
+ * The transcript sources of `state`, one per message after the task. `RunState.messages`
+ * only grows, so the sources of earlier turns are kept (the same objects, so the compiler's
+ * caches hit) and only new messages are added: O(new messages) per turn.
+ */
+function transcriptOf(context: RunContext, state: RunState): SourceMessage[] {
+  const { messages } = state;
+  let transcript = context.compiled.transcript;
+  const kept = transcript.length;
+  if (kept > messages.length - 1 || (kept > 0 && transcript[kept - 1]!.message !== messages[kept])) {
+    transcript = context.compiled.transcript = [];
+  }
+  for (let index = transcript.length + 1; index < messages.length; index++) {
+    transcript.push({ id: transcriptItemId(index), message: messages[index]! });
+  }
+  return transcript;
 }
 
 /** Compiles the request `state` gives with the context's long-lived compiler. Throws CONTEXT_OVERFLOW when it cannot fit. */

@@ -1,5 +1,7 @@
 import {
   EVENT_SCHEMA_VERSION,
+  YokeError,
+  type AppendResult,
   GENESIS_HASH,
   type Clock,
   type EventDraft,
@@ -48,7 +50,7 @@ export interface HarnessDeps {
 export interface RunContext {
   readonly deps: HarnessDeps;
   readonly scope: RunScope;
-  /** Kept current by `commit`; the journal is never re-read while the loop runs. */
+  /** Kept current by `preview` and `commit`; the journal is never re-read while the loop runs. */
   readonly accumulator: RunStateAccumulator;
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
@@ -60,31 +62,63 @@ export interface RunContext {
   /** One long-lived compiler per context: a turn costs what is new, not the history. */
   readonly compiler: ContextCompiler;
   readonly compiled: CompiledContext;
+  readonly fold: FoldAhead;
+}
+
+/**
+ * Drafts folded into the live state ahead of their append, and a failed append's error. The
+ * live accumulator runs ahead of the journal between `preview` and `commit`; after a failed
+ * append it stays ahead, so the context refuses to append again (a `resume` starts afresh
+ * from the journal).
+ */
+export interface FoldAhead {
+  staged: { readonly drafts: readonly YokeEventDraft[]; readonly fromSeq: number } | undefined;
+  failure: { readonly error: unknown } | undefined;
+}
+
+export function createFoldAhead(): FoldAhead {
+  return { staged: undefined, failure: undefined };
 }
 
 /**
  * Appends `drafts` as one transaction at the run's current length (optimistic concurrency:
- * a JOURNAL_CONFLICT means another worker owns the run and propagates as is), folds the
- * stored events into the live state, then tells `onEvent` about each, in order.
+ * a JOURNAL_CONFLICT means another worker owns the run and propagates as is), then tells
+ * `onEvent` about each stored event, in order. The drafts are folded into the live state
+ * before the write, so one that does not follow from the state is refused (EVENT_INVALID)
+ * and never journaled; drafts a `preview` already folded must come first, as the same objects.
  */
-export async function commit(
-  context: RunContext,
-  drafts: readonly YokeEventDraft[],
-  expectedSeq: number = context.accumulator.peek().length,
-): Promise<void> {
-  const appended = await context.deps.journal.append(context.scope, expectedSeq, drafts as unknown as readonly EventDraft[]);
-  for (const event of appended.events) {
-    context.accumulator.apply(event);
-    observeCompiled(context.compiled, event);
+export async function commit(context: RunContext, drafts: readonly YokeEventDraft[], expectedSeq?: number): Promise<void> {
+  const { fold, accumulator } = context;
+  if (fold.failure !== undefined) throw fold.failure.error;
+  const staged = fold.staged;
+  fold.staged = undefined;
+  let fromSeq = expectedSeq ?? accumulator.length;
+  let folded = 0;
+  if (staged !== undefined) {
+    if (staged.drafts.some((draft, index) => draft !== drafts[index]) || (expectedSeq !== undefined && expectedSeq !== staged.fromSeq)) {
+      throw new YokeError("INTERNAL", "a commit must begin with the drafts its preview folded");
+    }
+    fromSeq = staged.fromSeq;
+    folded = staged.drafts.length;
   }
+  for (let index = folded; index < drafts.length; index++) accumulator.apply(provisional(context, drafts[index]!, fromSeq + index));
+  let appended: AppendResult;
+  try {
+    appended = await context.deps.journal.append(context.scope, fromSeq, drafts as unknown as readonly EventDraft[]);
+  } catch (error) {
+    fold.failure = { error };
+    throw error;
+  }
+  accumulator.acknowledge({ length: appended.lastSeq + 1, hash: appended.headHash });
+  for (const event of appended.events) observeCompiled(context.compiled, event);
   context.compiled.staged.clear();
   context.logger.debug(
-    { fromSeq: expectedSeq, lastSeq: appended.lastSeq, types: appended.events.map((event) => event.type) },
+    { fromSeq, lastSeq: appended.lastSeq, types: appended.events.map((event) => event.type) },
     "events appended",
   );
   for (const event of appended.events) {
     if (event.type === "run.completed") {
-      const state = context.accumulator.peek();
+      const state = accumulator.peek();
       context.logger.info({ outcome: state.outcome?.status, turns: state.turns, seq: event.seq }, "run completed");
     }
   }
@@ -92,25 +126,34 @@ export async function commit(
 }
 
 /**
- * The state `drafts` would lead to, without writing them: they are folded into a fork of
- * the live accumulator. This is how one transaction can hold both a turn's tool results and
- * the next turn's request, which is built from the state that includes those results.
+ * The state `drafts` lead to, before they are written: they are folded into the live state
+ * now and the next `commit` must begin with them. This is how one transaction holds both a
+ * turn's tool results and the next turn's request, built from the state with those results.
+ * The returned state is live: read it before the next fold.
  */
 export function preview(context: RunContext, drafts: readonly YokeEventDraft[], fromSeq: number): RunState {
-  const fork = context.accumulator.fork();
-  drafts.forEach((draft, index) => {
-    fork.apply({
-      schemaVersion: EVENT_SCHEMA_VERSION,
-      tenantId: context.scope.tenantId,
-      runId: context.scope.runId,
-      seq: fromSeq + index,
-      type: draft.type,
-      at: draft.at,
-      causationId: draft.causationId ?? null,
-      data: draft.data as unknown as JournalEvent["data"],
-      prevHash: GENESIS_HASH,
-      hash: GENESIS_HASH,
-    });
-  });
-  return fork.peek();
+  const { fold, accumulator } = context;
+  if (fold.failure !== undefined) throw fold.failure.error;
+  if (fold.staged !== undefined || fromSeq !== accumulator.length) {
+    throw new YokeError("INTERNAL", "a preview must start at the committed length, once per commit");
+  }
+  drafts.forEach((draft, index) => accumulator.apply(provisional(context, draft, fromSeq + index)));
+  fold.staged = { drafts: drafts.slice(), fromSeq };
+  return accumulator.peek();
+}
+
+/** A draft as the event it will be once stored, but for its hashes (not known before the write). */
+function provisional(context: RunContext, draft: YokeEventDraft, seq: number): JournalEvent {
+  return {
+    schemaVersion: EVENT_SCHEMA_VERSION,
+    tenantId: context.scope.tenantId,
+    runId: context.scope.runId,
+    seq,
+    type: draft.type,
+    at: draft.at,
+    causationId: draft.causationId ?? null,
+    data: draft.data as unknown as JournalEvent["data"],
+    prevHash: GENESIS_HASH,
+    hash: GENESIS_HASH,
+  };
 }

@@ -1,0 +1,93 @@
+import { createMemoryJournal } from "@yoke/journal";
+import { EVENT_SCHEMA_VERSION, RunStateAccumulator, YokeError, type JournalV1, type YokeEventDraft } from "@yoke/protocol";
+import { describe, expect, it } from "vitest";
+import { createCompiledContext } from "./compiled-context.js";
+import { silentLogger } from "./logger.js";
+import { commit, createFoldAhead, preview, type RunContext } from "./run-context.js";
+
+const scope = { tenantId: "tenant_fold", runId: "run_fold" };
+
+const runStarted: YokeEventDraft = {
+  type: "run.started",
+  at: 1,
+  causationId: null,
+  data: { sessionId: "session_1", task: "t", tools: [], limits: { maxTurns: 3 }, release: { runtime: "test", eventSchemaVersion: EVENT_SCHEMA_VERSION } },
+};
+const turnStarted: YokeEventDraft = { type: "turn.started", at: 2, causationId: null, data: { turnId: "turn_1", index: 1 } };
+/** Not legal in phase `ready`: a response with no request. */
+const strayResponse: YokeEventDraft = {
+  type: "model.responded",
+  at: 3,
+  causationId: "turn_1",
+  data: { turnId: "turn_1", latencyMs: 0, response: { content: [], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0 }, provider: "p", model: "m" } },
+};
+
+/** The parts of a run context `commit` and `preview` use, over `journal`. */
+function contextOver(journal: JournalV1): RunContext {
+  return {
+    deps: { journal, onEvent: undefined },
+    scope,
+    accumulator: new RunStateAccumulator(),
+    signal: undefined,
+    logger: silentLogger(),
+    dispatchable: new Map(),
+    compiled: createCompiledContext(),
+    fold: createFoldAhead(),
+  } as unknown as RunContext;
+}
+
+/** A journal that counts appends and fails the ones `fail` names (1-based). */
+function countingJournal(fail: (call: number) => boolean) {
+  const inner = createMemoryJournal();
+  let calls = 0;
+  const journal: JournalV1 = {
+    ...inner,
+    append: async (target, seq, drafts) => {
+      calls++;
+      if (fail(calls)) throw new YokeError("JOURNAL_UNAVAILABLE", "the store is down");
+      return inner.append(target, seq, drafts);
+    },
+  };
+  return { journal, calls: () => calls };
+}
+
+describe("commit folds drafts before they are written", () => {
+  it("refuses a draft that does not follow from the state, and journals nothing", async () => {
+    const { journal, calls } = countingJournal(() => false);
+    const context = contextOver(journal);
+    await expect(commit(context, [runStarted, turnStarted, strayResponse], 0)).rejects.toMatchObject({ code: "EVENT_INVALID" });
+    expect(calls()).toBe(0);
+    expect(await journal.head(scope)).toBeNull();
+  });
+
+  it("acknowledges the stored head: the live state ends where the journal does", async () => {
+    const { journal } = countingJournal(() => false);
+    const context = contextOver(journal);
+    const state = preview(context, [runStarted], 0);
+    expect(state.length).toBe(1);
+    await commit(context, [runStarted, turnStarted], 0);
+    const head = await journal.head(scope);
+    expect(context.accumulator.peek()).toMatchObject({ length: 2, headHash: head?.hash, turns: 1, currentTurnId: "turn_1" });
+  });
+
+  it("refuses a commit that does not begin with the drafts its preview folded", async () => {
+    const { journal, calls } = countingJournal(() => false);
+    const context = contextOver(journal);
+    preview(context, [runStarted], 0);
+    await expect(commit(context, [{ ...runStarted }, turnStarted], 0)).rejects.toMatchObject({ code: "INTERNAL" });
+    expect(calls()).toBe(0);
+  });
+
+  it("after a failed append, never appends from the state that ran ahead", async () => {
+    const { journal, calls } = countingJournal((call) => call === 2);
+    const context = contextOver(journal);
+    await commit(context, [runStarted], 0);
+    const failure = commit(context, [turnStarted]);
+    await expect(failure).rejects.toMatchObject({ code: "JOURNAL_UNAVAILABLE" });
+    // The store is back, but this context's state includes turn.started, which is not stored.
+    await expect(commit(context, [turnStarted])).rejects.toMatchObject({ code: "JOURNAL_UNAVAILABLE" });
+    expect(() => preview(context, [turnStarted], 1)).toThrow(expect.objectContaining({ code: "JOURNAL_UNAVAILABLE" }));
+    expect(calls()).toBe(2);
+    expect((await journal.head(scope))?.length).toBe(1);
+  });
+});

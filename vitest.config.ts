@@ -2,10 +2,10 @@ import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
-// One project per package and example, all sharing the setup below. A package's own
-// `pnpm test` runs `vitest run --root ../.. --project <name>`.
-const dirs = ["packages", "examples"].flatMap((group) =>
-  existsSync(group) ? readdirSync(group).map((name) => join(group, name)) : [],
+// One project per package, example and cross-package test suite (tests/*), all sharing the
+// setup below. A package's own `pnpm test` runs `vitest run --root ../.. --project <name>`.
+const dirs = ["packages", "examples", "tests"].flatMap((group) =>
+  existsSync(join(import.meta.dirname, group)) ? readdirSync(join(import.meta.dirname, group)).map((name) => join(group, name)) : [],
 );
 
 export default defineConfig({

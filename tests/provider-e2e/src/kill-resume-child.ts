@@ -1,15 +1,20 @@
 // A child process for the kill-and-resume test: one agent run over the replay server, on a
 // SQLite journal, SIGKILLed right after its Nth model response is durable when asked.
-//   node kill-resume-child.ts <start|resume> <replay url> <dir> [kill after N responses]
+//   node kill-resume-child.ts <provider> <start|resume> <replay url> <dir> [kill after N responses]
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { createSqliteJournal } from "@yoke/journal";
 import { createHarness, defineTool } from "@yoke/runtime";
 import type { JournalV1 } from "@yoke/protocol";
-import { createOpenAIProvider } from "@yoke/provider-openai";
+import { providers } from "./providers.ts";
 
-const [mode, url, dir, killAfter] = process.argv.slice(2) as [string, string, string, string | undefined];
+const [name, mode, url, dir, killAfter] = process.argv.slice(2) as [string, string, string, string, string | undefined];
+const provider = providers.find((entry) => entry.name === name);
+if (provider === undefined) {
+  process.stderr.write(`unknown provider ${name}; one of ${providers.map((entry) => entry.name).join(", ")}\n`);
+  process.exit(2);
+}
 const workspace = join(dir, "workspace");
 mkdirSync(join(workspace, "notes"), { recursive: true });
 if (mode === "start") writeFileSync(join(workspace, "notes", "todo.txt"), "ship the journal\nwrite the tests\n");
@@ -60,7 +65,7 @@ const tools = [
 
 const harness = createHarness({
   journal,
-  provider: createOpenAIProvider({ model: "gpt-5-mini", baseURL: `${url}/v1`, apiKey: "sk-test" }),
+  provider: provider.createProvider(url),
   tools,
   tenantId: "tenant_e2e",
   systemPrompt: "Use the tools.",

@@ -94,27 +94,50 @@ function normalize(value: unknown, depth: number, strict: boolean): unknown {
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  const members: unknown[] = new Array(keys.length);
-  let sorted = true;
-  let changed = false;
+  // Common case first: keys already in order, no member changed. It allocates nothing but
+  // `keys`; the first key out of order, undefined member or changed member hands over to
+  // `reorder`, which reuses the members checked so far.
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
-    if (INTEGER_LIKE.test(key)) throw INTEGER_KEY;
-    if (index > 0 && keys[index - 1]! > key) sorted = false;
+    if (isIntegerLike(key)) throw INTEGER_KEY;
+    if (index > 0 && keys[index - 1]! > key) return reorder(record, keys, index, undefined, depth, strict);
     const member = record[key];
     if (member === undefined) {
       if (strict) throw new NotJson("undefined");
-      changed = true;
-      members[index] = undefined;
-      continue;
+      return reorder(record, keys, index, undefined, depth, strict);
     }
     const normalized = normalize(member, depth + 1, strict);
-    members[index] = normalized;
-    if (normalized !== member) changed = true;
+    if (normalized !== member) return reorder(record, keys, index, normalized, depth, strict);
   }
-  if (sorted && !changed) return value;
+  return value;
+}
+
+/** The first code unit is a digit and the key reads as an array index. */
+function isIntegerLike(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && INTEGER_LIKE.test(key);
+}
+
+/**
+ * A copy of `record` with its keys in code-unit order, undefined members left out and
+ * members normalized. Members before `from` were checked and are unchanged; `atFrom`, when
+ * given, is the normalized member at `from`.
+ */
+function reorder(record: Record<string, unknown>, keys: string[], from: number, atFrom: unknown, depth: number, strict: boolean): Record<string, unknown> {
+  const members: unknown[] = new Array(keys.length);
+  for (let index = 0; index < from; index++) members[index] = record[keys[index]!];
+  for (let index = from; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (index > from && isIntegerLike(key)) throw INTEGER_KEY;
+    const member = record[key];
+    if (member === undefined) {
+      if (strict) throw new NotJson("undefined");
+      continue;
+    }
+    members[index] = index === from && atFrom !== undefined ? atFrom : normalize(member, depth + 1, strict);
+  }
   const order = keys.map((_, index) => index);
-  if (!sorted) order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+  order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
   const copy: Record<string, unknown> = {};
   for (const index of order) {
     const key = keys[index]!;

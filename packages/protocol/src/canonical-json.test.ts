@@ -82,4 +82,22 @@ describe("canonicalJson key order", () => {
       { numRuns: 300 },
     );
   });
+
+  it("sorts objects of any width, including past the in-place sort's 32 keys", () => {
+    // Keys in random insertion order, values sometimes needing their own reordering.
+    const wide = fc.uniqueArray(fc.string({ maxLength: 6 }), { minLength: 0, maxLength: 80 }).chain((keys) =>
+      fc.tuple(fc.constant(keys), fc.array(fc.oneof(fc.integer(), fc.dictionary(fc.string({ maxLength: 3 }), fc.boolean())), { minLength: keys.length, maxLength: keys.length })),
+    );
+    fc.assert(
+      fc.property(wide, ([keys, values]) => {
+        const record: Record<string, unknown> = {};
+        keys.forEach((key, index) => Object.defineProperty(record, key, { value: values[index], enumerable: true, writable: true, configurable: true }));
+        const sorted = [...keys].sort();
+        const expected = `{${sorted.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+        expect(canonicalJson(record)).toBe(expected);
+        expect(canonicalJson(record, { strict: true })).toBe(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -136,10 +136,9 @@ function reorder(record: Record<string, unknown>, keys: string[], from: number, 
     }
     members[index] = index === from && atFrom !== undefined ? atFrom : normalize(member, depth + 1, strict);
   }
-  const order = keys.map((_, index) => index);
-  order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+  sortTogether(keys, members);
   const copy: Record<string, unknown> = {};
-  for (const index of order) {
+  for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     if (members[index] === undefined) continue;
     // A "__proto__" member of parsed JSON is an own property; plain assignment would not be.
@@ -147,6 +146,36 @@ function reorder(record: Record<string, unknown>, keys: string[], from: number, 
     else copy[key] = members[index];
   }
   return copy;
+}
+
+/**
+ * Sorts `keys` by code unit, moving `members` along. Objects are small: an insertion sort in
+ * place allocates nothing (Array.prototype.sort copies); large ones go through an index sort.
+ */
+function sortTogether(keys: string[], members: unknown[]): void {
+  const length = keys.length;
+  if (length > 32) {
+    const order = keys.map((_, index) => index).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+    const sortedKeys = order.map((index) => keys[index]!);
+    const sortedMembers = order.map((index) => members[index]);
+    for (let index = 0; index < length; index++) {
+      keys[index] = sortedKeys[index]!;
+      members[index] = sortedMembers[index];
+    }
+    return;
+  }
+  for (let index = 1; index < length; index++) {
+    const key = keys[index]!;
+    const member = members[index];
+    let at = index - 1;
+    while (at >= 0 && keys[at]! > key) {
+      keys[at + 1] = keys[at]!;
+      members[at + 1] = members[at];
+      at--;
+    }
+    keys[at + 1] = key;
+    members[at + 1] = member;
+  }
 }
 
 function write(value: unknown, depth: number, strict: boolean): string {

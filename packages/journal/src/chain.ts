@@ -50,9 +50,15 @@ export function sealEvents(scope: RunScope, head: JournalHead, drafts: readonly 
  */
 export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly EventDraft[]): SealedEvent[] {
   if (drafts.length === 0) throw new YokeError("JOURNAL_INVALID_APPEND", "an append needs at least one event");
+  const { tenantId, runId } = scope;
+  // The envelope fields every event of the append shares, serialized once.
+  const scoped = typeof tenantId === "string" && typeof runId === "string";
+  const runJson = scoped ? `"runId":${JSON.stringify(runId)},"schemaVersion":${EVENT_SCHEMA_VERSION},` : "";
+  const tenantJson = scoped ? `"tenantId":${JSON.stringify(tenantId)},` : "";
+  const sealed: SealedEvent[] = new Array(drafts.length);
   let prevHash = head.hash;
-  return drafts.map((draft, index) => {
-    const checked = checkDraft(draft, index);
+  for (let index = 0; index < drafts.length; index++) {
+    const checked = checkDraft(drafts[index]!, index);
     const seq = head.length + index;
     if ((seq === 0) !== (checked.type === "run.started")) {
       throw new YokeError(
@@ -67,40 +73,21 @@ export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly 
     } catch (error) {
       throw malformedDraft(index, checked.type, error instanceof Error ? error.message : String(error), error);
     }
-    const unsealed = {
-      schemaVersion: EVENT_SCHEMA_VERSION,
-      tenantId: scope.tenantId,
-      runId: scope.runId,
-      seq,
-      type: checked.type,
-      at: checked.at,
-      causationId: checked.causationId,
-      data: checked.data,
-      prevHash,
+    const { type, at, causationId, data } = checked;
+    // canonicalJson of the envelope, written around data that is already canonical JSON
+    // (keys in code-unit order, as canonicalJson sorts them); see computeEventHash.
+    const body = scoped
+      ? `{"at":${at},"causationId":${causationId === null ? "null" : JSON.stringify(causationId)},"data":${canonicalData},` +
+        `"prevHash":${JSON.stringify(prevHash)},${runJson}"seq":${seq},${tenantJson}"type":${JSON.stringify(type)}}`
+      : canonicalJson({ schemaVersion: EVENT_SCHEMA_VERSION, tenantId, runId, seq, type, at, causationId, data, prevHash });
+    const hash = sha256(body);
+    sealed[index] = {
+      event: { schemaVersion: EVENT_SCHEMA_VERSION, tenantId, runId, seq, type, at, causationId, data, prevHash, hash },
+      canonicalData,
     };
-    const hash = sha256(hashedBody(unsealed, canonicalData));
     prevHash = hash;
-    return { event: { ...unsealed, hash }, canonicalData };
-  });
-}
-
-/**
- * The bytes `computeEventHash` hashes, `canonicalJson` of the envelope, written directly
- * around data that is already canonical JSON (keys in code-unit order, as canonicalJson
- * sorts them). Falls back to canonicalJson when a field is not the plain string or number
- * a validated event has.
- */
-function hashedBody(event: Omit<JournalEvent, "hash">, canonicalData: string): string {
-  const { tenantId, runId, causationId } = event;
-  if (typeof tenantId !== "string" || typeof runId !== "string" || !(causationId === null || typeof causationId === "string")) {
-    return canonicalJson({ ...event });
   }
-  return (
-    `{"at":${JSON.stringify(event.at)},"causationId":${JSON.stringify(causationId)},"data":${canonicalData},` +
-    `"prevHash":${JSON.stringify(event.prevHash)},"runId":${JSON.stringify(runId)},` +
-    `"schemaVersion":${JSON.stringify(event.schemaVersion)},"seq":${JSON.stringify(event.seq)},` +
-    `"tenantId":${JSON.stringify(tenantId)},"type":${JSON.stringify(event.type)}}`
-  );
+  return sealed;
 }
 
 /**
@@ -111,11 +98,21 @@ function checkDraft(draft: EventDraft, index: number): { type: string; at: numbe
   const candidate = draft as Partial<Record<keyof EventDraft, unknown>> | null;
   if (typeof candidate !== "object" || candidate === null) throw malformedDraft(index, undefined, "not an object");
   const { type, at, causationId = null, data } = candidate;
-  if (typeof type !== "string" || !EVENT_TYPE_PATTERN.test(type)) throw malformedDraft(index, type, "type must be noun.verb");
+  if (typeof type !== "string" || !(KNOWN_TYPES.has(type) || checkType(type))) throw malformedDraft(index, type, "type must be noun.verb");
   if (typeof at !== "number" || !Number.isSafeInteger(at) || at < 0) throw malformedDraft(index, type, "at must be a non-negative integer");
   if (causationId !== null && typeof causationId !== "string") throw malformedDraft(index, type, "causationId must be a string or null");
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw malformedDraft(index, type, "data must be an object");
   return { type, at, causationId, data: data as Record<string, JsonValue> };
+}
+
+// Event types already checked against EVENT_TYPE_PATTERN: a run uses a few dozen.
+const KNOWN_TYPES = new Set<string>();
+const KNOWN_TYPES_LIMIT = 1_024;
+
+function checkType(type: string): boolean {
+  if (!EVENT_TYPE_PATTERN.test(type)) return false;
+  if (KNOWN_TYPES.size < KNOWN_TYPES_LIMIT) KNOWN_TYPES.add(type);
+  return true;
 }
 
 function malformedDraft(index: number, type: unknown, why: string, cause?: unknown): YokeError {

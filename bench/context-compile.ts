@@ -1,8 +1,10 @@
 // The context compiler's cost, next to its floor: tokenizing the same text once with the
-// same tokenizer (js-tiktoken o200k_base, as for gpt-4o). Prints one JSON line.
+// same tokenizer (js-tiktoken o200k_base, as for gpt-4o, called straight: no memo). Prints
+// one JSON line; `memoMs` is the same text counted by the package's (memoized) counter.
 // usage: node context-compile.ts full [rounds]   full compile of a 10,000-event run (128k window)
 //        node context-compile.ts turns <n>       per-turn compile over an n-turn run, and the
 //                                                 manifest-delta journal size
+import { createRequire } from "node:module";
 import { canonicalJson, type Message, type ToolSpec } from "@yoke/protocol";
 import {
   createContextCompiler,
@@ -23,6 +25,13 @@ const tools: ToolSpec[] = [
 const config: CompileConfig = { model: "gpt-4o", contextWindow: 128_000, maxOutputTokens: 4_096 };
 const counter = tokenCounterForModel(config.model);
 counter.count("warm up: builds the encoder once, as a long-lived process would");
+// The floor's encoder: js-tiktoken itself, resolved from the package that depends on it.
+// (Typed structurally: the bench does not depend on js-tiktoken itself.)
+const requireTiktoken = createRequire(import.meta.resolve("@yoke/context-compiler"));
+const { Tiktoken } = requireTiktoken("js-tiktoken/lite") as { Tiktoken: new (ranks: unknown) => { encode(text: string, allowed: string[], disallowed: string[]): number[] } };
+const ranks = requireTiktoken("js-tiktoken/ranks/o200k_base") as { default?: unknown };
+const encoder = new Tiktoken(ranks.default ?? ranks);
+const straight = { count: (text: string) => encoder.encode(text, [], []).length };
 
 /** `turns` turns of an assistant tool call and its result: 5 events per turn (turn, request, response, tool start, tool end). */
 function transcriptOf(turns: number, size: "short" | "long"): SourceMessage[] {
@@ -63,8 +72,8 @@ function inputOf(transcript: readonly SourceMessage[], messages: number): Contex
   };
 }
 
-/** The floor: tokenizing each rendered message's text once. */
-function tokenizeOnce(messages: readonly Message[]): number {
+/** The floor: tokenizing each rendered message's text once (with `straight`, or another counter). */
+function tokenizeOnce(messages: readonly Message[], counter: { count(text: string): number } = straight): number {
   let tokens = 0;
   for (const message of messages) {
     if (message.role === "system") tokens += counter.count(message.content);
@@ -84,6 +93,7 @@ if (mode === "full") {
   const warm: number[] = [];
   const again: number[] = [];
   const floor: number[] = [];
+  const memo: number[] = [];
   let manifest: Manifest | undefined;
   let compacted = 0;
   // The run is larger than the window: the extractive compaction policy makes it fit.
@@ -96,9 +106,14 @@ if (mode === "full") {
     cold.push(ms(start));
     // The floor counts the same rendered text the compiler counted: every message, delimiters included.
     const rendered = createContextCompiler({ ...config, contextWindow: 1_000_000 }).compile(inputOf(transcript, transcript.length - 1)).request.messages;
+    // js-tiktoken's own encode is warmed up once, as the compiler's use of it warmed it before.
+    if (round === 0) tokenizeOnce(rendered);
     start = performance.now();
-    tokenizeOnce(rendered);
+    const tokens = tokenizeOnce(rendered);
     floor.push(ms(start));
+    start = performance.now();
+    if (tokenizeOnce(rendered, counter) !== tokens) throw new Error("the memoized counter disagrees with js-tiktoken");
+    memo.push(ms(start));
     compacted = result.manifest.items.filter((item) => item.decision === "compacted").length;
     start = performance.now();
     manifest = compiler.compile({ ...inputOf(transcript, transcript.length), compactions: result.compactions }).manifest;
@@ -117,6 +132,7 @@ if (mode === "full") {
       warmMs: median(warm),
       againMs: median(again),
       floorMs: median(floor),
+      memoMs: median(memo),
     }),
   );
 } else {

@@ -73,15 +73,9 @@ function compactedItem(source: SourceMessage, revision: ContextRevision, trust: 
   return item;
 }
 
-const candidates = new WeakMap<Entry, CompactionCandidate>();
-
+// A plain object per message: cheaper than caching it (a WeakMap lookup costs more than this).
 function candidateOf(entry: Entry, source: SourceMessage): CompactionCandidate {
-  let candidate = candidates.get(entry);
-  if (candidate === undefined || candidate.message !== source.message) {
-    candidate = { id: source.id, message: source.message, trust: entry.items[0]!.trust, tokens: entry.tokens + MESSAGE_OVERHEAD_TOKENS };
-    candidates.set(entry, candidate);
-  }
-  return candidate;
+  return { id: source.id, message: source.message, trust: entry.items[0]!.trust, tokens: entry.tokens + MESSAGE_OVERHEAD_TOKENS };
 }
 
 type Draft = { -readonly [K in keyof Layout]: Layout[K] } & { shown: Set<number> };

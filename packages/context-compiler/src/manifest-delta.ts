@@ -19,7 +19,10 @@ const FIELDS = [
 ] as const satisfies readonly (keyof Manifest)[];
 
 function same(a: unknown, b: unknown): boolean {
-  return a === b || canonicalJson(a) === canonicalJson(b);
+  if (a === b) return true;
+  // Arrays copied from one cache (the tool list) hold the same objects: no need to serialize.
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((value, index) => value === b[index])) return true;
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 function sameItem(a: ManifestItem, b: ManifestItem): boolean {

@@ -11,6 +11,7 @@ import {
   type ToolSpec,
 } from "@yoke/protocol";
 import { sha256Hex, truncateUtf8, utf8Length } from "./artifacts.js";
+import { canonicalText } from "./canonical-frame.js";
 import type { PartTruncation } from "./manifest-schema.js";
 import { compilerNote, isUntrusted, trustRule, wrapContent, type TrustLabel } from "./trust.js";
 
@@ -33,6 +34,7 @@ export function defaultTrust(message: Message): TrustLabel {
 
 /** The text a tool result shows the model before truncation: its text parts, else its structured output. */
 export function toolResultText(result: ToolResultEnvelope): string {
+  if (result.content.length === 1) return result.content[0]!.text;
   if (result.content.length > 0) return result.content.map((part) => part.text).join("\n");
   return result.output === undefined ? "" : canonicalJson(result.output);
 }
@@ -159,15 +161,19 @@ export function visibleText(message: Message): string {
         .map((part) => (part.type === "tool-call" ? `${part.toolName} ${part.rawArguments}` : part.text))
         .join("\n");
     case "tool":
-      return message.content
-        .map((part) => `${part.toolName} ${part.result.status} ${part.result.content.map((text) => text.text).join("\n")}${part.result.error === undefined ? "" : ` ${part.result.error.message}`}`)
-        .join("\n");
+      return message.content.length === 1 ? toolPartText(message.content[0]!) : message.content.map(toolPartText).join("\n");
   }
+}
+
+function toolPartText(part: ToolResultPart): string {
+  const { result } = part;
+  const texts = result.content.length === 1 ? result.content[0]!.text : result.content.map((text) => text.text).join("\n");
+  return `${part.toolName} ${result.status} ${texts}${result.error === undefined ? "" : ` ${result.error.message}`}`;
 }
 
 /** One frame of the request bytes: canonical JSON, which never contains a raw newline. */
 export function frame(value: Message | RequestHeader): string {
-  return `${canonicalJson(value)}\n`;
+  return `${canonicalText(value)}\n`;
 }
 
 /** The request header as rendered (no undefined members, so its canonical form is fixed). */

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
 import { YokeError } from "@yoke/protocol";
+import { PieceCounter } from "./piece-counter.js";
 
 /** How a count was made: with the model's own tokenizer, or a declared estimate. */
 export type TokenCountMode = "exact" | "estimated";
@@ -39,15 +40,30 @@ const RANK_MODULES: Record<TiktokenEncodingName, string> = {
   cl100k_base: "js-tiktoken/ranks/cl100k_base",
 };
 const requireRanks = createRequire(import.meta.url);
-// Building an encoder parses its ranks (hundreds of ms), so each is built once, on first use.
-const encoders = new Map<TiktokenEncodingName, Tiktoken>();
+// Building an encoder parses its ranks (hundreds of ms), so each is built once, on first use,
+// and shared, with its memo of piece counts, by every counter for the encoding.
+const pieceCounters = new Map<TiktokenEncodingName, PieceCounter>();
 
 function loadRanks(encoding: TiktokenEncodingName): TiktokenBPE {
   const loaded = requireRanks(RANK_MODULES[encoding]) as TiktokenBPE | { default: TiktokenBPE };
   return "default" in loaded ? loaded.default : loaded;
 }
 
-/** A counter backed by js-tiktoken's encoder for `encoding` (ranks ship in the package: no network). */
+function pieceCounterFor(encoding: TiktokenEncodingName): PieceCounter {
+  let counter = pieceCounters.get(encoding);
+  if (counter === undefined) {
+    const ranks = loadRanks(encoding);
+    counter = new PieceCounter(new Tiktoken(ranks), ranks.pat_str);
+    pieceCounters.set(encoding, counter);
+  }
+  return counter;
+}
+
+/**
+ * A counter backed by js-tiktoken's encoder for `encoding` (ranks ship in the package: no
+ * network). Counts equal `encode(text).length`; each regex piece's count is memoized
+ * (bounded, shared per encoding), so repeated text costs a lookup, not an encode.
+ */
 export function tiktokenCounter(encoding: TiktokenEncodingName): TokenCounter {
   if (!Object.prototype.hasOwnProperty.call(RANK_MODULES, encoding)) {
     throw new YokeError("CONFIG_INVALID", `unknown tiktoken encoding ${String(encoding)}`);
@@ -57,13 +73,8 @@ export function tiktokenCounter(encoding: TiktokenEncodingName): TokenCounter {
     mode: "exact",
     count(text) {
       if (text.length === 0) return 0;
-      let encoder = encoders.get(encoding);
-      if (encoder === undefined) {
-        encoder = new Tiktoken(loadRanks(encoding));
-        encoders.set(encoding, encoder);
-      }
       // Special-token text such as "<|endoftext|>" in content is ordinary text here.
-      return encoder.encode(text, [], []).length;
+      return pieceCounterFor(encoding).count(text);
     },
   };
 }

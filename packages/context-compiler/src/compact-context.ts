@@ -3,7 +3,7 @@ import type { ContextRevision } from "./compaction-types.js";
 import { delimiterNonce } from "./compiler.js";
 import { systemEntry, taskEntry, toolsEntry, transcriptEntry } from "./entries.js";
 import { toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
-import { layoutContext, tailStartOf } from "./layout.js";
+import { candidatesOf, layoutContext, tailStartOf } from "./layout.js";
 import { tokenCounterForModel } from "./tokenizer.js";
 
 /**
@@ -38,7 +38,7 @@ export async function compactContext(input: ContextInput, config: CompileConfig,
   const excess = layout.used - target;
   if (excess <= 0 && options.force !== true) return undefined;
   const maxChars = summaryCharBudget(policy, config.contextWindow - config.maxOutputTokens);
-  const replaced = selectCompaction(layout.candidates, tailStartOf(layout), Math.max(excess, 0) + summaryTokenAllowance(maxChars), policy);
+  const replaced = selectCompaction(candidatesOf(layout), tailStartOf(layout), Math.max(excess, 0) + summaryTokenAllowance(maxChars), policy);
   if (replaced === undefined) return undefined;
   const items = replaced.map(({ id, message }) => ({ id, message }));
   const summary = policy.summarize === undefined ? extractiveSummary({ items, maxChars }) : await policy.summarize({ items, maxChars });

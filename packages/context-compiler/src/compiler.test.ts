@@ -77,6 +77,36 @@ describe("compile", () => {
     }
   });
 
+  it("gives fresh-compile results for any order of turns, and never changes a result it returned", () => {
+    // A long-lived compiler shares its per-message columns between the layouts that extend
+    // one another: going back to a shorter transcript, or toggling evidence, must neither
+    // corrupt a later result nor alter an earlier one.
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 12 }), fc.boolean()), { minLength: 1, maxLength: 12 }), (steps) => {
+        const compiler = createContextCompiler(FAST);
+        const seen: { bytes: string; request: string; manifest: string }[] = [];
+        const results = steps.map(([turn, withEvidence], step) => {
+          const input = inputAt(transcript, turn, withEvidence ? { evidence } : {});
+          const incremental = compiler.compile(input);
+          const fresh = compile(input, FAST);
+          // Every other result's bytes (computed lazily) are first read after later compiles.
+          if (step % 2 === 0) expect(incremental.bytes).toBe(fresh.bytes);
+          expect(incremental.manifest).toEqual(fresh.manifest);
+          expect(incremental.request).toEqual(fresh.request);
+          expect(incremental.artifacts).toEqual(fresh.artifacts);
+          seen.push({ bytes: fresh.bytes, request: JSON.stringify(incremental.request), manifest: JSON.stringify(incremental.manifest) });
+          return incremental;
+        });
+        results.forEach((result, index) => {
+          expect(result.bytes).toBe(seen[index]!.bytes);
+          expect(JSON.stringify(result.request)).toBe(seen[index]!.request);
+          expect(JSON.stringify(result.manifest)).toBe(seen[index]!.manifest);
+        });
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("keeps turn N's request as a byte-identical prefix of turn N+1's over 50 turns", () => {
     const run = makeTranscript(50, { largeEvery: 7 });
     const compiler = createContextCompiler(FAST);

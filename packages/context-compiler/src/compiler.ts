@@ -5,7 +5,7 @@ import { extractiveSummary, makeRevision, selectCompaction, summaryCharBudget, s
 import type { ContextRevision } from "./compaction-types.js";
 import { headerFrame, reindexed, systemEntry, taskEntry, toolsEntry, transcriptEntry, type Entry, type ToolsEntry } from "./entries.js";
 import { DEFAULT_TOOL_OUTPUT_BUDGET_BYTES, MESSAGE_OVERHEAD_TOKENS, toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
-import { layoutContext, tailStartOf, type Layout } from "./layout.js";
+import { candidatesOf, layoutContext, tailStartOf, type Columns, type Layout } from "./layout.js";
 import { MANIFEST_VERSION, type Allocation, type Manifest, type ManifestItem, type Section } from "./manifest-schema.js";
 import { contextOverflowError } from "./overflow.js";
 import { headerAsJson, renderEvidenceMessage, renderHeader, EVIDENCE_HEADING } from "./render.js";
@@ -73,8 +73,11 @@ function validate(config: CompileConfig): void {
   if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new YokeError("CONFIG_INVALID", "compaction.threshold must be in (0, 1]");
 }
 
+/** The digest state after a layout's frames; valid while its columns are only appended to. */
 interface Checkpoint {
-  readonly frames: readonly string[];
+  readonly columns: Columns;
+  readonly header: string;
+  readonly frames: number;
   readonly hash: Hash;
 }
 
@@ -112,6 +115,7 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
   let systemCache: { key: string; entry: Entry } | undefined;
   let taskCache: { key: string; entry: Entry } | undefined;
   let checkpoint: Checkpoint | undefined;
+  let nonceCache: { readonly task: string; readonly systemPrompt: string | undefined; readonly nonce: string } | undefined;
   let lastLayout: Layout | undefined;
 
   const cached = {
@@ -146,26 +150,37 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
     },
   };
 
-  const digest = (frames: readonly string[], stableFrames: number): { hash: string } => {
+  /**
+   * SHA-256 of the request bytes: the header frame, the layout's frames (the stable prefix)
+   * and the evidence frame. The digest state after the stable prefix is kept: when the next
+   * layout appends to the same columns under the same header, only its new frames are hashed.
+   */
+  const digest = (header: string, layout: Layout, evidenceFrame: string | undefined): string => {
+    const { columns, count } = layout;
     let hash: Hash;
     let from = 0;
     const previous = checkpoint;
-    if (previous !== undefined && previous.frames.length <= stableFrames && previous.frames.every((text, index) => text === frames[index])) {
+    if (previous !== undefined && previous.columns === columns && previous.header === header && previous.frames <= count.entries) {
       hash = previous.hash.copy();
-      from = previous.frames.length;
+      from = previous.frames;
     } else {
       hash = createHash("sha256");
+      hash.update(header, "utf8");
     }
-    for (let index = from; index < stableFrames; index++) hash.update(frames[index]!, "utf8");
-    checkpoint = { frames: frames.slice(0, stableFrames), hash: hash.copy() };
-    for (let index = stableFrames; index < frames.length; index++) hash.update(frames[index]!, "utf8");
-    return { hash: hash.digest("hex") };
+    for (let index = from; index < count.entries; index++) hash.update(columns.frames[index]!, "utf8");
+    checkpoint = { columns, header, frames: count.entries, hash: hash.copy() };
+    if (evidenceFrame !== undefined) hash.update(evidenceFrame, "utf8");
+    return hash.digest("hex");
   };
 
   return {
     config,
     compile(input) {
-      const nonce = delimiterNonce(input, config.delimiterSeed);
+      // The nonce depends on the task and system prompt only: recomputed when they change.
+      if (nonceCache === undefined || nonceCache.task !== input.task || nonceCache.systemPrompt !== input.systemPrompt) {
+        nonceCache = { task: input.task, systemPrompt: input.systemPrompt, nonce: delimiterNonce(input, config.delimiterSeed) };
+      }
+      const nonce = nonceCache.nonce;
       const tools = cached.tools(input, nonce);
       const fixed: Entry[] = [cached.system(input, nonce), cached.task(input)];
       const build = (compactions: readonly ContextRevision[]): Layout =>
@@ -186,7 +201,7 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
           const target = Math.floor(available * policy.threshold);
           // One compaction normally suffices; a second folds the first summary in.
           for (let attempt = 0; attempt < 2 && layout.used > available; attempt++) {
-            const replaced = selectCompaction(layout.candidates, tailStartOf(layout), layout.used - target + summaryTokenAllowance(maxChars), policy);
+            const replaced = selectCompaction(candidatesOf(layout), tailStartOf(layout), layout.used - target + summaryTokenAllowance(maxChars), policy);
             if (replaced === undefined) break;
             const compaction = makeRevision(replaced, layout.resolved, extractiveSummary({ items: replaced, maxChars }), "extractive");
             made.push(compaction);
@@ -203,25 +218,26 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
           });
         }
       }
-      const evidence = fillEvidence(input.evidence ?? [], available - layout.used, nonce, counter, layout.entries.length);
-      const entries = layout.entries;
-      const messages = layout.messages.slice();
-      const frames = [tools.frame.frame, ...layout.frames];
+      const { columns, count } = layout;
+      const evidence = fillEvidence(input.evidence ?? [], available - layout.used, nonce, counter, count.entries);
+      // Copies of the layout's part of its columns, which later turns append to.
+      const messages = columns.messages.slice(0, count.entries);
+      let evidenceFrame: string | undefined;
       let requestBytes = tools.frame.frameBytes + layout.bytes;
-      const items: ManifestItem[] = layout.items.slice();
+      const items: ManifestItem[] = columns.items.slice(0, count.items);
       const sections: Record<Section, number> = { ...layout.sections, evidence: evidence.tokens };
       let overhead = layout.overhead;
       if (evidence.included.length > 0) {
         const message = renderEvidenceMessage(evidence.included.map((entry) => entry.block));
         const text = `${canonicalJson(message)}\n`;
         messages.push(message);
-        frames.push(text);
+        evidenceFrame = text;
         requestBytes += Buffer.byteLength(text, "utf8");
         overhead += MESSAGE_OVERHEAD_TOKENS + counter.count(EVIDENCE_HEADING);
       }
       items.push(...evidence.items);
-      const stableMessages = entries.length;
-      const { hash } = digest(frames, stableMessages + 1);
+      const stableMessages = count.entries;
+      const hash = digest(tools.frame.frame, layout, evidenceFrame);
       const stableBytes = tools.frame.frameBytes + layout.bytes;
       const used = Object.values(sections).reduce((sum, value) => sum + value, 0) + overhead;
       const allocation: Allocation = {
@@ -251,7 +267,7 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
         requestHash: hash,
       };
       const request: ModelRequest = { ...tools.header, messages, stablePrefixMessages: stableMessages };
-      const artifacts: Artifact[] = layout.artifacts.slice();
+      const artifacts: Artifact[] = columns.artifacts.slice(0, count.artifacts);
       for (const entry of evidence.included) artifacts.push({ hash: entry.hash, text: entry.item.text });
       let bytes: string | undefined;
       const threshold = policy === undefined ? Infinity : available * policy.threshold;
@@ -259,7 +275,7 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
         request,
         manifest,
         get bytes() {
-          bytes ??= frames.join("");
+          bytes ??= tools.frame.frame + columns.frames.slice(0, count.entries).join("") + (evidenceFrame ?? "");
           return bytes;
         },
         artifacts,

@@ -12,30 +12,56 @@ import type { ManifestItem, Section } from "./manifest-schema.js";
 import { defaultTrust } from "./render.js";
 import type { TokenCounter } from "./tokenizer.js";
 
-export interface Layout {
+/**
+ * Per-message columns of a layout, shared by the layouts that extend one another and only
+ * ever appended to: a layout reads the first `count` of each. A turn that extends the last
+ * layout appends to them instead of copying the history (no per-turn O(history) garbage).
+ */
+export interface Columns {
   /** System, task, then summaries and transcript messages, in request order. */
   readonly entries: Entry[];
   readonly messages: Message[];
   readonly frames: string[];
-  readonly frameBytes: number[];
-  readonly bytes: number;
   readonly artifacts: Artifact[];
   readonly items: ManifestItem[];
+  /** Shown summaries and transcript messages, for compaction. */
+  readonly candidates: CompactionCandidate[];
+  /** The transcript sources laid out, to tell whether the next input extends them. */
+  readonly sources: SourceMessage[];
+}
+
+/** How much of each column a layout covers. */
+export interface ColumnCounts {
+  readonly entries: number;
+  readonly artifacts: number;
+  readonly items: number;
+  readonly candidates: number;
+  readonly sources: number;
+}
+
+export interface Layout {
+  readonly columns: Columns;
+  readonly count: ColumnCounts;
+  /** UTF-8 bytes of the layout's frames. */
+  readonly bytes: number;
   readonly sections: Record<Section, number>;
   readonly overhead: number;
   /** Section totals plus overhead, before evidence. */
   readonly used: number;
   /** Tools, system, task, constraints and the open tool pair, with their overhead. */
   readonly mandatory: number;
-  /** Shown summaries and transcript messages, for compaction. */
-  readonly candidates: CompactionCandidate[];
-  /** Index in `candidates` of the open tool pair (the last assistant message); -1 when none (see `tailStartOf`). */
+  /** Index in the candidates of the open tool pair (the last assistant message); -1 when none (see `tailStartOf`). */
   readonly tailStart: number;
   readonly resolved: ResolvedCompactions;
-  /** What the layout was built from, to tell whether the next input extends it. */
-  readonly basis: { readonly sources: readonly SourceMessage[]; readonly compactions: readonly ContextRevision[]; readonly fixed: readonly Entry[]; readonly tools: ToolsEntry; readonly nonce: string };
+  /** What the layout was built from besides its sources, to tell whether the next input extends it. */
+  readonly basis: { readonly compactions: readonly ContextRevision[]; readonly fixed: readonly Entry[]; readonly tools: ToolsEntry; readonly nonce: string };
   readonly tailTokens: number;
   readonly shown: ReadonlySet<number>;
+}
+
+/** The layout's compaction candidates (a copy). */
+export function candidatesOf(layout: Layout): CompactionCandidate[] {
+  return layout.columns.candidates.slice(0, layout.count.candidates);
 }
 
 export interface LayoutOptions {
@@ -78,7 +104,15 @@ function candidateOf(entry: Entry, source: SourceMessage): CompactionCandidate {
   return { id: source.id, message: source.message, trust: entry.items[0]!.trust, tokens: entry.tokens + MESSAGE_OVERHEAD_TOKENS };
 }
 
-type Draft = { -readonly [K in keyof Layout]: Layout[K] } & { shown: Set<number> };
+interface Draft {
+  columns: Columns;
+  bytes: number;
+  sections: Record<Section, number>;
+  tailStart: number;
+  tailTokens: number;
+  resolved: ResolvedCompactions;
+  shown: Set<number>;
+}
 
 function extends_(previous: Layout | undefined, options: LayoutOptions): previous is Layout {
   if (previous === undefined) return false;
@@ -87,121 +121,147 @@ function extends_(previous: Layout | undefined, options: LayoutOptions): previou
   if (basis.compactions.length !== options.compactions.length || basis.compactions.some((revision, index) => revision !== options.compactions[index])) return false;
   if (basis.tools !== options.tools || basis.nonce !== options.nonce || basis.fixed.length !== options.fixed.length) return false;
   if (basis.fixed.some((entry, index) => entry !== options.fixed[index])) return false;
-  if (sources.length < basis.sources.length) return false;
-  for (let index = 0; index < basis.sources.length; index++) {
-    const before = basis.sources[index]!;
+  const laidOut = previous.columns.sources;
+  const count = previous.count.sources;
+  if (sources.length < count) return false;
+  for (let index = 0; index < count; index++) {
+    const before = laidOut[index]!;
     const now = sources[index]!;
     if (before !== now && (before.message !== now.message || before.id !== now.id || before.trust !== now.trust)) return false;
   }
   return true;
 }
 
+/**
+ * The columns to extend `previous` in: its own when it is their last writer (appending
+ * leaves every layout before it intact), otherwise a copy of its part.
+ */
+function columnsAfter(previous: Layout): Columns {
+  const { columns, count } = previous;
+  if (
+    columns.entries.length === count.entries &&
+    columns.artifacts.length === count.artifacts &&
+    columns.items.length === count.items &&
+    columns.candidates.length === count.candidates &&
+    columns.sources.length === count.sources
+  ) {
+    return columns;
+  }
+  return {
+    entries: columns.entries.slice(0, count.entries),
+    messages: columns.messages.slice(0, count.entries),
+    frames: columns.frames.slice(0, count.entries),
+    artifacts: columns.artifacts.slice(0, count.artifacts),
+    items: columns.items.slice(0, count.items),
+    candidates: columns.candidates.slice(0, count.candidates),
+    sources: columns.sources.slice(0, count.sources),
+  };
+}
+
 function append(draft: Draft, entry: Entry): void {
-  draft.entries.push(entry);
-  draft.messages.push(entry.message);
-  draft.frames.push(entry.frame);
-  draft.frameBytes.push(entry.frameBytes);
+  const { columns } = draft;
+  columns.entries.push(entry);
+  columns.messages.push(entry.message);
+  columns.frames.push(entry.frame);
   draft.bytes += entry.frameBytes;
-  for (const artifact of entry.artifacts) draft.artifacts.push(artifact);
+  for (const artifact of entry.artifacts) columns.artifacts.push(artifact);
 }
 
 function addSource(draft: Draft, options: LayoutOptions, source: SourceMessage): void {
+  const { columns } = draft;
+  columns.sources.push(source);
   const revision = draft.resolved.owner.get(source.id);
   if (revision !== undefined) {
     if (!draft.shown.has(revision.revision)) {
       draft.shown.add(revision.revision);
-      const entry = summaryFor(revision, draft.entries.length, options.nonce, options.counter);
+      const entry = summaryFor(revision, columns.entries.length, options.nonce, options.counter);
       append(draft, entry);
-      draft.items.push(entry.items[0]!);
+      columns.items.push(entry.items[0]!);
       draft.sections.summary += entry.tokens;
-      draft.candidates.push({
+      columns.candidates.push({
         id: `summary:${revision.revision}`,
         message: { role: "user", content: [{ type: "text", text: revision.summary }] },
         trust: revision.trust,
         tokens: entry.tokens + MESSAGE_OVERHEAD_TOKENS,
       });
     }
-    draft.items.push(compactedItem(source, revision, source.trust ?? defaultTrust(source.message)));
+    columns.items.push(compactedItem(source, revision, source.trust ?? defaultTrust(source.message)));
     return;
   }
-  const entry = options.transcript(source, draft.entries.length, options.nonce);
+  const entry = options.transcript(source, columns.entries.length, options.nonce);
   append(draft, entry);
-  draft.items.push(entry.items[0]!);
+  columns.items.push(entry.items[0]!);
   draft.sections.transcript += entry.tokens;
   if (source.message.role === "assistant") {
-    draft.tailStart = draft.candidates.length;
+    draft.tailStart = columns.candidates.length;
     draft.tailTokens = 0;
   }
   draft.tailTokens += entry.tokens + MESSAGE_OVERHEAD_TOKENS;
-  draft.candidates.push(candidateOf(entry, source));
+  columns.candidates.push(candidateOf(entry, source));
 }
 
 /** The layout of `options.input`, extending `previous` when the input's transcript extends its own. */
 export function layoutContext(options: LayoutOptions, previous?: Layout): Layout {
   const { input } = options;
   let draft: Draft;
-  let from: number;
   if (extends_(previous, options)) {
     draft = {
-      ...previous,
-      entries: previous.entries.slice(),
-      messages: previous.messages.slice(),
-      frames: previous.frames.slice(),
-      frameBytes: previous.frameBytes.slice(),
-      artifacts: previous.artifacts.slice(),
-      items: previous.items.slice(),
+      columns: columnsAfter(previous),
+      bytes: previous.bytes,
       sections: { ...previous.sections },
-      candidates: previous.candidates.slice(),
-      shown: new Set(previous.shown),
+      tailStart: previous.tailStart,
+      tailTokens: previous.tailTokens,
+      resolved: previous.resolved,
+      shown: previous.shown.size === 0 ? new Set() : new Set(previous.shown),
     };
-    from = previous.basis.sources.length;
   } else {
     draft = {
-      entries: [],
-      messages: [],
-      frames: [],
-      frameBytes: [],
+      columns: { entries: [], messages: [], frames: [], artifacts: [], items: [], candidates: [], sources: [] },
       bytes: 0,
-      artifacts: [],
-      items: [],
       sections: { system: 0, tools: options.tools.tokens, task: 0, constraints: 0, transcript: 0, summary: 0, evidence: 0 },
-      overhead: 0,
-      used: 0,
-      mandatory: 0,
-      candidates: [],
       tailStart: -1,
-      resolved: resolveCompactions(options.compactions),
-      basis: { sources: [], compactions: [], fixed: [], tools: options.tools, nonce: options.nonce },
       tailTokens: 0,
+      resolved: resolveCompactions(options.compactions),
       shown: new Set(),
     };
     for (const entry of options.fixed) {
       append(draft, entry);
       for (const item of entry.items) {
-        draft.items.push(item);
+        draft.columns.items.push(item);
         draft.sections[item.section] += item.tokens;
       }
     }
-    from = 0;
   }
+  const { columns, sections } = draft;
   const sources = input.transcript;
-  for (let index = from; index < sources.length; index++) addSource(draft, options, sources[index]!);
+  for (let index = columns.sources.length; index < sources.length; index++) addSource(draft, options, sources[index]!);
   const tailTokens = draft.tailStart < 0 ? 0 : draft.tailTokens;
-  const { sections } = draft;
-  const overhead = draft.entries.length * MESSAGE_OVERHEAD_TOKENS;
+  const overhead = columns.entries.length * MESSAGE_OVERHEAD_TOKENS;
   const fixedTokens = sections.system + sections.tools + sections.task + sections.constraints + options.fixed.length * MESSAGE_OVERHEAD_TOKENS;
   const used = sections.system + sections.tools + sections.task + sections.constraints + sections.transcript + sections.summary + overhead;
   return {
-    ...draft,
+    columns,
+    count: {
+      entries: columns.entries.length,
+      artifacts: columns.artifacts.length,
+      items: columns.items.length,
+      candidates: columns.candidates.length,
+      sources: columns.sources.length,
+    },
+    bytes: draft.bytes,
+    sections,
     overhead,
     used,
     mandatory: fixedTokens + tailTokens,
-    // A copy: callers may append to their transcript array in place.
-    basis: { sources: sources.slice(), compactions: options.compactions.slice(), fixed: options.fixed, tools: options.tools, nonce: options.nonce },
+    tailStart: draft.tailStart,
+    resolved: draft.resolved,
+    basis: { compactions: options.compactions.slice(), fixed: options.fixed, tools: options.tools, nonce: options.nonce },
+    tailTokens: draft.tailTokens,
+    shown: draft.shown,
   };
 }
 
-/** Index in `layout.candidates` where the open tool pair starts (the end when there is none). */
+/** Index in the layout's candidates where the open tool pair starts (the end when there is none). */
 export function tailStartOf(layout: Layout): number {
-  return layout.tailStart < 0 ? layout.candidates.length : layout.tailStart;
+  return layout.tailStart < 0 ? layout.count.candidates : layout.tailStart;
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@yoke/protocol";
 import { createContextCompiler } from "./compiler.js";
@@ -23,6 +24,26 @@ describe("manifest deltas", () => {
       expect(ManifestSchema.safeParse(rebuilt).success).toBe(true);
       previous = manifest;
     }
+  });
+
+  it("sets a field exactly when its canonical JSON changed (key order and undefined members do not count)", () => {
+    const { manifest } = createContextCompiler(FAST).compile(inputAt(makeTranscript(2), 1));
+    const reordered = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(reordered);
+      if (typeof value !== "object" || value === null) return value;
+      return Object.fromEntries([...Object.entries(value).reverse().map(([key, member]) => [key, reordered(member)]), ["absent", undefined]]);
+    };
+    const field = fc.constantFrom("tokenizer", "header", "tools", "allocation", "stablePrefix", "model") satisfies fc.Arbitrary<keyof Manifest>;
+    fc.assert(
+      fc.property(field, fc.jsonValue(), fc.jsonValue(), fc.boolean(), (name, left, right, equal) => {
+        const before = { ...manifest, [name]: left } as Manifest;
+        const value = equal ? reordered(JSON.parse(JSON.stringify(left))) : right;
+        const after = { ...manifest, [name]: value } as Manifest;
+        const changed = canonicalJson(left) !== canonicalJson(value);
+        expect(name in diffManifest(before, after).set).toBe(changed);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("refuses a delta made against another manifest", () => {

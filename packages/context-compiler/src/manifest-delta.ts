@@ -1,4 +1,4 @@
-import { YokeError, canonicalJson } from "@yoke/protocol";
+import { YokeError } from "@yoke/protocol";
 import { MANIFEST_VERSION, type Manifest, type ManifestDelta, type ManifestItem } from "./manifest-schema.js";
 
 const FIELDS = [
@@ -18,16 +18,31 @@ const FIELDS = [
   "requestHash",
 ] as const satisfies readonly (keyof Manifest)[];
 
+/** Equal as JSON values (what canonical JSON would say, without serializing either). */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  // Arrays copied from one cache (the tool list) hold the same objects: no need to serialize.
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((value, index) => value === b[index])) return true;
-  return canonicalJson(a) === canonicalJson(b);
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!same(a[index], b[index])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let members = 0;
+  for (const key in left) {
+    if (!Object.prototype.hasOwnProperty.call(left, key) || left[key] === undefined) continue;
+    members++;
+    if (!Object.prototype.hasOwnProperty.call(right, key) || !same(left[key], right[key])) return false;
+  }
+  for (const key in right) if (Object.prototype.hasOwnProperty.call(right, key) && right[key] !== undefined) members--;
+  return members === 0;
 }
 
 function sameItem(a: ManifestItem, b: ManifestItem): boolean {
   // Compilers reuse item objects across turns, so identity settles almost every comparison.
-  return a === b || canonicalJson(a) === canonicalJson(b);
+  return a === b || same(a, b);
 }
 
 /**

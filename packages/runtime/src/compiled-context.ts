@@ -9,6 +9,7 @@ import {
   type SourceMessage,
 } from "@yoke/context-compiler";
 import { YokeError, type EventData, type JournalEvent, type JsonValue, type ModelRequest } from "@yoke/protocol";
+import { withoutUndefined } from "./plain-json.js";
 
 /**
  * What one `start` or `resume` knows about the run's compiled context, kept current from the
@@ -56,7 +57,7 @@ export function createCompiledContext(): CompiledContext {
 export function journaledDelta(delta: ManifestDelta): Record<string, JsonValue> {
   const { base: _base, set, ...rest } = delta;
   const { requestHash: _hash, revision: _revision, ...fields } = set;
-  return JSON.parse(JSON.stringify({ ...rest, set: fields })) as Record<string, JsonValue>;
+  return withoutUndefined({ ...rest, set: fields }) as unknown as Record<string, JsonValue>;
 }
 
 /**

@@ -1,7 +1,6 @@
 import {
   ModelResponseSchema,
   YokeError,
-  canonicalJson,
   toolCallsOf,
   type ModelResponse,
   type YokeEventDraft,
@@ -14,6 +13,7 @@ import { errorEnvelope } from "../tool-executor.js";
 import { validateCalls } from "../validate-calls.js";
 import { currentTurn } from "./current-turn.js";
 import { nextTurnDrafts } from "./next-turn.js";
+import { withoutUndefined } from "../plain-json.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
@@ -79,5 +79,5 @@ function normalizeResponse(raw: ModelResponse): ModelResponse {
       cause: parsed.error,
     });
   }
-  return JSON.parse(canonicalJson(parsed.data)) as ModelResponse;
+  return withoutUndefined(parsed.data) as ModelResponse;
 }

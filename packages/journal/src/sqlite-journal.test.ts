@@ -1,5 +1,5 @@
-import { YokeError, type RunScope } from "@yoke/protocol";
-import { eventDraft, runStartedDraft } from "@yoke/testkit";
+import type { RunScope } from "@yoke/protocol";
+import { eventDraft, rejectionOf, runStartedDraft } from "@yoke/testkit";
 import { describeJournalContract } from "@yoke/testkit/contracts";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -22,14 +22,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-async function rejection(action: Promise<unknown>): Promise<YokeError> {
-  const error = await action.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!YokeError.isInstance(error)) throw new YokeError("INTERNAL", `expected a YokeError, got ${String(error)}`);
-  return error;
-}
+const rejection = rejectionOf;
 
 describe("sqlite journal", () => {
   let directory: ReturnType<typeof tempDirectory>;

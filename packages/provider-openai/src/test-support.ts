@@ -1,7 +1,7 @@
 // Shared by this package's tests: a replay server with the real SDK client pointed at it.
 import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
-import { YokeError, type ModelRequest, type ModelStreamPart } from "@yoke/protocol";
+import type { ModelRequest } from "@yoke/protocol";
 import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer } from "@yoke/testkit/replay";
 import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions } from "./index.js";
 
@@ -31,23 +31,5 @@ export const ask = (text: string, extra: Partial<ModelRequest> = {}): ModelReque
   ...extra,
 });
 
-export const weatherTool = {
-  name: "get_weather",
-  description: "Current weather for a city.",
-  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
-};
-
-export function collect(): { parts: ModelStreamPart[]; onStreamPart: (part: ModelStreamPart) => void } {
-  const parts: ModelStreamPart[] = [];
-  return { parts, onStreamPart: (part) => parts.push(part) };
-}
-
-export async function rejection(promise: Promise<unknown>): Promise<YokeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (YokeError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new YokeError("INTERNAL", "expected a rejection");
-}
+export { WEATHER_TOOL as weatherTool } from "@yoke/testkit/contracts";
+export { rejectionOf as rejection, streamCollector as collect } from "@yoke/testkit";

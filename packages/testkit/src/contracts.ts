@@ -5,7 +5,7 @@
 export { describeJournalContract } from "./journal-contract.js";
 export type { JournalContractOptions } from "./journal-contract.js";
 export type { JournalContractStore, JournalStoreFactory } from "./journal-contract-support.js";
-export { PROVIDER_CONTRACT_REQUESTS, describeProviderContract } from "./provider-contract.js";
+export { PROVIDER_CONTRACT_REQUESTS, WEATHER_TOOL, describeProviderContract } from "./provider-contract.js";
 export type { ProviderContractFactory, ProviderContractScenario, ProviderContractSubject } from "./provider-contract.js";
 export { describeIdempotencyStoreContract } from "./idempotency-contract.js";
 export type { IdempotencyStoreFactory } from "./idempotency-contract.js";

@@ -27,6 +27,7 @@ export type {
   ToolCallSpec,
 } from "./scripted-model-steps.js";
 export { eventDraft, runStartedDraft } from "./event-drafts.js";
+export { rejectionOf, streamCollector } from "./rejection.js";
 export type { RunStartedDraft, RunStartedDraftOverrides } from "./event-drafts.js";
 export { createEffectLedger } from "./effect-ledger.js";
 export type { EffectLedger, LedgerEntry } from "./effect-ledger.js";

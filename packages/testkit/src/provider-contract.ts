@@ -1,13 +1,14 @@
 import {
   ModelResponseSchema,
   STOP_REASONS,
-  YokeError,
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
   type ProviderAdapterV1,
+  type ToolSpec,
 } from "@yoke/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import { rejectionOf } from "./rejection.js";
 
 /**
  * What the provider behind an adapter must answer, per contract test. A factory wires its
@@ -37,11 +38,13 @@ export interface ProviderContractSubject {
 /** Builds a subject for a scenario. */
 export type ProviderContractFactory = (scenario: ProviderContractScenario) => ProviderContractSubject | Promise<ProviderContractSubject>;
 
-const weather = {
+/** The tool of the contract's tool-call scenarios; adapters' own tests may use it too. */
+export const WEATHER_TOOL: ToolSpec = Object.freeze({
   name: "get_weather",
   description: "Current weather for a city.",
   inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
-};
+});
+const weather = WEATHER_TOOL;
 
 /** The request the contract sends for each scenario. */
 export const PROVIDER_CONTRACT_REQUESTS: Readonly<Record<ProviderContractScenario, ModelRequest>> = Object.freeze({
@@ -54,16 +57,6 @@ export const PROVIDER_CONTRACT_REQUESTS: Readonly<Record<ProviderContractScenari
   slow: { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
 });
 
-async function rejectionOf(promise: Promise<unknown>): Promise<YokeError> {
-  let caught: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    caught = error;
-  }
-  expect(YokeError.isInstance(caught), `expected a YokeError rejection, got ${String(caught)}`).toBe(true);
-  return caught as YokeError;
-}
 
 function checkResponse(adapter: ProviderAdapterV1, response: ModelResponse): void {
   expect(ModelResponseSchema.safeParse(response).success).toBe(true);

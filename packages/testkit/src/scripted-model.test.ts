@@ -1,6 +1,7 @@
 import { YokeError, type ModelRequest } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { SCRIPTED_CAPABILITIES, createScriptedModel } from "./scripted-model.js";
+import { rejectionOf } from "./rejection.js";
 import {
   callTools,
   duplicateToolCallIds,
@@ -14,15 +15,7 @@ import {
 
 const request = (text = "hi"): ModelRequest => ({ messages: [{ role: "user", content: [{ type: "text", text }] }], tools: [] });
 
-async function rejection(promise: Promise<unknown>): Promise<YokeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (YokeError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new YokeError("INTERNAL", "expected a rejection");
-}
+const rejection = rejectionOf;
 
 describe("createScriptedModel", () => {
   it("fills response defaults and infers the stop reason", async () => {

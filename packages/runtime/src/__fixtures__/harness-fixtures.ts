@@ -153,15 +153,6 @@ export async function foldJournal(journal: JournalV1, scope: RunScope) {
   return reduceRun(events);
 }
 
-/** Captures a rejection as a YokeError (or rethrows anything else). */
-export async function rejectionOf(promise: Promise<unknown>): Promise<YokeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (YokeError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new YokeError("INTERNAL", "expected a rejection");
-}
+export { rejectionOf } from "@yoke/testkit";
 
 export type { AnyTool };

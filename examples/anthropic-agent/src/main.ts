@@ -28,7 +28,7 @@ packages/provider-anthropic/src/*.test.ts.`);
 }
 
 // Loaded only when there is a key, so the explanation above needs nothing else.
-const { runAgent } = await import("./run-agent.ts");
+const { runAgent } = await import("../../quickstart/src/run-agent.ts");
 const { createAnthropicProvider } = await import("@yoke/provider-anthropic");
 const outcome = await runAgent(createAnthropicProvider({ model: values.model! }), values.dir!);
 process.exit(outcome === "verified_success" ? 0 : 1);

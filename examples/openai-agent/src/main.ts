@@ -29,7 +29,7 @@ packages/provider-openai/src/*.test.ts.`);
 }
 
 // Loaded only when there is a key, so the explanation above needs nothing else.
-const { runAgent } = await import("./run-agent.ts");
+const { runAgent } = await import("../../quickstart/src/run-agent.ts");
 const { createOpenAIProvider } = await import("@yoke/provider-openai");
 const api = values.api === "chat" ? "chat" : "responses";
 const outcome = await runAgent(createOpenAIProvider({ model: values.model!, api }), values.dir!);

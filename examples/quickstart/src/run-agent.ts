@@ -1,11 +1,12 @@
-// Runs the quick-start task with any provider: the quick-start's workspace tools and
-// completion check, a SQLite journal, and the journal's timeline printed as it grows.
+// Runs the quick-start task with any provider (examples/openai-agent and anthropic-agent use it):
+// the quick-start's workspace tools and completion check, a SQLite journal, and the journal's
+// timeline printed as it grows.
 import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSqliteJournal } from "@yoke/journal";
 import type { JournalEvent, ProviderAdapterV1 } from "@yoke/protocol";
 import { createHarness } from "@yoke/runtime";
-import { checkSummary, seedWorkspace, workspaceTools } from "../../quickstart/src/workspace-tools.ts";
+import { checkSummary, seedWorkspace, workspaceTools } from "./workspace-tools.ts";
 
 const TASK = [
   "Read notes/todo.txt. Write summary.md containing the line '# Summary', an empty line, then one",

@@ -118,7 +118,7 @@ export type {
 } from "./model.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export { addUsage } from "./provider.js";
-export { providerError, retryAfterMs } from "./provider-errors.js";
+export { cancellable, providerError, retryAfterMs } from "./provider-errors.js";
 export type { ProviderErrorContext, SdkErrorLike } from "./provider-errors.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { YokeError } from "./errors.js";
-import { providerError, retryAfterMs } from "./provider-errors.js";
+import { cancellable, providerError, retryAfterMs } from "./provider-errors.js";
 
 const context = { provider: "test", signal: undefined, streamStarted: false, now: () => Date.UTC(2026, 0, 1) };
 const withStatus = (status: number, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
@@ -48,5 +48,24 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs({ headers: { "retry-after": new Date(Date.UTC(2026, 0, 1, 0, 0, 3)).toUTCString() } }, now)).toBe(3000);
     expect(retryAfterMs({ headers: { "retry-after": "soon" } }, now)).toBeUndefined();
     expect(retryAfterMs({}, now)).toBeUndefined();
+  });
+});
+
+describe("cancellable", () => {
+  it("passes a result or an error through when the signal did not abort", async () => {
+    await expect(cancellable("openai", new AbortController().signal, async () => 7)).resolves.toBe(7);
+    const failure = new YokeError("PROVIDER_UNAVAILABLE", "503");
+    await expect(cancellable("openai", undefined, async () => Promise.reject(failure))).rejects.toBe(failure);
+  });
+
+  it("names an abort: the SDK's own error and a quiet end both become CANCELLED", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const sdkError = new Error("Request was aborted.");
+    const error = await cancellable("anthropic", controller.signal, async () => Promise.reject(sdkError)).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "CANCELLED", cause: sdkError, details: { provider: "anthropic" } });
+    await expect(cancellable("anthropic", controller.signal, async () => "late")).rejects.toMatchObject({ code: "CANCELLED" });
+    const typed = new YokeError("CANCELLED", "already typed");
+    await expect(cancellable("anthropic", controller.signal, async () => Promise.reject(typed))).rejects.toBe(typed);
   });
 });

@@ -97,3 +97,28 @@ export function providerError(thrown: unknown, context: ProviderErrorContext): Y
   if (context.streamStarted) return new YokeError("PROVIDER_STREAM_CUT", `the response stream was cut: ${message}`, options);
   return new YokeError("PROVIDER_UNAVAILABLE", message, options);
 }
+
+/**
+ * Runs one provider call so that an abort always surfaces as CANCELLED: SDKs end a stream
+ * quietly, or fail with an error of their own, when their request is aborted. A call that
+ * fails after its signal aborted rejects with CANCELLED (the SDK's error as its cause); one
+ * that resolves after it aborted rejects with CANCELLED too, so no late result is used.
+ *
+ * @example
+ * ```ts
+ * const response = await cancellable("openai", options.signal, () => stream(request, options));
+ * ```
+ */
+export async function cancellable<T>(provider: string, signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await call();
+  } catch (error) {
+    if (signal?.aborted && !YokeError.hasCode(error, "CANCELLED")) {
+      throw new YokeError("CANCELLED", `the ${provider} call was cancelled`, { cause: error, details: { provider } });
+    }
+    throw error;
+  }
+  if (signal?.aborted) throw new YokeError("CANCELLED", `the ${provider} call was cancelled`, { details: { provider } });
+  return result;
+}

@@ -1,4 +1,4 @@
-import { YokeError, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
+import { YokeError, cancellable, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
 import { admitAnthropicRequest } from "./admission.js";
 import { anthropicModelFamily } from "./capabilities.js";
 import { messagesBody } from "./messages-request.js";
@@ -73,17 +73,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     capabilities: family.capabilities,
     admit: (request) => admitAnthropicRequest(request, readAnthropicOptions(request), target),
     async generate(request, generateOptions = {}) {
-      let response: ModelResponse;
-      try {
-        response = await run(request, generateOptions);
-      } catch (error) {
-        // The SDK ends a stream quietly when its request is aborted: name the cause.
-        if (generateOptions.signal?.aborted && !YokeError.hasCode(error, "CANCELLED")) {
-          throw new YokeError("CANCELLED", "the anthropic call was cancelled", { cause: error, details: { provider: "anthropic" } });
-        }
-        throw error;
-      }
-      if (generateOptions.signal?.aborted) throw new YokeError("CANCELLED", "the anthropic call was cancelled", { details: { provider: "anthropic" } });
+      // The SDK ends a stream quietly when its request is aborted: cancellable names the cause.
+      const response = await cancellable("anthropic", generateOptions.signal, () => run(request, generateOptions));
       generateOptions.onStreamPart?.({ type: "finish", response });
       return response;
     },

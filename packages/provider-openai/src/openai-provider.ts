@@ -1,5 +1,6 @@
 import {
   YokeError,
+  cancellable,
   type GenerateOptions,
   type ModelRequest,
   type ModelResponse,
@@ -99,17 +100,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     capabilities: family.capabilities,
     admit,
     async generate(request, generateOptions = {}) {
-      let response: ModelResponse;
-      try {
-        response = await run(request, generateOptions);
-      } catch (error) {
-        // The SDK ends a stream quietly when its request is aborted: name the cause.
-        if (generateOptions.signal?.aborted && !YokeError.hasCode(error, "CANCELLED")) {
-          throw new YokeError("CANCELLED", "the openai call was cancelled", { cause: error, details: { provider: "openai" } });
-        }
-        throw error;
-      }
-      if (generateOptions.signal?.aborted) throw new YokeError("CANCELLED", "the openai call was cancelled", { details: { provider: "openai" } });
+      // The SDK ends a stream quietly when its request is aborted: cancellable names the cause.
+      const response = await cancellable("openai", generateOptions.signal, () => run(request, generateOptions));
       emitFinish(generateOptions.onStreamPart, response);
       return response;
     },

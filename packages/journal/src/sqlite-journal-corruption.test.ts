@@ -255,3 +255,41 @@ describe("sqlite journal: schema version", () => {
     expect((await openAndRead()).verify).toMatchObject({ ok: true, events: EVENTS });
   });
 });
+
+describe("sqlite journal: the integrity check on open", () => {
+  /** Overwrites the header of the B-tree page holding MARKER_00200. */
+  function damagePage(): void {
+    const bytes = readFileSync(filename);
+    const pageSize = bytes.readUInt16BE(16);
+    const page = Math.floor(bytes.indexOf("MARKER_00200") / pageSize) * pageSize;
+    const fd = openSync(filename, "r+");
+    writeSync(fd, Buffer.from([0x0d, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), 0, 8, page);
+    closeSync(fd);
+  }
+
+  it('refuses a damaged file at open by default; with integrityCheck: "none" it opens and the damage surfaces on read', async () => {
+    await writeRun();
+    damagePage();
+    await expect(createSqliteJournal({ filename })).rejects.toMatchObject({ code: "JOURNAL_CORRUPT" });
+    const journal = await createSqliteJournal({ filename, integrityCheck: "none" });
+    try {
+      const read = async () => {
+        for await (const _event of journal.read(scope)) {
+          // drain
+        }
+      };
+      await expect(read()).rejects.toMatchObject({ code: "JOURNAL_CORRUPT" });
+    } finally {
+      await journal.close();
+    }
+  });
+
+  it('opens a sound file the same way with integrityCheck: "none", and refuses an unknown value', async () => {
+    const events = await writeRun();
+    expect((await openAndRead()).events).toEqual(events);
+    const journal = await createSqliteJournal({ filename, integrityCheck: "none" });
+    expect(await journal.verify(scope)).toMatchObject({ ok: true, events: EVENTS });
+    await journal.close();
+    await expect(createSqliteJournal({ filename, integrityCheck: "full" as "quick" })).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+  });
+});

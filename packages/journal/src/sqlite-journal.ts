@@ -51,6 +51,13 @@ export type SqliteJournalOptions = (
   readonly synchronous?: SqliteDurability;
   /** How long a writer waits for another process's lock before JOURNAL_UNAVAILABLE. Default 5000. */
   readonly busyTimeoutMs?: number;
+  /**
+   * `"quick"` (default): `PRAGMA quick_check` on open, so a damaged file is refused
+   * (JOURNAL_CORRUPT) before anything is read or written; it reads the whole file, so its
+   * cost grows with the journal. `"none"`: skip it (a process that reopens a large journal
+   * often, or one that runs its own checks). Reads still verify every event's hash.
+   */
+  readonly integrityCheck?: "quick" | "none";
 };
 
 /**
@@ -95,12 +102,13 @@ const END_OF_RUN = Number.MAX_SAFE_INTEGER;
 export async function createSqliteJournal(options: SqliteJournalOptions): Promise<SqliteJournal> {
   const durability = options.synchronous ?? "full";
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  checkOptions(options, durability, busyTimeoutMs);
+  const integrityCheck = options.integrityCheck ?? "quick";
+  checkOptions(options, durability, busyTimeoutMs, integrityCheck);
   const owned = options.database === undefined;
   const db = options.database ?? (await openDatabaseFile(options.filename as string, busyTimeoutMs));
   try {
     const mode = applyPragmas(db, durability, busyTimeoutMs);
-    quickCheck(db);
+    if (integrityCheck === "quick") quickCheck(db);
     const kysely = new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) });
     await ensureSchema(kysely, db);
     return buildJournal(db, kysely, durability, mode === "wal" && !db.memory);
@@ -252,7 +260,7 @@ function sequenceOption(value: number | undefined, fallback: number, name: strin
   return value;
 }
 
-function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTimeoutMs: unknown): void {
+function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTimeoutMs: unknown, integrityCheck: unknown): void {
   const problems: string[] = [];
   if ((options.filename === undefined) === (options.database === undefined)) problems.push("pass exactly one of filename or database");
   if (options.filename !== undefined && typeof options.filename !== "string") problems.push("filename must be a string");
@@ -260,6 +268,7 @@ function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTi
   if (typeof busyTimeoutMs !== "number" || !Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     problems.push("busyTimeoutMs must be a non-negative integer");
   }
+  if (integrityCheck !== "quick" && integrityCheck !== "none") problems.push('integrityCheck must be "quick" or "none"');
   if (problems.length > 0) {
     throw new YokeError("CONFIG_INVALID", `createSqliteJournal: ${problems.join("; ")}`, { details: { problems } });
   }

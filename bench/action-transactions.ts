@@ -1,9 +1,11 @@
-// Action transactions on a SQLite journal (synchronous=FULL), two figures:
+// Action transactions on a SQLite journal, three figures:
 // - throughput: actions per second through the whole transaction (proposed … committed),
 //   no-op tools, 4 non-conflicting actions per turn;
 // - turn: the cost of a whole tool turn (model response, two actions through every state,
 //   results and the next request) against two raw fsync'd better-sqlite3 transactions that
-//   insert exactly the rows Yoke stored for that turn, rounds interleaved in one process.
+//   insert exactly the rows Yoke stored for that turn, rounds interleaved in one process
+//   (synchronous=FULL);
+// - the same turn with synchronous=NORMAL on both sides (no fsync): Yoke's CPU per tool turn.
 // Prints JSON. usage: node action-transactions.ts <turns> <rounds>
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,8 +34,8 @@ const noop = (name: string) =>
   });
 
 /** Runs `turns` tool turns of `perTurn` actions; returns per-turn µs, total seconds and every append's stored events. */
-async function yokeRun(label: string, perTurn: number) {
-  const inner = await createSqliteJournal({ filename: join(dir, `${label}.sqlite`), synchronous: "full" });
+async function yokeRun(label: string, perTurn: number, synchronous: "full" | "normal" = "full") {
+  const inner = await createSqliteJournal({ filename: join(dir, `${label}.sqlite`), synchronous });
   const appends: JournalEvent[][] = [];
   const journal: JournalV1 = {
     ...inner,
@@ -78,10 +80,10 @@ async function yokeRun(label: string, perTurn: number) {
 }
 
 /** The same rows, stored by hand: two fsync'd transactions per tool turn, nothing else. */
-function rawRun(label: string, appends: readonly JournalEvent[][]): number[] {
+function rawRun(label: string, appends: readonly JournalEvent[][], synchronous: "full" | "normal" = "full"): number[] {
   const db = new Database(join(dir, `${label}-raw.sqlite`));
   db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
+  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
   db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
     at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
     schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
@@ -123,6 +125,17 @@ for (let round = 0; round < rounds; round++) {
   appendsPerTurn = (run.appends.length - 3) / turns; // minus the first append and the final answer's two
   turnBytes = canonicalJson([...run.appends[1]!, ...run.appends[2]!]).length;
 }
+// The same turn without fsyncs (synchronous=NORMAL on both sides): what is left is CPU.
+const ratiosNormal: number[] = [];
+const yokeTurnNormal: number[] = [];
+const rawTurnNormal: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  const run = await yokeRun(`normal-${round}`, 2, "normal");
+  const raw = rawRun(`normal-${round}`, run.appends, "normal");
+  yokeTurnNormal.push(median(run.perTurnUs));
+  rawTurnNormal.push(median(raw));
+  ratiosNormal.push(median(run.perTurnUs) / median(raw));
+}
 const throughput: number[] = [];
 for (let round = 0; round < rounds; round++) {
   const run = await yokeRun(`throughput-${round}`, 4);
@@ -136,6 +149,9 @@ console.log(
     yokeTurnUs: median(yokeTurn),
     rawTurnUs: median(rawTurn),
     ratio: median(ratios),
+    yokeTurnNormalUs: median(yokeTurnNormal),
+    rawTurnNormalUs: median(rawTurnNormal),
+    ratioNormal: median(ratiosNormal),
     appendsPerTurn,
     turnBytes,
   }),

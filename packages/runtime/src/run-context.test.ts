@@ -58,6 +58,13 @@ describe("commit folds drafts before they are written", () => {
     await expect(commit(context, [runStarted, turnStarted, strayResponse], 0)).rejects.toMatchObject({ code: "EVENT_INVALID" });
     expect(calls()).toBe(0);
     expect(await journal.head(scope)).toBeNull();
+    // run.started and turn.started were folded: the state ran ahead of the (empty) journal, so
+    // even a draft that follows from it is neither folded nor appended.
+    const nextTurn: YokeEventDraft = { type: "turn.started", at: 4, causationId: null, data: { turnId: "turn_2", index: 2 } };
+    await expect(commit(context, [nextTurn])).rejects.toMatchObject({ code: "EVENT_INVALID" });
+    expect(() => preview(context, [nextTurn], 2)).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
+    expect(calls()).toBe(0);
+    expect(context.accumulator.length).toBe(2);
   });
 
   it("acknowledges the stored head: the live state ends where the journal does", async () => {

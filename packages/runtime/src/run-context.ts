@@ -66,10 +66,10 @@ export interface RunContext {
 }
 
 /**
- * Drafts folded into the live state ahead of their append, and a failed append's error. The
- * live accumulator runs ahead of the journal between `preview` and `commit`; after a failed
- * append it stays ahead, so the context refuses to append again (a `resume` starts afresh
- * from the journal).
+ * Drafts folded into the live state ahead of their append, and the error of a failed fold
+ * or append. The live accumulator runs ahead of the journal between `preview` and `commit`;
+ * after a failure it may stay ahead, so the context refuses to fold or append again (a
+ * `resume` starts afresh from the journal).
  */
 export interface FoldAhead {
   staged: { readonly drafts: readonly YokeEventDraft[]; readonly fromSeq: number } | undefined;
@@ -101,11 +101,12 @@ export async function commit(context: RunContext, drafts: readonly YokeEventDraf
     fromSeq = staged.fromSeq;
     folded = staged.drafts.length;
   }
-  for (let index = folded; index < drafts.length; index++) accumulator.apply(provisional(context, drafts[index]!, fromSeq + index));
   let appended: AppendResult;
   try {
+    for (let index = folded; index < drafts.length; index++) accumulator.apply(provisional(context, drafts[index]!, fromSeq + index));
     appended = await context.deps.journal.append(context.scope, fromSeq, drafts as unknown as readonly EventDraft[]);
   } catch (error) {
+    // The live state may already hold some of the drafts: it no longer matches the journal.
     fold.failure = { error };
     throw error;
   }
@@ -137,7 +138,12 @@ export function preview(context: RunContext, drafts: readonly YokeEventDraft[], 
   if (fold.staged !== undefined || fromSeq !== accumulator.length) {
     throw new YokeError("INTERNAL", "a preview must start at the committed length, once per commit");
   }
-  drafts.forEach((draft, index) => accumulator.apply(provisional(context, draft, fromSeq + index)));
+  try {
+    drafts.forEach((draft, index) => accumulator.apply(provisional(context, draft, fromSeq + index)));
+  } catch (error) {
+    fold.failure = { error };
+    throw error;
+  }
   fold.staged = { drafts: drafts.slice(), fromSeq };
   return accumulator.peek();
 }

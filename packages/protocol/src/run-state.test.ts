@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_SCHEMA_VERSION, GENESIS_HASH, type JournalEvent } from "./events.js";
+import { GENESIS_HASH } from "./events.js";
 import type { ModelResponse, ToolResultEnvelope } from "./model.js";
 import { RunStateAccumulator, reduceRun } from "./run-state.js";
-
-function eventsOf(drafts: { type: string; data: Record<string, unknown> }[]): JournalEvent[] {
-  return drafts.map((draft, seq) => ({
-    schemaVersion: EVENT_SCHEMA_VERSION,
-    tenantId: "tenant_a",
-    runId: "run_1",
-    seq,
-    type: draft.type,
-    at: 0,
-    causationId: null,
-    data: draft.data as JournalEvent["data"],
-    prevHash: GENESIS_HASH,
-    hash: GENESIS_HASH,
-  }));
-}
+import { eventsOf } from "./__fixtures__/events-of.js";
 
 const result = (text: string, status: "ok" | "error" = "ok"): ToolResultEnvelope => ({
   status,

@@ -44,6 +44,8 @@ export const YOKE_ERROR_CODES = {
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
   DUPLICATE_ID: { retryable: false, summary: "an id source produced an id that was already used" },
   CANCELLED: { retryable: false, summary: "the operation was cancelled by its caller" },
+  // testkit
+  TESTKIT_EXPECTATION_FAILED: { retryable: false, summary: "code under test did not do what a testkit helper expected of it" },
   INTERNAL: { retryable: false, summary: "an invariant inside Yoke did not hold (a bug)" },
 } as const satisfies Record<string, { retryable: boolean; summary: string }>;
 

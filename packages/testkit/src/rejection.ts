@@ -1,9 +1,9 @@
 import { YokeError, type ModelStreamPart } from "@yoke/protocol";
 
 /**
- * The `YokeError` a promise rejects with. Throws if it resolves, or rejects with anything
- * else (that error is rethrown as is), so a test asserting on a typed failure cannot pass
- * by accident.
+ * The `YokeError` a promise rejects with. Throws TESTKIT_EXPECTATION_FAILED if it resolves,
+ * and rethrows anything else it rejects with, so a test asserting on a typed failure cannot
+ * pass by accident.
  *
  * @example
  * ```ts
@@ -18,7 +18,7 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<YokeError>
     if (YokeError.isInstance(error)) return error;
     throw error;
   }
-  throw new Error("expected the promise to reject with a YokeError, but it resolved");
+  throw new YokeError("TESTKIT_EXPECTATION_FAILED", "expected the promise to reject with a YokeError, but it resolved");
 }
 
 /**

@@ -5,7 +5,10 @@
 //   results and the next request) against two raw fsync'd better-sqlite3 transactions that
 //   insert exactly the rows Yoke stored for that turn, rounds interleaved in one process
 //   (synchronous=FULL);
-// - the same turn with synchronous=NORMAL on both sides (no fsync): Yoke's CPU per tool turn.
+// - the same turn with synchronous=NORMAL on both sides (no fsync): Yoke's CPU per tool turn,
+//   split into the time inside journal.append (sealing + SQLite) and everything else (model
+//   response, admission, fold, dispatch, compile).
+// FULL and NORMAL rounds alternate, in both orders, so neither gets the warmer JIT or disk.
 // Prints JSON. usage: node action-transactions.ts <turns> <rounds>
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,12 +40,15 @@ const noop = (name: string) =>
 async function yokeRun(label: string, perTurn: number, synchronous: "full" | "normal" = "full") {
   const inner = await createSqliteJournal({ filename: join(dir, `${label}.sqlite`), synchronous });
   const appends: JournalEvent[][] = [];
+  let inAppend = 0n;
   const journal: JournalV1 = {
     ...inner,
     specificationVersion: "v1",
     capabilities: inner.capabilities,
     append: async (scope, seq, drafts) => {
+      const before = process.hrtime.bigint();
       const result = await inner.append(scope, seq, drafts);
+      inAppend += process.hrtime.bigint() - before;
       appends.push([...result.events]);
       return result;
     },
@@ -58,6 +64,7 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
     say("done"),
   ];
   const turnStarts: bigint[] = [];
+  const appendAtStart: bigint[] = [];
   const harness = createHarness({
     journal,
     provider: createScriptedModel(steps, { recordCalls: false }),
@@ -67,7 +74,9 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
     ids: sequentialIdSource(),
     maxTurns: turns + 2,
     onEvent: (event) => {
-      if (event.type === "turn.started") turnStarts.push(process.hrtime.bigint());
+      if (event.type !== "turn.started") return;
+      turnStarts.push(process.hrtime.bigint());
+      appendAtStart.push(inAppend);
     },
   });
   const start = process.hrtime.bigint();
@@ -76,7 +85,8 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
   if (result.outcome.status !== "verified_success") throw new Error(`bench run ended ${result.outcome.status}`);
   await inner.close();
   const perTurnUs = turnStarts.slice(1, turns + 1).map((at, index) => Number(at - turnStarts[index]!) / 1e3);
-  return { perTurnUs, seconds, appends };
+  const appendUs = appendAtStart.slice(1, turns + 1).map((at, index) => Number(at - appendAtStart[index]!) / 1e3);
+  return { perTurnUs, appendUs, seconds, appends };
 }
 
 /** The same rows, stored by hand: two fsync'd transactions per tool turn, nothing else. */
@@ -108,33 +118,38 @@ function rawRun(label: string, appends: readonly JournalEvent[][], synchronous: 
   return perTurnUs;
 }
 
-await yokeRun("warmup", 2);
+await yokeRun("warmup", 50);
 const ratios: number[] = [];
 const yokeTurn: number[] = [];
 const rawTurn: number[] = [];
+const ratiosNormal: number[] = [];
+const yokeTurnNormal: number[] = [];
+const yokeAppendNormal: number[] = [];
+const rawTurnNormal: number[] = [];
 let appendsPerTurn = 0;
 let turnBytes = 0;
 for (let round = 0; round < rounds; round++) {
-  const run = await yokeRun(`turn-${round}`, 2);
-  const raw = rawRun(`turn-${round}`, run.appends);
-  const yokeMedian = median(run.perTurnUs);
-  const rawMedian = median(raw);
-  yokeTurn.push(yokeMedian);
-  rawTurn.push(rawMedian);
-  ratios.push(yokeMedian / rawMedian);
-  appendsPerTurn = (run.appends.length - 3) / turns; // minus the first append and the final answer's two
-  turnBytes = canonicalJson([...run.appends[1]!, ...run.appends[2]!]).length;
-}
-// The same turn without fsyncs (synchronous=NORMAL on both sides): what is left is CPU.
-const ratiosNormal: number[] = [];
-const yokeTurnNormal: number[] = [];
-const rawTurnNormal: number[] = [];
-for (let round = 0; round < rounds; round++) {
-  const run = await yokeRun(`normal-${round}`, 2, "normal");
-  const raw = rawRun(`normal-${round}`, run.appends, "normal");
-  yokeTurnNormal.push(median(run.perTurnUs));
-  rawTurnNormal.push(median(raw));
-  ratiosNormal.push(median(run.perTurnUs) / median(raw));
+  // Alternate which durability goes first, so neither gets the warmer JIT or disk.
+  const order = round % 2 === 0 ? (["full", "normal"] as const) : (["normal", "full"] as const);
+  for (const synchronous of order) {
+    const run = await yokeRun(`${synchronous}-${round}`, 2, synchronous);
+    const raw = rawRun(`${synchronous}-${round}`, run.appends, synchronous);
+    const yokeMedian = median(run.perTurnUs);
+    const rawMedian = median(raw);
+    if (synchronous === "full") {
+      yokeTurn.push(yokeMedian);
+      rawTurn.push(rawMedian);
+      ratios.push(yokeMedian / rawMedian);
+      appendsPerTurn = (run.appends.length - 3) / turns; // minus the first append and the final answer's two
+      turnBytes = canonicalJson([...run.appends[1]!, ...run.appends[2]!]).length;
+    } else {
+      // Without fsyncs what is left is CPU: Yoke's split into journal.append and the rest.
+      yokeTurnNormal.push(yokeMedian);
+      yokeAppendNormal.push(median(run.appendUs));
+      rawTurnNormal.push(rawMedian);
+      ratiosNormal.push(yokeMedian / rawMedian);
+    }
+  }
 }
 const throughput: number[] = [];
 for (let round = 0; round < rounds; round++) {
@@ -150,6 +165,7 @@ console.log(
     rawTurnUs: median(rawTurn),
     ratio: median(ratios),
     yokeTurnNormalUs: median(yokeTurnNormal),
+    yokeAppendNormalUs: median(yokeAppendNormal),
     rawTurnNormalUs: median(rawTurnNormal),
     ratioNormal: median(ratiosNormal),
     appendsPerTurn,

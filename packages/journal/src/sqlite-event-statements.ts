@@ -1,5 +1,5 @@
 import { GENESIS_HASH, type JournalEvent, type JournalHead, type RunScope, type VerifyResult } from "@yoke/protocol";
-import { checkEvent } from "./chain.js";
+import { checkEvent, type SealedEvent } from "./chain.js";
 import type { SqliteDatabaseLike, SqliteStatementLike } from "./sqlite-database.js";
 import { toJournalError } from "./sqlite-errors.js";
 
@@ -19,6 +19,9 @@ interface EventRow {
   schema_version: unknown;
 }
 
+/** Rows per INSERT statement: 10 parameters each, far below SQLite's parameter limit. */
+const INSERT_CHUNK = 16;
+
 /** Rows per page: a long run is read in bounded memory, and no statement stays open between pages. */
 export const READ_PAGE_SIZE = 256;
 
@@ -28,18 +31,17 @@ export const READ_PAGE_SIZE = 256;
  */
 export class EventStatements {
   private readonly headStatement: SqliteStatementLike;
-  private readonly insertStatement: SqliteStatementLike;
+  private readonly insertStatements: (SqliteStatementLike | undefined)[] = [];
   private readonly hashAtStatement: SqliteStatementLike;
   private readonly firstFromStatement: SqliteStatementLike;
   private readonly pageStatement: SqliteStatementLike;
 
+  private readonly db: SqliteDatabaseLike;
+
   constructor(db: SqliteDatabaseLike) {
+    this.db = db;
     const scoped = "FROM events WHERE tenant_id = ? AND run_id = ?";
     this.headStatement = db.prepare(`SELECT seq, hash ${scoped} ORDER BY seq DESC LIMIT 1`);
-    this.insertStatement = db.prepare(
-      "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) " +
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
     this.hashAtStatement = db.prepare(`SELECT hash ${scoped} AND seq = ?`);
     this.firstFromStatement = db.prepare(`SELECT seq ${scoped} AND seq >= ? ORDER BY seq LIMIT 1`);
     this.pageStatement = db.prepare(
@@ -53,20 +55,43 @@ export class EventStatements {
     return row === undefined ? null : { length: row.seq + 1, hash: row.hash };
   }
 
-  /** Stores one sealed event; `canonicalData` is its data as canonical JSON. */
-  insert(event: JournalEvent, canonicalData: string): void {
-    this.insertStatement.run(
-      event.tenantId,
-      event.runId,
-      event.seq,
-      event.type,
-      event.at,
-      event.causationId,
-      canonicalData,
-      event.prevHash,
-      event.hash,
-      event.schemaVersion,
-    );
+  /**
+   * Stores sealed events, in chunks of up to INSERT_CHUNK rows per statement: one multi-row
+   * INSERT costs one bind-and-step instead of one per event (the statements are prepared once,
+   * per chunk size, on first use).
+   */
+  insertAll(sealed: readonly SealedEvent[]): void {
+    for (let from = 0; from < sealed.length; from += INSERT_CHUNK) {
+      const count = Math.min(INSERT_CHUNK, sealed.length - from);
+      const values: unknown[] = new Array(count * 10);
+      for (let index = 0; index < count; index++) {
+        const { event, canonicalData } = sealed[from + index]!;
+        const at = index * 10;
+        values[at] = event.tenantId;
+        values[at + 1] = event.runId;
+        values[at + 2] = event.seq;
+        values[at + 3] = event.type;
+        values[at + 4] = event.at;
+        values[at + 5] = event.causationId;
+        values[at + 6] = canonicalData;
+        values[at + 7] = event.prevHash;
+        values[at + 8] = event.hash;
+        values[at + 9] = event.schemaVersion;
+      }
+      this.insertStatement(count).run(...values);
+    }
+  }
+
+  private insertStatement(rows: number): SqliteStatementLike {
+    let statement = this.insertStatements[rows];
+    if (statement === undefined) {
+      statement = this.db.prepare(
+        "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES " +
+          Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", "),
+      );
+      this.insertStatements[rows] = statement;
+    }
+    return statement;
   }
 
   /**

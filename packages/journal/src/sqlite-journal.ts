@@ -135,15 +135,18 @@ function buildJournal(
     const head = cached?.length === expectedSeq ? cached : (statements.head(scope) ?? EMPTY_HEAD);
     if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
     const sealed = sealDrafts(scope, head, drafts);
-    for (const { event, canonicalData } of sealed) {
+    const events: JournalEvent[] = new Array(sealed.length);
+    for (let index = 0; index < sealed.length; index++) {
+      const { event } = sealed[index]!;
       if (event.causationId !== null && LONE_SURROGATE.test(event.causationId)) {
         throw new YokeError("JOURNAL_INVALID_APPEND", `event ${event.seq}: causationId is not well-formed Unicode`, {
           details: { seq: event.seq },
         });
       }
-      statements.insert(event, canonicalData);
+      events[index] = event;
     }
-    return sealed.map(({ event }) => event);
+    statements.insertAll(sealed);
+    return events;
   });
 
   return {

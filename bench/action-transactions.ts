@@ -118,7 +118,7 @@ function rawRun(label: string, appends: readonly JournalEvent[][], synchronous: 
   return perTurnUs;
 }
 
-await yokeRun("warmup", 50);
+await yokeRun("warmup", 2);
 const ratios: number[] = [];
 const yokeTurn: number[] = [];
 const rawTurn: number[] = [];

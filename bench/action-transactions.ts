@@ -3,12 +3,14 @@
 //   no-op tools, 4 non-conflicting actions per turn;
 // - turn: the cost of a whole tool turn (model response, two actions through every state,
 //   results and the next request) against two raw fsync'd better-sqlite3 transactions that
-//   insert exactly the rows Yoke stored for that turn, rounds interleaved in one process
-//   (synchronous=FULL);
+//   insert exactly the rows Yoke stored for that turn (synchronous=FULL);
 // - the same turn with synchronous=NORMAL on both sides (no fsync): Yoke's CPU per tool turn,
 //   split into the time inside journal.append (sealing + SQLite) and everything else (model
 //   response, admission, fold, dispatch, compile).
-// FULL and NORMAL rounds alternate, in both orders, so neither gets the warmer JIT or disk.
+// The raw transactions are paired with Yoke's turns: when turn k+1 starts, the raw side stores
+// turn k's rows (in its own file) and is timed apart, so each pair sees the same moment of
+// this shared machine's disk and CPU. Yoke's turn is the time between two raw pairs. FULL and
+// NORMAL rounds alternate, in both orders.
 // Prints JSON. usage: node action-transactions.ts <turns> <rounds>
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,9 +38,30 @@ const noop = (name: string) =>
     reconcile: async () => ({ status: "not_applied" }),
   });
 
-/** Runs `turns` tool turns of `perTurn` actions; returns per-turn µs, total seconds and every append's stored events. */
-async function yokeRun(label: string, perTurn: number, synchronous: "full" | "normal" = "full") {
+/** The raw side: the same rows, stored by hand, two transactions per tool turn and nothing else. */
+function rawStore(label: string, synchronous: "full" | "normal") {
+  const db = new Database(join(dir, `${label}-raw.sqlite`));
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+    at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+    schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
+  const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const commit = db.transaction((events: readonly JournalEvent[]) => {
+    for (const event of events) {
+      insert.run(event.tenantId, event.runId, event.seq, event.type, event.at, event.causationId, JSON.stringify(event.data), event.prevHash, event.hash, event.schemaVersion);
+    }
+  });
+  return { commit: (events: readonly JournalEvent[]) => commit.immediate(events), close: () => db.close() };
+}
+
+/**
+ * Runs `turns` tool turns of `perTurn` actions. Returns Yoke's per-turn µs (and the part spent
+ * in journal.append), the paired raw per-turn µs, total seconds and every append's events.
+ */
+async function yokeRun(label: string, perTurn: number, synchronous: "full" | "normal" = "full", paired = true) {
   const inner = await createSqliteJournal({ filename: join(dir, `${label}.sqlite`), synchronous });
+  const raw = paired ? rawStore(label, synchronous) : undefined;
   const appends: JournalEvent[][] = [];
   let inAppend = 0n;
   const journal: JournalV1 = {
@@ -63,8 +86,11 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
     ...Array.from({ length: turns }, (_, turn) => callTools(names.map((name) => ({ id: `call_${turn}_${name}`, name, args: { n: turn } })))),
     say("done"),
   ];
-  const turnStarts: bigint[] = [];
-  const appendAtStart: bigint[] = [];
+  const perTurnUs: number[] = [];
+  const appendUs: number[] = [];
+  const rawUs: number[] = [];
+  let turnStart: bigint | undefined;
+  let appendAtStart = 0n;
   const harness = createHarness({
     journal,
     provider: createScriptedModel(steps, { recordCalls: false }),
@@ -75,8 +101,24 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
     maxTurns: turns + 2,
     onEvent: (event) => {
       if (event.type !== "turn.started") return;
-      turnStarts.push(process.hrtime.bigint());
-      appendAtStart.push(inAppend);
+      // turn.started is stored by the append that closes the previous turn (its outcomes and
+      // this turn's request): the last two appends are that turn's two transactions.
+      const now = process.hrtime.bigint();
+      if (turnStart !== undefined) {
+        perTurnUs.push(Number(now - turnStart) / 1e3);
+        appendUs.push(Number(inAppend - appendAtStart) / 1e3);
+      }
+      if (appends.length % 2 !== 1) throw new Error(`turn.started after ${appends.length} appends: the turn shape changed`);
+      if (raw !== undefined) {
+        if (appends.length === 1) raw.commit(appends[0]!); // run.started + the first request
+        else {
+          raw.commit(appends.at(-2)!);
+          raw.commit(appends.at(-1)!);
+          rawUs.push(Number(process.hrtime.bigint() - now) / 1e3);
+        }
+      }
+      turnStart = process.hrtime.bigint();
+      appendAtStart = inAppend;
     },
   });
   const start = process.hrtime.bigint();
@@ -84,38 +126,8 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (result.outcome.status !== "verified_success") throw new Error(`bench run ended ${result.outcome.status}`);
   await inner.close();
-  const perTurnUs = turnStarts.slice(1, turns + 1).map((at, index) => Number(at - turnStarts[index]!) / 1e3);
-  const appendUs = appendAtStart.slice(1, turns + 1).map((at, index) => Number(at - appendAtStart[index]!) / 1e3);
-  return { perTurnUs, appendUs, seconds, appends };
-}
-
-/** The same rows, stored by hand: two fsync'd transactions per tool turn, nothing else. */
-function rawRun(label: string, appends: readonly JournalEvent[][], synchronous: "full" | "normal" = "full"): number[] {
-  const db = new Database(join(dir, `${label}-raw.sqlite`));
-  db.pragma("journal_mode = WAL");
-  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
-  db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
-    at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
-    schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
-  const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const commit = db.transaction((events: readonly JournalEvent[]) => {
-    for (const event of events) {
-      insert.run(event.tenantId, event.runId, event.seq, event.type, event.at, event.causationId, JSON.stringify(event.data), event.prevHash, event.hash, event.schemaVersion);
-    }
-  });
-  commit.immediate(appends[0]!); // run.started + the first request
-  const perTurnUs: number[] = [];
-  // Appends 1, 2 are turn 1 (response + admits; outcomes + next request), 3, 4 turn 2, …
-  for (let turn = 0; turn < turns; turn++) {
-    const first = appends[1 + turn * 2]!;
-    const second = appends[2 + turn * 2]!;
-    const start = process.hrtime.bigint();
-    commit.immediate(first);
-    commit.immediate(second);
-    perTurnUs.push(Number(process.hrtime.bigint() - start) / 1e3);
-  }
-  db.close();
-  return perTurnUs;
+  raw?.close();
+  return { perTurnUs, appendUs, rawUs, seconds, appends };
 }
 
 await yokeRun("warmup", 2);
@@ -129,13 +141,11 @@ const rawTurnNormal: number[] = [];
 let appendsPerTurn = 0;
 let turnBytes = 0;
 for (let round = 0; round < rounds; round++) {
-  // Alternate which durability goes first, so neither gets the warmer JIT or disk.
   const order = round % 2 === 0 ? (["full", "normal"] as const) : (["normal", "full"] as const);
   for (const synchronous of order) {
     const run = await yokeRun(`${synchronous}-${round}`, 2, synchronous);
-    const raw = rawRun(`${synchronous}-${round}`, run.appends, synchronous);
     const yokeMedian = median(run.perTurnUs);
-    const rawMedian = median(raw);
+    const rawMedian = median(run.rawUs);
     if (synchronous === "full") {
       yokeTurn.push(yokeMedian);
       rawTurn.push(rawMedian);
@@ -153,7 +163,7 @@ for (let round = 0; round < rounds; round++) {
 }
 const throughput: number[] = [];
 for (let round = 0; round < rounds; round++) {
-  const run = await yokeRun(`throughput-${round}`, 4);
+  const run = await yokeRun(`throughput-${round}`, 4, "full", false);
   throughput.push((turns * 4) / run.seconds);
 }
 rmSync(dir, { recursive: true, force: true });

@@ -53,6 +53,8 @@ export function describeEvent(raw: JournalEvent): string {
     }
     case "action.proposed":
       return `${head} ${event.data.toolName} ${event.data.actionId} (${event.data.sideEffect})`;
+    case "action.admitted":
+      return `${head} ${event.data.toolName} ${event.data.actionId} (${event.data.sideEffect}) attempt ${event.data.attempt}, ${event.data.decision} by ${event.data.rule}`;
     case "action.leased":
       return `${head} ${event.data.actionId} attempt ${event.data.attempt}`;
     case "action.committed":

@@ -4,6 +4,7 @@
  *
  * ```
  * proposed → validated → authorized → leased → executing → committed | uncertain | failed
+ * (none) --admitted--> executing     (the five admission steps above, attempt 1, in one event)
  * uncertain --reconciled(applied)--> committed
  * uncertain --reconciled(not_applied | retry_safe)--> authorized   (a new attempt may be leased)
  * uncertain --reconciled(unknown)--> uncertain                     (the run escalates)
@@ -12,6 +13,10 @@
  * ```
  *
  * Every state before `executing` may also go to `failed` (the effect never started).
+ *
+ * `action.admitted` is the common case written once: a new action proposed, validated,
+ * authorized, leased for attempt 1 and executing, all in one transaction. It is applied as
+ * those five transitions in order, so it is legal exactly where they are (from no action).
  */
 export const ACTION_STATES = [
   "proposed",
@@ -34,6 +39,7 @@ export type ReconcileVerdict = (typeof RECONCILE_VERDICTS)[number];
 
 /** The event types that move an action, in the order of the happy path first. */
 export const ACTION_EVENT_TYPES = [
+  "action.admitted",
   "action.proposed",
   "action.validated",
   "action.authorized",
@@ -90,6 +96,7 @@ export function isFinalActionState(state: ActionState): boolean {
  */
 export function transitionAction(status: ActionStatus | undefined, event: ActionTransitionInput): ActionTransitionResult {
   if (status === undefined) {
+    if (event.type === "action.admitted") return admitted();
     return event.type === "action.proposed" ? ok({ state: "proposed", attempt: 0, retryable: false }) : illegal(event.type, "none");
   }
   const { state } = status;
@@ -97,6 +104,7 @@ export function transitionAction(status: ActionStatus | undefined, event: Action
     ok({ ...status, retryable: false, ...changes, state: next });
   switch (event.type) {
     case "action.proposed":
+    case "action.admitted":
       break;
     case "action.validated":
       if (state === "proposed") return to("validated");
@@ -134,6 +142,24 @@ export function transitionAction(status: ActionStatus | undefined, event: Action
       break;
   }
   return illegal(event.type, state);
+}
+
+/** `action.admitted`: the five admission transitions of a new action, each through this machine. */
+const ADMISSION: readonly ActionTransitionInput[] = [
+  { type: "action.proposed" },
+  { type: "action.validated" },
+  { type: "action.authorized" },
+  { type: "action.leased", attempt: 1 },
+  { type: "action.executing" },
+];
+
+function admitted(): ActionTransitionResult {
+  let result: ActionTransitionResult = { ok: false, reason: "no admission step" };
+  for (const step of ADMISSION) {
+    result = transitionAction(result.ok ? result.status : undefined, step);
+    if (!result.ok) return result;
+  }
+  return result;
 }
 
 function ok(status: ActionStatus): ActionTransitionResult {

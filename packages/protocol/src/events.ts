@@ -112,6 +112,23 @@ export const EVENT_DATA_SCHEMAS = {
     input: JsonValueSchema,
   }),
   "tool.completed": z.object({ ...callRef, actionId: z.string(), attemptId: z.string(), result: ToolResultEnvelopeSchema }),
+  /**
+   * A tool call the runtime accepted, admitted in one step: proposed, validated, authorized
+   * (`decision`, `rule`), leased (attempt 1, `attemptId`, `deadlineAt`) and executing. Durable
+   * before the handler is invoked. The separate events below say the same for an action
+   * admitted in several steps.
+   */
+  "action.admitted": z.object({
+    ...callRef,
+    ...actionRef,
+    input: JsonValueSchema,
+    sideEffect: SideEffectClassSchema,
+    decision: z.literal("allow"),
+    rule: z.string(),
+    attemptId: z.string(),
+    attempt: z.literal(1),
+    deadlineAt: z.number(),
+  }),
   /** A tool call the runtime accepted becomes an action; the action id is its idempotency key. */
   "action.proposed": z.object({ ...callRef, ...actionRef, input: JsonValueSchema, sideEffect: SideEffectClassSchema }),
   "action.validated": z.object(actionRef),

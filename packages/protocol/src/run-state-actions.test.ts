@@ -90,4 +90,53 @@ describe("RunStateAccumulator over action events", () => {
     ]);
     expect(state.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user"]);
   });
+
+  it("one action.admitted folds exactly like its five admission events (older journals still fold)", () => {
+    const admitted = (actionId: string, toolCallId: string, toolName: string, sideEffect: string) => ({
+      type: "action.admitted",
+      data: { turnId: "turn_1", toolCallId, toolName, actionId, input: {}, sideEffect, decision: "allow", rule: "default", attemptId: `${actionId}_1`, attempt: 1, deadlineAt: 0 },
+    });
+    const outcomes = [
+      { type: "action.committed", data: { actionId: "action_2", attemptId: "action_2_1", result: result("booked"), receipt: { id: 9 } } },
+      { type: "action.uncertain", data: { actionId: "action_1", attemptId: "action_1_1", reason: "ack lost" } },
+    ];
+    const separate = [...head, ...admit("action_1", "call_1", "pay", "irreversible"), ...admit("action_2", "call_2", "book", "reversible")];
+    const combined = [...head, admitted("action_1", "call_1", "pay", "irreversible"), admitted("action_2", "call_2", "book", "reversible")];
+    // Sequence numbers and the head differ (four fewer events); everything else must not.
+    const withoutSeqs = (state: ReturnType<typeof reduceRun>) => ({
+      ...state,
+      length: undefined,
+      headHash: undefined,
+      messageSeqs: undefined,
+      actions: state.actions.map((action) => ({ ...action, committedSeq: undefined })),
+    });
+    for (const tail of [[], outcomes.slice(0, 1), outcomes]) {
+      const before = reduceRun(eventsOf([...separate, ...tail]));
+      const after = reduceRun(eventsOf([...combined, ...tail]));
+      expect(withoutSeqs(after)).toEqual(withoutSeqs(before));
+    }
+    const pending = reduceRun(eventsOf(combined));
+    expect(pending.actions.map((action) => [action.actionId, action.status, action.attemptId])).toEqual([
+      ["action_1", { state: "executing", attempt: 1, retryable: false }, "action_1_1"],
+      ["action_2", { state: "executing", attempt: 1, retryable: false }, "action_2_1"],
+    ]);
+  });
+
+  it("refuses action.admitted for an action that exists (ACTION_TRANSITION_ILLEGAL) or for another attempt (EVENT_INVALID)", () => {
+    const again = {
+      type: "action.admitted",
+      data: { turnId: "turn_1", toolCallId: "call_2", toolName: "book", actionId: "action_1", input: {}, sideEffect: "none", decision: "allow", rule: "default", attemptId: "a", attempt: 1, deadlineAt: 0 },
+    };
+    const codeOf = (events: { type: string; data: Record<string, unknown> }[]) => {
+      try {
+        reduceRun(eventsOf(events));
+        return "folded";
+      } catch (error) {
+        return YokeError.isInstance(error) ? error.code : "other";
+      }
+    };
+    expect(codeOf([...head, ...admit("action_1", "call_1", "pay", "irreversible"), again])).toBe("ACTION_TRANSITION_ILLEGAL");
+    expect(codeOf([...head, { ...again, data: { ...again.data, attempt: 2 } }])).toBe("EVENT_INVALID");
+    expect(codeOf([...head, again])).toBe("folded");
+  });
 });

@@ -166,6 +166,18 @@ export class RunStateAccumulator {
         this.#moveAction(state, event, { type: "action.proposed" });
         return;
       }
+      case "action.admitted": {
+        // proposed → validated → authorized → leased (attempt 1) → executing, each checked.
+        const index = this.#pendingIndex(state, event, event.data.toolCallId, undefined);
+        const record = this.#moveAction(state, event, { type: "action.admitted" }, { attemptId: event.data.attemptId });
+        const call = state.pendingToolCalls[index]!;
+        state.pendingToolCalls[index] = {
+          ...call,
+          actionId: record.actionId,
+          started: { actionId: record.actionId, attemptId: event.data.attemptId, attempt: record.status.attempt },
+        };
+        return;
+      }
       case "action.validated":
       case "action.authorized":
       case "action.uncertain":
@@ -249,7 +261,7 @@ export class RunStateAccumulator {
       });
     }
     if (current === undefined) {
-      if (event.type !== "action.proposed") throw invalid(event, `unknown action ${event.data.actionId}`);
+      if (event.type !== "action.proposed" && event.type !== "action.admitted") throw invalid(event, `unknown action ${event.data.actionId}`);
       const record: ActionRecord = {
         actionId: event.data.actionId,
         turnId: event.data.turnId,
@@ -261,6 +273,7 @@ export class RunStateAccumulator {
         attemptId: undefined,
         receipt: undefined,
         committedSeq: undefined,
+        ...changes,
       };
       state.actions.push(record);
       return record;

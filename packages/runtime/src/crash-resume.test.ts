@@ -1,5 +1,5 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type JournalV1, type RunState } from "@yoke/protocol";
+import { parseYokeEvent, type JournalV1, type ModelResponse, type RunState } from "@yoke/protocol";
 import { callTools, malformedToolArguments, say, truncated, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -234,38 +234,9 @@ describe("resume never repeats what the journal holds", () => {
 
   it("proposed calls with no tool.started (another writer's journal) are started or rejected, then run", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = createMemoryJournal();
-    const scope = { tenantId: TENANT, runId: RUN };
-    const hash = "0".repeat(64);
-    await journal.append(scope, 0, [
-      {
-        type: "run.started",
-        at: 0,
-        data: { sessionId: "session_x", task: TASK, tools: [store.tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } },
-      },
-      { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-      { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: hash, messageCount: 1 } },
-    ]);
-    await journal.append(scope, 3, [
-      {
-        type: "model.responded",
-        at: 0,
-        causationId: "turn_x",
-        data: {
-          turnId: "turn_x",
-          latencyMs: 0,
-          response: {
-            provider: "p",
-            model: "m",
-            stopReason: "tool_use",
-            usage: { inputTokens: 0, outputTokens: 0 },
-            content: [
-              { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
-              { type: "tool-call", toolCallId: "c2", toolName: "ghost", rawArguments: "{}", arguments: {} },
-            ],
-          },
-        },
-      },
+    const journal = await journalCutAfterResponse(store.tool, [
+      { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
+      { type: "tool-call", toolCallId: "c2", toolName: "ghost", rawArguments: "{}", arguments: {} },
     ]);
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
@@ -277,4 +248,55 @@ describe("resume never repeats what the journal holds", () => {
       ["action.committed", "turn.started", "context.compiled", "model.requested"],
     ]);
   });
+  it("an older journal's five admission events, cut after action.executing: uncertain, reconciled, attempt 2 of the same action", async () => {
+    const store = countingTool("store", "idempotent");
+    const journal = await journalCutAfterResponse(store.tool, [
+      { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
+    ]);
+    const actionId = "action_old";
+    const attemptId = "attempt_old";
+    await journal.append({ tenantId: TENANT, runId: RUN }, 4, [
+      { type: "action.proposed", at: 0, causationId: "turn_x", data: { turnId: "turn_x", toolCallId: "c1", toolName: "store", actionId, input: { key: "k" }, sideEffect: "idempotent" } },
+      { type: "action.validated", at: 0, causationId: actionId, data: { actionId } },
+      { type: "action.authorized", at: 0, causationId: actionId, data: { actionId, decision: "allow", rule: "default" } },
+      { type: "action.leased", at: 0, causationId: actionId, data: { actionId, attemptId, attempt: 1, deadlineAt: 60_000 } },
+      { type: "action.executing", at: 0, causationId: actionId, data: { actionId, attemptId } },
+    ]);
+    const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
+    const result = await fresh.harness.resume(RUN);
+    fresh.model.assertConsumed();
+    expect(result.outcome.status).toBe("verified_success");
+    expect(store.calls).toEqual([{ key: "k", attempt: 2, actionId }]);
+    expect(fresh.journal.appends[0]!.slice(0, 4)).toEqual(["action.uncertain", "action.reconciled", "action.leased", "action.executing"]);
+    expect((await journal.verify({ tenantId: TENANT, runId: RUN })).ok).toBe(true);
+  });
 });
+
+/** A journal another writer left after the model's response (4 events): its calls have no verdict yet. */
+async function journalCutAfterResponse(tool: AnyTool, content: ModelResponse["content"]): Promise<JournalV1> {
+  const journal = createMemoryJournal();
+  const scope = { tenantId: TENANT, runId: RUN };
+  const hash = "0".repeat(64);
+  await journal.append(scope, 0, [
+    {
+      type: "run.started",
+      at: 0,
+      data: { sessionId: "session_x", task: TASK, tools: [tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } },
+    },
+    { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
+    { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: hash, messageCount: 1 } },
+  ]);
+  await journal.append(scope, 3, [
+    {
+      type: "model.responded",
+      at: 0,
+      causationId: "turn_x",
+      data: {
+        turnId: "turn_x",
+        latencyMs: 0,
+        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content },
+      },
+    },
+  ]);
+  return journal;
+}

@@ -34,7 +34,7 @@ describe("createHarness: the happy path", () => {
       ["completion.checked", "run.completed"],
     ]);
     // A tool turn costs exactly two appends: response + every transition up to executing, then outcomes + next request.
-    const toolTurnAppends = journal.appends.filter((types) => types.includes("action.executing") || types.includes("action.committed"));
+    const toolTurnAppends = journal.appends.filter((types) => types.includes("action.admitted") || types.includes("action.committed"));
     expect(toolTurnAppends).toHaveLength(2 * 2);
 
     expect(result.state.turns).toBe(3);

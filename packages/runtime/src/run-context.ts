@@ -55,7 +55,7 @@ export interface RunContext {
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
   /**
-   * Attempts this process journaled as `action.executing` and has not dispatched yet, by
+   * Attempts this process journaled as executing (`action.admitted` or `action.executing`) and has not dispatched yet, by
    * attempt id. An executing attempt missing here was journaled by a process that died.
    */
   readonly dispatchable: Map<string, DispatchItem>;

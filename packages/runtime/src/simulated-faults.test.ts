@@ -78,7 +78,9 @@ describe("tool simulators", () => {
     expect(result.outcome.status).toBe("verified_success");
     expect(summary.uncertain).toMatchObject([{ resolution: "applied" }]);
     expect(ledger.entries()).toHaveLength(1);
-    expect(types(events).filter((type) => type === "action.leased")).toHaveLength(1);
+    // Attempt 1 is leased by action.admitted; no action.leased means no second attempt.
+    expect(types(events).filter((type) => type === "action.admitted")).toHaveLength(1);
+    expect(types(events).filter((type) => type === "action.leased")).toHaveLength(0);
   });
 
   it("timeout-before-commit: uncertain, reconciled not_applied, applied once by attempt 2", async () => {
@@ -91,8 +93,8 @@ describe("tool simulators", () => {
 
   it("an irreversible tool without a reconciler: the run escalates naming the action, the effect is not repeated", async () => {
     const { result, events } = await runOne({ sideEffect: "irreversible", faults: ["timeout-after-commit"] });
-    const proposed = events.map(parseYokeEvent).find((event) => event.type === "action.proposed");
-    expect(result.outcome).toMatchObject({ status: "escalated", actionId: proposed?.type === "action.proposed" ? proposed.data.actionId : "" });
+    const admitted = events.map(parseYokeEvent).find((event) => event.type === "action.admitted");
+    expect(result.outcome).toMatchObject({ status: "escalated", actionId: admitted?.type === "action.admitted" ? admitted.data.actionId : "" });
     expect(ledger.entries()).toHaveLength(1);
   });
 

@@ -135,7 +135,7 @@ describe("cancellation", () => {
     const { harness, journal, model } = rig([callTools([{ name: "store", args: { key: "k" } }]), say("never asked")], {
       tools: [store.tool],
       onEvent: (event) => {
-        if (event.type === "action.executing") controller.abort("operator stop");
+        if (event.type === "action.admitted") controller.abort("operator stop");
       },
     });
     const { outcome, state } = await harness.start("t", { signal: controller.signal });

@@ -167,7 +167,7 @@ describe("invalid tool calls go back to the model as error results", () => {
     const { harness, journal } = rig([callTools([{ name: "defaults", args: {} }]), say("ok")], { tools: [withDefault] });
     const { runId } = await harness.start("t");
     expect(seen).toEqual([[{ n: 7 }, "action_00000000000001", "action_00000000000001", 1]]);
-    const proposed = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "action.proposed");
-    expect(proposed?.type === "action.proposed" && proposed.data.input).toEqual({ n: 7 });
+    const admitted = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "action.admitted");
+    expect(admitted?.type === "action.admitted" && admitted.data.input).toEqual({ n: 7 });
   });
 });

@@ -5,7 +5,7 @@ export { errorEnvelope } from "@yoke/scheduler";
 
 /**
  * The one seam through which the loop runs tools: a batch of leased attempts (their
- * `action.executing` already durable) in proposal order in, one outcome per attempt in the
+ * executing already durable) in proposal order in, one outcome per attempt in the
  * same order out. It never rejects. The default is `@yoke/scheduler`'s conflict-aware
  * `executeBatch`.
  */

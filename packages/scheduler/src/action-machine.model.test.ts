@@ -20,7 +20,7 @@ import { ActionBook, transitionInput, type ActionEventDraft } from "./action-boo
 // The reference table, written out independently of `transitionAction`.
 type Key = ActionState | "none";
 const NEXT: Partial<Record<Key, Partial<Record<ActionEventType, ActionState>>>> = {
-  none: { "action.proposed": "proposed" },
+  none: { "action.proposed": "proposed", "action.admitted": "executing" },
   proposed: { "action.validated": "validated", "action.failed": "failed" },
   validated: { "action.authorized": "authorized", "action.failed": "failed" },
   authorized: { "action.leased": "leased", "action.failed": "failed" },
@@ -41,6 +41,8 @@ function expected(status: ActionStatus | undefined, input: ActionTransitionInput
     if (status?.state === "failed" && !status.retryable) return undefined;
     return { state: "leased", attempt: input.attempt, retryable: false };
   }
+  // Admitted: proposed → validated → authorized → leased (attempt 1) → executing at once.
+  if (input.type === "action.admitted") return { state: "executing", attempt: 1, retryable: false };
   if (input.type === "action.reconciled") {
     target = input.verdict === "applied" ? "committed" : input.verdict === "unknown" ? "uncertain" : "authorized";
   }
@@ -60,6 +62,10 @@ function draftFor(actionId: string, input: ActionTransitionInput): ActionEventDr
   switch (input.type) {
     case "action.proposed":
       Object.assign(data, { turnId: "turn_1", toolCallId: actionId, toolName: "t", input: null, sideEffect: "irreversible" });
+      break;
+    case "action.admitted":
+      Object.assign(data, { turnId: "turn_1", toolCallId: actionId, toolName: "t", input: null, sideEffect: "irreversible" });
+      Object.assign(data, { decision: "allow", rule: "default", attempt: 1, deadlineAt: 0 });
       break;
     case "action.leased":
       Object.assign(data, { attempt: input.attempt, deadlineAt: 0 });

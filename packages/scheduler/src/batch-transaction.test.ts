@@ -31,6 +31,12 @@ function records(journal: readonly ActionEventDraft[]): ActionRecord[] {
       byId.set(data.actionId, { ...data, status: result.status, attemptId: undefined, receipt: undefined, committedSeq: undefined });
       return;
     }
+    if (draft.type === "action.admitted") {
+      const { turnId, toolCallId, toolName, actionId, input, sideEffect, attemptId } = draft.data as EventData<"action.admitted">;
+      const record = { turnId, toolCallId, toolName, actionId, input, sideEffect, attemptId };
+      byId.set(actionId, { ...record, status: result.status, receipt: undefined, committedSeq: undefined });
+      return;
+    }
     const data = draft.data as { attemptId?: string; receipt?: never };
     const committed = result.status.state === "committed" && current?.status.state !== "committed";
     byId.set(draft.data.actionId, {
@@ -49,7 +55,23 @@ describe("BatchTransaction", () => {
     const batch = new BatchTransaction({ clock, ids: sequentialIdSource() });
     const tool = declaration({ name: "t" });
     const item = batch.admit({ turnId: "turn_1", toolCallId: "c1", tool, input: {}, value: {} });
-    expect(batch.drain().map((draft) => draft.type)).toEqual(["action.proposed", "action.validated", "action.authorized", "action.leased", "action.executing"]);
+    const [admitted, ...rest] = batch.drain();
+    expect(rest).toEqual([]);
+    // One event for proposed → validated → authorized → leased → executing.
+    expect(admitted).toMatchObject({ type: "action.admitted", causationId: "turn_1" });
+    expect(admitted!.data).toEqual({
+      turnId: "turn_1",
+      toolCallId: "c1",
+      toolName: "t",
+      actionId: item.actionId,
+      input: {},
+      sideEffect: tool.sideEffect,
+      decision: "allow",
+      rule: "default",
+      attemptId: item.attemptId,
+      attempt: 1,
+      deadlineAt: item.deadlineAt,
+    });
     const [outcome] = await executeBatch([item], { clock, timers: neverTimers });
     expect(await batch.settle(item, outcome!)).toEqual({ kind: "done" });
     expect(batch.drain().map((draft) => draft.type)).toEqual(["action.committed"]);

@@ -68,14 +68,34 @@ export class BatchTransaction {
     this.#book = ActionBook.fromRecords(options.records ?? []);
   }
 
-  /** Stages proposed → validated → authorized → leased → executing; returns the attempt to dispatch once durable. */
+  /**
+   * Stages proposed → validated → authorized → leased → executing as one `action.admitted`
+   * event; returns the attempt to dispatch once it is durable.
+   */
   admit(call: ProposedCall): DispatchItem {
     const actionId = newId(this.#ids, "action");
-    const ref = { turnId: call.turnId, toolCallId: call.toolCallId, toolName: call.tool.name };
-    this.#stage({ type: "action.proposed", at: this.#clock.now(), causationId: call.turnId, data: { ...ref, actionId, input: call.input, sideEffect: call.tool.sideEffect } });
-    this.#stage({ type: "action.validated", at: this.#clock.now(), causationId: actionId, data: { actionId } });
-    this.#stage({ type: "action.authorized", at: this.#clock.now(), causationId: actionId, data: { actionId, decision: "allow", rule: "default" } });
-    return this.lease(actionId, call.tool, call.value);
+    const attemptId = newId(this.#ids, "attempt");
+    const at = this.#clock.now();
+    const deadlineAt = at + call.tool.timeoutMs;
+    this.#stage({
+      type: "action.admitted",
+      at,
+      causationId: call.turnId,
+      data: {
+        turnId: call.turnId,
+        toolCallId: call.toolCallId,
+        toolName: call.tool.name,
+        actionId,
+        input: call.input,
+        sideEffect: call.tool.sideEffect,
+        decision: "allow",
+        rule: "default",
+        attemptId,
+        attempt: 1,
+        deadlineAt,
+      },
+    });
+    return { tool: call.tool, input: call.value, actionId: actionId as ActionId, attemptId: attemptId as AttemptId, attempt: 1, deadlineAt };
   }
 
   /** Stages the next attempt's lease and `executing` for an action that may take one. */

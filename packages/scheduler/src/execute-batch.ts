@@ -11,7 +11,7 @@ import {
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";
 import { errorEnvelope, messageOf, outputEnvelope } from "./envelopes.js";
 
-/** One leased attempt, its `action.executing` already durable. */
+/** One leased attempt, already durable as executing (`action.admitted` or `action.executing`). */
 export interface DispatchItem {
   readonly tool: ToolDeclarationV1<any>;
   /** The input as the tool's schema parsed it. */

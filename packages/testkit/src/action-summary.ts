@@ -48,6 +48,7 @@ export function summarizeActions(events: readonly JournalEvent[]): ActionSummary
     const data = event.data as { actionId: string };
     switch (event.type) {
       case "action.proposed":
+      case "action.admitted":
         tools.set(data.actionId, `${event.data.toolName}`);
         break;
       case "action.leased":
@@ -73,6 +74,7 @@ export function summarizeActions(events: readonly JournalEvent[]): ActionSummary
 }
 
 function stateAfter(type: string, verdict: ReconcileVerdict | undefined): string {
+  if (type === "action.admitted") return "executing";
   if (type !== "action.reconciled") return type.slice("action.".length);
   return verdict === "applied" ? "committed" : verdict === "unknown" ? "uncertain" : "authorized";
 }

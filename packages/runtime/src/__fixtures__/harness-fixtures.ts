@@ -18,8 +18,8 @@ import type { Harness, HarnessOptions } from "../harness-types.js";
 
 export const TENANT = "tenant_test";
 
-/** The events that admit one call, journaled with the response before anything runs. */
-export const ADMITTED = ["action.proposed", "action.validated", "action.authorized", "action.leased", "action.executing"] as const;
+/** The events that admit one call (proposed through executing), journaled with the response before anything runs. */
+export const ADMITTED = ["action.admitted"] as const;
 
 export const echoTool = defineTool({
   name: "echo",

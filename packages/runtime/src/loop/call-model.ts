@@ -18,7 +18,7 @@ import { withoutUndefined } from "../plain-json.js";
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
  * model, and commit in one transaction the response and the verdict on each proposed call
- * (`tool.rejected`, or `action.proposed` … `action.executing` for the calls that will run; when none will, the next
+ * (`tool.rejected`, or `action.admitted` for the calls that will run; when none will, the next
  * turn's start joins the same transaction). Returns without writing
  * when the caller cancelled; a provider error propagates and the run stays resumable here.
  */

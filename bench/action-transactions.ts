@@ -15,13 +15,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { z } from "zod";
 import { createSqliteJournal } from "@yoke/journal";
 import { canonicalJson, sequentialIdSource, steppingClock, type JournalEvent, type JournalV1 } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
-import { median } from "./stats.ts";
+import { median, openRawEvents } from "./stats.ts";
 
 const turns = Number(process.argv[2] ?? "100");
 const rounds = Number(process.argv[3] ?? "3");
@@ -40,13 +39,7 @@ const noop = (name: string) =>
 
 /** The raw side: the same rows, stored by hand, two transactions per tool turn and nothing else. */
 function rawStore(label: string, synchronous: "full" | "normal") {
-  const db = new Database(join(dir, `${label}-raw.sqlite`));
-  db.pragma("journal_mode = WAL");
-  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
-  db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
-    at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
-    schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
-  const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const { db, insert } = openRawEvents(join(dir, `${label}-raw.sqlite`), synchronous);
   const commit = db.transaction((events: readonly JournalEvent[]) => {
     for (const event of events) {
       insert.run(event.tenantId, event.runId, event.seq, event.type, event.at, event.causationId, JSON.stringify(event.data), event.prevHash, event.hash, event.schemaVersion);

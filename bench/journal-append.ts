@@ -8,10 +8,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { createSqliteJournal } from "@yoke/journal";
 import { GENESIS_HASH, canonicalJson, type EventDraft } from "@yoke/protocol";
-import { median } from "./stats.ts";
+import { median, openRawEvents } from "./stats.ts";
 
 const [mode = "full", perRoundText = "300", roundsText = "5"] = process.argv.slice(2);
 const synchronous = mode === "normal" ? "normal" : "full";
@@ -48,13 +47,7 @@ async function yokeRound(round: number): Promise<number> {
 }
 
 function rawRound(round: number): number {
-  const db = new Database(join(dir, `raw-${round}.sqlite`));
-  db.pragma("journal_mode = WAL");
-  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
-  db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
-    at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
-    schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
-  const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const { db, insert } = openRawEvents(join(dir, `raw-${round}.sqlite`), synchronous);
   const runId = `run_${round}`;
   const drafts = Array.from({ length: perRound }, (_, turn) => draftsFor(turn));
   const commitTurn = db.transaction((turn: number, turnDrafts: EventDraft[]) => {

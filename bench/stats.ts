@@ -1,5 +1,6 @@
 // Small helpers shared by the benchmarks: medians, child-process runs, table printing.
 import { execFileSync } from "node:child_process";
+import Database from "better-sqlite3";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -33,3 +34,17 @@ export function printTable(title: string, header: readonly string[], rows: reado
 
 export const fmt = (value: number, digits = 0) =>
   value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/**
+ * A bare better-sqlite3 file with the journal's `events` table (WAL, the given synchronous
+ * level) and a prepared row insert: the raw baseline the benchmarks compare Yoke against.
+ */
+export function openRawEvents(filename: string, synchronous: "full" | "normal") {
+  const db = new Database(filename);
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  db.exec(`CREATE TABLE events (tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+    at INTEGER NOT NULL, causation_id TEXT, data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+    schema_version INTEGER NOT NULL, PRIMARY KEY (tenant_id, run_id, seq)) WITHOUT ROWID, STRICT`);
+  return { db, insert: db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") };
+}

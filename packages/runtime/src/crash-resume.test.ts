@@ -195,32 +195,10 @@ describe("resume never repeats what the journal holds", () => {
 
   it("a legacy tool.started without tool.completed (a journal from before action transactions) completes with TOOL_INTERRUPTED, not re-run", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = createMemoryJournal();
-    const scope = { tenantId: TENANT, runId: RUN };
-    await journal.append(scope, 0, [
-      {
-        type: "run.started",
-        at: 0,
-        data: { sessionId: "session_x", task: TASK, tools: [store.tool.spec], limits: { maxTurns: 3 }, release: { runtime: "old", eventSchemaVersion: 1 } },
-      },
-      { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-      { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
-      {
-        type: "model.responded",
-        at: 0,
-        causationId: "turn_x",
-        data: {
-          turnId: "turn_x",
-          latencyMs: 0,
-          response: {
-            provider: "p",
-            model: "m",
-            stopReason: "tool_use",
-            usage: { inputTokens: 0, outputTokens: 0 },
-            content: [{ type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } }],
-          },
-        },
-      },
+    const journal = await journalCutAfterResponse(store.tool, [
+      { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
+    ]);
+    await journal.append({ tenantId: TENANT, runId: RUN }, 4, [
       { type: "tool.started", at: 0, causationId: "action_old", data: { turnId: "turn_x", toolCallId: "c1", toolName: "store", actionId: "action_old", attemptId: "attempt_old", attempt: 1, input: { key: "k" } } },
     ]);
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });

@@ -30,13 +30,12 @@ export const READ_PAGE_SIZE = 256;
  * seeks on the `(tenant_id, run_id, seq)` primary key.
  */
 export class EventStatements {
+  private readonly db: SqliteDatabaseLike;
   private readonly headStatement: SqliteStatementLike;
   private readonly insertStatements: (SqliteStatementLike | undefined)[] = [];
   private readonly hashAtStatement: SqliteStatementLike;
   private readonly firstFromStatement: SqliteStatementLike;
   private readonly pageStatement: SqliteStatementLike;
-
-  private readonly db: SqliteDatabaseLike;
 
   constructor(db: SqliteDatabaseLike) {
     this.db = db;

@@ -55,8 +55,9 @@ export interface RunContext {
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
   /**
-   * Attempts this process journaled as executing (`action.admitted` or `action.executing`) and has not dispatched yet, by
-   * attempt id. An executing attempt missing here was journaled by a process that died.
+   * Attempts this process journaled as executing (`action.admitted` or `action.executing`)
+   * and has not dispatched yet, by attempt id. An executing attempt missing here was
+   * journaled by a process that died.
    */
   readonly dispatchable: Map<string, DispatchItem>;
   /** One long-lived compiler per context: a turn costs what is new, not the history. */

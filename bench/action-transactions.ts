@@ -49,10 +49,10 @@ function rawStore(label: string, synchronous: "full" | "normal") {
 }
 
 /**
- * Runs `turns` tool turns of `perTurn` actions. Returns Yoke's per-turn µs (and the part spent
+ * Runs `turnCount` tool turns of `perTurn` actions. Returns Yoke's per-turn µs (and the part spent
  * in journal.append), the paired raw per-turn µs, total seconds and every append's events.
  */
-async function yokeRun(label: string, perTurn: number, synchronous: "full" | "normal" = "full", paired = true) {
+async function yokeRun(label: string, perTurn: number, synchronous: "full" | "normal" = "full", paired = true, turnCount = turns) {
   const inner = await createSqliteJournal({ filename: join(dir, `${label}.sqlite`), synchronous });
   const raw = paired ? rawStore(label, synchronous) : undefined;
   const appends: JournalEvent[][] = [];
@@ -76,7 +76,7 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
   };
   const names = Array.from({ length: perTurn }, (_, index) => `noop_${index}`);
   const steps = [
-    ...Array.from({ length: turns }, (_, turn) => callTools(names.map((name) => ({ id: `call_${turn}_${name}`, name, args: { n: turn } })))),
+    ...Array.from({ length: turnCount }, (_, turn) => callTools(names.map((name) => ({ id: `call_${turn}_${name}`, name, args: { n: turn } })))),
     say("done"),
   ];
   const perTurnUs: number[] = [];
@@ -91,7 +91,7 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
     tenantId: "tenant_bench",
     clock: steppingClock(1_700_000_000_000, 1),
     ids: sequentialIdSource(),
-    maxTurns: turns + 2,
+    maxTurns: turnCount + 2,
     onEvent: (event) => {
       if (event.type !== "turn.started") return;
       // turn.started is stored by the append that closes the previous turn (its outcomes and
@@ -154,6 +154,20 @@ for (let round = 0; round < rounds; round++) {
     }
   }
 }
+// Flatness: in one 800-turn paired FULL run, the median tool turn over turns 50–99 against
+// turns 750–799 (the same process and JIT state; only the history behind each turn differs),
+// with the paired raw transactions of the same windows.
+const yokeAt50: number[] = [];
+const yokeAt800: number[] = [];
+const rawAt50: number[] = [];
+const rawAt800: number[] = [];
+for (let round = 0; round < Math.max(3, rounds); round++) {
+  const run = await yokeRun(`flat-${round}`, 2, "full", true, 800);
+  yokeAt50.push(median(run.perTurnUs.slice(50, 100)));
+  yokeAt800.push(median(run.perTurnUs.slice(750, 800)));
+  rawAt50.push(median(run.rawUs.slice(50, 100)));
+  rawAt800.push(median(run.rawUs.slice(750, 800)));
+}
 const throughput: number[] = [];
 for (let round = 0; round < rounds; round++) {
   const run = await yokeRun(`throughput-${round}`, 4, "full", false);
@@ -171,6 +185,10 @@ console.log(
     yokeAppendNormalUs: median(yokeAppendNormal),
     rawTurnNormalUs: median(rawTurnNormal),
     ratioNormal: median(ratiosNormal),
+    yokeTurnAt50Us: median(yokeAt50),
+    yokeTurnAt800Us: median(yokeAt800),
+    rawTurnAt50Us: median(rawAt50),
+    rawTurnAt800Us: median(rawAt800),
     appendsPerTurn,
     turnBytes,
   }),

@@ -123,7 +123,39 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
   return { perTurnUs, appendUs, rawUs, seconds, appends };
 }
 
+/**
+ * The floor under any hash-chained journal: a Yoke run's stored turns appended again through
+ * `@yoke/journal` alone (sealing: canonical JSON + SHA-256 chain, then SQLite), no harness,
+ * each turn's pair of appends timed and paired with the raw transactions of the same rows.
+ */
+async function journalFloor(label: string, appends: readonly JournalEvent[][]): Promise<{ journalUs: number[]; rawUs: number[] }> {
+  const journal = await createSqliteJournal({ filename: join(dir, `${label}-floor.sqlite`), synchronous: "full" });
+  const raw = rawStore(`${label}-floor`, "full");
+  const scope = { tenantId: appends[0]![0]!.tenantId, runId: appends[0]![0]!.runId };
+  const draftsOf = (events: readonly JournalEvent[]) => events.map(({ type, at, causationId, data }) => ({ type, at, causationId, data }));
+  let seq = (await journal.append(scope, 0, draftsOf(appends[0]!))).lastSeq + 1;
+  raw.commit(appends[0]!);
+  const journalUs: number[] = [];
+  const rawUs: number[] = [];
+  for (let turn = 0; 2 + turn * 2 < appends.length - 2; turn++) {
+    const first = appends[1 + turn * 2]!;
+    const second = appends[2 + turn * 2]!;
+    const start = process.hrtime.bigint();
+    seq = (await journal.append(scope, seq, draftsOf(first))).lastSeq + 1;
+    seq = (await journal.append(scope, seq, draftsOf(second))).lastSeq + 1;
+    const middle = process.hrtime.bigint();
+    raw.commit(first);
+    raw.commit(second);
+    journalUs.push(Number(middle - start) / 1e3);
+    rawUs.push(Number(process.hrtime.bigint() - middle) / 1e3);
+  }
+  await journal.close();
+  raw.close();
+  return { journalUs, rawUs };
+}
+
 await yokeRun("warmup", 2);
+const floorRatios: number[] = [];
 const ratios: number[] = [];
 const yokeTurn: number[] = [];
 const rawTurn: number[] = [];
@@ -144,6 +176,8 @@ for (let round = 0; round < rounds; round++) {
       rawTurn.push(rawMedian);
       ratios.push(yokeMedian / rawMedian);
       appendsPerTurn = (run.appends.length - 3) / turns; // minus the first append and the final answer's two
+      const floor = await journalFloor(`${synchronous}-${round}`, run.appends);
+      floorRatios.push(median(floor.journalUs) / median(floor.rawUs));
       turnBytes = canonicalJson([...run.appends[1]!, ...run.appends[2]!]).length;
     } else {
       // Without fsyncs what is left is CPU: Yoke's split into journal.append and the rest.
@@ -185,6 +219,7 @@ console.log(
     yokeAppendNormalUs: median(yokeAppendNormal),
     rawTurnNormalUs: median(rawTurnNormal),
     ratioNormal: median(ratiosNormal),
+    journalFloorRatio: median(floorRatios),
     yokeTurnAt50Us: median(yokeAt50),
     yokeTurnAt800Us: median(yokeAt800),
     rawTurnAt50Us: median(rawAt50),

@@ -103,7 +103,7 @@ console.log(
 interface ActionsResult {
   turns: number; actionsPerSecond: number; yokeTurnUs: number; rawTurnUs: number; ratio: number; appendsPerTurn: number; turnBytes: number;
   yokeTurnNormalUs: number; yokeAppendNormalUs: number; rawTurnNormalUs: number; ratioNormal: number;
-  yokeTurnAt50Us: number; yokeTurnAt800Us: number; rawTurnAt50Us: number; rawTurnAt800Us: number;
+  yokeTurnAt50Us: number; yokeTurnAt800Us: number; rawTurnAt50Us: number; rawTurnAt800Us: number; journalFloorRatio: number;
 }
 const actions = runChild<ActionsResult>("action-transactions.ts", [quick ? "100" : "400", quick ? "3" : "5"]);
 printTable(
@@ -118,6 +118,10 @@ console.log(
   `(FULL − NORMAL is what the two fsyncs cost; Yoke's NORMAL turn is its CPU per tool turn: ` +
     `${fmt(actions.yokeAppendNormalUs)} µs inside journal.append (sealing + SQLite, vs ${fmt(actions.rawTurnNormalUs)} µs raw), ` +
     `${fmt(actions.yokeTurnNormalUs - actions.yokeAppendNormalUs)} µs for the rest: model response, admission, fold, dispatch, compile)`,
+);
+console.log(
+  `journal alone (FULL): the same turns' appends through @yoke/journal without the harness, paired with the raw rows: ` +
+    `${fmt(actions.journalFloorRatio, 2)} (the hash chain's share of the ratio)`,
 );
 console.log(
   `tool turn in one 800-turn run (FULL): ${fmt(actions.yokeTurnAt50Us)} µs over turns 50–99, ${fmt(actions.yokeTurnAt800Us)} µs over turns 750–799 ` +

@@ -44,7 +44,9 @@ export function outputEnvelope(
   const envelope: ToolResultEnvelope = { status: "ok", content: [], timing };
   if (tool.outputBudget !== undefined && content.length > tool.outputBudget) {
     const originalBytes = Buffer.byteLength(content);
-    content = content.slice(0, tool.outputBudget);
+    // Cut at a code point boundary: never half of a surrogate pair.
+    const high = content.charCodeAt(tool.outputBudget - 1);
+    content = content.slice(0, high >= 0xd800 && high <= 0xdbff ? tool.outputBudget - 1 : tool.outputBudget);
     envelope.truncation = { originalBytes, keptBytes: Buffer.byteLength(content) };
   }
   envelope.content = [{ type: "text", text: content }];

@@ -30,6 +30,12 @@ describe("executeBatch outcomes", () => {
     expect(outcome).toMatchObject({ kind: "committed", receipt: { id: 7 }, result: { status: "ok", content: [{ text: "abc" }], truncation: { originalBytes: 6, keptBytes: 3 } } });
   });
 
+  it("the output budget never cuts a surrogate pair in half", async () => {
+    const tool = declaration({ name: "t", outputBudget: 3, execute: async () => "ab😀cd" });
+    const [outcome] = await executeBatch([item(tool)], { clock, timers: neverTimers });
+    expect(outcome).toMatchObject({ kind: "committed", result: { content: [{ text: "ab" }], truncation: { originalBytes: 8, keptBytes: 2 } } });
+  });
+
   it("structured output that fails the output schema becomes TOOL_OUTPUT_INVALID", async () => {
     const tool = declaration({ name: "t", output: z.object({ n: z.number() }), execute: async () => ({ content: "x", output: { n: "no" } }) });
     const [outcome] = await executeBatch([item(tool)], { clock, timers: neverTimers });

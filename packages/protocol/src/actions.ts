@@ -96,7 +96,7 @@ export function isFinalActionState(state: ActionState): boolean {
  */
 export function transitionAction(status: ActionStatus | undefined, event: ActionTransitionInput): ActionTransitionResult {
   if (status === undefined) {
-    if (event.type === "action.admitted") return admitted();
+    if (event.type === "action.admitted") return ADMITTED;
     return event.type === "action.proposed" ? ok({ state: "proposed", attempt: 0, retryable: false }) : illegal(event.type, "none");
   }
   const { state } = status;
@@ -159,8 +159,11 @@ function admitted(): ActionTransitionResult {
     result = transitionAction(result.ok ? result.status : undefined, step);
     if (!result.ok) return result;
   }
-  return result;
+  return result.ok ? { ok: true, status: Object.freeze({ ...result.status }) } : result;
 }
+
+/** Computed once: the same five transitions from no action always end in the same status. */
+const ADMITTED: ActionTransitionResult = Object.freeze(admitted());
 
 function ok(status: ActionStatus): ActionTransitionResult {
   return { ok: true, status };

@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { YokeError } from "./errors.js";
 import { GENESIS_HASH } from "./events.js";
-import type { ModelResponse, ToolResultEnvelope } from "./model.js";
+import type { ToolResultEnvelope } from "./model.js";
 import { reduceRun } from "./run-state.js";
-import { eventsOf } from "./__fixtures__/events-of.js";
+import { eventsOf, toolUse } from "./__fixtures__/events-of.js";
 
 const result = (text: string): ToolResultEnvelope => ({ status: "ok", content: [{ type: "text", text }], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } });
-const response: ModelResponse = {
-  provider: "scripted",
-  model: "scripted-1",
-  stopReason: "tool_use",
-  usage: { inputTokens: 0, outputTokens: 0 },
-  content: [
-    { type: "tool-call", toolCallId: "call_1", toolName: "pay", rawArguments: "{}", arguments: {} },
-    { type: "tool-call", toolCallId: "call_2", toolName: "book", rawArguments: "{}", arguments: {} },
-  ],
-};
+const response = toolUse(["call_1", "pay"], ["call_2", "book"]);
 const head = [
   { type: "run.started", data: { sessionId: "session_1", task: "t", tools: [], limits: { maxTurns: 3 }, release: { runtime: "test", eventSchemaVersion: 1 } } },
   { type: "turn.started", data: { turnId: "turn_1", index: 1 } },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GENESIS_HASH } from "./events.js";
-import type { ModelResponse, ToolResultEnvelope } from "./model.js";
+import type { ToolResultEnvelope } from "./model.js";
 import { RunStateAccumulator, reduceRun } from "./run-state.js";
-import { eventsOf } from "./__fixtures__/events-of.js";
+import { eventsOf, toolUse } from "./__fixtures__/events-of.js";
 
 const result = (text: string, status: "ok" | "error" = "ok"): ToolResultEnvelope => ({
   status,
@@ -11,16 +11,7 @@ const result = (text: string, status: "ok" | "error" = "ok"): ToolResultEnvelope
   timing: { startedAt: 0, endedAt: 0, durationMs: 0 },
 });
 
-const response: ModelResponse = {
-  provider: "scripted",
-  model: "scripted-1",
-  stopReason: "tool_use",
-  usage: { inputTokens: 0, outputTokens: 0 },
-  content: [
-    { type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: "{}", arguments: {} },
-    { type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: "{}", arguments: {} },
-  ],
-};
+const response = toolUse(["call_1", "echo"], ["call_1", "echo"]);
 
 const head = [
   {

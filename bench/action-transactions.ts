@@ -156,6 +156,7 @@ async function journalFloor(label: string, appends: readonly JournalEvent[][]): 
 
 await yokeRun("warmup", 2);
 const floorRatios: number[] = [];
+const overFloor: number[] = [];
 const ratios: number[] = [];
 const yokeTurn: number[] = [];
 const rawTurn: number[] = [];
@@ -178,6 +179,7 @@ for (let round = 0; round < rounds; round++) {
       appendsPerTurn = (run.appends.length - 3) / turns; // minus the first append and the final answer's two
       const floor = await journalFloor(`${synchronous}-${round}`, run.appends);
       floorRatios.push(median(floor.journalUs) / median(floor.rawUs));
+      overFloor.push(yokeMedian / median(floor.journalUs));
       turnBytes = canonicalJson([...run.appends[1]!, ...run.appends[2]!]).length;
     } else {
       // Without fsyncs what is left is CPU: Yoke's split into journal.append and the rest.
@@ -220,6 +222,7 @@ console.log(
     rawTurnNormalUs: median(rawTurnNormal),
     ratioNormal: median(ratiosNormal),
     journalFloorRatio: median(floorRatios),
+    turnOverJournalRatio: median(overFloor),
     yokeTurnAt50Us: median(yokeAt50),
     yokeTurnAt800Us: median(yokeAt800),
     rawTurnAt50Us: median(rawAt50),

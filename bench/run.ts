@@ -104,6 +104,7 @@ interface ActionsResult {
   turns: number; actionsPerSecond: number; yokeTurnUs: number; rawTurnUs: number; ratio: number; appendsPerTurn: number; turnBytes: number;
   yokeTurnNormalUs: number; yokeAppendNormalUs: number; rawTurnNormalUs: number; ratioNormal: number;
   yokeTurnAt50Us: number; yokeTurnAt800Us: number; rawTurnAt50Us: number; rawTurnAt800Us: number; journalFloorRatio: number;
+  turnOverJournalRatio: number;
 }
 const actions = runChild<ActionsResult>("action-transactions.ts", [quick ? "100" : "400", quick ? "3" : "5"]);
 printTable(
@@ -121,7 +122,8 @@ console.log(
 );
 console.log(
   `journal alone (FULL): the same turns' appends through @yoke/journal without the harness, paired with the raw rows: ` +
-    `${fmt(actions.journalFloorRatio, 2)} (the hash chain's share of the ratio)`,
+    `${fmt(actions.journalFloorRatio, 2)} (the hash chain's share of the ratio); ` +
+    `whole tool turn vs the journal alone: ${fmt(actions.turnOverJournalRatio, 2)} (the rest of the harness)`,
 );
 console.log(
   `tool turn in one 800-turn run (FULL): ${fmt(actions.yokeTurnAt50Us)} µs over turns 50–99, ${fmt(actions.yokeTurnAt800Us)} µs over turns 750–799 ` +

@@ -1,12 +1,7 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { join } from "node:path";
-import { YokeError } from "@yoke/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDirectory } from "./__fixtures__/temp-files.js";
+import { startWorker } from "./__fixtures__/worker-process.js";
 import { createSqliteJournal } from "./sqlite-journal.js";
-
-const FIXTURES = join(import.meta.dirname, "__fixtures__");
 
 interface WorkerReport {
   readonly writer: string;
@@ -17,29 +12,8 @@ interface WorkerReport {
 
 /** Starts a writer process; resolves once it has opened the journal and waits to be released. */
 async function startWriter(filename: string, writer: string, events: number) {
-  const child = spawn(
-    process.execPath,
-    ["--no-warnings", "--import", join(FIXTURES, "register-ts.mjs"), join(FIXTURES, "append-worker.ts"), filename, writer, String(events)],
-    { cwd: join(import.meta.dirname, ".."), stdio: ["pipe", "pipe", "pipe"] },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = once(child, "exit") as Promise<[number | null]>;
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", () => stdout.startsWith("ready\n") && resolve());
-    void exited.then(([code]) => reject(new YokeError("INTERNAL", `writer ${writer} exited (${code}) before it was ready: ${stderr}`)));
-  });
-  await ready;
-  return {
-    async release(): Promise<WorkerReport> {
-      child.stdin.end("go\n");
-      const [code] = await exited;
-      expect(code, stderr).toBe(0);
-      return JSON.parse(stdout.slice("ready\n".length)) as WorkerReport;
-    },
-  };
+  const worker = await startWorker("append-worker.ts", [filename, writer, String(events)]);
+  return { release: async () => JSON.parse(await worker.release()) as WorkerReport };
 }
 
 describe("sqlite journal: several processes on one file", () => {

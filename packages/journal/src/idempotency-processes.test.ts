@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { IdempotencyOutcome } from "@yoke/protocol";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDirectory } from "./__fixtures__/temp-files.js";
+import { describe, expect, it } from "vitest";
+import { tempDirectoryPerTest } from "./__fixtures__/temp-files.js";
 import { startWorker } from "./__fixtures__/worker-process.js";
 
 interface WorkerReport {
@@ -11,11 +11,7 @@ interface WorkerReport {
 }
 
 describe("sqlite idempotency records: several processes on one file", () => {
-  let directory: ReturnType<typeof tempDirectory>;
-  beforeEach(() => {
-    directory = tempDirectory();
-  });
-  afterEach(() => directory.remove());
+  const directory = tempDirectoryPerTest();
 
   it("32 submissions of one key from 4 processes run the effect exactly once, and all get its outcome", async () => {
     const [filename, ledger, seen] = [directory.file("shared.db"), directory.file("ledger.txt"), directory.file("seen.txt")];

@@ -1,18 +1,14 @@
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseYokeEvent } from "@yoke/protocol";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDirectory } from "./__fixtures__/temp-files.js";
+import { describe, expect, it } from "vitest";
+import { tempDirectoryPerTest } from "./__fixtures__/temp-files.js";
 import { createSqliteJournal } from "./sqlite-journal.js";
 
 const FIXTURES = join(import.meta.dirname, "__fixtures__", "journal");
 
 describe("sqlite journal: historical files", () => {
-  let directory: ReturnType<typeof tempDirectory>;
-  beforeEach(() => {
-    directory = tempDirectory();
-  });
-  afterEach(() => directory.remove());
+  const directory = tempDirectoryPerTest();
 
   it("reads and verifies a layout-1 journal", async () => {
     const filename = directory.file("sqlite-v1.db");

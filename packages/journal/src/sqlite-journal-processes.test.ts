@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDirectory } from "./__fixtures__/temp-files.js";
+import { describe, expect, it } from "vitest";
+import { tempDirectoryPerTest } from "./__fixtures__/temp-files.js";
 import { startWorker } from "./__fixtures__/worker-process.js";
 import { createSqliteJournal } from "./sqlite-journal.js";
 
@@ -17,11 +17,7 @@ async function startWriter(filename: string, writer: string, events: number) {
 }
 
 describe("sqlite journal: several processes on one file", () => {
-  let directory: ReturnType<typeof tempDirectory>;
-  beforeEach(() => {
-    directory = tempDirectory();
-  });
-  afterEach(() => directory.remove());
+  const directory = tempDirectoryPerTest();
 
   it("create the file together, start the run once, and append a gapless log", async () => {
     const filename = directory.file("shared.db");

@@ -1,5 +1,5 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type JournalV1, type ModelResponse, type RunState } from "@yoke/protocol";
+import { YokeError, parseYokeEvent, type JournalV1, type ModelResponse, type RunState } from "@yoke/protocol";
 import { callTools, malformedToolArguments, say, truncated, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -175,6 +175,57 @@ describe("an action a crash cut after action.executing", () => {
   });
 });
 
+describe("a batch whose last outcome a resume settles", () => {
+  it("compensates a reversible action committed by reconciliation when another action of the batch failed for good", async () => {
+    const applied = new Set<string>();
+    const undone: string[] = [];
+    const book = defineTool({
+      name: "book",
+      description: "Books a room; the first attempt's stream is cut before anything is booked.",
+      input: z.object({ key: z.string() }),
+      sideEffect: "reversible",
+      maxAttempts: 3,
+      async execute(_input, context) {
+        if (context.attempt === 1) throw new YokeError("PROVIDER_STREAM_CUT", "the stream was cut before the booking");
+        applied.add(context.idempotencyKey);
+        return { content: "booked", receipt: context.idempotencyKey };
+      },
+      reconcile: async (actionId) => (applied.has(actionId) ? { status: "applied", receipt: actionId, content: "booked (reconciled)" } : { status: "not_applied" }),
+      compensate: async (_input, context) => {
+        undone.push(context.actionId);
+      },
+    });
+    const pay = defineTool({
+      name: "pay",
+      description: "Always declined.",
+      input: z.object({ key: z.string() }),
+      sideEffect: "irreversible",
+      execute: async () => {
+        throw new YokeError("TOOL_FAILED", "card declined");
+      },
+      reconcile: async () => ({ status: "not_applied" }),
+    });
+    const steps = () => [callTools([{ name: "book", args: { key: "room" } }, { name: "pay", args: { key: "card" } }]), say("done")];
+    // Append 3 holds pay's failure for good and book's attempt 2 leased and executing; append 4
+    // (book committed) is lost after book's handler ran: only a reconciliation can settle book,
+    // and with it the batch.
+    const journal = createMemoryJournal();
+    const crashed = rig(steps(), { journal: crashingJournal(journal, 3, "lost"), tools: [book, pay], checkCompletion: alwaysPasses });
+    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+    expect(applied.size).toBe(1);
+    expect(undone).toEqual([]);
+
+    const before = (await readAll(journal, RUN)).length;
+    const result = await finishInFreshProcess(journal, steps, [book, pay], alwaysPasses);
+    expect(result.outcome.status).toBe("verified_success");
+    expect(undone).toEqual([...applied]);
+    const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
+    expect(added.slice(0, 3).map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "action.compensating"]);
+    expect(added.map((event) => event.type)).toContain("action.compensated");
+    expect(result.state.actions.find((action) => action.toolName === "book")?.status.state).toBe("compensated");
+  });
+});
+
 describe("resume never repeats what the journal holds", () => {
   it("a journaled response is not requested again (an empty scripted model would throw PROVIDER_UNEXPECTED_CALL)", async () => {
     const store = countingTool("store", "idempotent");
@@ -205,7 +256,8 @@ describe("resume never repeats what the journal holds", () => {
     const result = await fresh.harness.resume(RUN);
     expect(result.outcome.status).toBe("verified_success");
     expect(store.calls).toEqual([]);
-    expect(fresh.journal.appends[0]).toEqual(["tool.completed"]);
+    // The interrupted call was the batch's last: its outcome goes with the next turn's request.
+    expect(fresh.journal.appends[0]).toEqual(["tool.completed", "turn.started", "context.compiled", "model.requested"]);
     const tool = result.state.messages.find((message) => message.role === "tool");
     expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("TOOL_INTERRUPTED");
   });

@@ -27,6 +27,9 @@ export async function runTools(context: RunContext): Promise<void> {
     const recovered = await recoverCalls(context, state, batch);
     if (recovered.escalation) return escalate(context, recovered.drafts, recovered.escalation);
     if (recovered.drafts.length > 0) {
+      const after = preview(context, recovered.drafts, state.length);
+      // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
+      if (after.phase !== "tools_pending") return endBatch(context, batch, recovered.drafts, after);
       await commit(context, recovered.drafts);
       for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
       continue;
@@ -62,16 +65,23 @@ export async function runTools(context: RunContext): Promise<void> {
       for (const item of retries) context.dispatchable.set(item.attemptId, item);
       continue;
     }
-    const settled = preview(context, drafts, state.length);
-    const undo = compensationPlan(settled.actions, (name) => context.deps.tools.get(name));
-    if (undo.length > 0) {
-      batch.beginCompensation(undo, "an action of the same batch failed");
-      await commit(context, [...drafts, ...batch.drain()]);
-      return;
-    }
-    await commit(context, [...drafts, ...nextTurnDrafts(context, settled)]);
-    return;
+    return endBatch(context, batch, drafts, preview(context, drafts, state.length));
   }
+}
+
+/**
+ * Commits the batch's last outcomes (`drafts`, previewed as `settled`) with what follows
+ * them: when an action with an effect failed for good, the start of the compensations
+ * (`compensationPlan`); otherwise the next turn's start and request. Whether the last outcome
+ * came from a dispatch or from a resume's reconciliation, the same rule applies.
+ */
+async function endBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], settled: RunState): Promise<void> {
+  const undo = compensationPlan(settled.actions, (name) => context.deps.tools.get(name));
+  if (undo.length > 0) {
+    batch.beginCompensation(undo, "an action of the same batch failed");
+    return commit(context, [...drafts, ...batch.drain()]);
+  }
+  return commit(context, [...drafts, ...nextTurnDrafts(context, settled)]);
 }
 
 interface Recovery {

@@ -4,8 +4,10 @@
 //   node src/reference.ts [--dir D]                      run from scratch (D defaults to ./.yoke-reference)
 //   node src/reference.ts --crash-at N:POINT             SIGKILL at append N; POINT is before-write, after-write or after-resolve
 //   node src/reference.ts --resume                       finish the run a kill left behind
+//   node src/reference.ts --seed N [...]                 a generated scenario (testkit's generatedScenario) instead
 //
-// `runCrashInjector` (in test/reference-crash.test.ts) drives this same script at every kill point.
+// `runCrashInjector` (in test/reference-crash.test.ts and test/generated-crash.test.ts) drives this
+// same script at every kill point.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -18,6 +20,7 @@ import {
   crashPlanFromEnv,
   createEffectLedger,
   createScriptedModel,
+  generatedScenario,
   printScenarioReport,
   referenceScenario,
   SCENARIO_REPORT_ENV,
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     "crash-at": { type: "string" },
     resume: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
+    seed: { type: "string" },
   },
 });
 const dir = resolve(values.dir!);
@@ -55,7 +59,7 @@ const plan: CrashPlan | undefined = values["crash-at"] === undefined ? crashPlan
 const store = await createSqliteJournal({ filename: journalFile });
 const journal = crashInjection(store, { plan });
 const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
-const scenario = referenceScenario(ledger);
+const scenario = values.seed === undefined ? referenceScenario(ledger) : generatedScenario(ledger, Number(values.seed));
 
 let answered = 0;
 let lastAt = START;
@@ -77,13 +81,14 @@ const harness = createHarness({
   tenantId: scope.tenantId,
   clock,
   ids: ulidIdSource({ clock, random: seededRandom(lastAt) }),
-  maxTurns: 4,
+  maxTurns: 8,
   onEvent: (event) => log(describeEvent(event)),
 });
 // A kill before the first append leaves no run: resuming it means starting it.
 const exists = (await store.head(scope)) !== null;
 const result = exists ? await harness.resume(scope.runId) : await harness.start(scenario.task, { runId: scope.runId });
-model.assertConsumed();
+// An escalated run stops where the action needing a human is; otherwise every answer is used.
+if (result.outcome.status !== "escalated") model.assertConsumed();
 const verification = await store.verify(scope);
 const events: JournalEvent[] = [];
 for await (const event of store.read(scope)) events.push(event);

@@ -110,6 +110,7 @@ describe("tool simulators", () => {
     const { result, appends } = await runOne({ sideEffect: "none", faults: ["partial-stream"] });
     expect(result.outcome.status).toBe("verified_success");
     expect(appends).toContainEqual(["action.failed", "action.leased", "action.executing"]);
+    expect(ledger.entries()).toEqual([]); // a read leaves the world as it was
   });
 
   it("stale-revision: a definite failure, so the batch's committed reversible effects are compensated", async () => {

@@ -41,6 +41,8 @@ export interface CrashInjectorOptions {
   readonly points?: readonly KillPoint[];
   /** Extra arguments for node (before the script). */
   readonly execArgv?: readonly string[];
+  /** Extra arguments for the script, on every run (crash-free, killed and resumed), e.g. a scenario seed. */
+  readonly args?: readonly string[];
   /** Per child process. Default 60 s. */
   readonly timeoutMs?: number;
 }
@@ -84,7 +86,7 @@ export interface CrashInjectorResult {
 export function runCrashInjector(options: CrashInjectorOptions): CrashInjectorResult {
   const points = options.points ?? KILL_POINTS;
   const run = (dir: string, resume: boolean, env: Record<string, string>) =>
-    spawnSync(process.execPath, [...(options.execArgv ?? []), options.script, "--dir", dir, ...(resume ? ["--resume"] : [])], {
+    spawnSync(process.execPath, [...(options.execArgv ?? []), options.script, ...(options.args ?? []), "--dir", dir, ...(resume ? ["--resume"] : [])], {
       encoding: "utf8",
       timeout: options.timeoutMs ?? 60_000,
       env: { ...process.env, [SCENARIO_REPORT_ENV]: "1", ...env },

@@ -35,6 +35,8 @@ export { SimulatedInputSchema, simulatedTool } from "./tool-simulators.js";
 export type { SimulatedFault, SimulatedInput, SimulatedToolDefinition, SimulatedToolOptions } from "./tool-simulators.js";
 export { REFERENCE_TOOLS, referenceScenario } from "./reference-scenario.js";
 export type { ReferenceScenario, ReferenceToolName } from "./reference-scenario.js";
+export { generatedScenario } from "./generated-scenario.js";
+export type { GeneratedBehaviour, GeneratedScenarioOptions } from "./generated-scenario.js";
 export { summarizeActions } from "./action-summary.js";
 export type { ActionSummary, UncertainAction } from "./action-summary.js";
 export { ACK_LOG_ENV, CRASH_PLAN_ENV, KILL_POINTS, crashInjection, crashPlanFromEnv } from "./crash-point.js";

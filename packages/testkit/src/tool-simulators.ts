@@ -66,6 +66,7 @@ const untilAborted = (signal: AbortSignal) =>
  * A tool over an effect ledger that misbehaves on cue, for testing what a runtime does with
  * each fault. Its idempotency key is the action id; `idempotent` tools' writes are
  * deduplicated by the ledger, the others' are not (a duplicate shows in `duplicates()`).
+ * A `none` tool reads its resource: it never writes to the ledger.
  *
  * @example
  * ```ts
@@ -74,7 +75,7 @@ const untilAborted = (signal: AbortSignal) =>
  */
 export function simulatedTool(options: SimulatedToolOptions): SimulatedToolDefinition {
   const { ledger, sideEffect } = options;
-  const dedupe = sideEffect === "idempotent" || sideEffect === "none";
+  const dedupe = sideEffect === "idempotent";
   const definition: SimulatedToolDefinition = {
     name: options.name,
     description: `Simulated ${sideEffect} tool ${options.name}.`,
@@ -85,7 +86,12 @@ export function simulatedTool(options: SimulatedToolOptions): SimulatedToolDefin
     access: ({ resource }) => (sideEffect === "none" ? { reads: [resource], writes: [] } : { reads: [], writes: [resource] }),
     async execute({ resource, value }, context) {
       const fault = options.faults?.[context.attempt - 1] ?? "ok";
-      const apply = () => ledger.apply({ resource, key: context.idempotencyKey, value, dedupe });
+      // A `none` tool reads: it answers, and the ledger never sees it.
+      const write = (deduplicated: boolean) =>
+        sideEffect === "none"
+          ? { receipt: `read:${context.idempotencyKey}`, duplicate: false }
+          : ledger.apply({ resource, key: context.idempotencyKey, value, dedupe: deduplicated });
+      const apply = () => write(dedupe);
       switch (fault) {
         case "timeout-before-commit":
           return untilAborted(context.signal);
@@ -102,8 +108,8 @@ export function simulatedTool(options: SimulatedToolOptions): SimulatedToolDefin
         case "fail":
           throw new YokeError("TOOL_FAILED", `${options.name}: refused by the service`);
         case "duplicate-receipt": {
-          const first = ledger.apply({ resource, key: context.idempotencyKey, value, dedupe: true });
-          const second = ledger.apply({ resource, key: context.idempotencyKey, value, dedupe: true });
+          const first = write(true);
+          const second = write(true);
           return { content: `${options.name} ${resource}`, receipt: second.receipt, output: { duplicate: second.duplicate && first.receipt === second.receipt } };
         }
         case "ok": {

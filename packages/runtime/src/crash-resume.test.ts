@@ -185,6 +185,7 @@ describe("a batch whose last outcome a resume settles", () => {
       input: z.object({ key: z.string() }),
       sideEffect: "reversible",
       maxAttempts: 3,
+      access: ({ key }) => ({ reads: [], writes: [key] }),
       async execute(_input, context) {
         if (context.attempt === 1) throw new YokeError("PROVIDER_STREAM_CUT", "the stream was cut before the booking");
         applied.add(context.idempotencyKey);
@@ -200,6 +201,7 @@ describe("a batch whose last outcome a resume settles", () => {
       description: "Always declined.",
       input: z.object({ key: z.string() }),
       sideEffect: "irreversible",
+      access: ({ key }) => ({ reads: [], writes: [key] }),
       execute: async () => {
         throw new YokeError("TOOL_FAILED", "card declined");
       },

@@ -1,4 +1,4 @@
-import { parseYokeEvent, type Message, type ToolResultPart } from "@yoke/protocol";
+import { YokeError, parseYokeEvent, type Message, type ToolResultPart } from "@yoke/protocol";
 import { callTools, duplicateToolCallIds, malformedToolArguments, say, unknownTool } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -150,6 +150,69 @@ describe("invalid tool calls go back to the model as error results", () => {
     const { state } = await harness.start("t");
     expect(order).toEqual(["fast", "slow"]);
     expect(resultsShown(state.messages).map((part) => part.result.content[0]!.text)).toEqual(["slow", "fast"]);
+  });
+
+  it("a write waits for an earlier conflicting write's retry, so effects land in proposal order", async () => {
+    const writes: string[] = [];
+    const set = defineTool({
+      name: "set",
+      description: "Sets a key; the first attempt of the value `first` is cut before it writes.",
+      input: z.object({ key: z.string(), value: z.string() }),
+      sideEffect: "idempotent",
+      access: ({ key }) => ({ reads: [], writes: [key] }),
+      async execute({ key, value }, context) {
+        if (value === "first" && context.attempt === 1) throw new YokeError("PROVIDER_STREAM_CUT", "the stream was cut before the write");
+        writes.push(`${key}=${value}`);
+        return "set";
+      },
+    });
+    const calls = [
+      { name: "set", args: { key: "x", value: "first" } },
+      { name: "set", args: { key: "x", value: "second" } },
+      { name: "set", args: { key: "y", value: "other" } },
+    ];
+    const { harness, journal } = rig([callTools(calls), say("done")], { tools: [set] });
+    const { outcome, state } = await harness.start("set x twice and y once");
+    expect(outcome.status).toBe("verified_success");
+    // x=second waits for x=first's attempt 2; y, which conflicts with neither, does not wait.
+    expect(writes).toEqual(["y=other", "x=first", "x=second"]);
+    expect(journal.appends[2]).toEqual(["action.failed", "action.leased", "action.executing", "action.committed"]);
+    expect(state.actions.map((action) => action.status.state)).toEqual(["committed", "committed", "committed"]);
+  });
+
+  it("when the batch escalates, a write still waiting on the escalated one never runs and fails as not dispatched", async () => {
+    const ran: string[] = [];
+    const launch = defineTool({
+      name: "launch",
+      description: "Loses its acknowledgement; nothing can tell whether it launched.",
+      input: z.object({ key: z.string() }),
+      sideEffect: "irreversible",
+      access: ({ key }) => ({ reads: [], writes: [key] }),
+      async execute({ key }) {
+        ran.push(`launch ${key}`);
+        throw new YokeError("TOOL_OUTCOME_UNKNOWN", "the acknowledgement was lost");
+      },
+    });
+    const announce = defineTool({
+      name: "announce",
+      description: "Announces a launch.",
+      input: z.object({ key: z.string() }),
+      sideEffect: "irreversible",
+      access: ({ key }) => ({ reads: [], writes: [key] }),
+      async execute({ key }) {
+        ran.push(`announce ${key}`);
+        return "announced";
+      },
+    });
+    const { harness, journal } = rig([callTools([{ name: "launch", args: { key: "rocket" } }, { name: "announce", args: { key: "rocket" } }]), say("done")], {
+      tools: [launch, announce],
+    });
+    const { outcome, state } = await harness.start("launch, then announce");
+    expect(outcome).toMatchObject({ status: "escalated", actionId: state.actions[0]!.actionId });
+    expect(ran).toEqual(["launch rocket"]);
+    expect(state.actions.map((action) => action.status.state)).toEqual(["uncertain", "failed"]);
+    const announced = (await readAll(journal, state.runId)).map(parseYokeEvent).find((event) => event.type === "action.failed");
+    expect(announced?.type === "action.failed" && [announced.data.dispatched, announced.data.result.error?.code]).toEqual([false, "CANCELLED"]);
   });
 
   it("hands the handler its action id and attempt, and zod's parsed input (defaults applied)", async () => {

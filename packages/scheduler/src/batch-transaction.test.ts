@@ -77,6 +77,14 @@ describe("BatchTransaction", () => {
     expect(batch.drain().map((draft) => draft.type)).toEqual(["action.committed"]);
   });
 
+  it("a deferred attempt has nothing to settle: INTERNAL, and nothing is staged", async () => {
+    const batch = new BatchTransaction({ clock, ids: sequentialIdSource() });
+    const item = batch.admit({ turnId: "turn_1", toolCallId: "c1", tool: declaration({ name: "t" }), input: {}, value: {} });
+    batch.drain();
+    await expect(batch.settle(item, { kind: "deferred" })).rejects.toMatchObject({ code: "INTERNAL" });
+    expect(batch.drain()).toEqual([]);
+  });
+
   it("a retryable failure leases the next attempt in the same drafts, up to maxAttempts", async () => {
     const batch = new BatchTransaction({ clock, ids: sequentialIdSource() });
     const tool = declaration({ name: "t", maxAttempts: 2 });

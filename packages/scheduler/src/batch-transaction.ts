@@ -163,6 +163,10 @@ export class BatchTransaction {
       case "uncertain":
         this.#stage({ type: "action.uncertain", at, causationId: actionId, data: { actionId, attemptId, reason: outcome.reason } });
         return this.#reconcile(actionId, item.tool, item.input, undefined);
+      case "deferred":
+        throw new YokeError("INTERNAL", `attempt ${attemptId} was deferred, not run: dispatch it again instead of settling it`, {
+          details: { actionId, attemptId },
+        });
     }
   }
 

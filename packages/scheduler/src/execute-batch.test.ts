@@ -43,9 +43,10 @@ describe("executeBatch outcomes", () => {
   });
 
   it("a throw is a definite failure; TOOL_OUTCOME_UNKNOWN from a tool with effects is uncertain", async () => {
-    const plain = declaration({ name: "a", sideEffect: "irreversible", execute: async () => { throw new Error("card declined"); } });
-    const lost = declaration({ name: "b", sideEffect: "irreversible", execute: async () => { throw new YokeError("TOOL_OUTCOME_UNKNOWN", "ack lost"); } });
-    const retryable = declaration({ name: "c", sideEffect: "idempotent", execute: async () => { throw new YokeError("PROVIDER_UNAVAILABLE", "503"); } });
+    const own = (resource: string) => () => ({ reads: [], writes: [resource] });
+    const plain = declaration({ name: "a", sideEffect: "irreversible", access: own("a"), execute: async () => { throw new Error("card declined"); } });
+    const lost = declaration({ name: "b", sideEffect: "irreversible", access: own("b"), execute: async () => { throw new YokeError("TOOL_OUTCOME_UNKNOWN", "ack lost"); } });
+    const retryable = declaration({ name: "c", sideEffect: "idempotent", access: own("c"), execute: async () => { throw new YokeError("PROVIDER_UNAVAILABLE", "503"); } });
     const outcomes = await executeBatch([item(plain, 0), item(lost, 1), item(retryable, 2)], { clock, timers: neverTimers });
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(["failed", "uncertain", "failed"]);
     expect(outcomes[0]).toMatchObject({ retryable: false, dispatched: true, result: { error: { code: "TOOL_FAILED", message: "card declined" } } });
@@ -87,5 +88,55 @@ describe("executeBatch outcomes", () => {
     await Promise.resolve();
     during.abort("stop");
     expect((await running)[0]).toMatchObject({ kind: "uncertain", reason: expect.stringMatching(/cancelled while it ran/) });
+  });
+});
+
+describe("executeBatch: a call waits for earlier conflicting calls to settle for good", () => {
+  const writes = (resource: string) => () => ({ reads: [], writes: [resource] });
+  const ran: string[] = [];
+  const writer = (name: string, resource: string, fails?: YokeError) =>
+    declaration({
+      name,
+      sideEffect: "idempotent",
+      maxAttempts: 2,
+      access: writes(resource),
+      execute: async () => {
+        ran.push(name);
+        if (fails) throw fails;
+        return "ok";
+      },
+    });
+  const at = (tool: ToolDeclarationV1<any>, index: number, attempt = 1): DispatchItem => ({ ...item(tool, index), attempt });
+
+  it("after a failure that will be retried, or an uncertain outcome, later conflicting calls are deferred (not run); others run", async () => {
+    ran.length = 0;
+    const outcomes = await executeBatch(
+      [
+        at(writer("retried", "x", new YokeError("PROVIDER_UNAVAILABLE", "503")), 0),
+        at(writer("after_retried", "x"), 1),
+        at(writer("after_deferred", "x"), 2),
+        at(writer("lost", "y", new YokeError("TOOL_OUTCOME_UNKNOWN", "ack lost")), 3),
+        at(writer("after_lost", "y"), 4),
+        at(writer("elsewhere", "z"), 5),
+      ],
+      { clock, timers: neverTimers },
+    );
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(["failed", "deferred", "deferred", "uncertain", "deferred", "committed"]);
+    expect(ran.sort()).toEqual(["elsewhere", "lost", "retried"]);
+  });
+
+  it("a failure for good (not retryable, or the last attempt) lets later conflicting calls run in the same round", async () => {
+    ran.length = 0;
+    const outcomes = await executeBatch(
+      [
+        at(writer("definite", "x", new YokeError("TOOL_FAILED", "no")), 0),
+        at(writer("after_definite", "x"), 1),
+        at(writer("last_attempt", "y", new YokeError("PROVIDER_UNAVAILABLE", "503")), 2, 2),
+        at(writer("after_last_attempt", "y"), 3),
+      ],
+      { clock, timers: neverTimers },
+    );
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(["failed", "committed", "failed", "committed"]);
+    expect(ran).toEqual(["definite", "last_attempt", "after_definite", "after_last_attempt"]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type ToolDeclarationV1,
   type ToolResultEnvelope,
 } from "@yoke/protocol";
+import { maxAttempts } from "./batch-transaction.js";
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";
 import { errorEnvelope, messageOf, outputEnvelope } from "./envelopes.js";
 
@@ -27,7 +28,13 @@ export interface DispatchItem {
 export type AttemptOutcome =
   | { readonly kind: "committed"; readonly result: ToolResultEnvelope; readonly receipt: JsonValue | undefined }
   | { readonly kind: "failed"; readonly result: ToolResultEnvelope; readonly retryable: boolean; readonly dispatched: boolean }
-  | { readonly kind: "uncertain"; readonly reason: string };
+  | { readonly kind: "uncertain"; readonly reason: string }
+  /**
+   * Not dispatched, and still leased: an earlier call it conflicts with has not settled for
+   * good (its attempt failed and will be retried, or its outcome is uncertain). Dispatch the
+   * same item again in the round that settles that call; there is nothing to journal for it.
+   */
+  | { readonly kind: "deferred" };
 
 /** Timers the scheduler arms deadlines with. Tests inject fake ones; nothing sleeps on the wall clock. */
 export interface Timers {
@@ -63,19 +70,36 @@ export function accessOf(tool: ToolDeclarationV1<any>, input: unknown): ToolAcce
  *   error from a tool with effects, which is `uncertain`;
  * - deadline or cancellation before dispatch: `failed` with `dispatched: false`
  *   (a timeout is retryable); after dispatch: `uncertain` for a tool with effects (a `none`
- *   tool simply fails).
+ *   tool simply fails);
+ * - an earlier conflicting call did not settle for good (a failure it will retry, an
+ *   uncertain outcome, or a deferral): `deferred`, not dispatched. A later attempt of the
+ *   earlier call must not land after this one, or the effects would not follow proposal order.
  */
 export function executeBatch(items: readonly DispatchItem[], options: ExecuteBatchOptions): Promise<AttemptOutcome[]> {
   const predecessors = conflictPredecessors(items.map((item) => accessOf(item.tool, item.input)));
   const done: Promise<AttemptOutcome>[] = [];
   items.forEach((item, index) => {
-    const waitFor = predecessors[index]!.map((earlier) => done[earlier]!);
+    const waitFor = predecessors[index]!.map((earlier) => done[earlier]!.then((outcome) => !settledForGood(items[earlier]!, outcome)));
     done.push(runItem(item, index, waitFor, options));
   });
   return Promise.all(done);
 }
 
-async function runItem(item: DispatchItem, index: number, waitFor: Promise<unknown>[], options: ExecuteBatchOptions): Promise<AttemptOutcome> {
+/** Whether no later attempt of the item can follow this outcome. */
+function settledForGood(item: DispatchItem, outcome: AttemptOutcome): boolean {
+  switch (outcome.kind) {
+    case "committed":
+      return true;
+    case "failed":
+      return !(outcome.retryable && item.attempt < maxAttempts(item.tool));
+    case "uncertain":
+    case "deferred":
+      return false;
+  }
+}
+
+/** `waitFor` resolves, per earlier conflicting item, whether it left this one to a later round. */
+async function runItem(item: DispatchItem, index: number, waitFor: Promise<boolean>[], options: ExecuteBatchOptions): Promise<AttemptOutcome> {
   const { clock } = options;
   const timers = options.timers ?? realTimers;
   const startedAt = clock.now();
@@ -92,8 +116,10 @@ async function runItem(item: DispatchItem, index: number, waitFor: Promise<unkno
   const timedOut = () => deadline.signal.aborted;
   const hasEffects = item.tool.sideEffect !== "none";
   try {
-    if (waitFor.length > 0 && (await Promise.race([Promise.all(waitFor), aborted])) === "aborted") {
-      return notDispatched(item, timedOut(), startedAt, clock);
+    if (waitFor.length > 0) {
+      const earlier = await Promise.race([Promise.all(waitFor), aborted]);
+      if (earlier === "aborted") return notDispatched(item, timedOut(), startedAt, clock);
+      if (earlier.some((unsettled) => unsettled)) return { kind: "deferred" };
     }
     if (signal.aborted) return notDispatched(item, timedOut(), startedAt, clock);
     options.onDispatch?.(index, "start");

@@ -16,6 +16,8 @@ export async function startWorker(script: string, args: readonly string[]): Prom
   const child = spawn(process.execPath, ["--no-warnings", "--import", join(FIXTURES, "register-ts.mjs"), join(FIXTURES, script), ...args], {
     cwd: join(FIXTURES, "..", ".."),
     stdio: ["pipe", "pipe", "pipe"],
+    // A worker that hangs (a test that failed, a bug) must not outlive its test and spin on.
+    timeout: 60_000,
   });
   let stdout = "";
   let stderr = "";

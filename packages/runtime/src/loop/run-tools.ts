@@ -1,5 +1,5 @@
 import { toolCallsOf, type ActionRecord, type PendingToolCall, type RunState, type YokeEventDraft } from "@yoke/protocol";
-import { BatchTransaction, compensationPlan, type DispatchItem, type Settlement } from "@yoke/scheduler";
+import { BatchTransaction, compensationPlan, type AttemptOutcome, type DispatchItem, type Settlement } from "@yoke/scheduler";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { validateCalls, type CallDecision } from "../validate-calls.js";
@@ -37,9 +37,14 @@ export async function runTools(context: RunContext): Promise<void> {
     const items = state.pendingToolCalls.flatMap((call) => (call.started ? [context.dispatchable.get(call.started.attemptId)!] : []));
     const outcomes = await context.deps.executor.executeAll(items, context.signal);
     const retries: DispatchItem[] = [];
+    const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;
     for (const [position, item] of items.entries()) {
       const outcome = outcomes[position]!;
+      if (outcome.kind === "deferred") {
+        deferred.push(item);
+        continue;
+      }
       const settlement = await batch.settle(item, outcome);
       const result = outcome.kind === "uncertain" ? undefined : outcome.result;
       context.logger.info(
@@ -57,11 +62,16 @@ export async function runTools(context: RunContext): Promise<void> {
       if (settlement.kind === "retry") retries.push(settlement.item);
       if (settlement.kind === "escalate") escalation ??= settlement;
     }
-    for (const item of items) context.dispatchable.delete(item.attemptId);
+    for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
+    if (escalation) {
+      // The run ends here: a call still waiting on an earlier one never runs, and says so.
+      for (const item of deferred) await batch.settle(item, notDispatched(context, "the run escalated before this call was dispatched; it did not run"));
+      return escalate(context, batch.drain(), escalation);
+    }
     const drafts: YokeEventDraft[] = batch.drain();
-    if (escalation) return escalate(context, drafts, escalation);
-    if (retries.length > 0) {
-      await commit(context, drafts);
+    if (retries.length > 0 || deferred.length > 0) {
+      // Another round: the retries, and the calls that waited for them, in proposal order.
+      if (drafts.length > 0) await commit(context, drafts);
       for (const item of retries) context.dispatchable.set(item.attemptId, item);
       continue;
     }
@@ -150,6 +160,11 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
 
 function logRecovery(context: RunContext, record: ActionRecord, settlement: Settlement): void {
   context.logger.warn({ toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind }, "recovered an action a stopped process left");
+}
+
+function notDispatched(context: RunContext, why: string): AttemptOutcome {
+  const at = context.deps.clock.now();
+  return { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };
 }
 
 /** Ends the run `escalated`, naming the action whose outcome nobody can establish. */

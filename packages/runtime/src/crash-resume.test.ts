@@ -10,6 +10,7 @@ import {
   countingTool,
   crashingJournal,
   echoTool,
+  keyedTool,
   readAll,
   rejectionOf,
   rig,
@@ -179,34 +180,31 @@ describe("a batch whose last outcome a resume settles", () => {
   it("compensates a reversible action committed by reconciliation when another action of the batch failed for good", async () => {
     const applied = new Set<string>();
     const undone: string[] = [];
-    const book = defineTool({
-      name: "book",
-      description: "Books a room; the first attempt's stream is cut before anything is booked.",
-      input: z.object({ key: z.string() }),
-      sideEffect: "reversible",
-      maxAttempts: 3,
-      access: ({ key }) => ({ reads: [], writes: [key] }),
-      async execute(_input, context) {
+    const book = keyedTool(
+      "book",
+      "reversible",
+      async (_input, context) => {
+        // The first attempt's stream is cut before anything is booked.
         if (context.attempt === 1) throw new YokeError("PROVIDER_STREAM_CUT", "the stream was cut before the booking");
         applied.add(context.idempotencyKey);
         return { content: "booked", receipt: context.idempotencyKey };
       },
-      reconcile: async (actionId) => (applied.has(actionId) ? { status: "applied", receipt: actionId, content: "booked (reconciled)" } : { status: "not_applied" }),
-      compensate: async (_input, context) => {
-        undone.push(context.actionId);
+      {
+        maxAttempts: 3,
+        reconcile: async (actionId) => (applied.has(actionId) ? { status: "applied", receipt: actionId, content: "booked (reconciled)" } : { status: "not_applied" }),
+        compensate: async (_input, context) => {
+          undone.push(context.actionId);
+        },
       },
-    });
-    const pay = defineTool({
-      name: "pay",
-      description: "Always declined.",
-      input: z.object({ key: z.string() }),
-      sideEffect: "irreversible",
-      access: ({ key }) => ({ reads: [], writes: [key] }),
-      execute: async () => {
+    );
+    const pay = keyedTool(
+      "pay",
+      "irreversible",
+      async () => {
         throw new YokeError("TOOL_FAILED", "card declined");
       },
-      reconcile: async () => ({ status: "not_applied" }),
-    });
+      { reconcile: async () => ({ status: "not_applied" }) },
+    );
     const steps = () => [callTools([{ name: "book", args: { key: "room" } }, { name: "pay", args: { key: "card" } }]), say("done")];
     // Append 3 holds pay's failure for good and book's attempt 2 leased and executing; append 4
     // (book committed) is lost after book's handler ran: only a reconciliation can settle book,

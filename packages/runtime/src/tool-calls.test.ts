@@ -2,7 +2,7 @@ import { YokeError, parseYokeEvent, type Message, type ToolResultPart } from "@y
 import { callTools, duplicateToolCallIds, malformedToolArguments, say, unknownTool } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ADMITTED, countingTool, echoTool, failingTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
+import { ADMITTED, countingTool, echoTool, failingTool, keyedTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
 import { defineTool } from "./define-tool.js";
 
 /** The tool results the model was shown in its second request. */
@@ -182,27 +182,13 @@ describe("invalid tool calls go back to the model as error results", () => {
 
   it("when the batch escalates, a write still waiting on the escalated one never runs and fails as not dispatched", async () => {
     const ran: string[] = [];
-    const launch = defineTool({
-      name: "launch",
-      description: "Loses its acknowledgement; nothing can tell whether it launched.",
-      input: z.object({ key: z.string() }),
-      sideEffect: "irreversible",
-      access: ({ key }) => ({ reads: [], writes: [key] }),
-      async execute({ key }) {
-        ran.push(`launch ${key}`);
-        throw new YokeError("TOOL_OUTCOME_UNKNOWN", "the acknowledgement was lost");
-      },
+    const launch = keyedTool("launch", "irreversible", async ({ key }) => {
+      ran.push(`launch ${key}`);
+      throw new YokeError("TOOL_OUTCOME_UNKNOWN", "the acknowledgement was lost");
     });
-    const announce = defineTool({
-      name: "announce",
-      description: "Announces a launch.",
-      input: z.object({ key: z.string() }),
-      sideEffect: "irreversible",
-      access: ({ key }) => ({ reads: [], writes: [key] }),
-      async execute({ key }) {
-        ran.push(`announce ${key}`);
-        return "announced";
-      },
+    const announce = keyedTool("announce", "irreversible", async ({ key }) => {
+      ran.push(`announce ${key}`);
+      return "announced";
     });
     const { harness, journal } = rig([callTools([{ name: "launch", args: { key: "rocket" } }, { name: "announce", args: { key: "rocket" } }]), say("done")], {
       tools: [launch, announce],

@@ -12,7 +12,7 @@ import {
 } from "@yoke/protocol";
 import { createScriptedModel, type ScriptedModel, type ScriptedStep } from "@yoke/testkit";
 import { z } from "zod";
-import { defineTool, type AnyTool, type SideEffect } from "../define-tool.js";
+import { defineTool, type AnyTool, type SideEffect, type ToolDefinition } from "../define-tool.js";
 import { createHarness } from "../harness.js";
 import type { Harness, HarnessOptions } from "../harness-types.js";
 
@@ -43,6 +43,21 @@ export function countingTool(name: string, sideEffect: SideEffect) {
     },
   });
   return { tool, calls };
+}
+
+const KeyInput = z.object({ key: z.string() });
+
+/**
+ * A tool acting on one key, which is its write set (so two calls on one key conflict), with
+ * the handler and the extras (`reconcile`, `compensate`, `maxAttempts`) given.
+ */
+export function keyedTool(
+  name: string,
+  sideEffect: SideEffect,
+  execute: ToolDefinition<typeof KeyInput>["execute"],
+  extra: Pick<ToolDefinition<typeof KeyInput>, "reconcile" | "compensate" | "maxAttempts"> = {},
+) {
+  return defineTool({ name, description: `Acts on one key (${sideEffect}).`, input: KeyInput, sideEffect, access: ({ key }) => ({ reads: [], writes: [key] }), execute, ...extra });
 }
 
 export const failingTool = defineTool({

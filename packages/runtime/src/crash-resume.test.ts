@@ -226,6 +226,45 @@ describe("a batch whose last outcome a resume settles", () => {
   });
 });
 
+describe("a resume that escalates", () => {
+  it("names every action it leaves uncertain, and journals a retry it leased as not dispatched, so nothing is left executing", async () => {
+    const ran: string[] = [];
+    const launch = keyedTool("launch", "irreversible", async ({ key }) => {
+      ran.push(`launch ${key}`);
+      return "launched";
+    });
+    const pay = keyedTool(
+      "pay",
+      "irreversible",
+      async ({ key }) => {
+        ran.push(`pay ${key}`);
+        return "paid";
+      },
+      { reconcile: async () => ({ status: "not_applied" }) },
+    );
+    const calls = [
+      { name: "launch", args: { key: "a" } },
+      { name: "launch", args: { key: "b" } },
+      { name: "pay", args: { key: "c" } },
+    ];
+    // The admission is durable, then the process dies before dispatching anything.
+    const journal = createMemoryJournal();
+    const crashed = rig([callTools(calls), say("done")], { journal: crashingJournal(journal, 1, "written"), tools: [launch, pay], checkCompletion: alwaysPasses });
+    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+    expect(ran).toEqual([]);
+
+    const fresh = rig([], { journal, tools: [launch, pay], checkCompletion: alwaysPasses, idStart: 1_000 });
+    const result = await fresh.harness.resume(RUN);
+    expect(ran).toEqual([]);
+    const [first, second, third] = result.state.actions;
+    expect(result.outcome).toMatchObject({ status: "escalated", actionId: first!.actionId });
+    expect(result.outcome.status === "escalated" && result.outcome.reason).toContain(`also left uncertain: ${second!.actionId}`);
+    expect(result.state.actions.map((action) => action.status.state)).toEqual(["uncertain", "uncertain", "failed"]);
+    const failed = (await readAll(journal, RUN)).map(parseYokeEvent).find((event) => event.type === "action.failed");
+    expect(failed?.type === "action.failed" && [failed.data.actionId, failed.data.dispatched, failed.data.result.error?.code]).toEqual([third!.actionId, false, "CANCELLED"]);
+  });
+});
+
 describe("resume never repeats what the journal holds", () => {
   it("a journaled response is not requested again (an empty scripted model would throw PROVIDER_UNEXPECTED_CALL)", async () => {
     const store = countingTool("store", "idempotent");

@@ -201,6 +201,16 @@ describe("invalid tool calls go back to the model as error results", () => {
     expect(announced?.type === "action.failed" && [announced.data.dispatched, announced.data.result.error?.code]).toEqual([false, "CANCELLED"]);
   });
 
+  it("when several actions of a batch are left uncertain, the run escalates on the first and names the others", async () => {
+    const launch = keyedTool("launch", "irreversible", async () => {
+      throw new YokeError("TOOL_OUTCOME_UNKNOWN", "the acknowledgement was lost");
+    });
+    const { harness } = rig([callTools([{ name: "launch", args: { key: "a" } }, { name: "launch", args: { key: "b" } }]), say("done")], { tools: [launch] });
+    const { outcome, state } = await harness.start("launch two");
+    expect(outcome).toMatchObject({ status: "escalated", actionId: state.actions[0]!.actionId });
+    expect(outcome.status === "escalated" && outcome.reason).toContain(`also left uncertain: ${state.actions[1]!.actionId}`);
+  });
+
   it("hands the handler its action id and attempt, and zod's parsed input (defaults applied)", async () => {
     const seen: unknown[] = [];
     const withDefault = defineTool({

@@ -4,7 +4,7 @@ import { parseYokeEvent, type JournalEvent, type ReconcileVerdict } from "@yoke/
 export interface UncertainAction {
   readonly actionId: string;
   readonly toolName: string;
-  /** The reconciliation's verdict, or `escalated` when the run stopped on it. */
+  /** The reconciliation's verdict, or `escalated` when the run stopped with it uncertain. */
   readonly resolution: ReconcileVerdict | "escalated" | "unresolved";
 }
 
@@ -39,9 +39,9 @@ export function summarizeActions(events: readonly JournalEvent[]): ActionSummary
     const event = parseYokeEvent(raw);
     if (!event.type.startsWith("action.")) {
       if (event.type === "run.completed" && event.data.outcome.status === "escalated") {
-        const actionId = event.data.outcome.actionId;
-        const entry = actionId === undefined ? undefined : uncertain.get(actionId);
-        if (entry && entry.resolution === "unknown") uncertain.set(entry.actionId, { ...entry, resolution: "escalated" });
+        // The run stopped for a human: every action it left uncertain (reconciliation
+        // `unknown`, or no reconciler) is in the escalation, named in its reason.
+        for (const entry of uncertain.values()) if (entry.resolution === "unknown") uncertain.set(entry.actionId, { ...entry, resolution: "escalated" });
       }
       continue;
     }

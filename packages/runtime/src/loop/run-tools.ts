@@ -6,7 +6,8 @@ import { validateCalls, type CallDecision } from "../validate-calls.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 
-type Escalation = { readonly actionId: string; readonly reason: string };
+/** The action the run stops on, and any other action left uncertain in the same batch. */
+type Escalation = { readonly actionId: string; readonly reason: string; readonly others?: readonly string[] };
 
 /**
  * Phase `tools_pending`: dispatch the leased attempts and commit, in one transaction, every
@@ -25,7 +26,7 @@ export async function runTools(context: RunContext): Promise<void> {
     if (state.phase !== "tools_pending") return;
     const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions });
     const recovered = await recoverCalls(context, state, batch);
-    if (recovered.escalation) return escalate(context, recovered.drafts, recovered.escalation);
+    if (recovered.escalation) return escalateBatch(context, batch, recovered.drafts, recovered.items, recovered.escalation);
     if (recovered.drafts.length > 0) {
       const after = preview(context, recovered.drafts, state.length);
       // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
@@ -60,15 +61,11 @@ export async function runTools(context: RunContext): Promise<void> {
         "tool call completed",
       );
       if (settlement.kind === "retry") retries.push(settlement.item);
-      if (settlement.kind === "escalate") escalation ??= settlement;
+      if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
     }
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
-    if (escalation) {
-      // The run ends here: a call still waiting on an earlier one never runs, and says so.
-      for (const item of deferred) await batch.settle(item, notDispatched(context, "the run escalated before this call was dispatched; it did not run"));
-      return escalate(context, batch.drain(), escalation);
-    }
     const drafts: YokeEventDraft[] = batch.drain();
+    if (escalation) return escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
     if (retries.length > 0 || deferred.length > 0) {
       // Another round: the retries, and the calls that waited for them, in proposal order.
       if (drafts.length > 0) await commit(context, drafts);
@@ -153,7 +150,7 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     drafts.push(...batch.drain());
     logRecovery(context, record, settlement);
     if (settlement.kind === "retry") items.push(settlement.item);
-    if (settlement.kind === "escalate") escalation ??= settlement;
+    if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
   }
   return { drafts, items, escalation };
 }
@@ -162,14 +159,32 @@ function logRecovery(context: RunContext, record: ActionRecord, settlement: Sett
   context.logger.warn({ toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind }, "recovered an action a stopped process left");
 }
 
-function notDispatched(context: RunContext, why: string): AttemptOutcome {
+/**
+ * Ends the run `escalated` from inside a batch. Attempts leased but not dispatched (retries,
+ * calls deferred behind an earlier one) never run: each is journaled as failed, not
+ * dispatched, so no action of the finished run is left `executing`.
+ */
+async function escalateBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], leased: readonly DispatchItem[], escalation: Escalation): Promise<void> {
   const at = context.deps.clock.now();
-  return { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };
+  const why = "the run escalated before this attempt was dispatched; it did not run";
+  const outcome: AttemptOutcome = { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };
+  for (const item of leased) {
+    await batch.settle(item, outcome);
+    context.dispatchable.delete(item.attemptId);
+  }
+  return escalate(context, [...drafts, ...batch.drain()], escalation);
+}
+
+/** The run escalates on the first action nobody can settle; the others are named with it. */
+function alsoEscalated(first: Escalation | undefined, next: Escalation): Escalation {
+  return first === undefined ? next : { ...first, others: [...(first.others ?? []), next.actionId] };
 }
 
 /** Ends the run `escalated`, naming the action whose outcome nobody can establish. */
 export async function escalate(context: RunContext, drafts: readonly YokeEventDraft[], escalation: Escalation): Promise<void> {
   const state = preview(context, drafts, context.accumulator.peek().length);
-  context.logger.warn({ actionId: escalation.actionId }, "run escalated");
-  await commit(context, [...drafts, runCompleted(context, state, { status: "escalated", reason: escalation.reason, actionId: escalation.actionId })]);
+  const others = escalation.others ?? [];
+  const reason = others.length === 0 ? escalation.reason : `${escalation.reason}; also left uncertain: ${others.join(", ")}`;
+  context.logger.warn({ actionId: escalation.actionId, others }, "run escalated");
+  await commit(context, [...drafts, runCompleted(context, state, { status: "escalated", reason, actionId: escalation.actionId })]);
 }

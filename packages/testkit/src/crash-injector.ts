@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { YokeError } from "@yoke/protocol";
 import { ACK_LOG_ENV, CRASH_PLAN_ENV, KILL_POINTS, type KillPoint } from "./crash-point.js";
@@ -45,6 +46,12 @@ export interface CrashInjectorOptions {
   readonly args?: readonly string[];
   /** Per child process. Default 60 s. */
   readonly timeoutMs?: number;
+  /**
+   * Node's compile cache for the scenario processes (`NODE_COMPILE_CACHE`), which load the same
+   * modules once per kill point: a folder, or `false` for none. Default: a folder under the OS
+   * temp dir. A `NODE_COMPILE_CACHE` already in the environment wins.
+   */
+  readonly compileCache?: string | false;
 }
 
 export interface KillPointResult {
@@ -85,11 +92,13 @@ export interface CrashInjectorResult {
  */
 export function runCrashInjector(options: CrashInjectorOptions): CrashInjectorResult {
   const points = options.points ?? KILL_POINTS;
+  const cache = options.compileCache ?? join(tmpdir(), "yoke-crash-injector-compile-cache");
+  const inherited = cache === false ? {} : { NODE_COMPILE_CACHE: cache };
   const run = (dir: string, resume: boolean, env: Record<string, string>) =>
     spawnSync(process.execPath, [...(options.execArgv ?? []), options.script, ...(options.args ?? []), "--dir", dir, ...(resume ? ["--resume"] : [])], {
       encoding: "utf8",
       timeout: options.timeoutMs ?? 60_000,
-      env: { ...process.env, [SCENARIO_REPORT_ENV]: "1", ...env },
+      env: { ...inherited, ...process.env, [SCENARIO_REPORT_ENV]: "1", ...env },
     });
   const baselineDir = options.newDirectory("baseline");
   const baselineAcks = join(baselineDir, "acks.log");

@@ -151,7 +151,7 @@ export class BatchTransaction {
         return { kind: "done" };
       }
       case "failed": {
-        const retrying = outcome.retryable && item.attempt < maxAttempts(item.tool);
+        const retrying = retriesAfter(item, outcome);
         this.#stage({
           type: "action.failed",
           at,
@@ -237,6 +237,11 @@ export class BatchTransaction {
       });
     }
   }
+}
+
+/** Whether a failed attempt is followed by another one: retryable, and attempts are left. */
+export function retriesAfter(item: DispatchItem, outcome: Extract<AttemptOutcome, { kind: "failed" }>): boolean {
+  return outcome.retryable && item.attempt < maxAttempts(item.tool);
 }
 
 export function maxAttempts(tool: ToolDeclarationV1<any>): number {

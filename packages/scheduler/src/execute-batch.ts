@@ -8,7 +8,7 @@ import {
   type ToolDeclarationV1,
   type ToolResultEnvelope,
 } from "@yoke/protocol";
-import { maxAttempts } from "./batch-transaction.js";
+import { retriesAfter } from "./batch-transaction.js";
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";
 import { errorEnvelope, messageOf, outputEnvelope } from "./envelopes.js";
 
@@ -91,7 +91,7 @@ function settledForGood(item: DispatchItem, outcome: AttemptOutcome): boolean {
     case "committed":
       return true;
     case "failed":
-      return !(outcome.retryable && item.attempt < maxAttempts(item.tool));
+      return !retriesAfter(item, outcome);
     case "uncertain":
     case "deferred":
       return false;

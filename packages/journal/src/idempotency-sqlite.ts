@@ -43,7 +43,12 @@ export async function createSqliteIdempotencyStore(options: SqliteIdempotencySto
   const db = options.database ?? (await openDatabaseFile(options.filename as string, busyTimeoutMs));
   try {
     applyPragmas(db, "full", busyTimeoutMs);
-    await ensureSchema(new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) }), db);
+    await ensureSchema(new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) }), db, {
+      readOnly: false,
+      allowInit: true,
+      beforeInit: () => undefined,
+      describe: db.name,
+    });
   } catch (error) {
     if (owned && db.open) db.close();
     throw toJournalError(error, "open the idempotency store");

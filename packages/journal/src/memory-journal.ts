@@ -1,16 +1,26 @@
 import {
   YokeError,
+  systemClock,
+  type AppendOptions,
   type AppendResult,
+  type Clock,
   type EventDraft,
   type JournalEvent,
   type JournalHead,
   type JournalV1,
   type ReadOptions,
   type RunScope,
+  type RunLeasesV1,
   type RunSummary,
   type VerifyResult,
 } from "@yoke/protocol";
 import { EMPTY_HEAD, chainError, checkEvent, conflictError, sealEvents } from "./chain.js";
+import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease, type StoredLease } from "./lease-rules.js";
+
+export interface MemoryJournalOptions {
+  /** The clock lease expiry is measured on. Default: the system clock. */
+  readonly clock?: Clock;
+}
 
 /**
  * A journal in process memory: the reference implementation of `JournalV1` for tests.
@@ -22,8 +32,10 @@ import { EMPTY_HEAD, chainError, checkEvent, conflictError, sealEvents } from ".
  * await journal.append({ tenantId: "tenant_a", runId: "run_1" }, 0, [runStartedDraft]);
  * ```
  */
-export function createMemoryJournal(): JournalV1 {
+export function createMemoryJournal(options: MemoryJournalOptions = {}): JournalV1 & { readonly leases: RunLeasesV1 } {
+  const clock = options.clock ?? systemClock();
   const runs = new Map<string, JournalEvent[]>();
+  const leaseTable = new Map<string, StoredLease>();
   let closed = false;
   // JSON keeps the pair unambiguous: a separator character could also occur inside an id.
   const key = (scope: RunScope) => JSON.stringify([scope.tenantId, scope.runId]);
@@ -31,12 +43,43 @@ export function createMemoryJournal(): JournalV1 {
     if (closed) throw new YokeError("JOURNAL_CLOSED", "the memory journal is closed");
   };
 
+  const leases: RunLeasesV1 = {
+    async acquire(scope, request) {
+      ensureOpen();
+      checkLeaseRequest(request);
+      const lease = nextLease(scope, leaseTable.get(key(scope)) ?? null, request, clock.now());
+      leaseTable.set(key(scope), { lease, released: false });
+      return lease;
+    },
+    async renew(lease, ttlMs) {
+      ensureOpen();
+      checkTtl(ttlMs);
+      checkCurrent(lease, leaseTable.get(key(lease)) ?? null);
+      const renewed = { ...lease, expiresAt: clock.now() + ttlMs };
+      leaseTable.set(key(lease), { lease: renewed, released: false });
+      return renewed;
+    },
+    async release(lease) {
+      ensureOpen();
+      const current = leaseTable.get(key(lease));
+      if (current !== undefined && !current.released && current.lease.token === lease.token) {
+        leaseTable.set(key(lease), { lease: { ...current.lease, expiresAt: Math.min(current.lease.expiresAt, clock.now()) }, released: true });
+      }
+    },
+    async current(scope) {
+      ensureOpen();
+      return leaseTable.get(key(scope))?.lease ?? null;
+    },
+  };
+
   return {
     specificationVersion: "v1",
     capabilities: { durable: false, multiProcess: false },
+    leases,
 
-    async append(scope, expectedSeq, drafts: readonly EventDraft[]): Promise<AppendResult> {
+    async append(scope, expectedSeq, drafts: readonly EventDraft[], options?: AppendOptions): Promise<AppendResult> {
       ensureOpen();
+      checkAppendLease(scope, leaseTable.get(key(scope)) ?? null, options, clock.now());
       const events = runs.get(key(scope)) ?? [];
       if (expectedSeq !== events.length) throw conflictError(scope, expectedSeq, events.length);
       const last = events.at(-1);

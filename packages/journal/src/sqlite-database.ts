@@ -45,8 +45,8 @@ export type SqliteDurability = "full" | "normal";
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 /** Opens `filename` with better-sqlite3, loaded on first use because it is an optional peer. */
-export async function openDatabaseFile(filename: string, busyTimeoutMs: number): Promise<SqliteDatabaseLike> {
-  let Database: new (filename: string, options: { timeout: number }) => SqliteDatabaseLike;
+export async function openDatabaseFile(filename: string, busyTimeoutMs: number, readOnly = false): Promise<SqliteDatabaseLike> {
+  let Database: new (filename: string, options: { timeout: number; readonly?: boolean; fileMustExist?: boolean }) => SqliteDatabaseLike;
   try {
     ({ default: Database } = await import("better-sqlite3"));
   } catch (error) {
@@ -57,7 +57,7 @@ export async function openDatabaseFile(filename: string, busyTimeoutMs: number):
     );
   }
   try {
-    return new Database(filename, { timeout: busyTimeoutMs });
+    return new Database(filename, readOnly ? { timeout: busyTimeoutMs, readonly: true, fileMustExist: true } : { timeout: busyTimeoutMs });
   } catch (error) {
     throw toJournalError(error, `open ${filename}`);
   }
@@ -67,8 +67,10 @@ export async function openDatabaseFile(filename: string, busyTimeoutMs: number):
  * WAL, busy timeout, foreign keys and the synchronous level. Returns the journal mode in
  * effect: `"wal"` for a file, `"memory"` for an in-memory database.
  */
-export function applyPragmas(db: SqliteDatabaseLike, durability: SqliteDurability, busyTimeoutMs: number): string {
+export function applyPragmas(db: SqliteDatabaseLike, durability: SqliteDurability, busyTimeoutMs: number, readOnly = false): string {
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  // A read-only connection changes nothing: the file keeps the journal mode its writers set.
+  if (readOnly) return String(db.pragma("journal_mode", { simple: true })).toLowerCase();
   const mode = String(db.pragma("journal_mode = WAL", { simple: true })).toLowerCase();
   db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
   db.pragma("foreign_keys = ON");

@@ -54,6 +54,26 @@ export class EventStatements {
     return row === undefined ? null : { length: row.seq + 1, hash: row.hash };
   }
 
+  /** The hash of the run's event at `seq`, or null when the run has no such event. */
+  hashAt(scope: RunScope, seq: number): string | null {
+    const row = this.query("read", () => this.hashAtStatement.get(scope.tenantId, scope.runId, seq)) as { hash: unknown } | undefined;
+    return row === undefined ? null : String(row.hash);
+  }
+
+  /** Every run's head, for adopting a journal into a new head witness. */
+  allHeads(): { scope: RunScope; head: JournalHead }[] {
+    const rows = this.query("read", () =>
+      this.db
+        .prepare(
+          "SELECT e.tenant_id, e.run_id, e.seq, e.hash FROM events e JOIN " +
+            "(SELECT tenant_id, run_id, MAX(seq) AS seq FROM events GROUP BY tenant_id, run_id) m " +
+            "ON e.tenant_id = m.tenant_id AND e.run_id = m.run_id AND e.seq = m.seq",
+        )
+        .all(),
+    ) as { tenant_id: string; run_id: string; seq: number; hash: string }[];
+    return rows.map((row) => ({ scope: { tenantId: row.tenant_id, runId: row.run_id }, head: { length: row.seq + 1, hash: row.hash } }));
+  }
+
   /**
    * Stores sealed events, in chunks of up to INSERT_CHUNK rows per statement: one multi-row
    * INSERT costs one bind-and-step instead of one per event (the statements are prepared once,

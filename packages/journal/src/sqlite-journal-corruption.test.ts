@@ -45,11 +45,11 @@ function tamper(sql: string, ...params: unknown[]): void {
 }
 
 /** Opens the file and reads the run: what happened, and the events seen before it happened. */
-async function openAndRead(): Promise<{ events: JournalEvent[]; error?: YokeError; verify?: unknown }> {
+async function openAndRead(options: { create?: boolean } = {}): Promise<{ events: JournalEvent[]; error?: YokeError; verify?: unknown }> {
   const events: JournalEvent[] = [];
   let journal;
   try {
-    journal = await createSqliteJournal({ filename });
+    journal = await createSqliteJournal({ filename, ...options });
     for await (const event of journal.read(scope)) events.push(event);
     return { events, verify: await journal.verify(scope) };
   } catch (error) {
@@ -202,9 +202,11 @@ describe("sqlite journal: damaged files", () => {
     expect(readFileSync(filename, "utf8")).toMatch(/^this is a plain text file/);
   });
 
-  it("an empty file becomes a new journal", async () => {
+  it("an empty file is JOURNAL_NOT_INITIALIZED and left empty, unless the caller asks for creation", async () => {
     writeFileSync(filename, "");
-    expect(await openAndRead()).toEqual({ events: [], verify: { ok: true, events: 0, headHash: "0".repeat(64) } });
+    expectCode(await openAndRead(), ["JOURNAL_NOT_INITIALIZED"]);
+    expect(statSync(filename).size).toBe(0);
+    expect(await openAndRead({ create: true })).toEqual({ events: [], verify: { ok: true, events: 0, headHash: "0".repeat(64) } });
   });
 
   it("a SQLite database that is not a Yoke journal is JOURNAL_CORRUPT and left untouched", async () => {
@@ -228,7 +230,7 @@ describe("sqlite journal: schema version", () => {
     const versions = db.prepare("SELECT DISTINCT schema_version FROM events").all();
     db.close();
     expect(userVersion).toBe(SQLITE_JOURNAL_SCHEMA_VERSION);
-    expect(meta).toEqual({ format: SQLITE_JOURNAL_FORMAT, schema_version: String(SQLITE_JOURNAL_SCHEMA_VERSION) });
+    expect(meta).toEqual({ format: SQLITE_JOURNAL_FORMAT, schema_version: String(SQLITE_JOURNAL_SCHEMA_VERSION), head_witness: expect.any(String) });
     expect(versions).toEqual([{ schema_version: 1 }]);
   });
 
@@ -251,7 +253,7 @@ describe("sqlite journal: schema version", () => {
     const db = new Database(filename);
     const before = db.prepare("SELECT name FROM kysely_migration ORDER BY name").all();
     db.close();
-    expect(before).toEqual([{ name: "0001_events" }, { name: "0002_idempotency_records" }]);
+    expect(before).toEqual([{ name: "0001_events" }, { name: "0002_idempotency_records" }, { name: "0003_run_leases" }]);
     expect((await openAndRead()).verify).toMatchObject({ ok: true, events: EVENTS });
   });
 });

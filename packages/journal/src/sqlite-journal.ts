@@ -1,11 +1,19 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, linkSync, rmSync, statSync } from "node:fs";
 import {
   GENESIS_HASH,
   YokeError,
+  systemClock,
+  type AppendOptions,
   type AppendResult,
+  type Clock,
   type EventDraft,
   type JournalEvent,
+  type JournalHead,
   type JournalV1,
   type ReadOptions,
+  type RunLease,
+  type RunLeasesV1,
   type RunScope,
   type RunSummary,
   type VerifyResult,
@@ -26,6 +34,9 @@ import { HeadCache } from "./sqlite-head-cache.js";
 import { LIST_RUNS_PAGE_SIZE, listRunsPage } from "./sqlite-list-runs.js";
 import type { JournalTables } from "./sqlite-migrations.js";
 import { ensureSchema } from "./sqlite-schema.js";
+import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease } from "./lease-rules.js";
+import { LeaseStatements } from "./sqlite-leases.js";
+import { openWitnessGuard, refuseEmptyOverWitness, witnessFailureError, type HeadWitnessMode, type WitnessGuard } from "./sqlite-witness-guard.js";
 
 /** Where the journal lives, and how hard a resolved append is held. */
 export type SqliteJournalOptions = (
@@ -58,6 +69,28 @@ export type SqliteJournalOptions = (
    * often, or one that runs its own checks). Reads still verify every event's hash.
    */
   readonly integrityCheck?: "quick" | "none";
+  /**
+   * Whether a new journal may be written. Default: only when `filename` does not exist yet
+   * (with `database`: when the database is empty). `true`: also into an existing file that
+   * is empty or holds no tables (never over a head witness that records events). `false`:
+   * never; a missing, empty or table-less file is JOURNAL_NOT_INITIALIZED.
+   */
+  readonly create?: boolean;
+  /**
+   * Open without writing anything (an auditor's `verify`): appends and leases are
+   * JOURNAL_READ_ONLY, no migration runs, and the head witness is checked, never written.
+   */
+  readonly readOnly?: boolean;
+  /**
+   * The head witness: a sidecar file `<filename>-head` holding every run's last acknowledged
+   * head, checked on open, on reads and by `verify`, so losing acknowledged events (deleted
+   * rows, a deleted or damaged `-wal`, a truncated file) is JOURNAL_TRUNCATED instead of a
+   * shorter journal that verifies. See `HeadWitnessMode`. Default `"file"` (`"none"` for an
+   * in-memory database).
+   */
+  readonly headWitness?: HeadWitnessMode;
+  /** The clock lease expiry is measured on. Default: the system clock. */
+  readonly clock?: Clock;
 };
 
 /**
@@ -73,6 +106,11 @@ export type SqliteJournalOptions = (
 export interface SqliteJournal extends JournalV1 {
   /** The synchronous level in effect: what a resolved append survives (see `SqliteJournalOptions`). */
   readonly durability: SqliteDurability;
+  /** Run leases; every call is JOURNAL_READ_ONLY on a read-only journal. */
+  readonly leases: RunLeasesV1;
+  readonly readOnly: boolean;
+  /** The head witness file in use, or null (in-memory database, `headWitness: "none"`, or a read-only journal that has none). */
+  readonly headWitnessPath: string | null;
 }
 
 /** No run can have a lone surrogate in its ids: SQLite stores text as UTF-8, which cannot hold one. */
@@ -103,36 +141,94 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   const durability = options.synchronous ?? "full";
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const integrityCheck = options.integrityCheck ?? "quick";
-  checkOptions(options, durability, busyTimeoutMs, integrityCheck);
+  const readOnly = options.readOnly ?? false;
+  const witnessMode = options.headWitness ?? "file";
+  checkOptions(options, durability, busyTimeoutMs, integrityCheck, witnessMode);
   const owned = options.database === undefined;
-  const db = options.database ?? (await openDatabaseFile(options.filename as string, busyTimeoutMs));
+  const filename = options.filename;
+  const existed = filename === undefined || filename === ":memory:" || existsSync(filename);
+  if (filename !== undefined && !existed && (options.create === false || readOnly)) {
+    throw new YokeError("JOURNAL_NOT_INITIALIZED", `${filename} does not exist${readOnly ? " (opened read-only)" : " and create is false"}`, {
+      details: { filename },
+    });
+  }
+  if (filename !== undefined && filename !== ":memory:" && existed && emptyFile(filename)) {
+    // Refused before SQLite opens it: setting WAL mode alone would write a header into it.
+    if (witnessMode === "file") refuseEmptyOverWitness(`${filename}-head`);
+    if (options.create !== true) {
+      throw new YokeError("JOURNAL_NOT_INITIALIZED", `${filename} is empty; pass create: true to write a new journal into it`, { details: { filename } });
+    }
+  }
+  if (filename !== undefined && filename !== ":memory:" && !existed) await createAtomically(filename, busyTimeoutMs);
+  const db = options.database ?? (await openDatabaseFile(filename as string, busyTimeoutMs, readOnly));
+  let witness: WitnessGuard | null = null;
   try {
-    const mode = applyPragmas(db, durability, busyTimeoutMs);
+    const mode = applyPragmas(db, durability, busyTimeoutMs, readOnly);
     if (integrityCheck === "quick") quickCheck(db);
+    const onDisk = !db.memory && db.name !== "" && db.name !== ":memory:";
+    const witnessPath = onDisk && witnessMode !== "none" ? `${db.name}-head` : null;
+    // A new file was created complete (createAtomically): an empty one here was not made by this call.
+    const allowInit = options.create ?? !owned;
     const kysely = new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) });
-    await ensureSchema(kysely, db);
-    return buildJournal(db, kysely, durability, mode === "wal" && !db.memory);
+    await ensureSchema(kysely, db, {
+      readOnly,
+      allowInit,
+      beforeInit: () => {
+        if (witnessPath !== null && witnessMode !== "adopt") refuseEmptyOverWitness(witnessPath);
+      },
+      describe: filename ?? db.name,
+    });
+    const statements = new EventStatements(db);
+    if (witnessPath !== null) {
+      witness = openWitnessGuard(db, statements, witnessPath, { mode: witnessMode === "adopt" ? "adopt" : "file", readOnly });
+    }
+    return buildJournal(db, kysely, statements, {
+      durability,
+      durable: mode === "wal" && onDisk,
+      readOnly,
+      witness,
+      clock: options.clock ?? systemClock(),
+    });
   } catch (error) {
+    witness?.close();
     if (owned) closeQuietly(db);
+    if (filename !== undefined && YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED") && witnessMode !== "none" && witnessMode !== "adopt") {
+      refuseEmptyOverWitness(`${filename}-head`);
+    }
     throw toJournalError(error, "open the journal");
   }
 }
 
-function buildJournal(
-  db: SqliteDatabaseLike,
-  kysely: Kysely<JournalTables>,
-  durability: SqliteDurability,
-  onDisk: boolean,
-): SqliteJournal {
-  const statements = new EventStatements(db);
+interface BuildOptions {
+  readonly durability: SqliteDurability;
+  readonly durable: boolean;
+  readonly readOnly: boolean;
+  readonly witness: WitnessGuard | null;
+  readonly clock: Clock;
+}
+
+function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, statements: EventStatements, options: BuildOptions): SqliteJournal {
+  const { durability, readOnly, witness, clock } = options;
+  const leaseStatements = readOnly ? undefined : new LeaseStatements(db);
   const heads = new HeadCache();
+  const syncWitness = durability === "full";
   let closed = false;
   const assertOpen = () => {
     if (closed) throw new YokeError("JOURNAL_CLOSED", "the SQLite journal is closed");
   };
-  const appendTransaction = db.transaction((scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[]) => {
+  const assertWritable = (operation: string): LeaseStatements => {
+    assertOpen();
+    if (leaseStatements === undefined) throw new YokeError("JOURNAL_READ_ONLY", `the SQLite journal was opened read-only; cannot ${operation}`);
+    return leaseStatements;
+  };
+  const appendTransaction = db.transaction((scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], appendOptions: AppendOptions | undefined) => {
+    checkAppendLease(scope, (leaseStatements as LeaseStatements).get(scope), appendOptions, clock.now());
     const cached = heads.get(scope);
     const head = cached?.length === expectedSeq ? cached : (statements.head(scope) ?? EMPTY_HEAD);
+    const witnessed = witness?.witness.expected(scope);
+    if (witnessed !== undefined && head.length < witnessed.length) {
+      throw witnessFailureError(scope, { ok: false, firstBadSeq: head.length, reason: "truncated", message: `the run has ${head.length} events but its head witness says ${witnessed.length} were acknowledged` }, witness!.witness.path);
+    }
     if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
     const sealed = sealDrafts(scope, head, drafts);
     const events: JournalEvent[] = new Array(sealed.length);
@@ -148,14 +244,79 @@ function buildJournal(
     statements.insertAll(sealed);
     return events;
   });
+  // The witness line is written after the commit (a crash before it leaves the witness one
+  // append behind, never ahead) and under the write lock again, so no compaction races it.
+  const witnessTransaction = db.transaction((scope: RunScope, head: JournalHead) => witness!.record(scope, head, syncWitness));
+  const leaseTransaction = db.transaction((operation: () => RunLease | null) => operation());
+
+  const leases: RunLeasesV1 = {
+    async acquire(scope, request) {
+      const table = assertWritable("acquire a lease");
+      checkLeaseRequest(request);
+      if (!storable(scope)) throw new YokeError("JOURNAL_INVALID_APPEND", "tenantId and runId must be well-formed Unicode strings");
+      return runLeaseOperation(() => {
+        const lease = nextLease(scope, table.get(scope), request, clock.now());
+        table.put(lease, false);
+        return lease;
+      }) as Promise<RunLease>;
+    },
+    async renew(lease, ttlMs) {
+      const table = assertWritable("renew a lease");
+      checkTtl(ttlMs);
+      return runLeaseOperation(() => {
+        checkCurrent(lease, table.get(lease));
+        const renewed = { ...lease, expiresAt: clock.now() + ttlMs };
+        table.put(renewed, false);
+        return renewed;
+      }) as Promise<RunLease>;
+    },
+    async release(lease) {
+      const table = assertWritable("release a lease");
+      await runLeaseOperation(() => {
+        const current = table.get(lease);
+        if (current !== null && !current.released && current.lease.token === lease.token) {
+          table.put({ ...current.lease, expiresAt: Math.min(current.lease.expiresAt, clock.now()) }, true);
+        }
+        return null;
+      });
+    },
+    async current(scope) {
+      assertOpen();
+      if (leaseStatements === undefined || !storable(scope)) return null;
+      try {
+        return leaseStatements.get(scope)?.lease ?? null;
+      } catch (error) {
+        throw toJournalError(error, "read a lease");
+      }
+    },
+  };
+  async function runLeaseOperation(operation: () => RunLease | null): Promise<RunLease | null> {
+    try {
+      return leaseTransaction.immediate(operation) as RunLease | null;
+    } catch (error) {
+      throw toJournalError(error, "update a run lease");
+    }
+  }
+  const checkWitness = (scope: RunScope) => {
+    if (witness === null) return;
+    try {
+      witness.witness.refresh();
+      witness.check(scope);
+    } catch (error) {
+      throw toJournalError(error, "check the head witness");
+    }
+  };
 
   return {
     specificationVersion: "v1",
-    capabilities: { durable: onDisk, multiProcess: onDisk },
+    capabilities: { durable: options.durable, multiProcess: options.durable },
     durability,
+    leases,
+    readOnly,
+    headWitnessPath: witness?.witness.path ?? null,
 
-    async append(scope, expectedSeq, drafts): Promise<AppendResult> {
-      assertOpen();
+    async append(scope, expectedSeq, drafts, appendOptions?: AppendOptions): Promise<AppendResult> {
+      assertWritable("append");
       if (!storable(scope)) {
         throw new YokeError("JOURNAL_INVALID_APPEND", "tenantId and runId must be well-formed Unicode strings", {
           details: { runId: String(scope.runId) },
@@ -163,7 +324,7 @@ function buildJournal(
       }
       let events: JournalEvent[];
       try {
-        events = appendTransaction.immediate(scope, expectedSeq, drafts) as JournalEvent[];
+        events = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions) as JournalEvent[];
       } catch (error) {
         heads.forget(scope);
         if (!isUniqueViolation(error)) throw toJournalError(error, "append");
@@ -177,15 +338,26 @@ function buildJournal(
         throw conflictError(scope, expectedSeq, actual);
       }
       const last = events.at(-1) as JournalEvent;
-      heads.set(scope, { length: last.seq + 1, hash: last.hash });
+      const head = { length: last.seq + 1, hash: last.hash };
+      heads.set(scope, head);
+      if (witness !== null) {
+        try {
+          witnessTransaction.immediate(scope, head);
+        } catch (error) {
+          // The events are durable; only the witness line is missing, which leaves it behind, never wrong.
+          throw toJournalError(error, "record the head witness");
+        }
+      }
       return { lastSeq: last.seq, headHash: last.hash, events };
     },
 
-    async *read(scope, options: ReadOptions = {}): AsyncGenerator<JournalEvent> {
+    async *read(scope, readOptions: ReadOptions = {}): AsyncGenerator<JournalEvent> {
       assertOpen();
-      const fromSeq = sequenceOption(options.fromSeq, 0, "fromSeq");
-      const toSeq = sequenceOption(options.toSeq, END_OF_RUN, "toSeq");
+      const fromSeq = sequenceOption(readOptions.fromSeq, 0, "fromSeq");
+      const toSeq = sequenceOption(readOptions.toSeq, END_OF_RUN, "toSeq");
       if (!storable(scope)) return;
+      // A read to the end must not end early: events the witness says were acknowledged are missing.
+      if (toSeq === END_OF_RUN) checkWitness(scope);
       for (const step of statements.walk(scope, fromSeq, toSeq, assertOpen)) {
         if (step.failure) throw chainError(scope, step.failure);
         yield step.event;
@@ -195,6 +367,7 @@ function buildJournal(
     async head(scope) {
       assertOpen();
       if (!storable(scope)) return null;
+      checkWitness(scope);
       try {
         return statements.head(scope);
       } catch (error) {
@@ -218,6 +391,15 @@ function buildJournal(
         if (!YokeError.hasCode(error, "JOURNAL_CORRUPT")) throw error;
         return { ok: false, firstBadSeq: events, reason: "malformed", message: error.message };
       }
+      if (witness !== null) {
+        try {
+          witness.witness.refresh();
+        } catch (error) {
+          throw toJournalError(error, "check the head witness");
+        }
+        const failure = witness.failure(scope);
+        if (failure !== null) return failure;
+      }
       return { ok: true, events, headHash };
     },
 
@@ -237,6 +419,7 @@ function buildJournal(
     async close() {
       if (closed) return;
       closed = true;
+      witness?.close();
       try {
         await kysely.destroy();
       } catch (error) {
@@ -263,7 +446,7 @@ function sequenceOption(value: number | undefined, fallback: number, name: strin
   return value;
 }
 
-function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTimeoutMs: unknown, integrityCheck: unknown): void {
+function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTimeoutMs: unknown, integrityCheck: unknown, witnessMode: unknown): void {
   const problems: string[] = [];
   if ((options.filename === undefined) === (options.database === undefined)) problems.push("pass exactly one of filename or database");
   if (options.filename !== undefined && typeof options.filename !== "string") problems.push("filename must be a string");
@@ -272,8 +455,56 @@ function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTi
     problems.push("busyTimeoutMs must be a non-negative integer");
   }
   if (integrityCheck !== "quick" && integrityCheck !== "none") problems.push('integrityCheck must be "quick" or "none"');
+  if (witnessMode !== "file" && witnessMode !== "adopt" && witnessMode !== "none") problems.push('headWitness must be "file", "adopt" or "none"');
+  if (options.create !== undefined && typeof options.create !== "boolean") problems.push("create must be a boolean");
+  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") problems.push("readOnly must be a boolean");
+  if (options.readOnly === true && options.create === true) problems.push("a read-only journal cannot create");
   if (problems.length > 0) {
     throw new YokeError("CONFIG_INVALID", `createSqliteJournal: ${problems.join("; ")}`, { details: { problems } });
+  }
+}
+
+/**
+ * Writes a new, empty journal at `filename` as a whole: built in a temp file beside it, then
+ * hard-linked into place, which fails if the name exists. So every process that finds the
+ * file finds a complete journal (several may create at once; one link wins), and an empty
+ * or table-less file at the name is never one being created: it is damage.
+ */
+async function createAtomically(filename: string, busyTimeoutMs: number): Promise<void> {
+  const temp = `${filename}.creating-${process.pid}-${randomUUID()}`;
+  try {
+    const db = await openDatabaseFile(temp, busyTimeoutMs);
+    try {
+      applyPragmas(db, "full", busyTimeoutMs);
+      const kysely = new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) });
+      await ensureSchema(kysely, db, { readOnly: false, allowInit: true, beforeInit: () => undefined, describe: filename });
+    } finally {
+      closeQuietly(db);
+    }
+    try {
+      linkSync(temp, filename);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") {
+        throw new YokeError("JOURNAL_UNAVAILABLE", `SQLite journal: could not create ${filename} (${code ?? String(error)})`, {
+          details: { filename, code: code ?? null },
+          cause: error,
+          retryable: false,
+        });
+      }
+    }
+  } catch (error) {
+    throw toJournalError(error, `create ${filename}`);
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(temp + suffix, { force: true });
+  }
+}
+
+function emptyFile(filename: string): boolean {
+  try {
+    return statSync(filename).isFile() && statSync(filename).size === 0;
+  } catch {
+    return false;
   }
 }
 

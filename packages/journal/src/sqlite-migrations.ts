@@ -6,7 +6,7 @@ import type { Migration, MigrationProvider } from "kysely/migration";
  * `yoke_meta.schema_version`. Independent of `EVENT_SCHEMA_VERSION`, which versions the
  * events stored inside. A file recording a newer version is refused, never misread.
  */
-export const SQLITE_JOURNAL_SCHEMA_VERSION = 2;
+export const SQLITE_JOURNAL_SCHEMA_VERSION = 3;
 
 /** `yoke_meta.format`: tells a Yoke journal apart from any other SQLite file. */
 export const SQLITE_JOURNAL_FORMAT = "yoke-journal";
@@ -40,8 +40,19 @@ export interface IdempotencyRecordsTable {
   completed_at: number | null;
 }
 
+export interface RunLeasesTable {
+  tenant_id: string;
+  run_id: string;
+  owner_id: string;
+  /** The fencing token: +1 per acquisition, never reused. */
+  token: number;
+  expires_at: number;
+  released: number;
+}
+
 export interface JournalTables {
   events: EventsTable;
+  run_leases: RunLeasesTable;
   yoke_meta: YokeMetaTable;
   idempotency_records: IdempotencyRecordsTable;
 }
@@ -115,6 +126,23 @@ const MIGRATIONS: Record<string, Migration> = {
         .modifyEnd(sql`without rowid, strict`)
         .execute();
       await recordVersion(db, 2);
+    },
+  },
+  // Layout 3 adds run leases (one owner per run, fencing tokens); older files migrate in place.
+  "0003_run_leases": {
+    async up(db) {
+      await db.schema
+        .createTable("run_leases")
+        .addColumn("tenant_id", "text", (column) => column.notNull())
+        .addColumn("run_id", "text", (column) => column.notNull())
+        .addColumn("owner_id", "text", (column) => column.notNull())
+        .addColumn("token", "integer", (column) => column.notNull())
+        .addColumn("expires_at", "integer", (column) => column.notNull())
+        .addColumn("released", "integer", (column) => column.notNull())
+        .addPrimaryKeyConstraint("run_leases_pk", ["tenant_id", "run_id"])
+        .modifyEnd(sql`without rowid, strict`)
+        .execute();
+      await recordVersion(db, 3);
     },
   },
 };

@@ -20,15 +20,51 @@ const KYSELY_TABLES = new Set(["kysely_migration", "kysely_migration_lock"]);
  * when the file is new, migrates it when it is older, refuses it when it is newer
  * (JOURNAL_SCHEMA_UNSUPPORTED) or when it is some other SQLite database (JOURNAL_CORRUPT).
  */
-export async function ensureSchema(kysely: Kysely<JournalTables>, db: SqliteDatabaseLike): Promise<void> {
+export interface EnsureSchemaOptions {
+  /** Neither create nor migrate: a file at an older layout is read as it is. */
+  readonly readOnly: boolean;
+  /** Whether an empty (or table-less) file may become a new journal; otherwise JOURNAL_NOT_INITIALIZED. */
+  readonly allowInit: boolean;
+  /** Called before a new journal is written into an empty file; may refuse by throwing. */
+  readonly beforeInit: () => void;
+  /** The file, for messages. */
+  readonly describe: string;
+}
+
+export async function ensureSchema(kysely: Kysely<JournalTables>, db: SqliteDatabaseLike, options: EnsureSchemaOptions): Promise<void> {
   const fileVersion = userVersion(db);
   if (fileVersion > SQLITE_JOURNAL_SCHEMA_VERSION) throw unsupported(fileVersion);
   const tables = await kysely.introspection.getTables({ withInternalKyselyTables: true });
   // Only kysely's bookkeeping tables: a first open that stopped before its migration committed.
   const fresh = tables.every((table) => KYSELY_TABLES.has(table.name));
-  if (!fresh) await checkIdentity(kysely, tables);
+  if (fresh) {
+    if (!options.allowInit || options.readOnly) {
+      throw new YokeError(
+        "JOURNAL_NOT_INITIALIZED",
+        `${options.describe} exists but holds no journal; pass create: true to write a new journal into it`,
+        { details: { filename: options.describe } },
+      );
+    }
+    options.beforeInit();
+  } else {
+    await checkIdentity(kysely, tables);
+  }
+  if (options.readOnly) {
+    await checkEventsTable(kysely);
+    return;
+  }
   if (fileVersion < SQLITE_JOURNAL_SCHEMA_VERSION) await migrate(kysely, db);
 
+  await checkEventsTable(kysely);
+  const recorded = userVersion(db);
+  if (recorded !== SQLITE_JOURNAL_SCHEMA_VERSION) {
+    throw new YokeError("JOURNAL_CORRUPT", `the journal file records layout version ${recorded} after migration`, {
+      details: { recorded, expected: SQLITE_JOURNAL_SCHEMA_VERSION },
+    });
+  }
+}
+
+async function checkEventsTable(kysely: Kysely<JournalTables>): Promise<void> {
   const after = await kysely.introspection.getTables();
   await checkIdentity(kysely, after);
   const events = after.find((table) => table.name === "events");
@@ -37,12 +73,6 @@ export async function ensureSchema(kysely: Kysely<JournalTables>, db: SqliteData
   if (missing.length > 0) {
     throw new YokeError("JOURNAL_CORRUPT", `the journal's events table is missing columns: ${missing.join(", ")}`, {
       details: { missing },
-    });
-  }
-  const recorded = userVersion(db);
-  if (recorded !== SQLITE_JOURNAL_SCHEMA_VERSION) {
-    throw new YokeError("JOURNAL_CORRUPT", `the journal file records layout version ${recorded} after migration`, {
-      details: { recorded, expected: SQLITE_JOURNAL_SCHEMA_VERSION },
     });
   }
 }

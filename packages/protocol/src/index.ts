@@ -71,11 +71,15 @@ export type {
   UlidIdSourceOptions,
 } from "./ids.js";
 export type {
+  AppendOptions,
   AppendResult,
   JournalCapabilities,
   JournalHead,
   JournalV1,
+  LeaseRequest,
   ReadOptions,
+  RunLease,
+  RunLeasesV1,
   RunScope,
   RunSummary,
   VerifyResult,

@@ -28,7 +28,19 @@ export type VerifyResult =
       readonly ok: false;
       /** Sequence number of the first event that fails; every event before it verified. */
       readonly firstBadSeq: number;
-      readonly reason: "hash_mismatch" | "prev_hash_mismatch" | "sequence_gap" | "malformed" | "scope_mismatch";
+      /**
+       * `truncated`: the run holds fewer events than its head witness says were acknowledged
+       * (`firstBadSeq` is the first missing one); `witness_mismatch`: the event the witness
+       * names has another hash (the tail was rewritten).
+       */
+      readonly reason:
+        | "hash_mismatch"
+        | "prev_hash_mismatch"
+        | "sequence_gap"
+        | "malformed"
+        | "scope_mismatch"
+        | "truncated"
+        | "witness_mismatch";
       readonly message: string;
     };
 
@@ -45,6 +57,69 @@ export interface RunSummary {
   readonly length: number;
   readonly firstAt: number;
   readonly lastAt: number;
+}
+
+/**
+ * One writer's hold on one run: only the holder of the run's current lease may append to it.
+ * `token` is the fencing token: it grows by one with every acquisition of the run (never
+ * reused, even after a release), so a store, or a tool's backend, can refuse a writer whose
+ * token is older than the newest it has seen.
+ */
+export interface RunLease {
+  readonly tenantId: string;
+  readonly runId: string;
+  readonly ownerId: string;
+  readonly token: number;
+  /** When the lease lapses unless renewed: milliseconds on the store's clock. */
+  readonly expiresAt: number;
+}
+
+export interface LeaseRequest {
+  /** Who holds the lease: any stable string naming this process or worker (shown to the losers). */
+  readonly ownerId: string;
+  /** How long the lease lives without a renewal, in milliseconds. */
+  readonly ttlMs: number;
+  /**
+   * Asked, inside the acquiring transaction, about a live lease held by another owner: true
+   * when that owner is known to be gone (a process on this host that no longer exists), so
+   * the lease may be taken before it expires. Default: never.
+   */
+  readonly ownerIsGone?: (lease: RunLease) => boolean;
+}
+
+/** The writer an append is made for: checked against the run's current lease in the append's own transaction. */
+export interface AppendOptions {
+  readonly lease?: { readonly ownerId: string; readonly token: number };
+}
+
+/**
+ * Run ownership, for stores that offer it (`JournalV1.leases`). Every operation is one
+ * transaction of the store, so two processes can never both hold a run.
+ *
+ * - `acquire` takes the run's lease, whether or not the run has events yet: RUN_LEASE_HELD
+ *   (retryable; `details.ownerId`, `details.expiresAt`) while another live lease exists.
+ *   The new lease's token is the previous token + 1.
+ * - `renew` extends a lease still current (same token); RUN_LEASE_LOST once another
+ *   acquisition has replaced it or it was released.
+ * - `release` ends a current lease at once (a no-op for one already replaced).
+ * - While a run has a live lease, an append without `options.lease`, or with another token,
+ *   is refused: RUN_LEASE_HELD without one, RUN_LEASE_LOST with a stale one. An append with
+ *   the current token succeeds even after expiry, as long as nobody took the run over.
+ *
+ * @example
+ * ```ts
+ * const lease = await journal.leases!.acquire(scope, { ownerId: "worker-7", ttlMs: 30_000 });
+ * await journal.append(scope, head.length, drafts, { lease });
+ * await journal.leases!.renew(lease, 30_000);
+ * await journal.leases!.release(lease);
+ * ```
+ */
+export interface RunLeasesV1 {
+  acquire(scope: RunScope, request: LeaseRequest): Promise<RunLease>;
+  renew(lease: RunLease, ttlMs: number): Promise<RunLease>;
+  release(lease: RunLease): Promise<void>;
+  /** The run's latest lease, live or not; null when it never had one. */
+  current(scope: RunScope): Promise<RunLease | null>;
 }
 
 export interface JournalCapabilities {
@@ -79,7 +154,7 @@ export interface JournalCapabilities {
 export interface JournalV1 {
   readonly specificationVersion: "v1";
   readonly capabilities: JournalCapabilities;
-  append(scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[]): Promise<AppendResult>;
+  append(scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], options?: AppendOptions): Promise<AppendResult>;
   read(scope: RunScope, options?: ReadOptions): AsyncIterable<JournalEvent>;
   /** The run's length and head hash; `null` when the run does not exist for this tenant. */
   head(scope: RunScope): Promise<JournalHead | null>;
@@ -87,4 +162,6 @@ export interface JournalV1 {
   /** The tenant's runs, ordered by run id. */
   listRuns(tenantId: string): AsyncIterable<RunSummary>;
   close(): Promise<void>;
+  /** Run ownership (leases with fencing tokens), when the store offers it. */
+  readonly leases?: RunLeasesV1;
 }

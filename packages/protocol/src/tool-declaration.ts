@@ -22,6 +22,13 @@ export interface ToolCallContext {
   readonly attempt: number;
   /** Aborted at the deadline or when the run is cancelled: stop and reject. */
   readonly signal: AbortSignal;
+  /**
+   * The fencing token of the run's lease this call runs under (absent when the journal
+   * offers no leases). It only grows: a backend that stores the highest token it has seen
+   * per run (or per resource) and refuses a write carrying a lower one can never be written
+   * by a process that lost the run while this call was in flight.
+   */
+  readonly fencingToken?: number;
 }
 
 /** A handler's answer: text for the model, optional structured output, and a receipt that proves the effect. */

@@ -78,7 +78,12 @@ export const EVENT_DATA_SCHEMAS = {
     task: z.string(),
     systemPrompt: z.string().optional(),
     tools: z.array(ToolSpecSchema),
-    limits: z.object({ maxTurns: z.number().int().positive() }),
+    /**
+     * Limits pinned for the run's life, so a resume decides as the first process did.
+     * `maxToolCallsPerTurn`: calls of one response past it (in proposal order) are rejected
+     * with TOOL_CALL_LIMIT; absent in journals written before it (no cap).
+     */
+    limits: z.object({ maxTurns: z.number().int().positive(), maxToolCallsPerTurn: z.number().int().positive().optional() }),
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),
@@ -101,6 +106,20 @@ export const EVENT_DATA_SCHEMAS = {
     compactions: z.array(JsonObjectSchema).optional(),
   }),
   "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative() }),
+  /**
+   * One model call attempt that failed (a provider error, a deadline that passed, a response
+   * that breaks the contract). `retryable`: the error's class allows another attempt;
+   * `retrying`: another attempt follows. Changes no state: the request stays journaled, and a
+   * run that stops here is resumed by asking again. Never journaled for a cancelled call.
+   */
+  "model.failed": z.object({
+    ...turnRef,
+    attempt: z.number().int().positive(),
+    code: z.string(),
+    message: z.string(),
+    retryable: z.boolean(),
+    retrying: z.boolean(),
+  }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
   "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema }),
   /** Journaled before the handler is invoked. */

@@ -51,6 +51,8 @@ export interface RunState {
   readonly systemPrompt: string | undefined;
   readonly tools: readonly ToolSpec[];
   readonly maxTurns: number;
+  /** Tool calls of one response that may run; the rest are rejected (TOOL_CALL_LIMIT). Undefined: no cap (a journal from before the cap). */
+  readonly maxToolCallsPerTurn: number | undefined;
   readonly phase: RunPhase;
   /** Turns started so far. */
   readonly turns: number;

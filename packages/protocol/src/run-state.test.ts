@@ -90,3 +90,25 @@ describe("RunStateAccumulator.fork", () => {
     expect(preview.peek().phase).toBe("ready");
   });
 });
+
+describe("limits and model failures", () => {
+  const requested = head.slice(0, 3);
+  const failed = (turnId: string) => ({
+    type: "model.failed",
+    data: { turnId, attempt: 1, code: "PROVIDER_TIMEOUT", message: "no answer in 10 ms", retryable: true, retrying: true },
+  });
+
+  it("pins maxToolCallsPerTurn from run.started; a journal from before the cap has none", () => {
+    expect(reduceRun(eventsOf(head)).maxToolCallsPerTurn).toBeUndefined();
+    const capped = { ...head[0]!, data: { ...head[0]!.data, limits: { maxTurns: 3, maxToolCallsPerTurn: 64 } } };
+    expect(reduceRun(eventsOf([capped])).maxToolCallsPerTurn).toBe(64);
+  });
+
+  it("folds model.failed as a no-op while the call is awaited, and refuses it anywhere else", () => {
+    const before = reduceRun(eventsOf(requested));
+    const after = reduceRun(eventsOf([...requested, failed("turn_1"), failed("turn_1")]));
+    expect({ ...after, length: 0, headHash: "" }).toEqual({ ...before, length: 0, headHash: "" });
+    expect(() => reduceRun(eventsOf([...requested, failed("turn_2")]))).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
+    expect(() => reduceRun(eventsOf([...head, failed("turn_1")]))).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
+  });
+});

@@ -121,6 +121,10 @@ export class RunStateAccumulator {
         if (state.phase !== "ready" && state.phase !== "responded") throw invalid(event, `context.compiled in phase ${state.phase}`);
         if (state.currentTurnId !== event.data.turnId) throw invalid(event, "context.compiled for another turn");
         return;
+      case "model.failed":
+        if (state.phase !== "awaiting_response") throw invalid(event, `model.failed in phase ${state.phase}`);
+        if (state.currentTurnId !== event.data.turnId) throw invalid(event, "model.failed for another turn");
+        return;
       case "model.responded": {
         if (state.phase !== "awaiting_response") throw invalid(event, `model.responded in phase ${state.phase}`);
         const response = event.data.response;
@@ -337,6 +341,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     systemPrompt: data.systemPrompt,
     tools: data.tools,
     maxTurns: data.limits.maxTurns,
+    maxToolCallsPerTurn: data.limits.maxToolCallsPerTurn,
     phase: "ready",
     turns: 0,
     currentTurnId: undefined,

@@ -1,4 +1,5 @@
 import { YokeError, systemClock, ulidIdSource } from "@yoke/protocol";
+import { realTimers } from "@yoke/scheduler";
 import type { AnyTool } from "./define-tool.js";
 import type { CompletionCheck, HarnessOptions } from "./harness-types.js";
 import { silentLogger } from "./logger.js";
@@ -10,6 +11,9 @@ import { RUNTIME_VERSION } from "./version.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_MODEL_RETRIES = 2;
+export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 600_000;
+export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;
+export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
 
 const passes: CompletionCheck = async () => ({ passed: true });
 
@@ -20,6 +24,12 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
   if (!Number.isInteger(maxTurns) || maxTurns < 1) invalid("maxTurns must be a positive integer", "maxTurns");
   const modelRetries = options.modelRetries ?? DEFAULT_MODEL_RETRIES;
   if (!Number.isInteger(modelRetries) || modelRetries < 0) invalid("modelRetries must be a non-negative integer", "modelRetries");
+  const modelCallTimeoutMs = options.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
+  if (!Number.isInteger(modelCallTimeoutMs) || modelCallTimeoutMs < 1) invalid("modelCallTimeoutMs must be a positive integer", "modelCallTimeoutMs");
+  const maxToolCallsPerTurn = options.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
+  if (!Number.isInteger(maxToolCallsPerTurn) || maxToolCallsPerTurn < 1) invalid("maxToolCallsPerTurn must be a positive integer", "maxToolCallsPerTurn");
+  const maxConcurrentTools = options.maxConcurrentTools ?? DEFAULT_MAX_CONCURRENT_TOOLS;
+  if (!Number.isInteger(maxConcurrentTools) || maxConcurrentTools < 1) invalid("maxConcurrentTools must be a positive integer", "maxConcurrentTools");
   if (options.journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
   if (options.provider?.specificationVersion !== "v1") invalid("provider must implement ProviderAdapterV1", "provider");
 
@@ -44,8 +54,11 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     onEvent: options.onEvent,
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
     modelRetries,
+    modelCallTimeoutMs,
+    maxToolCallsPerTurn,
     sleep: options.sleep ?? realSleep,
-    executor: createToolExecutor({ clock, timers: options.timers }),
+    timers: options.timers ?? realTimers,
+    executor: createToolExecutor({ clock, timers: options.timers, maxConcurrent: maxConcurrentTools }),
     compileConfig: compileConfigOf(options.provider, options.context ?? {}),
     context: options.context ?? {},
   };

@@ -83,6 +83,9 @@ export interface ContextOptions {
  *   tenantId: "tenant_a",
  *   clock: steppingClock(0, 1),
  *   ids: sequentialIdSource(),
+ *   maxToolCallsPerTurn: 16, // calls past 16 in one response go back as TOOL_CALL_LIMIT
+ *   maxConcurrentTools: 4, // at most 4 handlers at once
+ *   modelCallTimeoutMs: 120_000, // PROVIDER_TIMEOUT after 2 minutes, then retried
  * });
  * ```
  */
@@ -108,9 +111,27 @@ export interface HarnessOptions {
   runtimeVersion?: string;
   /** Extra attempts for a retryable provider error (rate limit, unavailable, cut stream). Default 2. */
   modelRetries?: number;
+  /**
+   * Deadline of one model call attempt, in ms. Default 600 000 (10 minutes). On expiry the
+   * attempt's signal aborts and it fails with PROVIDER_TIMEOUT, which is retried like any
+   * retryable provider error (`modelRetries`); each failed attempt is journaled as `model.failed`.
+   */
+  modelCallTimeoutMs?: number;
+  /**
+   * Tool calls one model response may run. Default 64. Calls past it, in proposal order, are
+   * not run: each goes back to the model as a `tool.rejected` with TOOL_CALL_LIMIT. Pinned in
+   * `run.started` (`limits.maxToolCallsPerTurn`), so a resume decides the same way.
+   */
+  maxToolCallsPerTurn?: number;
+  /**
+   * Tool handlers of one run that may run at once. Default 8. The others wait for a slot, in
+   * the order they become ready (proposal order among calls ready together); conflicting
+   * calls still run in proposal order. Not pinned: changing it never changes a decision.
+   */
+  maxConcurrentTools?: number;
   /** How retries wait. Default: a real timer. Tests inject an instant one. */
   sleep?: Sleep;
-  /** Timers that arm tool deadlines. Default: the real ones. Tests inject fake ones. */
+  /** Timers that arm tool deadlines and model call deadlines. Default: the real ones. Tests inject fake ones. */
   timers?: Timers;
   /** How requests are compiled: token counting, output reserve, compaction, pinned constraints, evidence. */
   context?: ContextOptions;
@@ -121,7 +142,11 @@ export interface StartOptions {
   runId?: string;
   /** Default: a new id. */
   sessionId?: string;
-  /** Aborting ends the run `cancelled` at the next safe point (never between a tool call and its result). */
+  /**
+   * Aborting ends the run `cancelled` at the next safe point (never between a tool call and
+   * its result). A model call in flight is abandoned at once, whether or not the provider
+   * honours the signal; a tool call that would take another attempt is not retried.
+   */
   signal?: AbortSignal;
 }
 

@@ -55,7 +55,7 @@ describe("createHarness: the happy path", () => {
     const started = parseYokeEvent(events[0]!);
     expect(started.type === "run.started" && started.data).toMatchObject({
       task: "do the thing",
-      limits: { maxTurns: 5 },
+      limits: { maxTurns: 5, maxToolCallsPerTurn: 64 },
       release: { runtime: `@yoke/runtime@${RUNTIME_VERSION}`, eventSchemaVersion: 1 },
       tools: [echoTool.spec, store.tool.spec],
     });

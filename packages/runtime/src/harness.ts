@@ -58,7 +58,7 @@ export function createHarness(options: HarnessOptions): Harness {
           task,
           ...(deps.systemPrompt === undefined ? {} : { systemPrompt: deps.systemPrompt }),
           tools: [...deps.tools.values()].map((tool) => tool.spec),
-          limits: { maxTurns: deps.maxTurns },
+          limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn },
           release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
         },
       };

@@ -9,7 +9,13 @@
 export { DEFAULT_TOOL_TIMEOUT_MS, defineTool } from "./define-tool.js";
 export type { AnyTool, SideEffect, Tool, ToolContext, ToolDefinition, ToolOutput } from "./define-tool.js";
 export { createHarness } from "./harness.js";
-export { DEFAULT_MAX_TURNS, DEFAULT_MODEL_RETRIES } from "./harness-deps.js";
+export {
+  DEFAULT_MAX_CONCURRENT_TOOLS,
+  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_MODEL_CALL_TIMEOUT_MS,
+  DEFAULT_MODEL_RETRIES,
+} from "./harness-deps.js";
 export type {
   CompletionCheck,
   CompletionContext,

@@ -1,4 +1,5 @@
 import { YokeError, type ModelRequest, type ModelResponse, type ProviderAdapterV1 } from "@yoke/protocol";
+import type { Timers } from "@yoke/scheduler";
 import type { Logger } from "./logger.js";
 
 /** Waits `ms` milliseconds; rejects with CANCELLED if `signal` aborts first. */
@@ -19,9 +20,21 @@ export const realSleep: Sleep = (ms, signal) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
-const RETRYABLE_CODES = new Set(["PROVIDER_RATE_LIMITED", "PROVIDER_UNAVAILABLE", "PROVIDER_STREAM_CUT"]);
+const RETRYABLE_CODES = new Set(["PROVIDER_RATE_LIMITED", "PROVIDER_UNAVAILABLE", "PROVIDER_STREAM_CUT", "PROVIDER_TIMEOUT"]);
 const BASE_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
+
+/** One failed model call attempt, as `model.failed` journals it. */
+export interface ModelCallFailure {
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly code: string;
+  readonly message: string;
+  /** The error's class allows another attempt. */
+  readonly retryable: boolean;
+  /** Another attempt follows. */
+  readonly retrying: boolean;
+}
 
 export interface ModelCallOptions {
   readonly signal: AbortSignal | undefined;
@@ -29,14 +42,23 @@ export interface ModelCallOptions {
   readonly retries: number;
   readonly sleep: Sleep;
   readonly logger: Logger;
+  /** Deadline of one attempt: on expiry its signal aborts and it fails with PROVIDER_TIMEOUT (retryable). */
+  readonly timeoutMs: number;
+  /** Arms the deadline. */
+  readonly timers: Timers;
+  /** Checks a response the provider returned; what it throws fails the attempt. */
+  readonly accept: (raw: ModelResponse) => ModelResponse;
+  /** Awaited after each failed attempt, before the retry's wait or the rethrow; never for a cancelled call. */
+  readonly onFailure: (failure: ModelCallFailure) => Promise<void>;
 }
 
 /**
- * Calls the provider, retrying PROVIDER_RATE_LIMITED / UNAVAILABLE / STREAM_CUT up to
- * `retries` times. Waits `details.retryAfterMs` when the provider gave one, else an
- * exponential backoff. Any other error, or the last retryable one, is rethrown as is.
- * Nothing is journaled for a failed call: the request is already durable, and a resume asks
- * again.
+ * Calls the provider, retrying PROVIDER_RATE_LIMITED / UNAVAILABLE / STREAM_CUT / TIMEOUT
+ * up to `retries` times. Waits `details.retryAfterMs` when the provider gave one, else an
+ * exponential backoff. Any other error, or the last retryable one, is rethrown as is; each
+ * failed attempt is reported to `onFailure` first. Each attempt has a deadline, and the
+ * caller's abort ends the wait at once (CANCELLED) whether or not the provider honours its
+ * signal: a late answer or error from an abandoned attempt is ignored.
  */
 export async function generateWithRetry(
   provider: ProviderAdapterV1,
@@ -45,13 +67,48 @@ export async function generateWithRetry(
 ): Promise<ModelResponse> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await provider.generate(request, options.signal ? { signal: options.signal } : {});
+      return options.accept(await attemptOnce(provider, request, options));
     } catch (error) {
-      if (!isRetryable(error) || attempt >= options.retries || options.signal?.aborted) throw error;
+      if (options.signal?.aborted) throw error;
+      const retrying = isRetryable(error) && attempt < options.retries;
+      await options.onFailure({
+        attempt: attempt + 1,
+        code: YokeError.isInstance(error) ? error.code : "PROVIDER_UNAVAILABLE",
+        message: error instanceof Error ? error.message : String(error),
+        retryable: isRetryable(error),
+        retrying,
+      });
+      if (!retrying || !isRetryable(error)) throw error;
       const waitMs = retryDelay(error, attempt);
       options.logger.warn({ code: error.code, attempt: attempt + 1, waitMs }, "model call failed; retrying");
       await options.sleep(waitMs, options.signal);
     }
+  }
+}
+
+/** One provider call raced against its deadline and the caller's abort. */
+async function attemptOnce(provider: ProviderAdapterV1, request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
+  const deadline = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const timer = options.timers.setTimeout(
+    () => deadline.abort(new YokeError("PROVIDER_TIMEOUT", `the model did not answer within ${options.timeoutMs} ms`, { details: { timeoutMs: options.timeoutMs } })),
+    options.timeoutMs,
+  );
+  let onAbort = () => {};
+  const stopped = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(deadline.signal.aborted ? deadline.signal.reason : cancelled(options.signal!));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  const call = Promise.resolve().then(() => provider.generate(request, { signal }));
+  // Once the race is decided the provider's late settlement has nobody to tell.
+  call.catch(() => undefined);
+  stopped.catch(() => undefined);
+  try {
+    if (signal.aborted) onAbort();
+    return await Promise.race([call, stopped]);
+  } finally {
+    options.timers.clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
   }
 }
 

@@ -21,7 +21,7 @@ import type { Sleep } from "./model-call.js";
 import type { CompileConfig, ContextCompiler } from "@yoke/context-compiler";
 import { observeCompiled, type CompiledContext } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
-import type { DispatchItem } from "@yoke/scheduler";
+import type { DispatchItem, Timers } from "@yoke/scheduler";
 import type { ToolExecutor } from "./tool-executor.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
@@ -39,7 +39,11 @@ export interface HarnessDeps {
   readonly onEvent: ((event: JournalEvent) => void) | undefined;
   readonly runtimeVersion: string;
   readonly modelRetries: number;
+  readonly modelCallTimeoutMs: number;
+  /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its turns. */
+  readonly maxToolCallsPerTurn: number;
   readonly sleep: Sleep;
+  readonly timers: Timers;
   readonly executor: ToolExecutor;
   /** The compile config every run of this harness uses (model and window from the provider). */
   readonly compileConfig: CompileConfig;

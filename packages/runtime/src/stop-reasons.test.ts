@@ -84,7 +84,7 @@ describe("stop reasons and limits", () => {
 });
 
 describe("provider errors", () => {
-  it("retries a retryable error, waiting what retry-after says, and journals nothing for the failed call", async () => {
+  it("retries a retryable error, waiting what retry-after says, and journals each failed attempt", async () => {
     const waits: number[] = [];
     const { harness, model, journal } = rig(
       [
@@ -98,7 +98,7 @@ describe("provider errors", () => {
     model.assertConsumed();
     expect(outcome.status).toBe("verified_success");
     expect(waits).toEqual([1234, 1000]);
-    expect(journal.appends[1]).toEqual(["model.responded"]);
+    expect(journal.appends.slice(1, 4)).toEqual([["model.failed"], ["model.failed"], ["model.responded"]]);
   });
 
   it("propagates a non-retryable error; the run stays resumable and the request is not re-journaled", async () => {
@@ -107,6 +107,7 @@ describe("provider errors", () => {
     expect(error.code).toBe("PROVIDER_REQUEST_INVALID");
     const state = await first.harness.getState("run_flaky");
     expect(state.phase).toBe("awaiting_response");
+    expect(first.journal.appends.at(-1)).toEqual(["model.failed"]);
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100 });
     const { outcome } = await second.harness.resume("run_flaky");

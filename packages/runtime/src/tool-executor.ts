@@ -13,9 +13,13 @@ export interface ToolExecutor {
   executeAll(items: readonly DispatchItem[], signal: AbortSignal | undefined): Promise<AttemptOutcome[]>;
 }
 
-/** The scheduler's executor: conflicting calls in proposal order, the rest at once, deadlines on `timers`. */
-export function createToolExecutor(options: { clock: Clock; timers?: Timers | undefined }): ToolExecutor {
+/**
+ * The scheduler's executor: conflicting calls in proposal order, the rest at once (at most
+ * `maxConcurrent` handlers at a time), deadlines on `timers`.
+ */
+export function createToolExecutor(options: { clock: Clock; timers?: Timers | undefined; maxConcurrent?: number | undefined }): ToolExecutor {
   return {
-    executeAll: (items, signal) => executeBatch(items, { clock: options.clock, signal, ...(options.timers ? { timers: options.timers } : {}) }),
+    executeAll: (items, signal) =>
+      executeBatch(items, { clock: options.clock, signal, maxConcurrent: options.maxConcurrent, ...(options.timers ? { timers: options.timers } : {}) }),
   };
 }

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AnyTool } from "./define-tool.js";
 
 /** Why a proposed call is not run. Each code goes back to the model in an error result. */
-export type RejectionCode = "TOOL_UNKNOWN" | "TOOL_INPUT_INVALID" | "TOOL_DUPLICATE_CALL_ID";
+export type RejectionCode = "TOOL_UNKNOWN" | "TOOL_INPUT_INVALID" | "TOOL_DUPLICATE_CALL_ID" | "TOOL_CALL_LIMIT";
 
 /** The verdict on one proposed call. */
 export type CallDecision =
@@ -20,13 +20,21 @@ export type CallDecision =
 /**
  * Judges a response's tool calls, in proposal order. Deterministic: the same calls and tools
  * give the same verdicts, which is what lets a resume re-derive a call's input from the
- * journaled response. A repeated tool-call id is rejected for every repeat (the first
+ * journaled response. Calls past `maxCalls` (in proposal order, whatever they are) are
+ * rejected with TOOL_CALL_LIMIT; `maxCalls` is the run's pinned limit, so a resume judges
+ * the same way. Of the rest, a repeated tool-call id is rejected for every repeat (the first
  * occurrence is judged on its merits); then unknown tools, unparsable arguments and input
  * that fails the tool's schema.
  */
-export function validateCalls(calls: readonly ToolCallPart[], tools: ReadonlyMap<string, AnyTool>): CallDecision[] {
+export function validateCalls(calls: readonly ToolCallPart[], tools: ReadonlyMap<string, AnyTool>, maxCalls?: number): CallDecision[] {
   const seen = new Set<string>();
-  return calls.map((call) => {
+  return calls.map((call, index) => {
+    if (maxCalls !== undefined && index >= maxCalls) {
+      return reject(
+        "TOOL_CALL_LIMIT",
+        `this response proposed ${calls.length} tool calls and a turn runs at most ${maxCalls}, so this call (number ${index + 1}) was not run; propose fewer calls per response, the most important first`,
+      );
+    }
     if (seen.has(call.toolCallId)) {
       return reject(
         "TOOL_DUPLICATE_CALL_ID",

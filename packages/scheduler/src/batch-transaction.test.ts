@@ -117,6 +117,36 @@ describe("BatchTransaction", () => {
     }
   });
 
+  it("once the run's signal aborts, no new attempt is leased: a retry, a reconciled retry and a resume's lease fail as not dispatched", async () => {
+    const failure: AttemptOutcome = { kind: "failed", retryable: true, dispatched: true, result: { status: "error", content: [], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } } };
+    const controller = new AbortController();
+    const batch = new BatchTransaction({ clock, ids: sequentialIdSource(), signal: controller.signal });
+    const tool = declaration({ name: "t", sideEffect: "idempotent", maxAttempts: 3 });
+    const first = batch.admit({ turnId: "turn_1", toolCallId: "c1", tool, input: {}, value: {} });
+    const second = batch.admit({ turnId: "turn_1", toolCallId: "c2", tool, input: {}, value: {} });
+    batch.drain();
+    controller.abort("stop");
+    expect(await batch.settle(first, failure)).toEqual({ kind: "done" });
+    expect(batch.drain().map((draft) => [draft.type, (draft.data as { retrying?: boolean }).retrying])).toEqual([["action.failed", false]]);
+    // Uncertain, reconciled retry_safe (idempotent): the new attempt is not leased.
+    expect(await batch.settle(second, { kind: "uncertain", reason: "cancelled while it ran" })).toEqual({ kind: "done" });
+    const drafts = batch.drain();
+    expect(drafts.map((draft) => draft.type)).toEqual(["action.uncertain", "action.reconciled", "action.failed"]);
+    expect(drafts[2]!.data).toMatchObject({ dispatched: false, retrying: false, result: { error: { code: "CANCELLED" } } });
+
+    // A resume that finds an attempt leased but not executing does not journal it executing.
+    const leased = new BatchTransaction({ clock, ids: sequentialIdSource(100) });
+    const item = leased.admit({ turnId: "turn_1", toolCallId: "c3", tool, input: {}, value: {} });
+    const journal = [...leased.drain()];
+    await leased.settle(item, { ...failure, dispatched: false });
+    journal.push(...leased.drain().filter((draft) => draft.type !== "action.executing"));
+    const resumed = new BatchTransaction({ clock, ids: sequentialIdSource(200), records: records(journal), signal: controller.signal });
+    expect(await resumed.recover(records(journal)[0]!, tool, {})).toEqual({ kind: "done" });
+    const recovered = resumed.drain();
+    expect(recovered.map((draft) => draft.type)).toEqual(["action.failed"]);
+    expect(records([...journal, ...recovered])[0]!.status.state).toBe("failed");
+  });
+
   it("compensates committed reversible actions in reverse order of commit, each once, when an effect fails", () => {
     const record = (actionId: string, state: "committed" | "failed", sideEffect: SideEffectClass, committedSeq?: number): ActionRecord => ({
       actionId,

@@ -39,6 +39,13 @@ export interface BatchTransactionOptions {
   readonly ids: IdSource;
   /** The actions already journaled for this batch (a resume); default none. */
   readonly records?: readonly ActionRecord[];
+  /**
+   * The run's signal. Once it has aborted, no new attempt is leased: an action that would
+   * take one fails for good instead (not dispatched, CANCELLED), and a leased attempt not yet
+   * executing fails the same way, so a cancelled run never journals an `executing` that
+   * will not run.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
@@ -61,11 +68,13 @@ export class BatchTransaction {
   readonly #clock: Clock;
   readonly #ids: IdSource;
   readonly #book: ActionBook;
+  readonly #signal: AbortSignal | undefined;
 
   constructor(options: BatchTransactionOptions) {
     this.#clock = options.clock;
     this.#ids = options.ids;
     this.#book = ActionBook.fromRecords(options.records ?? []);
+    this.#signal = options.signal;
   }
 
   /**
@@ -121,6 +130,7 @@ export class BatchTransaction {
     }
     if (state === "proposed" || state === "validated" || state === "authorized") return this.#retryOrGiveUp(record.actionId, tool, value);
     if (state === "leased") {
+      if (this.#signal?.aborted) return this.#cancelled(record.actionId, record.attemptId);
       const attemptId = record.attemptId ?? newId(this.#ids, "attempt");
       this.#stage({ type: "action.executing", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId, attemptId } });
       const deadlineAt = this.#clock.now() + tool.timeoutMs;
@@ -151,7 +161,7 @@ export class BatchTransaction {
         return { kind: "done" };
       }
       case "failed": {
-        const retrying = retriesAfter(item, outcome);
+        const retrying = retriesAfter(item, outcome) && !this.#signal?.aborted;
         this.#stage({
           type: "action.failed",
           at,
@@ -222,10 +232,21 @@ export class BatchTransaction {
   /** From `authorized`: a new attempt if the tool allows one more, else a final failure. */
   #retryOrGiveUp(actionId: string, tool: ToolDeclarationV1<any>, value: unknown): Settlement {
     const attempts = this.#book.status(actionId)?.attempt ?? 0;
-    if (attempts < maxAttempts(tool)) return { kind: "retry", item: this.lease(actionId, tool, value) };
+    if (attempts < maxAttempts(tool)) {
+      return this.#signal?.aborted ? this.#cancelled(actionId, undefined) : { kind: "retry", item: this.lease(actionId, tool, value) };
+    }
     const at = this.#clock.now();
     const result = errorEnvelope("TOOL_FAILED", `${tool.name} did not apply its effect in ${attempts} attempts; not retried`, at, this.#clock);
     this.#stage({ type: "action.failed", at, causationId: actionId, data: { actionId, dispatched: false, retryable: false, retrying: false, result } });
+    return { kind: "done" };
+  }
+
+  /** The run was cancelled before the action's next attempt could start: it fails for good, not dispatched. */
+  #cancelled(actionId: string, attemptId: string | undefined): Settlement {
+    const at = this.#clock.now();
+    const result = errorEnvelope("CANCELLED", "the run was cancelled before another attempt of this call could start; it did not run", at, this.#clock);
+    const attempt = attemptId === undefined ? {} : { attemptId };
+    this.#stage({ type: "action.failed", at, causationId: actionId, data: { actionId, ...attempt, dispatched: false, retryable: false, retrying: false, result } });
     return { kind: "done" };
   }
 

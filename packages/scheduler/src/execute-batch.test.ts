@@ -140,3 +140,69 @@ describe("executeBatch: a call waits for earlier conflicting calls to settle for
     expect(ran).toEqual(["definite", "last_attempt", "after_definite", "after_last_attempt"]);
   });
 });
+
+describe("executeBatch: maxConcurrent", () => {
+  /** Handlers that count how many run at once; each yields a few times before it returns, so without a limit all would overlap. */
+  function counted(count: number, access?: (index: number) => { reads: string[]; writes: string[] }) {
+    const seen = { active: 0, peak: 0, order: [] as number[] };
+    const items = Array.from({ length: count }, (_, index) => {
+      const tool = declaration({
+        name: `t${index}`,
+        ...(access ? { sideEffect: "idempotent" as const, access: () => access(index) } : {}),
+        execute: async () => {
+          seen.order.push(index);
+          seen.active += 1;
+          seen.peak = Math.max(seen.peak, seen.active);
+          for (let tick = 0; tick < 5; tick++) await Promise.resolve();
+          seen.active -= 1;
+          return "ok";
+        },
+      });
+      return item(tool, index);
+    });
+    return { seen, items };
+  }
+
+  it("without a limit every independent handler overlaps; with one, at most that many, started in proposal order", async () => {
+    const free = counted(40);
+    await executeBatch(free.items, { clock, timers: neverTimers });
+    expect(free.seen.peak).toBe(40);
+
+    const limited = counted(40);
+    const outcomes = await executeBatch(limited.items, { clock, timers: neverTimers, maxConcurrent: 8 });
+    expect(outcomes.every((outcome) => outcome.kind === "committed")).toBe(true);
+    expect(limited.seen.peak).toBe(8);
+    expect(limited.seen.order).toEqual(Array.from({ length: 40 }, (_, index) => index));
+  });
+
+  it("conflicting calls still run in proposal order under the limit", async () => {
+    // Even calls write x, odd calls write y: two chains, each serialized.
+    const { seen, items } = counted(12, (index) => ({ reads: [], writes: [index % 2 === 0 ? "x" : "y"] }));
+    await executeBatch(items, { clock, timers: neverTimers, maxConcurrent: 1 });
+    expect(seen.peak).toBe(1);
+    expect(seen.order.filter((index) => index % 2 === 0)).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(seen.order.filter((index) => index % 2 === 1)).toEqual([1, 3, 5, 7, 9, 11]);
+  });
+
+  it("a call waiting for a slot when the run is cancelled or its deadline passes is not dispatched", async () => {
+    const timers = manualTimers();
+    const controller = new AbortController();
+    const waiting = declaration({ name: "waiting", execute: async () => "ran" });
+    const running = executeBatch([item(hangs("none"), 0), { ...item(waiting, 1), deadlineAt: 50 }, item(waiting, 2)], {
+      clock,
+      timers,
+      signal: controller.signal,
+      maxConcurrent: 1,
+    });
+    timers.fire(50); // the second call's deadline, while it waits for the slot
+    controller.abort("stop");
+    const outcomes = await running;
+    expect(outcomes[1]).toMatchObject({ kind: "failed", dispatched: false, retryable: true, result: { error: { code: "TOOL_TIMEOUT" } } });
+    expect(outcomes[2]).toMatchObject({ kind: "failed", dispatched: false, retryable: false, result: { error: { code: "CANCELLED" } } });
+    expect(timers.armed).toBe(0);
+  });
+
+  it("refuses a limit that is not a positive integer (CONFIG_INVALID)", () => {
+    expect(() => executeBatch([], { clock, maxConcurrent: 0 })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+  });
+});

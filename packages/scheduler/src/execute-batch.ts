@@ -10,6 +10,7 @@ import {
 } from "@yoke/protocol";
 import { retriesAfter } from "./batch-transaction.js";
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";
+import { DispatchSlots } from "./dispatch-slots.js";
 import { errorEnvelope, messageOf, outputEnvelope } from "./envelopes.js";
 
 /** One leased attempt, already durable as executing (`action.admitted` or `action.executing`). */
@@ -52,6 +53,13 @@ export interface ExecuteBatchOptions {
   readonly timers?: Timers;
   /** The run's signal: aborting it cancels what has not been dispatched and abandons what has. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * At most this many handlers of the batch run at once (a positive integer; default: no
+   * limit). The others wait for a slot, in the order they become ready (proposal order among
+   * calls ready together); a deadline or cancellation while waiting fails the call as not
+   * dispatched. A handler abandoned at its deadline or on cancellation frees its slot.
+   */
+  readonly maxConcurrent?: number | undefined;
   /** Told when a handler is invoked and when it settles, by index (for tracing and tests). */
   readonly onDispatch?: (index: number, phase: "start" | "end") => void;
 }
@@ -74,13 +82,21 @@ export function accessOf(tool: ToolDeclarationV1<any>, input: unknown): ToolAcce
  * - an earlier conflicting call did not settle for good (a failure it will retry, an
  *   uncertain outcome, or a deferral): `deferred`, not dispatched. A later attempt of the
  *   earlier call must not land after this one, or the effects would not follow proposal order.
+ *
+ * With `maxConcurrent`, a call ready to run also waits for a free slot. Throws CONFIG_INVALID
+ * (synchronously) when `maxConcurrent` is not a positive integer.
  */
 export function executeBatch(items: readonly DispatchItem[], options: ExecuteBatchOptions): Promise<AttemptOutcome[]> {
+  const { maxConcurrent } = options;
+  if (maxConcurrent !== undefined && (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)) {
+    throw new YokeError("CONFIG_INVALID", "executeBatch: maxConcurrent must be a positive integer", { details: { option: "maxConcurrent" } });
+  }
+  const slots = maxConcurrent === undefined ? undefined : new DispatchSlots(maxConcurrent);
   const predecessors = conflictPredecessors(items.map((item) => accessOf(item.tool, item.input)));
   const done: Promise<AttemptOutcome>[] = [];
   items.forEach((item, index) => {
     const waitFor = predecessors[index]!.map((earlier) => done[earlier]!.then((outcome) => !settledForGood(items[earlier]!, outcome)));
-    done.push(runItem(item, index, waitFor, options));
+    done.push(runItem(item, index, waitFor, options, slots));
   });
   return Promise.all(done);
 }
@@ -99,7 +115,13 @@ function settledForGood(item: DispatchItem, outcome: AttemptOutcome): boolean {
 }
 
 /** `waitFor` resolves, per earlier conflicting item, whether it left this one to a later round. */
-async function runItem(item: DispatchItem, index: number, waitFor: Promise<boolean>[], options: ExecuteBatchOptions): Promise<AttemptOutcome> {
+async function runItem(
+  item: DispatchItem,
+  index: number,
+  waitFor: Promise<boolean>[],
+  options: ExecuteBatchOptions,
+  slots: DispatchSlots | undefined,
+): Promise<AttemptOutcome> {
   const { clock } = options;
   const timers = options.timers ?? realTimers;
   const startedAt = clock.now();
@@ -121,7 +143,11 @@ async function runItem(item: DispatchItem, index: number, waitFor: Promise<boole
       if (earlier === "aborted") return notDispatched(item, timedOut(), startedAt, clock);
       if (earlier.some((unsettled) => unsettled)) return { kind: "deferred" };
     }
-    if (signal.aborted) return notDispatched(item, timedOut(), startedAt, clock);
+    if (slots !== undefined && !(await slots.acquire(signal))) return notDispatched(item, timedOut(), startedAt, clock);
+    if (signal.aborted) {
+      slots?.release();
+      return notDispatched(item, timedOut(), startedAt, clock);
+    }
     options.onDispatch?.(index, "start");
     const context = {
       actionId: item.actionId,
@@ -154,6 +180,7 @@ async function runItem(item: DispatchItem, index: number, waitFor: Promise<boole
       const retryable = YokeError.isInstance(error) && error.code !== "TOOL_FAILED" && error.retryable;
       return { kind: "failed", result: errorEnvelope("TOOL_FAILED", messageOf(error), startedAt, clock), retryable, dispatched: true };
     } finally {
+      slots?.release();
       options.onDispatch?.(index, "end");
     }
   } finally {

@@ -19,8 +19,11 @@ import { withoutUndefined } from "../plain-json.js";
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
  * model, and commit in one transaction the response and the verdict on each proposed call
  * (`tool.rejected`, or `action.admitted` for the calls that will run; when none will, the next
- * turn's start joins the same transaction). Returns without writing
- * when the caller cancelled; a provider error propagates and the run stays resumable here.
+ * turn's start joins the same transaction). Calls past the run's `maxToolCallsPerTurn` are
+ * rejected (TOOL_CALL_LIMIT). Each failed attempt is journaled as `model.failed` (one append
+ * each: only off the happy path); the last error propagates and the run stays resumable
+ * here. Returns without writing when the caller cancelled, at once, even if the provider
+ * ignores its signal.
  */
 export async function callModel(context: RunContext): Promise<void> {
   const { clock, ids, provider, tools } = context.deps;
@@ -28,25 +31,30 @@ export async function callModel(context: RunContext): Promise<void> {
   const turnId = currentTurn(state);
   const request = journaledRequest(context, state);
   const startedAt = clock.now();
-  let raw: ModelResponse;
+  let response: ModelResponse;
   try {
-    raw = await generateWithRetry(provider, request, {
+    response = await generateWithRetry(provider, request, {
       signal: context.signal,
       retries: context.deps.modelRetries,
       sleep: context.deps.sleep,
       logger: context.logger,
+      timeoutMs: context.deps.modelCallTimeoutMs,
+      timers: context.deps.timers,
+      accept: normalizeResponse,
+      onFailure: (failure) => commit(context, [{ type: "model.failed", at: clock.now(), causationId: turnId, data: { turnId, ...failure } }]),
     });
   } catch (error) {
     if (context.signal?.aborted) return;
     throw error;
   }
+  // An answer that lands as the run is cancelled is not journaled: the run ends `cancelled` here.
+  if (context.signal?.aborted) return;
   const latencyMs = Math.max(0, clock.now() - startedAt);
-  const response = normalizeResponse(raw);
   const drafts: YokeEventDraft[] = [{ type: "model.responded", at: clock.now(), causationId: turnId, data: { turnId, response, latencyMs } }];
   const calls = toolCallsOf(response);
   const dispatchable: [string, DispatchItem][] = [];
   const batch = new BatchTransaction({ clock, ids });
-  validateCalls(calls, tools).forEach((decision, index) => {
+  validateCalls(calls, tools, state.maxToolCallsPerTurn).forEach((decision, index) => {
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {

@@ -24,7 +24,7 @@ export async function runTools(context: RunContext): Promise<void> {
   for (;;) {
     const state = context.accumulator.peek();
     if (state.phase !== "tools_pending") return;
-    const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions });
+    const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions, signal: context.signal });
     const recovered = await recoverCalls(context, state, batch);
     if (recovered.escalation) return escalateBatch(context, batch, recovered.drafts, recovered.items, recovered.escalation);
     if (recovered.drafts.length > 0) {
@@ -108,7 +108,8 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
   const items: DispatchItem[] = [];
   let escalation: Escalation | undefined;
   let decisions: CallDecision[] | undefined;
-  const decisionOf = (call: PendingToolCall) => (decisions ??= validateCalls(toolCallsOf(lastResponse(state)), context.deps.tools))[call.index]!;
+  const decisionOf = (call: PendingToolCall) =>
+    (decisions ??= validateCalls(toolCallsOf(lastResponse(state)), context.deps.tools, state.maxToolCallsPerTurn))[call.index]!;
   const turnId = currentTurn(state);
   for (const call of state.pendingToolCalls) {
     if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
@@ -127,23 +128,25 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
       });
       continue;
     }
-    if (decision.kind === "reject") {
-      if (record === undefined) {
-        const at = context.deps.clock.now();
-        drafts.push({
-          type: "tool.rejected",
-          at,
-          causationId: turnId,
-          data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, context.deps.clock) },
-        });
-      } else {
-        escalation ??= { actionId: record.actionId, reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})` };
+    if (record === undefined) {
+      // A cancelled run admits nothing new: the call is answered, with no action that would never run.
+      if (decision.kind === "start" && !context.signal?.aborted) {
+        items.push(batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value }));
+        drafts.push(...batch.drain());
+        continue;
       }
+      const refusal = decision.kind === "reject" ? decision : CANCELLED_BEFORE_ADMISSION;
+      const at = context.deps.clock.now();
+      drafts.push({
+        type: "tool.rejected",
+        at,
+        causationId: turnId,
+        data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, code: refusal.code, result: errorEnvelope(refusal.code, refusal.message, at, context.deps.clock) },
+      });
       continue;
     }
-    if (record === undefined) {
-      items.push(batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value }));
-      drafts.push(...batch.drain());
+    if (decision.kind === "reject") {
+      escalation ??= { actionId: record.actionId, reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})` };
       continue;
     }
     settlement = await batch.recover(record, decision.tool, decision.value);
@@ -154,6 +157,8 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
   }
   return { drafts, items, escalation };
 }
+
+const CANCELLED_BEFORE_ADMISSION = { code: "CANCELLED", message: "the run was cancelled before this call was admitted; it did not run" } as const;
 
 function logRecovery(context: RunContext, record: ActionRecord, settlement: Settlement): void {
   context.logger.warn({ toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind }, "recovered an action a stopped process left");

@@ -8,6 +8,7 @@ import { compileConfigOf } from "./request-builder.js";
 import type { HarnessDeps } from "./run-context.js";
 import { createToolExecutor } from "./tool-executor.js";
 import { RUNTIME_VERSION } from "./version.js";
+import { resolveLeasePolicy } from "./run-lease.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_MODEL_RETRIES = 2;
@@ -61,6 +62,7 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     executor: createToolExecutor({ clock, timers: options.timers, maxConcurrent: maxConcurrentTools }),
     compileConfig: compileConfigOf(options.provider, options.context ?? {}),
     context: options.context ?? {},
+    lease: resolveLeasePolicy(options.journal.leases, options.lease),
   };
 }
 

@@ -13,6 +13,7 @@ import type { AnyTool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
 import type { Timers } from "@yoke/scheduler";
+import type { LeaseOptions } from "./run-lease.js";
 
 /** What a completion check is shown: the state after the final response, and that response. */
 export interface CompletionContext {
@@ -135,6 +136,14 @@ export interface HarnessOptions {
   timers?: Timers;
   /** How requests are compiled: token counting, output reserve, compaction, pinned constraints, evidence. */
   context?: ContextOptions;
+  /**
+   * Run ownership, when the journal offers leases (both Yoke stores do): `start` and `resume`
+   * take the run's lease first, renew it while they run and release it when they return; every
+   * append carries it and every tool gets its fencing token (`context.fencingToken`). An
+   * `executing` attempt left by another process is only reconciled once that process's lease
+   * has lapsed (or its process is gone). `false` takes no lease. Default: see `LeaseOptions`.
+   */
+  lease?: LeaseOptions | false;
 }
 
 export interface StartOptions {
@@ -152,6 +161,18 @@ export interface StartOptions {
 
 export interface ResumeOptions {
   signal?: AbortSignal;
+  /**
+   * When another process holds the run's lease: `false` (default) fails at once with
+   * RUN_LEASE_HELD (retryable); `true` waits until it lapses or is released; a number waits at
+   * most that many milliseconds.
+   */
+  waitForLease?: boolean | number;
+}
+
+/** `startOrResume`: a start's options with a required run id, and a resume's lease wait. */
+export interface StartOrResumeOptions extends StartOptions {
+  runId: string;
+  waitForLease?: boolean | number;
 }
 
 /** How a `start` or `resume` ended: the outcome and the final state. */
@@ -178,6 +199,12 @@ export interface Harness {
   start(task: string, options?: StartOptions): Promise<RunResult>;
   /** Continues a run from its journal; a finished run returns its outcome without calling anything. RUN_NOT_FOUND if unknown. */
   resume(runId: string, options?: ResumeOptions): Promise<RunResult>;
+  /**
+   * Starts run `options.runId` with `task` if the journal has no such run, else resumes it:
+   * one call that is safe to repeat after a crash at any point, including before the run's
+   * first append. Both paths hold the run's lease, so two callers never both start it.
+   */
+  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult>;
   /** The run's state, folded from its journal. RUN_NOT_FOUND if unknown. */
   getState(runId: string): Promise<RunState>;
   /** The run's events, streamed from the journal. RUN_NOT_FOUND if unknown. */

@@ -11,7 +11,8 @@ import {
 import { createContextCompiler } from "@yoke/context-compiler";
 import { createCompiledContext, observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { resolveOptions } from "./harness-deps.js";
-import type { Harness, HarnessOptions, ResumeOptions, RunResult, StartOptions } from "./harness-types.js";
+import type { Harness, HarnessOptions, ResumeOptions, RunResult, StartOptions, StartOrResumeOptions } from "./harness-types.js";
+import { takeRunLease, type HeldLease } from "./run-lease.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
@@ -40,43 +41,35 @@ export function createHarness(options: HarnessOptions): Harness {
 
   return {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult> {
-      if (typeof task !== "string") throw new YokeError("CONFIG_INVALID", "start: task must be a string");
+      checkTask(task);
       throwIfAborted(startOptions.signal);
       const runId = startOptions.runId === undefined ? newId(deps.ids, "run") : parseId("run", startOptions.runId);
-      const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
       const scope = { tenantId: deps.tenantId, runId };
-      if ((await deps.journal.head(scope)) !== null) {
-        throw new YokeError("RUN_ALREADY_EXISTS", `run ${runId} already exists; resume it instead`, { details: { ...scope } });
-      }
-      const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal);
-      const runStarted: YokeEventDraft = {
-        type: "run.started",
-        at: deps.clock.now(),
-        causationId: null,
-        data: {
-          sessionId,
-          task,
-          ...(deps.systemPrompt === undefined ? {} : { systemPrompt: deps.systemPrompt }),
-          tools: [...deps.tools.values()].map((tool) => tool.spec),
-          limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn },
-          release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
-        },
-      };
-      // The run's first turn shares the run's first transaction.
-      const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
-      await commit(context, [runStarted, ...first], 0);
-      context.logger.info({ sessionId, tools: deps.tools.size, maxTurns: deps.maxTurns }, "run started");
-      return runLoop(context);
+      return owned(deps, scope, { signal: startOptions.signal }, async (lease) => {
+        if ((await deps.journal.head(scope)) !== null) {
+          throw new YokeError("RUN_ALREADY_EXISTS", `run ${runId} already exists; resume it instead`, { details: { ...scope } });
+        }
+        return startRun(deps, scope, task, startOptions, lease);
+      });
     },
 
     async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult> {
       const scope = { tenantId: deps.tenantId, runId };
-      const compiled = createCompiledContext();
-      const accumulator = await load(deps, scope, compiled);
-      const context = newContext(deps, scope, accumulator, compiled, resumeOptions.signal);
-      const state = accumulator.peek();
-      if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
-      return runLoop(context);
+      return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
+        resumeRun(deps, scope, resumeOptions.signal, lease),
+      );
+    },
+
+    async startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult> {
+      checkTask(task);
+      throwIfAborted(options?.signal);
+      if (options?.runId === undefined) throw new YokeError("CONFIG_INVALID", "startOrResume: options.runId is required");
+      const scope = { tenantId: deps.tenantId, runId: parseId("run", options.runId) };
+      return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
+        (await deps.journal.head(scope)) === null
+          ? startRun(deps, scope, task, options, lease)
+          : resumeRun(deps, scope, options.signal, lease),
+      );
     },
 
     async getState(runId: string) {
@@ -99,6 +92,66 @@ export function createHarness(options: HarnessOptions): Harness {
   };
 }
 
+/** Writes `run.started` with the first turn in one transaction, then drives the run. */
+async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startOptions: StartOptions, lease: HeldLease | undefined): Promise<RunResult> {
+  const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
+  const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
+  const runStarted: YokeEventDraft = {
+    type: "run.started",
+    at: deps.clock.now(),
+    causationId: null,
+    data: {
+      sessionId,
+      task,
+      ...(deps.systemPrompt === undefined ? {} : { systemPrompt: deps.systemPrompt }),
+      tools: [...deps.tools.values()].map((tool) => tool.spec),
+      limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn },
+      release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
+    },
+  };
+  // The run's first turn shares the run's first transaction.
+  const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
+  await commit(context, [runStarted, ...first], 0);
+  context.logger.info({ sessionId, tools: deps.tools.size, maxTurns: deps.maxTurns }, "run started");
+  return runLoop(context);
+}
+
+async function resumeRun(deps: HarnessDeps, scope: RunScope, signal: AbortSignal | undefined, lease: HeldLease | undefined): Promise<RunResult> {
+  const compiled = createCompiledContext();
+  const accumulator = await load(deps, scope, compiled);
+  const context = newContext(deps, scope, accumulator, compiled, signal, lease);
+  const state = accumulator.peek();
+  if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
+  return runLoop(context);
+}
+
+/**
+ * Runs `body` holding the run's lease (when the journal offers leases): taken before the
+ * journal is read, so whatever `executing` attempt the run holds was left by an owner whose
+ * lease lapsed; released however `body` ends.
+ */
+async function owned<T>(
+  deps: HarnessDeps,
+  scope: RunScope,
+  options: { signal: AbortSignal | undefined; wait?: boolean | number | undefined },
+  body: (lease: HeldLease | undefined) => Promise<T>,
+): Promise<T> {
+  if (deps.lease === undefined) return body(undefined);
+  const lease = await takeRunLease(deps.lease, scope, {
+    ...(options.wait === undefined ? {} : { wait: options.wait }),
+    signal: options.signal,
+    sleep: deps.sleep,
+    timers: deps.timers,
+    now: () => deps.clock.now(),
+    logger: deps.logger.child({ tenantId: scope.tenantId, runId: scope.runId }),
+  });
+  try {
+    return await body(lease);
+  } finally {
+    await lease.end();
+  }
+}
+
 /** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, its context too. */
 async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext): Promise<RunStateAccumulator> {
   const accumulator = new RunStateAccumulator();
@@ -118,6 +171,7 @@ function newContext(
   accumulator: RunStateAccumulator,
   compiled: CompiledContext,
   signal: AbortSignal | undefined,
+  lease: HeldLease | undefined,
 ): RunContext {
   return {
     deps,
@@ -129,11 +183,16 @@ function newContext(
     compiler: createContextCompiler(deps.compileConfig),
     compiled,
     fold: createFoldAhead(),
+    lease,
   };
 }
 
 function notFound(scope: RunScope): YokeError {
   return new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
+}
+
+function checkTask(task: unknown): void {
+  if (typeof task !== "string") throw new YokeError("CONFIG_INVALID", "start: task must be a string");
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

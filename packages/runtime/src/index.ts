@@ -26,7 +26,10 @@ export type {
   ResumeOptions,
   RunResult,
   StartOptions,
+  StartOrResumeOptions,
 } from "./harness-types.js";
+export { DEFAULT_LEASE_TTL_MS, processOwnerId, sameHostProcessGone } from "./run-lease.js";
+export type { LeaseOptions } from "./run-lease.js";
 export { silentLogger } from "./logger.js";
 export type { Logger } from "./logger.js";
 export { realSleep } from "./model-call.js";

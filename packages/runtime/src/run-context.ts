@@ -23,6 +23,7 @@ import { observeCompiled, type CompiledContext } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { DispatchItem, Timers } from "@yoke/scheduler";
 import type { ToolExecutor } from "./tool-executor.js";
+import type { HeldLease, LeasePolicy } from "./run-lease.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
 export interface HarnessDeps {
@@ -48,6 +49,8 @@ export interface HarnessDeps {
   /** The compile config every run of this harness uses (model and window from the provider). */
   readonly compileConfig: CompileConfig;
   readonly context: ContextOptions;
+  /** How runs are owned; undefined when the journal offers no leases or they are turned off. */
+  readonly lease: LeasePolicy | undefined;
 }
 
 /** One `start` or `resume` of one run: the live fold and what this process has in flight. */
@@ -68,6 +71,8 @@ export interface RunContext {
   readonly compiler: ContextCompiler;
   readonly compiled: CompiledContext;
   readonly fold: FoldAhead;
+  /** The run's lease this process holds (when the journal offers leases): every append carries it. */
+  readonly lease: HeldLease | undefined;
 }
 
 /**
@@ -109,7 +114,10 @@ export async function commit(context: RunContext, drafts: readonly YokeEventDraf
   let appended: AppendResult;
   try {
     for (let index = folded; index < drafts.length; index++) accumulator.apply(provisional(context, drafts[index]!, fromSeq + index));
-    appended = await context.deps.journal.append(context.scope, fromSeq, drafts as unknown as readonly EventDraft[]);
+    const events = drafts as unknown as readonly EventDraft[];
+    appended = await (context.lease === undefined
+      ? context.deps.journal.append(context.scope, fromSeq, events)
+      : context.deps.journal.append(context.scope, fromSeq, events, { lease: context.lease.current() }));
   } catch (error) {
     // The live state may already hold some of the drafts: it no longer matches the journal.
     fold.failure = { error };

@@ -9,8 +9,13 @@ export { errorEnvelope } from "@yoke/scheduler";
  * same order out. It never rejects. The default is `@yoke/scheduler`'s conflict-aware
  * `executeBatch`.
  */
+export interface ExecuteAllOptions {
+  /** The fencing token of the run's lease: every handler gets it as `context.fencingToken`. */
+  readonly fencingToken?: number;
+}
+
 export interface ToolExecutor {
-  executeAll(items: readonly DispatchItem[], signal: AbortSignal | undefined): Promise<AttemptOutcome[]>;
+  executeAll(items: readonly DispatchItem[], signal: AbortSignal | undefined, options?: ExecuteAllOptions): Promise<AttemptOutcome[]>;
 }
 
 /**
@@ -19,7 +24,13 @@ export interface ToolExecutor {
  */
 export function createToolExecutor(options: { clock: Clock; timers?: Timers | undefined; maxConcurrent?: number | undefined }): ToolExecutor {
   return {
-    executeAll: (items, signal) =>
-      executeBatch(items, { clock: options.clock, signal, maxConcurrent: options.maxConcurrent, ...(options.timers ? { timers: options.timers } : {}) }),
+    executeAll: (items, signal, run) =>
+      executeBatch(items, {
+        clock: options.clock,
+        signal,
+        maxConcurrent: options.maxConcurrent,
+        ...(options.timers ? { timers: options.timers } : {}),
+        ...(run?.fencingToken === undefined ? {} : { fencingToken: run.fencingToken }),
+      }),
   };
 }

@@ -53,6 +53,8 @@ export interface ExecuteBatchOptions {
   readonly timers?: Timers;
   /** The run's signal: aborting it cancels what has not been dispatched and abandons what has. */
   readonly signal?: AbortSignal | undefined;
+  /** The fencing token of the run's lease, handed to every handler as `context.fencingToken`. */
+  readonly fencingToken?: number | undefined;
   /**
    * At most this many handlers of the batch run at once (a positive integer; default: no
    * limit). The others wait for a slot, in the order they become ready (proposal order among
@@ -155,6 +157,7 @@ async function runItem(
       attemptId: item.attemptId,
       attempt: item.attempt,
       signal,
+      ...(options.fencingToken === undefined ? {} : { fencingToken: options.fencingToken }),
     };
     try {
       const output = await Promise.race([

@@ -36,7 +36,7 @@ export async function runTools(context: RunContext): Promise<void> {
       continue;
     }
     const items = state.pendingToolCalls.flatMap((call) => (call.started ? [context.dispatchable.get(call.started.attemptId)!] : []));
-    const outcomes = await context.deps.executor.executeAll(items, context.signal);
+    const outcomes = await context.deps.executor.executeAll(items, toolSignal(context), context.lease === undefined ? {} : { fencingToken: context.lease.current().token });
     const retries: DispatchItem[] = [];
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;
@@ -192,4 +192,10 @@ export async function escalate(context: RunContext, drafts: readonly YokeEventDr
   const reason = others.length === 0 ? escalation.reason : `${escalation.reason}; also left uncertain: ${others.join(", ")}`;
   context.logger.warn({ actionId: escalation.actionId, others }, "run escalated");
   await commit(context, [...drafts, runCompleted(context, state, { status: "escalated", reason, actionId: escalation.actionId })]);
+}
+
+/** What tools are cancelled by: the run's signal, and the loss of the run's lease. */
+function toolSignal(context: RunContext): AbortSignal | undefined {
+  if (context.lease === undefined) return context.signal;
+  return context.signal === undefined ? context.lease.lost : AbortSignal.any([context.signal, context.lease.lost]);
 }

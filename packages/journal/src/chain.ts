@@ -3,20 +3,40 @@ import {
   EVENT_SCHEMA_VERSION,
   EVENT_TYPE_PATTERN,
   GENESIS_HASH,
+  JOURNAL_KEY_ID_PATTERN,
   JournalEventSchema,
   YokeError,
   canonicalJson,
   type EventDraft,
   type JournalEvent,
   type JournalHead,
+  type JournalKey,
   type JsonValue,
   type RunScope,
   type VerifyResult,
 } from "@yoke/protocol";
+import { HMAC_HASH_PREFIX, chainKeyOf, checkKeyedHash, hmacSeal, keyIdOf, type ChainKey, type JournalKeyRing } from "./keyed-chain.js";
 
 /** The hash of an event: SHA-256 over the canonical JSON of every field but `hash`. */
 export function computeEventHash(event: Omit<JournalEvent, "hash">): string {
-  const body = canonicalJson({
+  return sha256(eventBody(event));
+}
+
+/**
+ * The hash of an event in a keyed chain: `hmac-sha256:<keyId>:<hex>`, the hex being
+ * HMAC-SHA256 under `key` of `hmac-sha256:<keyId>:` followed by the canonical JSON
+ * `computeEventHash` digests.
+ */
+export function computeEventHmac(event: Omit<JournalEvent, "hash">, key: JournalKey): string {
+  if (!JOURNAL_KEY_ID_PATTERN.test(key.keyId)) {
+    throw new YokeError("CONFIG_INVALID", "a journal key id is 1-64 characters of [A-Za-z0-9._-]", { details: { keyId: key.keyId } });
+  }
+  return hmacSeal(chainKeyOf(key), eventBody(event));
+}
+
+/** What an event's hash or HMAC covers: the canonical JSON of every field but `hash`. */
+function eventBody(event: Omit<JournalEvent, "hash">): string {
+  return canonicalJson({
     schemaVersion: event.schemaVersion,
     tenantId: event.tenantId,
     runId: event.runId,
@@ -27,7 +47,6 @@ export function computeEventHash(event: Omit<JournalEvent, "hash">): string {
     data: event.data,
     prevHash: event.prevHash,
   });
-  return sha256(body);
 }
 
 /** A sealed event with its data as canonical JSON, the form a store writes. */
@@ -38,18 +57,28 @@ export interface SealedEvent {
 
 /**
  * Turns drafts into stored events that continue the chain at `head`. Validates every draft
- * and the run-start rule; throws JOURNAL_INVALID_APPEND before anything is written.
+ * and the run-start rule; throws JOURNAL_INVALID_APPEND before anything is written. With
+ * `key`, every event is sealed with HMAC-SHA256 under it (see `hmacSeal`).
  */
-export function sealEvents(scope: RunScope, head: JournalHead, drafts: readonly EventDraft[]): JournalEvent[] {
-  return sealDrafts(scope, head, drafts).map((sealed) => sealed.event);
+export function sealEvents(scope: RunScope, head: JournalHead, drafts: readonly EventDraft[], key?: ChainKey): JournalEvent[] {
+  return sealDrafts(scope, head, drafts, key).map((sealed) => sealed.event);
 }
 
 /**
  * `sealEvents`, also returning each event's data as canonical JSON: the data is serialized
  * once, for the hash and for storage.
  */
-export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly EventDraft[]): SealedEvent[] {
+export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly EventDraft[], key?: ChainKey): SealedEvent[] {
   if (drafts.length === 0) throw new YokeError("JOURNAL_INVALID_APPEND", "an append needs at least one event");
+  if (key !== undefined && head.length > 0 && !head.hash.startsWith(HMAC_HASH_PREFIX)) {
+    // A keyed journal never extends a chain it could not verify.
+    throw chainError(scope, {
+      ok: false,
+      firstBadSeq: head.length - 1,
+      reason: "unkeyed",
+      message: "the run's head carries a plain SHA-256 hash, but this journal is keyed",
+    });
+  }
   const { tenantId, runId } = scope;
   // The envelope fields every event of the append shares, serialized once.
   const scoped = typeof tenantId === "string" && typeof runId === "string";
@@ -80,7 +109,7 @@ export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly 
       ? `{"at":${at},"causationId":${causationId === null ? "null" : JSON.stringify(causationId)},"data":${canonicalData},` +
         `"prevHash":${JSON.stringify(prevHash)},${runJson}"seq":${seq},${tenantJson}"type":${JSON.stringify(type)}}`
       : canonicalJson({ schemaVersion: EVENT_SCHEMA_VERSION, tenantId, runId, seq, type, at, causationId, data, prevHash });
-    const hash = sha256(body);
+    const hash = key === undefined ? sha256(body) : hmacSeal(key, body);
     sealed[index] = {
       event: { schemaVersion: EVENT_SCHEMA_VERSION, tenantId, runId, seq, type, at, causationId, data, prevHash, hash },
       canonicalData,
@@ -127,17 +156,21 @@ function sha256(text: string): string {
   return oneShotHash("sha256", text, "hex");
 }
 
+type ChainFailure = Extract<VerifyResult, { ok: false }>;
+
 /**
  * Checks one event against its expected position in the chain. Returns null when it
  * verifies, or the failure; `verify` and reads share it so neither can accept what the
- * other rejects.
+ * other rejects. With `keys` (a keyed journal), the hash must be an HMAC under a key the
+ * ring already holds for the tenant (see `checkEventAskingKeys`).
  */
 export function checkEvent(
   scope: RunScope,
   expectedSeq: number,
   expectedPrevHash: string,
   candidate: unknown,
-): Extract<VerifyResult, { ok: false }> | null {
+  keys?: JournalKeyRing,
+): ChainFailure | null {
   const parsed = JournalEventSchema.safeParse(candidate);
   if (!parsed.success) {
     return { ok: false, firstBadSeq: expectedSeq, reason: "malformed", message: parsed.error.message };
@@ -156,15 +189,52 @@ export function checkEvent(
     return { ok: false, firstBadSeq: expectedSeq, reason: "prev_hash_mismatch", message: "predecessor hash does not match" };
   }
   const { hash, ...rest } = event;
+  if (keys !== undefined) {
+    const problem = checkKeyedHash(keys, scope.tenantId, eventBody(rest), hash);
+    return problem === null ? null : { ok: false, firstBadSeq: expectedSeq, ...problem };
+  }
+  if (hash.length !== 64) {
+    return { ok: false, firstBadSeq: expectedSeq, reason: "key_required", message: "the event is sealed with an HMAC; open the journal with its keys" };
+  }
   if (computeEventHash(rest) !== hash) {
     return { ok: false, firstBadSeq: expectedSeq, reason: "hash_mismatch", message: "event content does not match its hash" };
   }
   return null;
 }
 
-/** The error a read throws for a failed check. */
-export function chainError(scope: RunScope, failure: Extract<VerifyResult, { ok: false }>): YokeError {
-  const code = failure.reason === "malformed" ? "JOURNAL_CORRUPT" : "JOURNAL_CHAIN_BROKEN";
+/**
+ * The key id to ask the provider for when `failure` only means the ring does not hold the
+ * key `candidate` names yet; undefined otherwise.
+ */
+export function missingKeyId(failure: ChainFailure | null, candidate: unknown, keys: JournalKeyRing | undefined, tenantId: string): string | undefined {
+  if (failure?.reason !== "key_mismatch" || keys === undefined) return undefined;
+  const hash = (candidate as { hash?: unknown }).hash;
+  const keyId = typeof hash === "string" ? keyIdOf(hash) : undefined;
+  return keyId !== undefined && keys.cached(tenantId, keyId) === undefined ? keyId : undefined;
+}
+
+/** `checkEvent` for a keyed journal, asking the provider for a key the ring does not hold yet. */
+export async function checkEventAskingKeys(
+  scope: RunScope,
+  expectedSeq: number,
+  expectedPrevHash: string,
+  candidate: unknown,
+  keys: JournalKeyRing,
+): Promise<ChainFailure | null> {
+  const failure = checkEvent(scope, expectedSeq, expectedPrevHash, candidate, keys);
+  const keyId = missingKeyId(failure, candidate, keys, scope.tenantId);
+  if (keyId === undefined || (await keys.lookup(scope.tenantId, keyId)) === undefined) return failure;
+  return checkEvent(scope, expectedSeq, expectedPrevHash, candidate, keys);
+}
+
+/**
+ * The error a read throws for a failed check: JOURNAL_CORRUPT for malformed data,
+ * JOURNAL_KEY_UNAVAILABLE for an HMAC-sealed event met without keys, else
+ * JOURNAL_CHAIN_BROKEN. `details.reason` is the verify reason.
+ */
+export function chainError(scope: RunScope, failure: ChainFailure): YokeError {
+  const code =
+    failure.reason === "malformed" ? "JOURNAL_CORRUPT" : failure.reason === "key_required" ? "JOURNAL_KEY_UNAVAILABLE" : "JOURNAL_CHAIN_BROKEN";
   return new YokeError(code, `run ${scope.runId}: event ${failure.firstBadSeq} failed verification (${failure.reason}): ${failure.message}`, {
     details: { tenantId: scope.tenantId, runId: scope.runId, seq: failure.firstBadSeq, reason: failure.reason },
   });

@@ -2,9 +2,14 @@
  * @yoke/journal — durable, append-only, hash-chained per-run event logs behind
  * `JournalV1`: an in-memory store for tests and a SQLite store (kysely + better-sqlite3,
  * WAL) for embedded use. Appends name the sequence number they expect; a stale writer gets
- * JOURNAL_CONFLICT; a torn or edited store is reported, never read as valid.
+ * JOURNAL_CONFLICT; a torn or edited store is reported, never read as valid. With a key
+ * provider (`keys`), the chain is HMAC-SHA256 per tenant, so only a key holder can extend
+ * it; signed checkpoints (Ed25519) pin a run's prefix from outside the store.
  */
-export { computeEventHash } from "./chain.js";
+export { computeEventHash, computeEventHmac } from "./chain.js";
+export { CHECKPOINT_MESSAGE_VERSION, checkpointMessage, signCheckpoint, verifyCheckpoint } from "./checkpoints.js";
+export type { CheckpointKey, CheckpointVerdict, JournalCheckpoint } from "./checkpoints.js";
+export type { JournalKeyOptions } from "./keyed-chain.js";
 export { createMemoryIdempotencyStore } from "./idempotency-memory.js";
 export { createSqliteIdempotencyStore } from "./idempotency-sqlite.js";
 export type { SqliteIdempotencyStoreOptions } from "./idempotency-sqlite.js";

@@ -14,10 +14,11 @@ import {
   type RunSummary,
   type VerifyResult,
 } from "@yoke/protocol";
-import { EMPTY_HEAD, chainError, checkEvent, conflictError, sealEvents } from "./chain.js";
+import { EMPTY_HEAD, chainError, checkEvent, checkEventAskingKeys, conflictError, sealEvents } from "./chain.js";
+import { ChainReport, keyRingOf, type JournalKeyOptions } from "./keyed-chain.js";
 import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease, type StoredLease } from "./lease-rules.js";
 
-export interface MemoryJournalOptions {
+export interface MemoryJournalOptions extends JournalKeyOptions {
   /** The clock lease expiry is measured on. Default: the system clock. */
   readonly clock?: Clock;
 }
@@ -30,10 +31,12 @@ export interface MemoryJournalOptions {
  * ```ts
  * const journal = createMemoryJournal();
  * await journal.append({ tenantId: "tenant_a", runId: "run_1" }, 0, [runStartedDraft]);
+ * const keyed = createMemoryJournal({ keys }); // HMAC-sealed per tenant (see JournalKeyOptions)
  * ```
  */
 export function createMemoryJournal(options: MemoryJournalOptions = {}): JournalV1 & { readonly leases: RunLeasesV1 } {
   const clock = options.clock ?? systemClock();
+  const keys = keyRingOf(options);
   const runs = new Map<string, JournalEvent[]>();
   const leaseTable = new Map<string, StoredLease>();
   let closed = false;
@@ -79,12 +82,14 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
 
     async append(scope, expectedSeq, drafts: readonly EventDraft[], options?: AppendOptions): Promise<AppendResult> {
       ensureOpen();
+      const sealingKey = keys === undefined ? undefined : await keys.sealingKey(scope.tenantId);
+      if (sealingKey !== undefined) ensureOpen();
       checkAppendLease(scope, leaseTable.get(key(scope)) ?? null, options, clock.now());
       const events = runs.get(key(scope)) ?? [];
       if (expectedSeq !== events.length) throw conflictError(scope, expectedSeq, events.length);
       const last = events.at(-1);
       const head: JournalHead = last ? { length: events.length, hash: last.hash } : EMPTY_HEAD;
-      const sealed = sealEvents(scope, head, drafts).map((event) => deepFreeze(structuredClone(event)));
+      const sealed = sealEvents(scope, head, drafts, sealingKey).map((event) => deepFreeze(structuredClone(event)));
       if (events.length === 0) runs.set(key(scope), events);
       events.push(...sealed);
       const tail = sealed.at(-1)!;
@@ -98,7 +103,8 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
       const to = Math.min(options.toSeq ?? events.length, events.length);
       for (let seq = from; seq < to; seq++) {
         const event = events[seq]!;
-        const failure = checkEvent(scope, seq, seq === 0 ? EMPTY_HEAD.hash : events[seq - 1]!.hash, event);
+        const prevHash = seq === 0 ? EMPTY_HEAD.hash : events[seq - 1]!.hash;
+        const failure = keys === undefined ? checkEvent(scope, seq, prevHash, event) : await checkEventAskingKeys(scope, seq, prevHash, event, keys);
         if (failure) throw chainError(scope, failure);
         yield event;
       }
@@ -114,13 +120,16 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
     async verify(scope): Promise<VerifyResult> {
       ensureOpen();
       const events = runs.get(key(scope)) ?? [];
+      const report = new ChainReport(keys !== undefined);
       let prevHash = EMPTY_HEAD.hash;
       for (let seq = 0; seq < events.length; seq++) {
-        const failure = checkEvent(scope, seq, prevHash, events[seq]);
+        const failure =
+          keys === undefined ? checkEvent(scope, seq, prevHash, events[seq]) : await checkEventAskingKeys(scope, seq, prevHash, events[seq], keys);
         if (failure) return failure;
         prevHash = events[seq]!.hash;
+        report.note(prevHash);
       }
-      return { ok: true, events: events.length, headHash: prevHash };
+      return report.result(events.length, prevHash);
     },
 
     async *listRuns(tenantId): AsyncIterable<RunSummary> {

@@ -1,12 +1,19 @@
 import { GENESIS_HASH, type JournalEvent, type JournalHead, type RunScope, type VerifyResult } from "@yoke/protocol";
-import { checkEvent, type SealedEvent } from "./chain.js";
+import { checkEvent, missingKeyId, type SealedEvent } from "./chain.js";
+import type { JournalKeyRing } from "./keyed-chain.js";
 import type { SqliteDatabaseLike, SqliteStatementLike } from "./sqlite-database.js";
 import { toJournalError } from "./sqlite-errors.js";
 
 type ChainFailure = Extract<VerifyResult, { ok: false }>;
 
-/** One step of a chain walk: a verified event, or the first failure (nothing follows it). */
-export type ChainStep = { readonly event: JournalEvent; readonly failure?: undefined } | { readonly failure: ChainFailure };
+/**
+ * One step of a chain walk: a verified event, or the first failure (nothing follows it), or
+ * (keyed journals only) a key the provider is being asked for: await `pending`, then go on.
+ */
+export type ChainStep =
+  | { readonly event: JournalEvent; readonly failure?: undefined; readonly pending?: undefined }
+  | { readonly failure: ChainFailure; readonly pending?: undefined }
+  | { readonly pending: Promise<unknown>; readonly failure?: undefined };
 
 interface EventRow {
   seq: unknown;
@@ -116,9 +123,16 @@ export class EventStatements {
   /**
    * Walks `[fromSeq, toSeq)` page by page, checking every event against its predecessor's
    * hash with the same `checkEvent` the memory store uses. Stops at the first failure.
-   * `beforePage` runs before each query (the journal's closed check).
+   * `beforePage` runs before each query (the journal's closed check). With `keys`, a key id
+   * the ring does not hold yet is looked up (a `pending` step) and the event checked again.
    */
-  *walk(scope: RunScope, fromSeq: number, toSeq: number, beforePage: () => void): Generator<ChainStep, void, undefined> {
+  *walk(
+    scope: RunScope,
+    fromSeq: number,
+    toSeq: number,
+    beforePage: () => void,
+    keys?: JournalKeyRing,
+  ): Generator<ChainStep, void, undefined> {
     let prevHash = GENESIS_HASH;
     if (fromSeq > 0) {
       beforePage();
@@ -142,8 +156,13 @@ export class EventStatements {
       ) as EventRow[];
       for (const row of rows) {
         const event = rowToEvent(scope, row);
-        const problem =
-          typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event);
+        let problem =
+          typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event, keys);
+        const keyId = keys === undefined ? undefined : missingKeyId(problem, event, keys, scope.tenantId);
+        if (keyId !== undefined) {
+          yield { pending: (keys as JournalKeyRing).lookup(scope.tenantId, keyId) };
+          problem = checkEvent(scope, expected, prevHash, event, keys);
+        }
         if (problem) {
           yield { failure: problem };
           return;

@@ -206,7 +206,7 @@ describe("sqlite journal: damaged files", () => {
     writeFileSync(filename, "");
     expectCode(await openAndRead(), ["JOURNAL_NOT_INITIALIZED"]);
     expect(statSync(filename).size).toBe(0);
-    expect(await openAndRead({ create: true })).toEqual({ events: [], verify: { ok: true, events: 0, headHash: "0".repeat(64) } });
+    expect(await openAndRead({ create: true })).toEqual({ events: [], verify: { ok: true, events: 0, headHash: "0".repeat(64), chain: "sha256", keyIds: [] } });
   });
 
   it("a SQLite database that is not a Yoke journal is JOURNAL_CORRUPT and left untouched", async () => {

@@ -20,6 +20,8 @@ describe("sqlite journal: historical files", () => {
         ok: true,
         events: 4,
         headHash: "fbf81ba38b8da152ef32dd2f8ba4bc77de05ac2918107a9a18e61f089e93ab57",
+        chain: "sha256",
+        keyIds: [],
       });
       const types: string[] = [];
       for await (const event of journal.read(scope)) types.push(parseYokeEvent(event).type);

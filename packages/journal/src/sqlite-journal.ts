@@ -20,6 +20,7 @@ import {
 } from "@yoke/protocol";
 import { Kysely, SqliteDialect } from "kysely";
 import { EMPTY_HEAD, chainError, conflictError, sealDrafts } from "./chain.js";
+import { ChainReport, keyRingOf, type ChainKey, type JournalKeyOptions, type JournalKeyRing } from "./keyed-chain.js";
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   applyPragmas,
@@ -91,7 +92,7 @@ export type SqliteJournalOptions = (
   readonly headWitness?: HeadWitnessMode;
   /** The clock lease expiry is measured on. Default: the system clock. */
   readonly clock?: Clock;
-};
+} & JournalKeyOptions;
 
 /**
  * A `JournalV1` over one SQLite file, with the durability level it was opened with.
@@ -144,6 +145,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   const readOnly = options.readOnly ?? false;
   const witnessMode = options.headWitness ?? "file";
   checkOptions(options, durability, busyTimeoutMs, integrityCheck, witnessMode);
+  const keys = keyRingOf(options);
   const owned = options.database === undefined;
   const filename = options.filename;
   const existed = filename === undefined || filename === ":memory:" || existsSync(filename);
@@ -188,6 +190,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
       readOnly,
       witness,
       clock: options.clock ?? systemClock(),
+      keys,
     });
   } catch (error) {
     witness?.close();
@@ -205,10 +208,11 @@ interface BuildOptions {
   readonly readOnly: boolean;
   readonly witness: WitnessGuard | null;
   readonly clock: Clock;
+  readonly keys: JournalKeyRing | undefined;
 }
 
 function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, statements: EventStatements, options: BuildOptions): SqliteJournal {
-  const { durability, readOnly, witness, clock } = options;
+  const { durability, readOnly, witness, clock, keys } = options;
   const leaseStatements = readOnly ? undefined : new LeaseStatements(db);
   const heads = new HeadCache();
   const syncWitness = durability === "full";
@@ -221,7 +225,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
     if (leaseStatements === undefined) throw new YokeError("JOURNAL_READ_ONLY", `the SQLite journal was opened read-only; cannot ${operation}`);
     return leaseStatements;
   };
-  const appendTransaction = db.transaction((scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], appendOptions: AppendOptions | undefined) => {
+  const appendTransaction = db.transaction((scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], appendOptions: AppendOptions | undefined, key: ChainKey | undefined) => {
     checkAppendLease(scope, (leaseStatements as LeaseStatements).get(scope), appendOptions, clock.now());
     const cached = heads.get(scope);
     const head = cached?.length === expectedSeq ? cached : (statements.head(scope) ?? EMPTY_HEAD);
@@ -230,7 +234,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       throw witnessFailureError(scope, { ok: false, firstBadSeq: head.length, reason: "truncated", message: `the run has ${head.length} events but its head witness says ${witnessed.length} were acknowledged` }, witness!.witness.path);
     }
     if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
-    const sealed = sealDrafts(scope, head, drafts);
+    const sealed = sealDrafts(scope, head, drafts, key);
     const events: JournalEvent[] = new Array(sealed.length);
     for (let index = 0; index < sealed.length; index++) {
       const { event } = sealed[index]!;
@@ -322,9 +326,11 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
           details: { runId: String(scope.runId) },
         });
       }
+      const key = keys === undefined ? undefined : await keys.sealingKey(scope.tenantId);
+      if (key !== undefined) assertOpen();
       let events: JournalEvent[];
       try {
-        events = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions) as JournalEvent[];
+        events = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[];
       } catch (error) {
         heads.forget(scope);
         if (!isUniqueViolation(error)) throw toJournalError(error, "append");
@@ -358,7 +364,11 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       if (!storable(scope)) return;
       // A read to the end must not end early: events the witness says were acknowledged are missing.
       if (toSeq === END_OF_RUN) checkWitness(scope);
-      for (const step of statements.walk(scope, fromSeq, toSeq, assertOpen)) {
+      for (const step of statements.walk(scope, fromSeq, toSeq, assertOpen, keys)) {
+        if (step.pending !== undefined) {
+          await step.pending;
+          continue;
+        }
         if (step.failure) throw chainError(scope, step.failure);
         yield step.event;
       }
@@ -379,12 +389,18 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       assertOpen();
       let events = 0;
       let headHash = GENESIS_HASH;
-      if (!storable(scope)) return { ok: true, events, headHash };
+      const report = new ChainReport(keys !== undefined);
+      if (!storable(scope)) return report.result(events, headHash);
       try {
-        for (const step of statements.walk(scope, 0, END_OF_RUN, assertOpen)) {
+        for (const step of statements.walk(scope, 0, END_OF_RUN, assertOpen, keys)) {
+          if (step.pending !== undefined) {
+            await step.pending;
+            continue;
+          }
           if (step.failure) return step.failure;
           events++;
           headHash = step.event.hash;
+          report.note(headHash);
         }
       } catch (error) {
         // A damaged page is bad data like any other: name where the readable chain ends.
@@ -400,7 +416,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
         const failure = witness.failure(scope);
         if (failure !== null) return failure;
       }
-      return { ok: true, events, headHash };
+      return report.result(events, headHash);
     },
 
     async *listRuns(tenantId): AsyncGenerator<RunSummary> {

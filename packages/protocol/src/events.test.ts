@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_SCHEMA_VERSION, GENESIS_HASH, parseYokeEvent, type JournalEvent } from "./events.js";
+import { ChainHashSchema, EVENT_SCHEMA_VERSION, GENESIS_HASH, JOURNAL_KEY_ID_PATTERN, parseYokeEvent, type JournalEvent } from "./events.js";
 import { YokeError } from "./errors.js";
 
 const base: Omit<JournalEvent, "type" | "data"> = {
@@ -45,5 +45,16 @@ describe("parseYokeEvent", () => {
     expect(completed({ status: "budget_exhausted", budget: "turns", limit: 3 })).not.toThrow();
     expect(completed({ status: "escalated", reason: "uncertain action", actionId: "action_1" })).not.toThrow();
     expect(completed({ status: "done" })).toThrow(YokeError);
+  });
+});
+
+describe("ChainHashSchema", () => {
+  it("accepts a SHA-256 hash and a keyed hmac-sha256:<keyId>:<hex> hash, nothing else", () => {
+    const hex = "ab".repeat(32);
+    for (const ok of [hex, `hmac-sha256:k1:${hex}`, `hmac-sha256:tenant-key_2024.1:${hex}`]) expect(ChainHashSchema.safeParse(ok).success).toBe(true);
+    for (const bad of [`hmac-sha256::${hex}`, `hmac-sha256:k:1:${hex}`, `hmac-sha256:k1:${hex.slice(2)}`, `sha256:${hex}`, hex.toUpperCase()]) {
+      expect(ChainHashSchema.safeParse(bad).success).toBe(false);
+    }
+    expect(JOURNAL_KEY_ID_PATTERN.test("k".repeat(65))).toBe(false);
   });
 });

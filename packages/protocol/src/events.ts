@@ -19,6 +19,18 @@ export const HashSchema = z.string().regex(/^[0-9a-f]{64}$/);
 export const GENESIS_HASH = "0".repeat(64);
 
 /**
+ * A key id of a keyed journal chain: 1–64 characters of `[A-Za-z0-9._-]` (it is written
+ * into every event hash it seals, between colons).
+ */
+export const JOURNAL_KEY_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * An event's `hash` or `prevHash`: 64 hex characters of SHA-256 (an unkeyed chain), or
+ * `hmac-sha256:<keyId>:<64 hex>` (a chain keyed per tenant, naming the key that sealed it).
+ */
+export const ChainHashSchema = z.string().regex(/^(?:hmac-sha256:[A-Za-z0-9._-]{1,64}:)?[0-9a-f]{64}$/);
+
+/**
  * What a writer hands to `JournalV1.append`. The store adds the envelope: tenant, run,
  * sequence number, schema version and the hash chain.
  */
@@ -42,8 +54,8 @@ export const JournalEventSchema = z.object({
   at: z.number().int().nonnegative(),
   causationId: z.string().nullable(),
   data: JsonObjectSchema,
-  prevHash: HashSchema,
-  hash: HashSchema,
+  prevHash: ChainHashSchema,
+  hash: ChainHashSchema,
 });
 export type JournalEvent = z.infer<typeof JournalEventSchema>;
 

@@ -30,9 +30,11 @@ export {
   EVENT_DATA_SCHEMAS,
   EVENT_SCHEMA_VERSION,
   EVENT_TYPE_PATTERN,
+  ChainHashSchema,
   EventDraftSchema,
   GENESIS_HASH,
   HashSchema,
+  JOURNAL_KEY_ID_PATTERN,
   JournalEventSchema,
   OutcomeSchema,
   SideEffectClassSchema,
@@ -75,6 +77,8 @@ export type {
   AppendResult,
   JournalCapabilities,
   JournalHead,
+  JournalKey,
+  JournalKeyProvider,
   JournalV1,
   LeaseRequest,
   ReadOptions,
@@ -82,6 +86,7 @@ export type {
   RunLeasesV1,
   RunScope,
   RunSummary,
+  VerifyFailureReason,
   VerifyResult,
 } from "./journal.js";
 export {

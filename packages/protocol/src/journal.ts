@@ -22,27 +22,80 @@ export interface JournalHead {
   readonly hash: string;
 }
 
+/**
+ * Why `verify` rejected an event:
+ * - `hash_mismatch`: the content does not match its hash (or, in a keyed chain, its HMAC
+ *   under the key it names: edited, or sealed with other key material under that id);
+ * - `prev_hash_mismatch`, `sequence_gap`, `malformed`, `scope_mismatch`: as named;
+ * - `unkeyed`: a keyed journal met a plain SHA-256 hash, which anyone can compute;
+ * - `key_mismatch`: the hash names a key id the key provider does not hold for the tenant;
+ * - `key_required`: an unkeyed journal met an HMAC-sealed event it has no key to check.
+ */
+export type VerifyFailureReason =
+  | "hash_mismatch"
+  | "prev_hash_mismatch"
+  | "sequence_gap"
+  | "malformed"
+  | "scope_mismatch"
+  | "unkeyed"
+  | "key_mismatch"
+  | "key_required"
+  /** The run holds fewer events than its head witness says were acknowledged (`firstBadSeq`: the first missing one). */
+  | "truncated"
+  /** The event the head witness names has another hash: the tail was rewritten. */
+  | "witness_mismatch";
+
 export type VerifyResult =
-  | { readonly ok: true; readonly events: number; readonly headHash: string }
+  | {
+      readonly ok: true;
+      readonly events: number;
+      readonly headHash: string;
+      /**
+       * The chain's form: `"sha256"` (unkeyed) or `"hmac-sha256"` (keyed per tenant). The
+       * stores of `@yoke/journal` always report it; a third-party store may omit it.
+       */
+      readonly chain?: "sha256" | "hmac-sha256";
+      /** The key ids that sealed the run's events, in order of first use (empty when unkeyed). */
+      readonly keyIds?: readonly string[];
+    }
   | {
       readonly ok: false;
       /** Sequence number of the first event that fails; every event before it verified. */
       readonly firstBadSeq: number;
-      /**
-       * `truncated`: the run holds fewer events than its head witness says were acknowledged
-       * (`firstBadSeq` is the first missing one); `witness_mismatch`: the event the witness
-       * names has another hash (the tail was rewritten).
-       */
-      readonly reason:
-        | "hash_mismatch"
-        | "prev_hash_mismatch"
-        | "sequence_gap"
-        | "malformed"
-        | "scope_mismatch"
-        | "truncated"
-        | "witness_mismatch";
+      readonly reason: VerifyFailureReason;
       readonly message: string;
     };
+
+/** A secret key of a keyed journal chain. `keyId` matches `JOURNAL_KEY_ID_PATTERN`. */
+export interface JournalKey {
+  readonly keyId: string;
+  /** HMAC-SHA256 key material: at least 16 bytes (32 random bytes recommended). */
+  readonly key: Uint8Array;
+}
+
+/**
+ * Where a keyed journal gets its keys, per tenant. `keyFor` names the key new events are
+ * sealed with (called on every append, so returning a new key rotates); `keyById` finds an
+ * older key to verify events it sealed (without it, only the current key verifies). Either
+ * may be async (a KMS); a throw is JOURNAL_KEY_UNAVAILABLE. A key id the provider does not
+ * know for that tenant (`undefined`) fails verification.
+ *
+ * @example
+ * ```ts
+ * const keys: JournalKeyProvider = {
+ *   keyFor: (tenantId) => ({ keyId: "k2", key: secrets.get(tenantId, "k2") }),
+ *   keyById: (tenantId, keyId) => {
+ *     const key = secrets.get(tenantId, keyId);
+ *     return key === undefined ? undefined : { keyId, key };
+ *   },
+ * };
+ * const journal = createMemoryJournal({ keys });
+ * ```
+ */
+export interface JournalKeyProvider {
+  keyFor(tenantId: string): JournalKey | Promise<JournalKey>;
+  keyById?(tenantId: string, keyId: string): JournalKey | undefined | Promise<JournalKey | undefined>;
+}
 
 export interface ReadOptions {
   /** First sequence number to return (inclusive). Default 0. */

@@ -95,10 +95,13 @@ export function expectChain(scope: RunScope, events: readonly JournalEvent[], dr
     const { hash, prevHash: storedPrevHash, ...envelope } = event;
     expect(envelope).toEqual(expectedEnvelope(scope, seq, drafts[seq] as EventDraft));
     expect(storedPrevHash).toBe(prevHash);
-    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(hash).toMatch(CHAIN_HASH);
     prevHash = hash;
   });
 }
+
+/** SHA-256 (unkeyed) or `hmac-sha256:<keyId>:<hex>` (keyed): see `ChainHashSchema`. */
+const CHAIN_HASH = /^(?:hmac-sha256:[A-Za-z0-9._-]{1,64}:)?[0-9a-f]{64}$/;
 
 /** A unique run id per call, so one store can serve many property iterations. */
 export function runIdSource(prefix: string): () => string {

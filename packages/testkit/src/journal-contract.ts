@@ -17,6 +17,14 @@ import {
 export interface JournalContractOptions {
   /** Iterations per fast-check property. Default 50. */
   readonly numRuns?: number;
+  /**
+   * The hash the store gives a fixed `run.started` event (seq 0 of `run_golden`, tenant
+   * `tenant_golden`). Default: the unkeyed SHA-256 hash every unkeyed store must give. A keyed
+   * store passes the `hmac-sha256:<keyId>:<hex>` hash its test key gives, pinning its format.
+   */
+  readonly goldenRunStartedHash?: string;
+  /** The chain form `verify` must report when the store reports one. Default `"sha256"`. */
+  readonly chain?: "sha256" | "hmac-sha256";
 }
 
 /**
@@ -40,7 +48,7 @@ export interface JournalContractOptions {
 export function describeJournalContract(name: string, makeStore: JournalStoreFactory, options: JournalContractOptions = {}): void {
   describe(`JournalV1 contract: ${name}`, () => {
     const context = useFreshStore(makeStore);
-    describeAppendAndRead(context);
+    describeAppendAndRead(context, options);
     describeRejectedAppends(context);
     describeJournalScoping(context);
     describeJournalProperties(context, { numRuns: options.numRuns ?? 50 });
@@ -51,7 +59,7 @@ export function describeJournalContract(name: string, makeStore: JournalStoreFac
 const notes = (from: number, count: number): EventDraft[] =>
   Array.from({ length: count }, (_, index) => eventDraft("test.noted", { index: from + index }, { at: 1000 + from + index }));
 
-function describeAppendAndRead(context: StoreContext): void {
+function describeAppendAndRead(context: StoreContext, options: JournalContractOptions): void {
   describe("append and read", () => {
     it("declares specification v1 and its capabilities", () => {
       expect(context.journal.specificationVersion).toBe("v1");
@@ -83,7 +91,7 @@ function describeAppendAndRead(context: StoreContext): void {
     it("gives a fixed event the hash the format defines", async () => {
       const scope = scopeOf("run_golden", "tenant_golden");
       const result = await context.journal.append(scope, 0, [GOLDEN_DRAFT]);
-      expect(result.headHash).toBe(GOLDEN_RUN_STARTED_HASH);
+      expect(result.headHash).toBe(options.goldenRunStartedHash ?? GOLDEN_RUN_STARTED_HASH);
     });
 
     it("reports head: null for an unknown run, then its length and last hash", async () => {
@@ -96,7 +104,7 @@ function describeAppendAndRead(context: StoreContext): void {
     it("reads an unknown run as nothing and verifies it as empty", async () => {
       const scope = scopeOf("run_missing");
       expect(await collect(context.journal.read(scope))).toEqual([]);
-      expect(await context.journal.verify(scope)).toEqual({ ok: true, events: 0, headHash: GENESIS_HASH });
+      expect(await context.journal.verify(scope)).toMatchObject({ ok: true, events: 0, headHash: GENESIS_HASH });
     });
 
     it("reads the range [fromSeq, toSeq)", async () => {
@@ -127,7 +135,12 @@ function describeAppendAndRead(context: StoreContext): void {
       const scope = scopeOf("run_1");
       await context.journal.append(scope, 0, [runStartedDraft()]);
       const last = await context.journal.append(scope, 1, notes(1, 4));
-      expect(await context.journal.verify(scope)).toEqual({ ok: true, events: 5, headHash: last.headHash });
+      const verified = await context.journal.verify(scope);
+      expect(verified).toMatchObject({ ok: true, events: 5, headHash: last.headHash });
+      if (verified.ok && verified.chain !== undefined) expect(verified.chain).toBe(options.chain ?? "sha256");
+      if (verified.ok && verified.keyIds !== undefined) {
+        expect(verified.keyIds.length > 0).toBe((options.chain ?? "sha256") === "hmac-sha256");
+      }
       expect((await context.journal.head(scope))?.hash).toBe(last.headHash);
     });
 

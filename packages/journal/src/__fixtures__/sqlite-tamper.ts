@@ -1,6 +1,8 @@
-import { closeSync, copyFileSync, existsSync, openSync, readSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, copyFileSync, existsSync, openSync, readSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
+import { EVENT_SCHEMA_VERSION, canonicalJson } from "@yoke/protocol";
 import type { TamperSubject, TamperedRun } from "@yoke/testkit/contracts";
 import Database from "better-sqlite3";
+import { computeEventHash } from "../chain.js";
 import { createSqliteJournal, type SqliteJournalOptions } from "../sqlite-journal.js";
 
 const SIDE_FILES = ["-wal", "-head"] as const;
@@ -50,6 +52,8 @@ export function sqliteTamperSubject(directory: () => string, options: Partial<Sq
         rmSync(`${location}-wal`, { force: true });
         rmSync(`${location}-shm`, { force: true });
       },
+      // Without a key a forged row with a correct SHA-256 (and its witness line) is a real one.
+      ...(options.keys === undefined ? {} : { forgeRow }),
       swapRows: (location, run: TamperedRun) =>
         edit(location, (db) => {
           const select = db.prepare("SELECT data FROM events WHERE tenant_id = ? AND run_id = ? AND seq = ?");
@@ -62,6 +66,45 @@ export function sqliteTamperSubject(directory: () => string, options: Partial<Sq
         }),
     },
   };
+}
+
+/**
+ * Appends a row a forger with write access but no key would write: the next seq, chained to
+ * the real head with a correct plain SHA-256, and the matching line in the head witness (a
+ * sidecar is as writable as the file it sits beside). Only a keyed chain can tell it apart.
+ */
+function forgeRow(location: string, run: TamperedRun): void {
+  const { tenantId, runId } = run.scope;
+  let forged = { seq: 0, hash: "" };
+  edit(location, (db) => {
+    const head = db.prepare("SELECT seq, at, hash FROM events WHERE tenant_id = ? AND run_id = ? ORDER BY seq DESC LIMIT 1").get(tenantId, runId) as { seq: number; at: number; hash: string };
+    const envelope = {
+      tenantId,
+      runId,
+      seq: head.seq + 1,
+      type: "test.noted",
+      at: head.at,
+      causationId: null,
+      data: { seq: head.seq + 1, text: "forged" },
+      prevHash: head.hash,
+      schemaVersion: EVENT_SCHEMA_VERSION,
+    };
+    const hash = computeEventHash(envelope);
+    db.prepare("INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run(
+      tenantId,
+      runId,
+      envelope.seq,
+      envelope.type,
+      envelope.at,
+      null,
+      canonicalJson(envelope.data),
+      envelope.prevHash,
+      hash,
+      EVENT_SCHEMA_VERSION,
+    );
+    forged = { seq: envelope.seq, hash };
+  });
+  if (existsSync(`${location}-head`)) appendFileSync(`${location}-head`, `${JSON.stringify([tenantId, runId, forged.seq + 1, forged.hash])}\n`);
 }
 
 function edit(location: string, change: (db: Database.Database) => void): void {

@@ -117,20 +117,21 @@ describe("createHarness: the happy path", () => {
   it("propagates JOURNAL_CONFLICT when another worker wrote first", async () => {
     const inner = createMemoryJournal();
     let raced = false;
-    // Before the harness's third append, "another worker" appends the same events.
+    // Before the harness's third append, "another worker" appends the same events (under the
+    // same lease: a writer without it is refused with RUN_LEASE_HELD before any conflict).
     let appends = 0;
     const racing: JournalV1 = {
       ...inner,
       specificationVersion: "v1",
       capabilities: inner.capabilities,
       read: (scope, options) => inner.read(scope, options),
-      async append(scope, expectedSeq, drafts) {
+      async append(scope, expectedSeq, drafts, options) {
         appends += 1;
         if (appends === 3 && !raced) {
           raced = true;
-          await inner.append(scope, expectedSeq, drafts);
+          await inner.append(scope, expectedSeq, drafts, options);
         }
-        return inner.append(scope, expectedSeq, drafts);
+        return inner.append(scope, expectedSeq, drafts, options);
       },
     };
     const { harness } = rig(script(), { tools: [echoTool, store.tool], journal: racing });

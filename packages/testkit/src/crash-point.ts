@@ -60,11 +60,13 @@ export function crashInjection(
     get appends() {
       return appends;
     },
-    async append(scope, expectedSeq, drafts) {
+    // The run's lease passes through untouched: a killed owner's lease is what a resume must get past.
+    ...(journal.leases === undefined ? {} : { leases: journal.leases }),
+    async append(scope, expectedSeq, drafts, appendOptions) {
       const number = appends + 1;
       const here = (point: KillPoint) => plan !== undefined && plan.append === number && plan.point === point;
       if (here("before-write")) kill();
-      const result = await journal.append(scope, expectedSeq, drafts);
+      const result = await journal.append(scope, expectedSeq, drafts, appendOptions);
       appends = number;
       if (here("after-write")) kill();
       if (ackLog !== undefined) {

@@ -80,8 +80,8 @@ export function recordingJournal(inner: JournalV1 = createMemoryJournal()): Reco
   return {
     ...delegate(inner),
     appends,
-    async append(scope, expectedSeq, drafts) {
-      const result = await inner.append(scope, expectedSeq, drafts);
+    async append(scope, expectedSeq, drafts, options) {
+      const result = await inner.append(scope, expectedSeq, drafts, options);
       appends.push(drafts.map((draft) => draft.type));
       return result;
     },
@@ -104,15 +104,15 @@ export function crashingJournal(inner: JournalV1, allowed: number, mode: "lost" 
   let dead = false;
   return {
     ...delegate(inner),
-    async append(scope, expectedSeq, drafts) {
+    async append(scope, expectedSeq, drafts, options) {
       if (dead) throw new SimulatedCrash();
       if (count === allowed) {
         dead = true;
-        if (mode === "written") await inner.append(scope, expectedSeq, drafts);
+        if (mode === "written") await inner.append(scope, expectedSeq, drafts, options);
         throw new SimulatedCrash();
       }
       count += 1;
-      return inner.append(scope, expectedSeq, drafts);
+      return inner.append(scope, expectedSeq, drafts, options);
     },
   };
 }
@@ -121,7 +121,8 @@ function delegate(inner: JournalV1): JournalV1 {
   return {
     specificationVersion: inner.specificationVersion,
     capabilities: inner.capabilities,
-    append: (scope, expectedSeq, drafts) => inner.append(scope, expectedSeq, drafts),
+    ...(inner.leases === undefined ? {} : { leases: inner.leases }),
+    append: (scope, expectedSeq, drafts, options) => inner.append(scope, expectedSeq, drafts, options),
     read: (scope, options) => inner.read(scope, options),
     head: (scope) => inner.head(scope),
     verify: (scope) => inner.verify(scope),

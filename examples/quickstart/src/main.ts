@@ -3,7 +3,9 @@
 //
 //   node src/main.ts [--dir D]              run from scratch (D defaults to ./.yoke-demo)
 //   node src/main.ts --crash-after N        SIGKILL this process right after the Nth durable append
-//   node src/main.ts --resume               finish the run a crash left behind
+//                                           (0: after creating the journal file, before any append)
+//   node src/main.ts --resume               finish the run a crash left behind (or start it, if
+//                                           the crash came before its first append)
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -43,6 +45,8 @@ if (values.resume) {
 
 const store = await createSqliteJournal({ filename: journalFile });
 const crashAfter = values["crash-after"] === undefined ? undefined : Number(values["crash-after"]);
+// A kill between creating the journal file and the run's first append: `--resume` must still finish.
+if (crashAfter === 0) process.kill(process.pid, "SIGKILL");
 // testkit's crash injection: counts appends and, with --crash-after N, SIGKILLs this process
 // once the Nth append is durable, before the loop learns it succeeded.
 const journal = crashInjection(store, {
@@ -61,7 +65,11 @@ if (values.resume) {
     lastAt = event.at;
     existing += 1;
   }
-  console.log(`resuming ${scope.runId}: the journal holds ${existing} events, ${answered} model responses`);
+  console.log(
+    existing === 0
+      ? `resuming ${scope.runId}: the journal holds no events yet, so the run starts`
+      : `resuming ${scope.runId}: the journal holds ${existing} events, ${answered} model responses`,
+  );
 }
 const clock = steppingClock(lastAt + 1, 1);
 const model = createScriptedModel(agentScript().slice(answered));
@@ -79,7 +87,11 @@ const harness = createHarness({
 });
 
 if (!values.resume) console.log(`run ${scope.runId} in ${workspace}\n`);
-const result = values.resume ? await harness.resume(scope.runId) : await harness.start(TASK, { runId: scope.runId });
+// startOrResume takes the run's lease first, then starts it if the journal holds none of it
+// yet, or resumes it; a process still running it makes this one wait (waitForLease) for its lease.
+const result = values.resume
+  ? await harness.startOrResume(TASK, { runId: scope.runId, waitForLease: 60_000 })
+  : await harness.start(TASK, { runId: scope.runId });
 model.assertConsumed();
 const verification = await store.verify(scope);
 await store.close();

@@ -16,6 +16,13 @@ import { createEffectLedger } from "@yoke/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { ScenarioProcess, type Mode } from "./scenario-process.ts";
 
+declare module "vitest" {
+  interface TaskMeta {
+    /** A line scripts/test-summary.ts prints from the JSON report. */
+    summary?: string;
+  }
+}
+
 const STAGGERS_MS = [0, 50, 150, 300, 500];
 const TRIALS = process.env.YOKE_SOAK === "1" ? 20 : 3;
 const scope = { tenantId: "tenant_owner", runId: "run_owned" };

@@ -2,7 +2,11 @@
 // baseline measured in the same run. Each benchmark runs in a fresh Node process.
 import { fmt, printTable, runChild } from "./stats.ts";
 
-interface AppendResult { synchronous: string; eventBytes: number; yoke: number; raw: number; ratio: number }
+interface AppendVariant { eventsPerSecond: number; usPerAppend: number; vsRaw: number; vsBare: number; extraUsPerAppend: number }
+interface AppendResult {
+  synchronous: string; eventBytes: number; yoke: number; raw: number; ratio: number;
+  variants: Record<"bare" | "witness" | "lease" | "both", AppendVariant>;
+}
 interface TurnsResult {
   turns: number; synchronous: string; medianTurnUs: number; tailMedianTurnUs: number; meanTurnUs: number;
   peakRssMb: number; heapAfterGcMb?: number; journalBytes: number;
@@ -12,19 +16,31 @@ const quick = process.argv.includes("--quick");
 console.log(`Yoke benchmarks — Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}${quick ? " (quick)" : ""}`);
 
 const appendRows: string[][] = [];
+const ownershipRows: string[][] = [];
 for (const mode of ["full", "normal"]) {
   const result = runChild<AppendResult>("journal-append.ts", [mode, quick ? "100" : mode === "full" ? "400" : "2000", quick ? "3" : "7"]);
+  const { bare, witness, lease, both } = result.variants;
   appendRows.push([
     `synchronous=${mode.toUpperCase()}`,
-    fmt(result.yoke),
+    fmt(bare.eventsPerSecond),
+    fmt(both.eventsPerSecond),
     fmt(result.raw),
-    fmt(result.ratio, 2),
+    fmt(bare.vsRaw, 2),
+    fmt(both.vsRaw, 2),
   ]);
+  for (const [name, variant] of [["head witness", witness], ["lease", lease], ["witness + lease", both]] as const) {
+    ownershipRows.push([mode.toUpperCase(), name, fmt(bare.usPerAppend, 1), fmt(variant.usPerAppend, 1), fmt(variant.extraUsPerAppend, 1), fmt(variant.vsBare, 2)]);
+  }
 }
 printTable(
   "Journal append, SQLite WAL, one transaction per turn of 5 events of ~300 bytes (events/s, median of rounds)",
-  ["durability", "@yoke/journal", "raw better-sqlite3", "ratio"],
+  ["durability", "bare journal", "witness + lease", "raw better-sqlite3", "bare/raw", "with both/raw"],
   appendRows,
+);
+printTable(
+  "Cost of run ownership and tamper evidence per append (µs per append, medians of paired rounds; bare = no head witness, no lease: the append path before them)",
+  ["sync", "added", "bare µs", "with µs", "extra µs", "throughput vs bare"],
+  ownershipRows,
 );
 
 const turnRows: string[][] = [];

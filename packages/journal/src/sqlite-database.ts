@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { YokeError } from "@yoke/protocol";
 import { toJournalError } from "./sqlite-errors.js";
 
@@ -57,10 +58,44 @@ export async function openDatabaseFile(filename: string, busyTimeoutMs: number, 
     );
   }
   try {
-    return new Database(filename, readOnly ? { timeout: busyTimeoutMs, readonly: true, fileMustExist: true } : { timeout: busyTimeoutMs });
+    if (!readOnly) return new Database(filename, { timeout: busyTimeoutMs });
+    const db = new Database(filename, { timeout: busyTimeoutMs, readonly: true, fileMustExist: true });
+    try {
+      db.prepare("SELECT count(*) FROM sqlite_master").get();
+      return db;
+    } catch (error) {
+      db.close();
+      if (!cannotOpenShared(error) || existsSync(`${filename}-wal`)) throw error;
+      return snapshotOf(Database as unknown as new (bytes: Buffer, options: { readonly: boolean }) => SqliteDatabaseLike, filename);
+    }
   } catch (error) {
     throw toJournalError(error, `open ${filename}`);
   }
+}
+
+/**
+ * A reader that may not write the journal's directory cannot create the `-shm` file SQLite
+ * needs to read a WAL-mode file in place (SQLITE_READONLY_DIRECTORY or SQLITE_CANTOPEN).
+ */
+function cannotOpenShared(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === "SQLITE_READONLY_DIRECTORY" || code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY_CANTINIT";
+}
+
+/**
+ * The file as it is now, read into memory: what a reader without write access to the
+ * directory can open when no writer is active (no `-wal`: every commit is in the file). The
+ * header's WAL marker (bytes 18–19) is set to the rollback format in the copy, which an
+ * in-memory database needs; no checksum covers them. A copy torn by a checkpoint racing the
+ * read fails the integrity check or the hash chain, never passes as a shorter run.
+ */
+function snapshotOf(Database: new (bytes: Buffer, options: { readonly: boolean }) => SqliteDatabaseLike, filename: string): SqliteDatabaseLike {
+  const bytes = readFileSync(filename);
+  if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
+  return new Database(bytes, { readonly: true });
 }
 
 /**

@@ -1,5 +1,6 @@
-import { appendFileSync, copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { YokeError, type RunScope } from "@yoke/protocol";
 import { eventDraft, rejectionOf, runStartedDraft } from "@yoke/testkit";
 import Database from "better-sqlite3";
@@ -180,5 +181,53 @@ describe("sqlite journal: read-only", () => {
     expect(await codeOfOpen({ filename, readOnly: true })).toBe("JOURNAL_TRUNCATED");
     expect(await codeOfOpen({ filename: directory.file("absent.db"), readOnly: true })).toBe("JOURNAL_NOT_INITIALIZED");
     expect(existsSync(directory.file("absent.db"))).toBe(false);
+  });
+});
+
+// A real auditor: another user (nobody), who may read the journal's directory but not write
+// it, so SQLite cannot create its `-shm` there. Needs root to switch users.
+const isRoot = process.getuid?.() === 0;
+describe.runIf(isRoot)("sqlite journal: read-only, by a user who may not write the directory", () => {
+  const NOBODY = 65534;
+  const audit = (filename: string): string => {
+    chmodSync(dirname(filename), 0o755);
+    const fixtures = join(import.meta.dirname, "__fixtures__");
+    const child = spawnSync(
+      process.execPath,
+      ["--no-warnings", "--import", join(fixtures, "register-ts.mjs"), join(fixtures, "audit-worker.ts"), filename, scope.tenantId, scope.runId],
+      { cwd: join(import.meta.dirname, ".."), uid: NOBODY, gid: NOBODY, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(child.stderr).toBe("");
+    return child.stdout.trim();
+  };
+
+  it("verifies a closed journal without creating a file", async () => {
+    const filename = directory.file("journal.db");
+    await writeRun(filename);
+    expect(existsSync(`${filename}-wal`)).toBe(false);
+    const files = readdirSync(dirname(filename)).sort();
+    expect(JSON.parse(audit(filename))).toMatchObject({ ok: true, events: 4 });
+    expect(readdirSync(dirname(filename)).sort()).toEqual(files);
+  });
+
+  it("verifies a journal a writer has open, with its -wal", async () => {
+    const filename = directory.file("journal.db");
+    const writer = await createSqliteJournal({ filename });
+    try {
+      await writer.append(scope, 0, [runStartedDraft()]);
+      await writer.append(scope, 1, notes(1, 5));
+      expect(JSON.parse(audit(filename))).toMatchObject({ ok: true, events: 6 });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it("still checks the head witness: a deleted tail is JOURNAL_TRUNCATED", async () => {
+    const filename = directory.file("journal.db");
+    await writeRun(filename);
+    const db = new Database(filename);
+    db.prepare("DELETE FROM events WHERE seq = 3").run();
+    db.close();
+    expect(audit(filename)).toMatch(/^ERR JOURNAL_TRUNCATED /);
   });
 });

@@ -167,8 +167,10 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   try {
     const mode = applyPragmas(db, durability, busyTimeoutMs, readOnly);
     if (integrityCheck === "quick") quickCheck(db);
-    const onDisk = !db.memory && db.name !== "" && db.name !== ":memory:";
-    const witnessPath = onDisk && witnessMode !== "none" ? `${db.name}-head` : null;
+    // A read-only open may read an in-memory snapshot of the file (see openDatabaseFile): it still has the file's witness.
+    const path = filename ?? db.name;
+    const onDisk = filename !== undefined ? filename !== ":memory:" : !db.memory && db.name !== "" && db.name !== ":memory:";
+    const witnessPath = onDisk && witnessMode !== "none" ? `${path}-head` : null;
     // A new file was created complete (createAtomically): an empty one here was not made by this call.
     const allowInit = options.create ?? !owned;
     const kysely = new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) });

@@ -35,5 +35,5 @@ export type { Logger } from "./logger.js";
 export { realSleep } from "./model-call.js";
 export type { Sleep } from "./model-call.js";
 export { reconstructRequest, reconstructRequestFromEvents } from "./reconstruct-request.js";
-export type { ReconstructedRequest } from "./reconstruct-request.js";
+export type { CutOutput, ReconstructOptions, ReconstructedRequest } from "./reconstruct-request.js";
 export { RUNTIME_VERSION } from "./version.js";

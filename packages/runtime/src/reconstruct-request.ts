@@ -1,5 +1,15 @@
-import { applyManifestDelta, rebuildRequest, sha256Hex, type Manifest, type SourceMessage } from "@yoke/context-compiler";
-import { RunStateAccumulator, YokeError, type EventData, type JournalEvent, type JournalV1, type ModelRequest, type RunScope } from "@yoke/protocol";
+import { applyManifestDelta, rebuildRequest, sha256Hex, toolResultText, type Manifest, type SourceMessage } from "@yoke/context-compiler";
+import {
+  RunStateAccumulator,
+  YokeError,
+  type ArtifactRef,
+  type ArtifactStoreV1,
+  type EventData,
+  type JournalEvent,
+  type JournalV1,
+  type ModelRequest,
+  type RunScope,
+} from "@yoke/protocol";
 import { parseManifestDelta } from "./compiled-context.js";
 import { transcriptItemId } from "./request-builder.js";
 
@@ -25,6 +35,27 @@ export interface ReconstructedRequest {
   readonly manifest: Manifest;
   /** The journal event each transcript item of the manifest came from, by item id (`message:<n>` → seq). */
   readonly sourceSeqs: ReadonlyMap<string, number>;
+  /**
+   * Every tool output the request shows cut, and where its full text is: inline in the event
+   * `seq` (checked to hash to `artifactHash`), or, with `artifact`, in the artifact store
+   * (checked by `reconstructRequest` when it is given the store).
+   */
+  readonly cutOutputs: readonly CutOutput[];
+}
+
+/** A tool output shown cut, and where its whole text is kept. */
+export interface CutOutput {
+  readonly itemId: string;
+  /** Index of the tool-result part in its message. */
+  readonly part: number;
+  /** The event the message came from. */
+  readonly seq: number;
+  readonly originalBytes: number;
+  readonly keptBytes: number;
+  /** SHA-256 (hex) the request's note names: of the full text, or the artifact's digest. */
+  readonly artifactHash: string;
+  /** The whole result, out of line. Absent: the full text is inline in event `seq`. */
+  readonly artifact?: ArtifactRef;
 }
 
 function mismatch(message: string, details: Record<string, unknown>): YokeError {
@@ -35,8 +66,11 @@ function mismatch(message: string, details: Record<string, unknown>): YokeError 
  * Rebuilds, from a run's events alone, the exact request the model received on turn
  * `turnIndex` (the first request of the turn; 1-based, as in `turn.started`), and checks it
  * against the journal: the `context.compiled` and `model.requested` hashes and the SHA-256
- * of the bytes rebuilt from the manifest the deltas add up to must all agree, and every
- * artifact must hash to its address. Throws REQUEST_MISMATCH naming the first check that
+ * of the bytes rebuilt from the manifest the deltas add up to must all agree, every
+ * artifact must hash to its address, and the full text of every cut tool output (kept once,
+ * in its tool event) must hash to the hash the request names; an output stored out of line
+ * must be the artifact the request names (`cutOutputs` lists them; `reconstructRequest`
+ * reads them back from the store). Throws REQUEST_MISMATCH naming the first check that
  * fails (with the event's seq); JOURNAL_CORRUPT when a delta does not apply or a message
  * or artifact the manifest names is missing; RUN_NOT_FOUND when the turn was never compiled.
  *
@@ -108,10 +142,77 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
         requestHash: rebuilt.requestHash,
         manifest: found.manifest,
         sourceSeqs: found.sourceSeqs,
+        cutOutputs: cutOutputsOf(found.manifest, found.transcript, found.sourceSeqs),
       };
     }
   }
   throw new YokeError("RUN_NOT_FOUND", `the journal has no compiled request for turn ${turnIndex}`, { details: { turnIndex } });
+}
+
+/**
+ * Where the full text of each cut tool output is, checked: an inline text must hash to the
+ * hash the manifest names, an out-of-line one must be the artifact it names (REQUEST_MISMATCH
+ * naming the event otherwise).
+ */
+function cutOutputsOf(manifest: Manifest, transcript: readonly SourceMessage[], sourceSeqs: ReadonlyMap<string, number>): CutOutput[] {
+  const messages = new Map(transcript.map((entry) => [entry.id, entry.message]));
+  const outputs: CutOutput[] = [];
+  for (const item of manifest.items) {
+    const message = messages.get(item.id);
+    if (item.truncations === undefined || message?.role !== "tool") continue;
+    const seq = sourceSeqs.get(item.id)!;
+    for (const cut of item.truncations) {
+      const result = message.content[cut.part]?.result;
+      const artifact = result?.truncation?.artifact;
+      const actual = result === undefined ? "none" : artifact !== undefined ? artifact.digest.slice("sha256:".length) : sha256Hex(toolResultText(result));
+      if (actual !== cut.artifactHash) {
+        throw mismatch(`event ${seq}: the full text of tool output ${item.id}#${cut.part} is ${artifact === undefined ? "" : "artifact "}sha256:${actual}, not the sha256:${cut.artifactHash} the request names`, {
+          seq,
+          itemId: item.id,
+          part: cut.part,
+          expected: cut.artifactHash,
+          actual,
+        });
+      }
+      const { part, originalBytes, keptBytes, artifactHash } = cut;
+      outputs.push({ itemId: item.id, part, seq, originalBytes, keptBytes, artifactHash, ...(artifact === undefined ? {} : { artifact }) });
+    }
+  }
+  return outputs;
+}
+
+/** What `reconstructRequest` may use besides the journal. */
+export interface ReconstructOptions {
+  /**
+   * The artifact store the run put its large tool outputs in. Required when the turn shows an
+   * output stored out of line: each is read back and verified (ARTIFACT_MISSING,
+   * ARTIFACT_CORRUPT, naming the event that references it).
+   */
+  readonly artifacts?: ArtifactStoreV1;
+}
+
+/** Checks that the store holds, intact, every output `reconstructed` shows out of line. */
+async function verifyOutOfLine(reconstructed: ReconstructedRequest, store: ArtifactStoreV1 | undefined): Promise<void> {
+  for (const output of reconstructed.cutOutputs) {
+    if (output.artifact === undefined) continue;
+    const { digest } = output.artifact;
+    const where = { seq: output.seq, itemId: output.itemId, part: output.part, digest };
+    if (store === undefined) {
+      throw new YokeError("ARTIFACT_MISSING", `event ${output.seq} references artifact ${digest}, and no artifact store was given to look it up in (options.artifacts)`, { details: where });
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await store.get(output.artifact);
+    } catch (error) {
+      if (YokeError.hasCode(error, "ARTIFACT_MISSING") || YokeError.hasCode(error, "ARTIFACT_CORRUPT")) {
+        throw new YokeError(error.code, `event ${output.seq} references artifact ${digest}: ${error.message}`, { details: { ...error.details, ...where }, cause: error });
+      }
+      throw error;
+    }
+    if (bytes.byteLength !== output.artifact.bytes) {
+      throw new YokeError("ARTIFACT_CORRUPT", `event ${output.seq} references artifact ${digest} of ${output.artifact.bytes} bytes; the store holds ${bytes.byteLength}`, { details: where });
+    }
+  }
 }
 
 /**
@@ -122,11 +223,15 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
  * ```ts
  * const journal = await createSqliteJournal({ filename: "runs.sqlite" });
  * const { request, requestHash } = await reconstructRequest(journal, { tenantId: "acme", runId }, 3);
+ * // a run with an artifact store: its large outputs are checked there too
+ * const checked = await reconstructRequest(journal, scope, 3, { artifacts: createFileArtifactStore({ directory: "runs/artifacts" }) });
  * ```
  */
-export async function reconstructRequest(journal: JournalV1, scope: RunScope, turnIndex: number): Promise<ReconstructedRequest> {
+export async function reconstructRequest(journal: JournalV1, scope: RunScope, turnIndex: number, options: ReconstructOptions = {}): Promise<ReconstructedRequest> {
   const events: JournalEvent[] = [];
   for await (const event of journal.read(scope)) events.push(event);
   if (events.length === 0) throw new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
-  return reconstructRequestFromEvents(events, turnIndex);
+  const reconstructed = reconstructRequestFromEvents(events, turnIndex);
+  await verifyOutOfLine(reconstructed, options.artifacts);
+  return reconstructed;
 }

@@ -105,7 +105,7 @@ describe("reconstructRequest: the incident test", () => {
     const { result, model } = await run(journal);
     const events = await readAll(journal, result.runId);
     const artifacts = events.flatMap((event) => (event.type === "context.compiled" ? ((event.data.artifacts ?? []) as { text: string }[]) : []));
-    const full = await fetchLog.execute({ build: 1 }, undefined as never);
+    const full = (await fetchLog.execute({ build: 1 }, undefined as never)) as string;
     expect(artifacts.map((artifact) => artifact.text)).not.toContain(full);
     expect(events.filter((event) => JSON.stringify(event.data).includes("build 1 line 1999")).map((event) => event.type)).toEqual(["action.committed"]);
     // The manifest names the cut item; the reconstruction maps it to the journal event it came from.

@@ -1,6 +1,7 @@
 // Tools with outputs far larger than an event may hold, and ways to measure where they went.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
@@ -42,4 +43,10 @@ export function filesUnder(directory: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
+}
+
+/** A fresh directory under the OS temp dir, and a way to remove it with everything in it. */
+export function tempDirectory(prefix: string): { readonly path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }

@@ -14,6 +14,12 @@ export interface Artifact {
   /** SHA-256 of the UTF-8 text, hex. */
   readonly hash: string;
   readonly text: string;
+  /**
+   * `tool_output`: the full text of a cut tool result, which is the transcript's own text:
+   * whoever keeps the transcript (a journal's tool events) already keeps it, and need not
+   * store it again. Absent for texts found nowhere else (constraints, evidence, summaries).
+   */
+  readonly origin?: "tool_output";
 }
 
 /** Looks up an artifact's text by hash. A Map of hash → text is one. */

@@ -240,6 +240,39 @@ describe("tool results through the envelope", () => {
     expect(envelope.content[0]!.text).toContain(`⟦yoke: output truncated: kept ${cut.keptBytes} of ${cut.originalBytes} bytes; the full output is artifact sha256:${cut.artifactHash}⟧`);
     // The source transcript is not touched.
     expect(transcript[3]!.message.role === "tool" && transcript[3]!.message.content[0]!.result.truncation).toBeUndefined();
+    // The artifact is the transcript's own text: a journal of tool events need not keep it twice.
+    expect(artifact.origin).toBe("tool_output");
+    expect(artifacts.filter((entry) => entry.origin === undefined).map((entry) => entry.text)).toEqual(["Never push to main."]);
+  });
+
+  it("cuts a result whose whole output is stored out of line, naming that artifact, and gives no artifact for it", () => {
+    const transcript = makeTranscript(2);
+    const digest = `sha256:${"c3".repeat(32)}`;
+    const inline = "x".repeat(5_000);
+    const offloaded = (text: string, originalBytes: number): typeof transcript[number] => ({
+      id: "event:99",
+      message: {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", result: {
+          status: "ok",
+          content: [{ type: "text", text }],
+          truncation: { originalBytes, keptBytes: Buffer.byteLength(text), artifact: { digest, bytes: originalBytes, mediaType: "text/plain; charset=utf-8" } },
+          timing: { startedAt: 0, endedAt: 1, durationMs: 1 },
+        } }],
+      },
+    });
+    const over = [...transcript.slice(0, 3), offloaded(inline, 20_000_000)];
+    const { request, manifest, artifacts } = compile({ ...inputAt(transcript, 2), transcript: over }, { ...FAST, toolOutputBudgets: { read_file: 2_000 } });
+    const item = manifest.items.find((entry) => entry.id === "event:99")!;
+    expect(item.truncations).toEqual([{ part: 0, originalBytes: 20_000_000, keptBytes: 2_000, artifactHash: "c3".repeat(32) }]);
+    expect(artifacts.map((entry) => entry.text)).toEqual(["Never push to main."]);
+    const text = JSON.stringify(request.messages[item.message!]);
+    expect(text).toContain(`kept 2000 of 20000000 bytes; the full output is artifact ${digest}`);
+
+    // Under the budget, the inline text is shown whole, with the note that it is not all.
+    const under = [...transcript.slice(0, 3), offloaded("y".repeat(1_000), 9_000_000)];
+    const small = compile({ ...inputAt(transcript, 2), transcript: under }, { ...FAST, toolOutputBudgets: { read_file: 2_000 } });
+    expect(small.manifest.items.find((entry) => entry.id === "event:99")!.truncations).toEqual([{ part: 0, originalBytes: 9_000_000, keptBytes: 1_000, artifactHash: "c3".repeat(32) }]);
   });
 });
 

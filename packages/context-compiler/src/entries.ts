@@ -118,7 +118,7 @@ export function summaryEntry(revision: ContextRevision, index: number, nonce: st
 /** A transcript message, cut to tool budgets and wrapped by trust, with its one manifest item. */
 export function transcriptEntry(source: SourceMessage, index: number, nonce: string, budgetOf: (toolName: string) => number, counter: TokenCounter): Entry {
   const trust = source.trust ?? defaultTrust(source.message);
-  const { truncations, full } = planTruncations(source.message, budgetOf);
+  const { truncations, artifacts } = planTruncations(source.message, budgetOf);
   const message = renderTranscriptMessage(source.message, source.id, trust, nonce, truncations);
   const tokens = counter.count(visibleText(message));
   const item: ManifestItem = {
@@ -131,7 +131,6 @@ export function transcriptEntry(source: SourceMessage, index: number, nonce: str
     tokens,
   };
   if (truncations.length > 0) item.truncations = truncations;
-  const artifacts = truncations.map((cut, position) => ({ hash: cut.artifactHash, text: full[position]! }));
   return entryOf(message, tokens, [item], artifacts);
 }
 

@@ -39,6 +39,7 @@ export type { Allocation, ItemKind, Manifest, ManifestDelta, ManifestItem, Manif
 export { contextOverflowError, isContextOverflow } from "./overflow.js";
 export type { ContextOverflowDetails } from "./overflow.js";
 export { rebuildRequest } from "./rebuild.js";
+export { toolResultText } from "./render.js";
 export type { RebuildInput, RebuildResult } from "./rebuild.js";
 export { ESTIMATED_CHARS_PER_TOKEN, encodingForModel, estimatedTokenCounter, tiktokenCounter, tokenCounterForModel } from "./tokenizer.js";
 export type { TiktokenEncodingName, TokenCountMode, TokenCounter } from "./tokenizer.js";

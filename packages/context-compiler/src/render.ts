@@ -10,7 +10,7 @@ import {
   type ToolResultPart,
   type ToolSpec,
 } from "@yoke/protocol";
-import { sha256Hex, truncateUtf8, utf8Length } from "./artifacts.js";
+import { sha256Hex, truncateUtf8, utf8Length, type Artifact } from "./artifacts.js";
 import { canonicalText } from "./canonical-frame.js";
 import type { PartTruncation } from "./manifest-schema.js";
 import { compilerNote, isUntrusted, trustRule, wrapContent, type TrustLabel } from "./trust.js";
@@ -40,24 +40,37 @@ export function toolResultText(result: ToolResultEnvelope): string {
 }
 
 /**
- * Which tool-result parts of a message exceed their budget, and how much of each is kept.
- * `budgetOf` gives a tool's output budget in UTF-8 bytes.
+ * Which tool-result parts of a message exceed their budget, how much of each is kept, and
+ * the full text of each cut (an artifact; its `origin` is `tool_output`). `budgetOf` gives a
+ * tool's output budget in UTF-8 bytes. A result whose whole output is stored out of line
+ * (`truncation.artifact`) is cut when its inline text was, its note naming that artifact;
+ * its full text is not here, so it gives no artifact.
  */
-export function planTruncations(message: Message, budgetOf: (toolName: string) => number): { truncations: PartTruncation[]; full: string[] } {
+export function planTruncations(message: Message, budgetOf: (toolName: string) => number): { truncations: PartTruncation[]; artifacts: Artifact[] } {
   const truncations: PartTruncation[] = [];
-  const full: string[] = [];
-  if (message.role !== "tool") return { truncations, full };
+  const artifacts: Artifact[] = [];
+  if (message.role !== "tool") return { truncations, artifacts };
   message.content.forEach((part, index) => {
     const text = toolResultText(part.result);
     const budget = budgetOf(part.toolName);
+    const stored = part.result.truncation?.artifact;
+    if (stored !== undefined) {
+      const inlineBytes = utf8Length(text);
+      const originalBytes = Math.max(part.result.truncation!.originalBytes, inlineBytes);
+      if (inlineBytes <= budget && inlineBytes === originalBytes) return; // only the structured output went out of line
+      const keptBytes = inlineBytes <= budget ? inlineBytes : utf8Length(truncateUtf8(text, budget));
+      truncations.push({ part: index, originalBytes, keptBytes, artifactHash: stored.digest.slice("sha256:".length) });
+      return;
+    }
     if (text.length <= budget / 3) return; // at most 3 bytes per UTF-16 unit: certainly fits
     const originalBytes = utf8Length(text);
     if (originalBytes <= budget) return;
     const kept = truncateUtf8(text, budget);
-    truncations.push({ part: index, originalBytes, keptBytes: utf8Length(kept), artifactHash: sha256Hex(text) });
-    full.push(text);
+    const artifactHash = sha256Hex(text);
+    truncations.push({ part: index, originalBytes, keptBytes: utf8Length(kept), artifactHash });
+    artifacts.push({ hash: artifactHash, text, origin: "tool_output" });
   });
-  return { truncations, full };
+  return { truncations, artifacts };
 }
 
 function renderToolPart(part: ToolResultPart, index: number, id: string, trust: TrustLabel, nonce: string, truncations: readonly PartTruncation[]): ToolResultPart {

@@ -18,3 +18,7 @@ export type { SqliteDatabaseLike, SqliteDurability, SqliteStatementLike } from "
 export { createSqliteJournal } from "./sqlite-journal.js";
 export type { SqliteJournal, SqliteJournalOptions } from "./sqlite-journal.js";
 export { SQLITE_JOURNAL_FORMAT, SQLITE_JOURNAL_SCHEMA_VERSION } from "./sqlite-migrations.js";
+export { createFileArtifactStore } from "./artifact-store-file.js";
+export type { FileArtifactStore, FileArtifactStoreOptions } from "./artifact-store-file.js";
+export { createMemoryArtifactStore } from "./artifact-store-memory.js";
+export type { MemoryArtifactStoreOptions } from "./artifact-store-memory.js";

@@ -48,6 +48,7 @@ export const YOKE_ERROR_CODES = {
   TOOL_OUTPUT_TOO_LARGE: { retryable: false, summary: "a tool's output is larger than the journal may hold and no artifact store was given" },
   ARTIFACT_MISSING: { retryable: false, summary: "an artifact the journal references by digest is not in the artifact store" },
   ARTIFACT_CORRUPT: { retryable: false, summary: "an artifact's bytes do not hash to the digest the journal references" },
+  ARTIFACT_UNAVAILABLE: { retryable: true, summary: "the artifact store failed to read or write (permissions, disk full, I/O error)" },
   TOOL_OUTPUT_INVALID: { retryable: false, summary: "a tool's structured output did not match its output schema" },
   TOOL_COMPENSATION_FAILED: { retryable: false, summary: "undoing a committed effect failed" },
   ACTION_TRANSITION_ILLEGAL: { retryable: false, summary: "an action event does not follow from the action's state" },

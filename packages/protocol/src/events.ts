@@ -94,8 +94,15 @@ export const EVENT_DATA_SCHEMAS = {
      * Limits pinned for the run's life, so a resume decides as the first process did.
      * `maxToolCallsPerTurn`: calls of one response past it (in proposal order) are rejected
      * with TOOL_CALL_LIMIT; absent in journals written before it (no cap).
+     * `maxEventOutputBytes`: UTF-8 bytes of one tool result (its text and structured output)
+     * an event may hold inline; a larger result goes to an artifact store, or is answered with
+     * TOOL_OUTPUT_TOO_LARGE; absent in journals written before it (no limit).
      */
-    limits: z.object({ maxTurns: z.number().int().positive(), maxToolCallsPerTurn: z.number().int().positive().optional() }),
+    limits: z.object({
+      maxTurns: z.number().int().positive(),
+      maxToolCallsPerTurn: z.number().int().positive().optional(),
+      maxEventOutputBytes: z.number().int().positive().optional(),
+    }),
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),

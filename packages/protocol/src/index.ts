@@ -2,7 +2,7 @@
  * @yoke/protocol — the shared vocabulary of Yoke: branded ids and the id source, the
  * canonical event union (zod), the normalized model request and response, the tool-result
  * envelope, the versioned interfaces every layer implements (`JournalV1`,
- * `ProviderAdapterV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
+ * `ProviderAdapterV1`, `ArtifactStoreV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
  * closed code table. Depends on zod only.
  */
 export {
@@ -20,6 +20,8 @@ export type {
   ActionTransitionResult,
   ReconcileVerdict,
 } from "./actions.js";
+export { ArtifactDigestSchema, ArtifactRefSchema, artifactDigestOf } from "./artifacts.js";
+export type { ArtifactDigest, ArtifactMeta, ArtifactRef, ArtifactStoreV1 } from "./artifacts.js";
 export { CANONICAL_JSON_MAX_DEPTH, canonicalJson } from "./canonical-json.js";
 export type { CanonicalJsonOptions } from "./canonical-json.js";
 export { systemClock, steppingClock } from "./clock.js";
@@ -123,6 +125,7 @@ export type {
   ToolResultEnvelope,
   ToolResultPart,
   ToolSpec,
+  Truncation,
   Usage,
 } from "./model.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";

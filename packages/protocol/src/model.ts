@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { ArtifactRefSchema } from "./artifacts.js";
 import { JsonObjectSchema, JsonValueSchema, type JsonValue } from "./json-value.js";
 
 export { JsonValueSchema, type JsonValue };
@@ -38,12 +39,25 @@ export type ReasoningPart = z.infer<typeof ReasoningPartSchema>;
 export const AssistantPartSchema = z.discriminatedUnion("type", [TextPartSchema, ToolCallPartSchema, ReasoningPartSchema]);
 export type AssistantPart = z.infer<typeof AssistantPartSchema>;
 
+/**
+ * How a result's text was cut. `originalBytes` and `keptBytes` count UTF-8 bytes of the text
+ * the model is shown (its text parts, else its structured output as canonical JSON).
+ */
 export const TruncationSchema = z.object({
   originalBytes: z.number().int().nonnegative(),
   keptBytes: z.number().int().nonnegative(),
-  /** Hash of the full content when it was kept as an artifact. */
+  /** Hash of the full content when it was kept as an artifact (set by the context compiler on what the model sees). */
   artifactHash: z.string().optional(),
+  /**
+   * The whole result, stored out of line in an `ArtifactStoreV1` because it was larger than
+   * one event may hold: the text as `text/plain; charset=utf-8` when the result had no
+   * structured output, else `{ content, output }` as canonical JSON
+   * (`application/vnd.yoke.tool-result+json`). The envelope then keeps the first `keptBytes`
+   * of the text and no `output`. Absent in journals written before artifact stores.
+   */
+  artifact: ArtifactRefSchema.optional(),
 });
+export type Truncation = z.infer<typeof TruncationSchema>;
 
 /**
  * What a tool call produced, as the model and the journal see it.

@@ -53,6 +53,8 @@ export interface RunState {
   readonly maxTurns: number;
   /** Tool calls of one response that may run; the rest are rejected (TOOL_CALL_LIMIT). Undefined: no cap (a journal from before the cap). */
   readonly maxToolCallsPerTurn: number | undefined;
+  /** UTF-8 bytes of one tool result an event may hold inline (see `run.started`). Undefined: no limit (a journal from before it). */
+  readonly maxEventOutputBytes: number | undefined;
   readonly phase: RunPhase;
   /** Turns started so far. */
   readonly turns: number;

@@ -104,6 +104,12 @@ describe("limits and model failures", () => {
     expect(reduceRun(eventsOf([capped])).maxToolCallsPerTurn).toBe(64);
   });
 
+  it("pins maxEventOutputBytes from run.started; a journal from before the limit has none", () => {
+    expect(reduceRun(eventsOf(head)).maxEventOutputBytes).toBeUndefined();
+    const limited = { ...head[0]!, data: { ...head[0]!.data, limits: { maxTurns: 3, maxEventOutputBytes: 262_144 } } };
+    expect(reduceRun(eventsOf([limited])).maxEventOutputBytes).toBe(262_144);
+  });
+
   it("folds model.failed as a no-op while the call is awaited, and refuses it anywhere else", () => {
     const before = reduceRun(eventsOf(requested));
     const after = reduceRun(eventsOf([...requested, failed("turn_1"), failed("turn_1")]));

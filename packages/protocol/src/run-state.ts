@@ -342,6 +342,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     tools: data.tools,
     maxTurns: data.limits.maxTurns,
     maxToolCallsPerTurn: data.limits.maxToolCallsPerTurn,
+    maxEventOutputBytes: data.limits.maxEventOutputBytes,
     phase: "ready",
     turns: 0,
     currentTurnId: undefined,

@@ -42,7 +42,7 @@ describe("tool calls per turn and at once", () => {
 
     const events = (await readAll(journal, runId)).map(parseYokeEvent);
     const started = events[0]!;
-    expect(started.type === "run.started" && started.data.limits).toEqual({ maxTurns: 20, maxToolCallsPerTurn: 64 });
+    expect(started.type === "run.started" && started.data.limits).toEqual({ maxTurns: 20, maxToolCallsPerTurn: 64, maxEventOutputBytes: 262_144 });
     expect(events.filter((event) => event.type === "action.admitted")).toHaveLength(64);
     const rejected = events.flatMap((event) => (event.type === "tool.rejected" ? [event.data] : []));
     expect(rejected).toHaveLength(1_936);

@@ -15,6 +15,8 @@ export const DEFAULT_MODEL_RETRIES = 2;
 export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 600_000;
 export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;
 export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
+/** 256 KiB of one tool result inline in one event (see `HarnessOptions.maxEventOutputBytes`). */
+export const DEFAULT_MAX_EVENT_OUTPUT_BYTES = 262_144;
 
 const passes: CompletionCheck = async () => ({ passed: true });
 
@@ -31,6 +33,9 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
   if (!Number.isInteger(maxToolCallsPerTurn) || maxToolCallsPerTurn < 1) invalid("maxToolCallsPerTurn must be a positive integer", "maxToolCallsPerTurn");
   const maxConcurrentTools = options.maxConcurrentTools ?? DEFAULT_MAX_CONCURRENT_TOOLS;
   if (!Number.isInteger(maxConcurrentTools) || maxConcurrentTools < 1) invalid("maxConcurrentTools must be a positive integer", "maxConcurrentTools");
+  const maxEventOutputBytes = options.maxEventOutputBytes ?? DEFAULT_MAX_EVENT_OUTPUT_BYTES;
+  if (!Number.isInteger(maxEventOutputBytes) || maxEventOutputBytes < 1) invalid("maxEventOutputBytes must be a positive integer", "maxEventOutputBytes");
+  if (options.artifacts !== undefined && options.artifacts?.specificationVersion !== "v1") invalid("artifacts must implement ArtifactStoreV1", "artifacts");
   if (options.journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
   if (options.provider?.specificationVersion !== "v1") invalid("provider must implement ProviderAdapterV1", "provider");
 
@@ -57,6 +62,8 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     modelRetries,
     modelCallTimeoutMs,
     maxToolCallsPerTurn,
+    maxEventOutputBytes,
+    artifacts: options.artifacts,
     sleep: options.sleep ?? realSleep,
     timers: options.timers ?? realTimers,
     executor: createToolExecutor({ clock, timers: options.timers, maxConcurrent: maxConcurrentTools }),

@@ -1,5 +1,6 @@
 import type { CompactionPolicy, EvidenceItem, PinnedConstraint, TokenCounter } from "@yoke/context-compiler";
 import type {
+  ArtifactStoreV1,
   Clock,
   IdSource,
   JournalEvent,
@@ -65,7 +66,7 @@ export interface ContextOptions {
   constraints?: readonly PinnedConstraint[];
   /** Optional context filled by priority into free tokens. Must be a pure function of the state's transcript (a resume recompiles). */
   evidence?: (state: RunState) => readonly EvidenceItem[];
-  /** Budget of one tool result's text in UTF-8 bytes (default 16 KiB); the full text is journaled as an artifact. */
+  /** Budget of one tool result's text the model is shown, in UTF-8 bytes (default 16 KiB); the full text stays in the tool's event (or the artifact store), journaled once. */
   toolOutputBudgetBytes?: number;
   /** Per-tool overrides of `toolOutputBudgetBytes`. */
   toolOutputBudgets?: Readonly<Record<string, number>>;
@@ -87,6 +88,7 @@ export interface ContextOptions {
  *   maxToolCallsPerTurn: 16, // calls past 16 in one response go back as TOOL_CALL_LIMIT
  *   maxConcurrentTools: 4, // at most 4 handlers at once
  *   modelCallTimeoutMs: 120_000, // PROVIDER_TIMEOUT after 2 minutes, then retried
+ *   artifacts: createFileArtifactStore({ directory: "runs/artifacts" }), // tool outputs past 256 KiB go here
  * });
  * ```
  */
@@ -134,6 +136,22 @@ export interface HarnessOptions {
   sleep?: Sleep;
   /** Timers that arm tool deadlines and model call deadlines. Default: the real ones. Tests inject fake ones. */
   timers?: Timers;
+  /**
+   * UTF-8 bytes of one tool result (its text, structured output and error message) one
+   * journal event may hold inline. Default 262 144 (256 KiB). A larger result is never
+   * journaled whole: with `artifacts`, the whole result is put there first and the event
+   * keeps its first `maxEventOutputBytes` of text and the artifact's ref
+   * (`result.truncation.artifact`); without a store (or when the store refuses it as too
+   * large), the model is shown a TOOL_OUTPUT_TOO_LARGE error instead, the action stays as it
+   * settled, and the run goes on. Pinned in `run.started` (`limits.maxEventOutputBytes`).
+   */
+  maxEventOutputBytes?: number;
+  /**
+   * Where tool results larger than `maxEventOutputBytes` go, content-addressed (see
+   * `createFileArtifactStore` in @yoke/journal). Each is stored once and is durable before the
+   * event that references it; pass the same store to `reconstructRequest`. Default: none.
+   */
+  artifacts?: ArtifactStoreV1;
   /** How requests are compiled: token counting, output reserve, compaction, pinned constraints, evidence. */
   context?: ContextOptions;
   /**

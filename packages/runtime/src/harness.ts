@@ -105,7 +105,7 @@ async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startO
       task,
       ...(deps.systemPrompt === undefined ? {} : { systemPrompt: deps.systemPrompt }),
       tools: [...deps.tools.values()].map((tool) => tool.spec),
-      limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn },
+      limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };

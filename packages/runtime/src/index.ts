@@ -11,6 +11,7 @@ export type { AnyTool, SideEffect, Tool, ToolContext, ToolDefinition, ToolOutput
 export { createHarness } from "./harness.js";
 export {
   DEFAULT_MAX_CONCURRENT_TOOLS,
+  DEFAULT_MAX_EVENT_OUTPUT_BYTES,
   DEFAULT_MAX_TOOL_CALLS_PER_TURN,
   DEFAULT_MAX_TURNS,
   DEFAULT_MODEL_CALL_TIMEOUT_MS,
@@ -35,5 +36,6 @@ export type { Logger } from "./logger.js";
 export { realSleep } from "./model-call.js";
 export type { Sleep } from "./model-call.js";
 export { reconstructRequest, reconstructRequestFromEvents } from "./reconstruct-request.js";
+export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
 export type { ReconstructedRequest } from "./reconstruct-request.js";
 export { RUNTIME_VERSION } from "./version.js";

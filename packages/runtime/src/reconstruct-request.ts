@@ -1,7 +1,14 @@
 import { applyManifestDelta, rebuildRequest, sha256Hex, type Manifest, type SourceMessage } from "@yoke/context-compiler";
 import { RunStateAccumulator, YokeError, type EventData, type JournalEvent, type JournalV1, type ModelRequest, type RunScope } from "@yoke/protocol";
+import { cutOutputsOf, verifyOutOfLine, type CutOutput, type ReconstructOptions } from "./cut-outputs.js";
 import { parseManifestDelta } from "./compiled-context.js";
 import { transcriptItemId } from "./request-builder.js";
+
+export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
+
+function mismatch(message: string, details: Record<string, unknown>): YokeError {
+  return new YokeError("REQUEST_MISMATCH", message, { details });
+}
 
 /**
  * A request rebuilt from a journal, checked against the hash journaled before it was sent.
@@ -25,18 +32,23 @@ export interface ReconstructedRequest {
   readonly manifest: Manifest;
   /** The journal event each transcript item of the manifest came from, by item id (`message:<n>` → seq). */
   readonly sourceSeqs: ReadonlyMap<string, number>;
-}
-
-function mismatch(message: string, details: Record<string, unknown>): YokeError {
-  return new YokeError("REQUEST_MISMATCH", message, { details });
+  /**
+   * Every tool output the request shows cut, and where its full text is: inline in the event
+   * `seq` (checked to hash to `artifactHash`), or, with `artifact`, in the artifact store
+   * (checked by `reconstructRequest` when it is given the store).
+   */
+  readonly cutOutputs: readonly CutOutput[];
 }
 
 /**
  * Rebuilds, from a run's events alone, the exact request the model received on turn
  * `turnIndex` (the first request of the turn; 1-based, as in `turn.started`), and checks it
  * against the journal: the `context.compiled` and `model.requested` hashes and the SHA-256
- * of the bytes rebuilt from the manifest the deltas add up to must all agree, and every
- * artifact must hash to its address. Throws REQUEST_MISMATCH naming the first check that
+ * of the bytes rebuilt from the manifest the deltas add up to must all agree, every
+ * artifact must hash to its address, and the full text of every cut tool output (kept once,
+ * in its tool event) must hash to the hash the request names; an output stored out of line
+ * must be the artifact the request names (`cutOutputs` lists them; `reconstructRequest`
+ * reads them back from the store). Throws REQUEST_MISMATCH naming the first check that
  * fails (with the event's seq); JOURNAL_CORRUPT when a delta does not apply or a message
  * or artifact the manifest names is missing; RUN_NOT_FOUND when the turn was never compiled.
  *
@@ -108,6 +120,7 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
         requestHash: rebuilt.requestHash,
         manifest: found.manifest,
         sourceSeqs: found.sourceSeqs,
+        cutOutputs: cutOutputsOf(found.manifest, found.transcript, found.sourceSeqs),
       };
     }
   }
@@ -122,11 +135,15 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
  * ```ts
  * const journal = await createSqliteJournal({ filename: "runs.sqlite" });
  * const { request, requestHash } = await reconstructRequest(journal, { tenantId: "acme", runId }, 3);
+ * // a run with an artifact store: its large outputs are checked there too
+ * const checked = await reconstructRequest(journal, scope, 3, { artifacts: createFileArtifactStore({ directory: "runs/artifacts" }) });
  * ```
  */
-export async function reconstructRequest(journal: JournalV1, scope: RunScope, turnIndex: number): Promise<ReconstructedRequest> {
+export async function reconstructRequest(journal: JournalV1, scope: RunScope, turnIndex: number, options: ReconstructOptions = {}): Promise<ReconstructedRequest> {
   const events: JournalEvent[] = [];
   for await (const event of journal.read(scope)) events.push(event);
   if (events.length === 0) throw new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
-  return reconstructRequestFromEvents(events, turnIndex);
+  const reconstructed = reconstructRequestFromEvents(events, turnIndex);
+  await verifyOutOfLine(reconstructed, options.artifacts);
+  return reconstructed;
 }

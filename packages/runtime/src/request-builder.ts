@@ -89,7 +89,9 @@ export function compileRequest(context: RunContext, state: RunState): CompileRes
 /**
  * `context.compiled` and `model.requested` for the request `state` gives, journaled together
  * before the call: the manifest as a delta against the last journaled one, the artifacts not
- * journaled yet, the compactions this compile made, and the request hash.
+ * journaled yet, the compactions this compile made, and the request hash. The full text of a
+ * cut tool output is not an artifact here: it is journaled once, in the tool's own event (or
+ * it is in the artifact store, referenced from that event), and the manifest names its hash.
  */
 export function requestDrafts(context: RunContext, state: RunState, turnId: string): YokeEventDraft[] {
   const result = compileRequest(context, state);
@@ -98,7 +100,7 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
   const artifacts: { hash: string; text: string }[] = [];
   const seen = new Set<string>();
   for (const artifact of result.artifacts) {
-    if (journaled.has(artifact.hash) || seen.has(artifact.hash)) continue;
+    if (artifact.origin === "tool_output" || journaled.has(artifact.hash) || seen.has(artifact.hash)) continue;
     seen.add(artifact.hash);
     artifacts.push({ hash: artifact.hash, text: artifact.text });
   }

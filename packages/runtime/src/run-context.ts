@@ -1,4 +1,5 @@
 import {
+  type ArtifactStoreV1,
   EVENT_SCHEMA_VERSION,
   YokeError,
   type AppendResult,
@@ -43,6 +44,10 @@ export interface HarnessDeps {
   readonly modelCallTimeoutMs: number;
   /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its turns. */
   readonly maxToolCallsPerTurn: number;
+  /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its results. */
+  readonly maxEventOutputBytes: number;
+  /** Where results past a run's `maxEventOutputBytes` go; undefined: they become TOOL_OUTPUT_TOO_LARGE. */
+  readonly artifacts: ArtifactStoreV1 | undefined;
   readonly sleep: Sleep;
   readonly timers: Timers;
   readonly executor: ToolExecutor;

@@ -13,3 +13,5 @@ export { describeJournalTamperSuite } from "./tamper-suite.js";
 export type { TamperKind, TamperSubject, TamperedRun } from "./tamper-suite.js";
 export { describeIdempotencyStoreContract } from "./idempotency-contract.js";
 export type { IdempotencyStoreFactory } from "./idempotency-contract.js";
+export { describeArtifactStoreContract } from "./artifact-store-contract.js";
+export type { ArtifactStoreContractOptions, ArtifactStoreContractSubject, ArtifactStoreFactory } from "./artifact-store-contract.js";

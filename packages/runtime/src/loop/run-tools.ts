@@ -1,5 +1,6 @@
 import { toolCallsOf, type ActionRecord, type PendingToolCall, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { BatchTransaction, compensationPlan, type AttemptOutcome, type DispatchItem, type Settlement } from "@yoke/scheduler";
+import { boundResults } from "../bound-output.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { validateCalls, type CallDecision } from "../validate-calls.js";
@@ -64,7 +65,8 @@ export async function runTools(context: RunContext): Promise<void> {
       if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
     }
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
-    const drafts: YokeEventDraft[] = batch.drain();
+    // Results past the run's event limit go to the artifact store (durable first) or become errors.
+    const drafts: YokeEventDraft[] = await boundResults(context, batch.drain());
     if (escalation) return escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
     if (retries.length > 0 || deferred.length > 0) {
       // Another round: the retries, and the calls that waited for them, in proposal order.
@@ -155,7 +157,8 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     if (settlement.kind === "retry") items.push(settlement.item);
     if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
   }
-  return { drafts, items, escalation };
+  // A reconciler's result is bounded like a handler's.
+  return { drafts: await boundResults(context, drafts), items, escalation };
 }
 
 const CANCELLED_BEFORE_ADMISSION = { code: "CANCELLED", message: "the run was cancelled before this call was admitted; it did not run" } as const;

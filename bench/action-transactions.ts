@@ -61,9 +61,9 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
     ...inner,
     specificationVersion: "v1",
     capabilities: inner.capabilities,
-    append: async (scope, seq, drafts) => {
+    append: async (scope, seq, drafts, options) => {
       const before = process.hrtime.bigint();
-      const result = await inner.append(scope, seq, drafts);
+      const result = await inner.append(scope, seq, drafts, options);
       inAppend += process.hrtime.bigint() - before;
       appends.push([...result.events]);
       return result;

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RUNTIME_VERSION } from "@yoke/runtime";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -17,5 +18,17 @@ describe("package metadata", () => {
     expect(licence).toMatch(/Apache License\s+Version 2\.0, January 2004/);
     expect(readFileSync(join(root, "packages", name, "LICENSE"), "utf8")).toBe(licence);
     expect(manifest.engines?.node).toMatch(/^>=\d+/);
+  });
+});
+
+describe("the built runtime", () => {
+  it("records the version its package.json states (written in at build time)", () => {
+    const manifest = JSON.parse(readFileSync(join(root, "packages", "runtime", "package.json"), "utf8")) as { version: string };
+    expect(RUNTIME_VERSION).toBe(manifest.version);
+  });
+
+  it("does not depend on packages it does not import", () => {
+    const manifest = JSON.parse(readFileSync(join(root, "packages", "runtime", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies)).not.toContain("@yoke/journal");
   });
 });

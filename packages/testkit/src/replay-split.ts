@@ -36,7 +36,7 @@ export function exchangeSeed(seed: number, index: number): number {
  * @example
  * ```ts
  * const body = new TextEncoder().encode("data: é\n\n");
- * replaySplitOffsets(body, 7); // the same offsets on every run, e.g. [3, 7, 9]
+ * replaySplitOffsets(body, 7); // [3, 7] on every run: 7 falls inside "é"
  * ```
  */
 export function replaySplitOffsets(bytes: Uint8Array, seed: number): number[] {

@@ -41,6 +41,14 @@ export interface ProviderContractSubject {
  * What the contract asks of the subject besides the scenario: the split `seed` to serve the
  * recorded bodies with (pass it to `createReplayServer(exchanges, { seed })`). Every test
  * that reaches the provider runs once per seed, with the seed in its name.
+ *
+ * @example
+ * ```ts
+ * describeProviderContract("my adapter", async (scenario, { seed }) => {
+ *   const server = await createReplayServer([fixtures[scenario]], { seed });
+ *   return { adapter: createMyAdapter({ baseURL: server.url }), close: () => server.close() };
+ * });
+ * ```
  */
 export interface ProviderContractContext {
   readonly seed: number;
@@ -52,13 +60,31 @@ export type ProviderContractFactory = (
   context: ProviderContractContext,
 ) => ProviderContractSubject | Promise<ProviderContractSubject>;
 
-/** Options of `describeProviderContract`. */
+/**
+ * Options of `describeProviderContract`.
+ *
+ * @example
+ * ```ts
+ * // Reproduce a failure seen under "[split seed 2]" alone, or widen the search:
+ * describeProviderContract("my adapter", factory, { seeds: [2] });
+ * describeProviderContract("my adapter", factory, { seeds: [1, 2, 3, 4, 5, 6, 7, 8] });
+ * ```
+ */
 export interface ProviderContractOptions {
   /** The split seeds each provider-facing test runs under. Default: `PROVIDER_CONTRACT_SEEDS`. */
   seeds?: readonly number[];
 }
 
-/** The split seeds the provider contract runs under by default: three split patterns per fixture. */
+/**
+ * The split seeds the provider contract runs under by default: three split patterns per
+ * fixture. For the first body a server serves, seed 1 cuts pieces of up to 8 bytes, seed 2
+ * up to 128, seed 3 up to 32, each with extra cuts inside characters and separators.
+ *
+ * @example
+ * ```ts
+ * describeProviderContract("my adapter", factory, { seeds: [...PROVIDER_CONTRACT_SEEDS, 99] });
+ * ```
+ */
 export const PROVIDER_CONTRACT_SEEDS: readonly number[] = Object.freeze([1, 2, 3]);
 
 /** The tool of the contract's tool-call scenarios; adapters' own tests may use it too. */

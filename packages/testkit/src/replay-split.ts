@@ -8,6 +8,12 @@ const CHUNK_LIMITS = [2, 8, 32, 128, 512] as const;
 /**
  * A deterministic 32-bit generator (a Weyl sequence through a murmur3-style finalizer): the
  * same seed always gives the same numbers, on every platform.
+ *
+ * @example
+ * ```ts
+ * const next = seededRandom(42);
+ * const die = 1 + (next() % 6); // the same roll on every run
+ * ```
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -20,7 +26,15 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The seed of the `index`-th body a server with `seed` serves (0-based). */
+/**
+ * The seed of the `index`-th body (0-based) a server created with `{ seed }` splits.
+ *
+ * @example
+ * ```ts
+ * // Where the second response of a server with seed 3 was cut:
+ * replaySplitOffsets(recordedBytes, exchangeSeed(3, 1)); // equals server.requests[1].splitAt
+ * ```
+ */
 export function exchangeSeed(seed: number, index: number): number {
   return seededRandom((seed ^ Math.imul(index + 1, 0x27d4eb2d)) >>> 0)();
 }
@@ -50,7 +64,17 @@ export function replaySplitOffsets(bytes: Uint8Array, seed: number): number[] {
   return [...offsets].sort((a, b) => a - b);
 }
 
-/** True when cutting `bytes` at `offset` splits a UTF-8 character or a line terminator pair. */
+/**
+ * True when cutting `bytes` at `offset` splits a UTF-8 character or falls between two line
+ * breaks (`\n|\n`, `\r|\n`, `\n|\r`).
+ *
+ * @example
+ * ```ts
+ * const bytes = new TextEncoder().encode("é\n\n");
+ * isTrickyOffset(bytes, 1); // true: inside "é"
+ * isTrickyOffset(bytes, 3); // true: between the two newlines
+ * ```
+ */
 export function isTrickyOffset(bytes: Uint8Array, offset: number): boolean {
   const after = bytes[offset]!;
   const before = bytes[offset - 1]!;

@@ -162,7 +162,8 @@ export async function createReplayServer(exchanges: readonly ReplayExchange[] = 
       open.add(response);
       const index = served++;
       const seed = options.seed === undefined ? undefined : exchangeSeed(options.seed, index);
-      void serve(queue.shift(), incoming, response, seed, record, state);
+      // A malformed exchange (say, an invalid header) fails this response, not the server.
+      serve(queue.shift(), incoming, response, seed, record, state).catch(() => response.destroy());
       for (const waiter of waiters.splice(0)) {
         if (requests.length >= waiter.count) waiter.resolve(requests[waiter.count - 1]!);
         else waiters.push(waiter);
@@ -229,7 +230,8 @@ async function serve(
 
   const destroyAfter = exchange.destroyAfter ?? (exchange.cut ? "body" : undefined);
   const sent = destroyAfter === undefined || destroyAfter === "body" ? bytes : bytes.subarray(0, Math.max(0, destroyAfter));
-  const splitAt = (exchange.splitAt ?? (seed === undefined ? [] : replaySplitOffsets(sent, seed))).filter((offset) => offset > 0 && offset < sent.length);
+  const wanted = exchange.splitAt ?? (seed === undefined ? [] : replaySplitOffsets(sent, seed));
+  const splitAt = [...new Set(wanted)].filter((offset) => Number.isInteger(offset) && offset > 0 && offset < sent.length).sort((a, b) => a - b);
   record.splitAt = splitAt;
   await writePieces(response, sent, splitAt);
   if (response.destroyed) return;
@@ -246,13 +248,9 @@ const encoder = new TextEncoder();
 
 function bodyBytes(exchange: ReplayExchange): Uint8Array {
   const { sse, rawBody, body } = exchange;
-  if (sse !== undefined) return typeof sse === "string" ? encoder.encode(sse) : isBytes(sse) ? sse : encoder.encode(encodeSse(sse));
+  if (sse !== undefined) return typeof sse === "string" ? encoder.encode(sse) : sse instanceof Uint8Array ? sse : encoder.encode(encodeSse(sse));
   if (rawBody !== undefined) return typeof rawBody === "string" ? encoder.encode(rawBody) : rawBody;
   return body === undefined ? new Uint8Array() : encoder.encode(JSON.stringify(body));
-}
-
-function isBytes(value: unknown): value is Uint8Array {
-  return value instanceof Uint8Array;
 }
 
 // Each piece is handed to the socket, then the event loop turns once (the client's read can

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./test-support.js";
+
+let current: Replay | undefined;
+async function open(...args: Parameters<typeof replay>): Promise<Replay> {
+  await current?.server.close();
+  current = await replay(...args);
+  return current;
+}
+afterEach(async () => {
+  await current?.server.close();
+  current = undefined;
+});
+
+const withId = (requestId: string) => ({ headers: { "x-request-id": requestId } });
+
+describe("the x-request-id of every OpenAI response and error", () => {
+  it("is on a successful response, streamed or not, on both APIs, and on the finish part", async () => {
+    const { provider } = await open([fixture("text.sse", withId("req_ok_stream"))]);
+    const { parts, onStreamPart } = collect();
+    expect((await provider.generate(ask("hi"), { onStreamPart })).requestId).toBe("req_ok_stream");
+    expect(parts.at(-1)).toMatchObject({ type: "finish", response: { requestId: "req_ok_stream" } });
+
+    const whole = await open([fixture("json-parallel-tool-calls.json", withId("req_ok_json"))], { stream: false });
+    expect((await whole.provider.generate(ask("Weather?", { tools: [weatherTool] }))).requestId).toBe("req_ok_json");
+
+    const chat = await open([fixture("chat-text.sse", withId("req_ok_chat"))], { api: "chat", model: "gpt-4.1-mini" });
+    expect((await chat.provider.generate(ask("hi"))).requestId).toBe("req_ok_chat");
+  });
+
+  it("is on errors raised after the 200: a destroyed socket (TypeError: terminated), a stream that ends without its terminal event", async () => {
+    for (const [api, file] of [["responses", "stream-cut.sse"], ["chat", "chat-stream-cut.sse"]] as const) {
+      for (const cut of [true, false]) {
+        const { provider } = await open([fixture(file, { cut, ...withId(`req_cut_${api}_${cut}`) })], { api, model: api === "chat" ? "gpt-4.1-mini" : "gpt-5-mini" });
+        const error = await rejection(provider.generate(ask("hi")));
+        expect([error.code, error.details.requestId], `${api}, socket destroyed: ${cut}`).toEqual(["PROVIDER_STREAM_CUT", `req_cut_${api}_${cut}`]);
+      }
+    }
+  });
+
+  it("is on response.failed and on an error event", async () => {
+    const { provider } = await open([fixture("response-failed.sse", withId("req_failed")), fixture("error-event.sse", withId("req_event"))]);
+    expect((await rejection(provider.generate(ask("hi")))).details.requestId).toBe("req_failed");
+    expect((await rejection(provider.generate(ask("hi")))).details.requestId).toBe("req_event");
+  });
+});

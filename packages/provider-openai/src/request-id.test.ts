@@ -1,4 +1,6 @@
+import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
+import { createOpenAIProvider, type OpenAIClientLike } from "./index.js";
 import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./test-support.js";
 
 let current: Replay | undefined;
@@ -42,5 +44,18 @@ describe("the x-request-id of every OpenAI response and error", () => {
     const { provider } = await open([fixture("response-failed.sse", withId("req_failed")), fixture("error-event.sse", withId("req_event"))]);
     expect((await rejection(provider.generate(ask("hi")))).details.requestId).toBe("req_failed");
     expect((await rejection(provider.generate(ask("hi")))).details.requestId).toBe("req_event");
+  });
+
+  it("is absent, and nothing fails, with a hand-made client that has no withResponse()", async () => {
+    const { server } = await open([fixture("text.sse", withId("req_unseen"))]);
+    const sdk = new OpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1` });
+    // Plain promises: what a wrapper or another fetch-based client returns.
+    const client: OpenAIClientLike = {
+      responses: { create: (body, options) => Promise.resolve(sdk.responses.create(body, options)) },
+      chat: { completions: { create: (body, options) => Promise.resolve(sdk.chat.completions.create(body, options)) } },
+    };
+    const response = await createOpenAIProvider({ model: "gpt-5-mini", client }).generate(ask("hi"));
+    expect(response.content).toEqual([{ type: "text", text: expect.any(String) }]);
+    expect("requestId" in response).toBe(false);
   });
 });

@@ -115,6 +115,11 @@ describe("cancellable", () => {
     const error = await cancellable("anthropic", controller.signal, async () => Promise.reject(sdkError)).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "CANCELLED", cause: sdkError, details: { provider: "anthropic" } });
     await expect(cancellable("anthropic", controller.signal, async () => "late")).rejects.toMatchObject({ code: "CANCELLED" });
+    const answered = new YokeError("PROVIDER_STREAM_CUT", "ended early", { details: { requestId: "req_1" } });
+    await expect(cancellable("anthropic", controller.signal, async () => Promise.reject(answered))).rejects.toMatchObject({
+      code: "CANCELLED",
+      details: { provider: "anthropic", requestId: "req_1" },
+    });
     const typed = new YokeError("CANCELLED", "already typed");
     await expect(cancellable("anthropic", controller.signal, async () => Promise.reject(typed))).rejects.toBe(typed);
   });

@@ -131,7 +131,10 @@ export async function cancellable<T>(provider: string, signal: AbortSignal | und
     result = await call();
   } catch (error) {
     if (signal?.aborted && !YokeError.hasCode(error, "CANCELLED")) {
-      throw new YokeError("CANCELLED", `the ${provider} call was cancelled`, { cause: error, details: { provider } });
+      // A request that was answered keeps its id, even when the caller abandoned it.
+      const requestId = YokeError.isInstance(error) ? error.details.requestId : undefined;
+      const details = typeof requestId === "string" ? { provider, requestId } : { provider };
+      throw new YokeError("CANCELLED", `the ${provider} call was cancelled`, { cause: error, details });
     }
     throw error;
   }

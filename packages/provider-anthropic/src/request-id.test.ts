@@ -33,6 +33,13 @@ describe("the request-id of every Anthropic response and error", () => {
     }
   });
 
+  it("is on a CANCELLED error when the caller aborts a stream that was answered", async () => {
+    const { provider } = await open([fixture("stream-cut.sse", { hang: true, ...withId("req_cancelled") })]);
+    const controller = new AbortController();
+    const error = await rejection(provider.generate(ask("hi"), { signal: controller.signal, onStreamPart: () => controller.abort() }));
+    expect([error.code, error.details.requestId]).toEqual(["CANCELLED", "req_cancelled"]);
+  });
+
   it("is on an error event inside the stream", async () => {
     const { provider } = await open([fixture("overloaded-event.sse", withId("req_011CEvent"))]);
     expect((await rejection(provider.generate(ask("hi")))).details).toMatchObject({ type: "overloaded_error", requestId: "req_011CEvent" });

@@ -40,6 +40,13 @@ describe("the x-request-id of every OpenAI response and error", () => {
     }
   });
 
+  it("is on a CANCELLED error when the caller aborts a stream that was answered", async () => {
+    const { provider } = await open([fixture("stream-cut.sse", { hang: true, ...withId("req_cancelled") })]);
+    const controller = new AbortController();
+    const error = await rejection(provider.generate(ask("hi"), { signal: controller.signal, onStreamPart: () => controller.abort() }));
+    expect([error.code, error.details.requestId]).toEqual(["CANCELLED", "req_cancelled"]);
+  });
+
   it("is on response.failed and on an error event", async () => {
     const { provider } = await open([fixture("response-failed.sse", withId("req_failed")), fixture("error-event.sse", withId("req_event"))]);
     expect((await rejection(provider.generate(ask("hi")))).details.requestId).toBe("req_failed");

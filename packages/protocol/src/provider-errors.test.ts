@@ -60,8 +60,15 @@ describe("providerError", () => {
   });
 
   it("does not retry a status-less error of a type nobody knows", () => {
-    const error = providerError(Object.assign(new Error("?"), { code: "something_new" }), { ...context, streamStarted: true });
+    const error = providerError(Object.assign(new Error("?"), { error: { type: "error", error: { type: "something_new" } } }), { ...context, streamStarted: true });
     expect(error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: false, details: { type: "something_new", kind: "unknown" } });
+  });
+
+  it("reads a transport error's own code as no provider error: lost mid-stream it is a retryable cut", () => {
+    const socket = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+    expect(providerError(socket, { ...context, streamStarted: true })).toMatchObject({ code: "PROVIDER_STREAM_CUT", retryable: true });
+    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    expect(providerError(refused, context)).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: true });
   });
 
   it("gives a headerless failure after the 200 the response's request id; the error's own header wins", () => {

@@ -86,7 +86,9 @@ export function providerError(thrown: unknown, context: ProviderErrorContext): Y
   if (types[0] !== undefined) details.type = types[0];
   if (requestId !== undefined) details.requestId = requestId;
   if (wait !== undefined) details.retryAfterMs = wait;
-  if (typeof error.status === "number" || types.length > 0) {
+  // Named by the provider: an HTTP status, or an error body (an in-stream `error` event). A
+  // transport error's own `code` (ECONNRESET, UND_ERR_SOCKET) names no provider error.
+  if (typeof error.status === "number" || (typeof error.error === "object" && error.error !== null)) {
     const named = classifyProviderError(types, error.status);
     details.kind = named.kind;
     return new YokeError(named.code, message, { cause: thrown, details, retryable: named.retryable });

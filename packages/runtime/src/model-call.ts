@@ -84,7 +84,7 @@ export async function generateWithRetry(
       });
       if (!retrying || !isRetryable(error)) throw error;
       const waitMs = retryDelay(error, attempt);
-      options.logger.warn({ code: error.code, attempt: attempt + 1, waitMs }, "model call failed; retrying");
+      options.logger.warn({ code: error.code, attempt: attempt + 1, waitMs, requestId }, "model call failed; retrying");
       await options.sleep(waitMs, options.signal);
     }
   }

@@ -1,5 +1,6 @@
 import { YokeError, parseYokeEvent, type ProviderAdapterV1 } from "@yoke/protocol";
 import { createScriptedModel, failWith, say } from "@yoke/testkit";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { readAll, rig } from "./__fixtures__/harness-fixtures.js";
 
@@ -15,7 +16,9 @@ describe("the provider's request id in the journal", () => {
   it("is journaled with model.responded and, for a failed attempt, with model.failed", async () => {
     const cut = new YokeError("PROVIDER_STREAM_CUT", "the response stream was cut: terminated", { details: { provider: "openai", requestId: "req_cut" } });
     const provider = withRequestIds(createScriptedModel([failWith(cut), say("done")]), ["req_ok"]);
-    const { harness, journal } = rig([], { provider, modelRetries: 1 });
+    const lines: string[] = [];
+    const logger = pino({ level: "trace" }, { write: (line: string) => void lines.push(line) });
+    const { harness, journal } = rig([], { provider, modelRetries: 1, logger });
     const { outcome, runId } = await harness.start("t");
     expect(outcome.status).toBe("verified_success");
     const events = (await readAll(journal, runId)).map(parseYokeEvent);
@@ -23,5 +26,10 @@ describe("the provider's request id in the journal", () => {
     expect(failed).toEqual([{ turnId: expect.any(String), attempt: 1, code: "PROVIDER_STREAM_CUT", message: cut.message, retryable: true, retrying: true, requestId: "req_cut" }]);
     const responded = events.flatMap((event) => (event.type === "model.responded" ? [event.data.response.requestId] : []));
     expect(responded).toEqual(["req_ok"]);
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; requestId?: string });
+    expect(logged.filter((record) => record.requestId !== undefined).map((record) => [record.msg, record.requestId])).toEqual([
+      ["model call failed; retrying", "req_cut"],
+      ["model responded", "req_ok"],
+    ]);
   });
 });

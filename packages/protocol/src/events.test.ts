@@ -32,6 +32,18 @@ describe("parseYokeEvent", () => {
     }
   });
 
+  it("keeps the provider's request id on model.responded and model.failed; events without one still parse", () => {
+    const response = { provider: "openai", model: "gpt-5-mini", content: [], stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 } };
+    const responded = parseYokeEvent({ ...base, type: "model.responded", data: { turnId: "turn_1", response: { ...response, requestId: "req_1" }, latencyMs: 3 } });
+    expect(responded.type === "model.responded" && responded.data.response.requestId).toBe("req_1");
+    const old = parseYokeEvent({ ...base, type: "model.responded", data: { turnId: "turn_1", response, latencyMs: 3 } });
+    expect(old.type === "model.responded" && old.data.response.requestId).toBeUndefined();
+    const failure = { turnId: "turn_1", attempt: 1, code: "PROVIDER_STREAM_CUT", message: "cut", retryable: true, retrying: false };
+    const failed = parseYokeEvent({ ...base, type: "model.failed", data: { ...failure, requestId: "req_2" } });
+    expect(failed.type === "model.failed" && failed.data.requestId).toBe("req_2");
+    expect(parseYokeEvent({ ...base, type: "model.failed", data: failure }).type).toBe("model.failed");
+  });
+
   it("refuses events from a newer schema version instead of misreading them", () => {
     const newer = () =>
       parseYokeEvent({ ...base, schemaVersion: EVENT_SCHEMA_VERSION + 1, type: "turn.started", data: { turnId: "t", index: 1 } });

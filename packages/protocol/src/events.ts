@@ -138,6 +138,8 @@ export const EVENT_DATA_SCHEMAS = {
     message: z.string(),
     retryable: z.boolean(),
     retrying: z.boolean(),
+    /** The provider's request id for the failed attempt, when it answered with one. Older events have none. */
+    requestId: z.string().optional(),
   }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
   "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema }),

@@ -130,8 +130,10 @@ export type {
 } from "./model.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export { addUsage } from "./provider.js";
-export { cancellable, providerError, retryAfterMs } from "./provider-errors.js";
+export { cancellable, providerError, retryAfterMs, withRequestId } from "./provider-errors.js";
 export type { ProviderErrorContext, SdkErrorLike } from "./provider-errors.js";
+export { PROVIDER_ERROR_CLASSES, classifyProviderError } from "./provider-error-classes.js";
+export type { ProviderErrorClass, ProviderErrorKind } from "./provider-error-classes.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";
 export type { ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";

@@ -148,6 +148,12 @@ export type Usage = z.infer<typeof UsageSchema>;
 export const ModelResponseSchema = z.object({
   /** The provider's response id, when it has one. */
   id: z.string().optional(),
+  /**
+   * The provider's id for the HTTP request that produced this response (OpenAI
+   * `x-request-id`, Anthropic `request-id`): what the provider asks for in an incident.
+   * Responses journaled before it existed have none.
+   */
+  requestId: z.string().optional(),
   provider: z.string(),
   /** The model revision that actually answered. */
   model: z.string(),

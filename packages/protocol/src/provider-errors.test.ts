@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { YokeError } from "./errors.js";
-import { cancellable, providerError, retryAfterMs } from "./provider-errors.js";
+import { cancellable, providerError, retryAfterMs, withRequestId } from "./provider-errors.js";
 
 const context = { provider: "test", signal: undefined, streamStarted: false, now: () => Date.UTC(2026, 0, 1) };
 const withStatus = (status: number, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
@@ -34,9 +34,66 @@ describe("providerError", () => {
     expect(providerError(Object.assign(new Error("busy"), { error: { type: "overloaded_error" } }), context).code).toBe("PROVIDER_UNAVAILABLE");
   });
 
+  it("classifies an error the same with and without an HTTP status: quota, billing, auth, permission, invalid request and context length never retry", () => {
+    const cases: [string, number, string, boolean, string][] = [
+      ["insufficient_quota", 429, "PROVIDER_RATE_LIMITED", false, "quota"],
+      ["billing_error", 402, "PROVIDER_REQUEST_INVALID", false, "billing"],
+      ["authentication_error", 401, "PROVIDER_REQUEST_INVALID", false, "authentication"],
+      ["invalid_api_key", 401, "PROVIDER_REQUEST_INVALID", false, "authentication"],
+      ["permission_error", 403, "PROVIDER_REQUEST_INVALID", false, "permission"],
+      ["not_found_error", 404, "PROVIDER_REQUEST_INVALID", false, "not_found"],
+      ["request_too_large", 413, "PROVIDER_REQUEST_INVALID", false, "request_too_large"],
+      ["invalid_request_error", 400, "PROVIDER_REQUEST_INVALID", false, "invalid_request"],
+      ["context_length_exceeded", 400, "PROVIDER_REQUEST_INVALID", false, "context_length"],
+      ["rate_limit_exceeded", 429, "PROVIDER_RATE_LIMITED", true, "rate_limit"],
+      ["rate_limit_error", 429, "PROVIDER_RATE_LIMITED", true, "rate_limit"],
+      ["overloaded_error", 529, "PROVIDER_UNAVAILABLE", true, "overloaded"],
+      ["api_error", 500, "PROVIDER_UNAVAILABLE", true, "server"],
+      ["server_error", 500, "PROVIDER_UNAVAILABLE", true, "server"],
+    ];
+    for (const [type, status, code, retryable, kind] of cases) {
+      const expected = { code, retryable, details: { type, kind } };
+      expect(providerError(withStatus(status, {}, { code: type }), context), `${type} as HTTP ${status}`).toMatchObject(expected);
+      const inStream = Object.assign(new Error(type), { error: { type: "error", error: { type } } });
+      expect(providerError(inStream, { ...context, streamStarted: true }), `${type} in a stream`).toMatchObject(expected);
+    }
+  });
+
+  it("does not retry a status-less error of a type nobody knows", () => {
+    const error = providerError(Object.assign(new Error("?"), { error: { type: "error", error: { type: "something_new" } } }), { ...context, streamStarted: true });
+    expect(error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: false, details: { type: "something_new", kind: "unknown" } });
+  });
+
+  it("reads a transport error's own code as no provider error: lost mid-stream it is a retryable cut", () => {
+    const socket = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+    expect(providerError(socket, { ...context, streamStarted: true })).toMatchObject({ code: "PROVIDER_STREAM_CUT", retryable: true });
+    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    expect(providerError(refused, context)).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: true });
+  });
+
+  it("gives a headerless failure after the 200 the response's request id; the error's own header wins", () => {
+    const cut = providerError(new TypeError("terminated"), { ...context, streamStarted: true, requestId: "req_stream" });
+    expect(cut).toMatchObject({ code: "PROVIDER_STREAM_CUT", details: { requestId: "req_stream" } });
+    const own = providerError(withStatus(500, { "x-request-id": "req_own" }), { ...context, requestId: "req_stream" });
+    expect(own.details.requestId).toBe("req_own");
+  });
+
   it("passes a YokeError through unchanged", () => {
     const original = new YokeError("CANCELLED", "stop");
     expect(providerError(original, context)).toBe(original);
+  });
+});
+
+describe("withRequestId", () => {
+  it("adds a request id to a YokeError without one, keeping code, retryability and cause", () => {
+    const cause = new Error("root");
+    const error = new YokeError("PROVIDER_STREAM_CUT", "cut", { cause, details: { provider: "openai" }, retryable: false });
+    const tagged = withRequestId(error, "req_1");
+    expect(tagged).toMatchObject({ code: "PROVIDER_STREAM_CUT", message: "cut", retryable: false, cause, details: { provider: "openai", requestId: "req_1" } });
+    expect(withRequestId(tagged, "req_2")).toBe(tagged);
+    expect(withRequestId(error, undefined)).toBe(error);
+    const plain = new Error("not ours");
+    expect(withRequestId(plain, "req_1")).toBe(plain);
   });
 });
 
@@ -65,6 +122,11 @@ describe("cancellable", () => {
     const error = await cancellable("anthropic", controller.signal, async () => Promise.reject(sdkError)).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "CANCELLED", cause: sdkError, details: { provider: "anthropic" } });
     await expect(cancellable("anthropic", controller.signal, async () => "late")).rejects.toMatchObject({ code: "CANCELLED" });
+    const answered = new YokeError("PROVIDER_STREAM_CUT", "ended early", { details: { requestId: "req_1" } });
+    await expect(cancellable("anthropic", controller.signal, async () => Promise.reject(answered))).rejects.toMatchObject({
+      code: "CANCELLED",
+      details: { provider: "anthropic", requestId: "req_1" },
+    });
     const typed = new YokeError("CANCELLED", "already typed");
     await expect(cancellable("anthropic", controller.signal, async () => Promise.reject(typed))).rejects.toBe(typed);
   });

@@ -1,4 +1,5 @@
 import { YokeError } from "./errors.js";
+import { classifyProviderError } from "./provider-error-classes.js";
 
 /**
  * What is read from a provider SDK's error, typed structurally so any installed SDK copy
@@ -15,10 +16,10 @@ export interface SdkErrorLike {
 }
 
 // SDKs put the error's kind in different places (`type`, the body's `code`, Anthropic's
-// nested `error.type`); "error" itself names nothing.
-function errorType(error: SdkErrorLike): string | undefined {
+// nested `error.type`), most specific first; "error" itself names nothing.
+function errorTypes(error: SdkErrorLike): string[] {
   const candidates = [error.code, error.error?.code, error.type, error.error?.error?.type, error.error?.type];
-  return candidates.find((value): value is string => typeof value === "string" && value !== "error");
+  return [...new Set(candidates.filter((value): value is string => typeof value === "string" && value !== "error"))];
 }
 
 export interface ProviderErrorContext {
@@ -27,6 +28,11 @@ export interface ProviderErrorContext {
   /** True once the first stream event arrived: a transport failure after it is a cut stream. */
   readonly streamStarted: boolean;
   readonly now: () => number;
+  /**
+   * The request id of the HTTP response the stream came in, for an error that carries no
+   * headers of its own (a cut connection, an event the adapter itself rejected).
+   */
+  readonly requestId?: string | undefined;
 }
 
 function header(error: SdkErrorLike, name: string): string | undefined {
@@ -51,10 +57,12 @@ export function retryAfterMs(error: SdkErrorLike, now: () => number): number | u
 }
 
 /**
- * Turns whatever a provider SDK threw into a YokeError, for every adapter alike: 429 → PROVIDER_RATE_LIMITED; 408, 409 and
- * 5xx → PROVIDER_UNAVAILABLE (both retryable, with `details.retryAfterMs` when the response
- * named one); other 4xx → PROVIDER_REQUEST_INVALID; an abort → CANCELLED; a connection lost
- * after the stream began → PROVIDER_STREAM_CUT.
+ * Turns whatever a provider SDK threw into a YokeError, for every adapter alike. An error
+ * the provider named (an HTTP error body, an `error` event inside a 200 stream) is classified
+ * by one table, `classifyProviderError`, so the same error gets the same code and
+ * retryability however it arrived; `details` carry `kind`, `type`, `status`, `requestId` and
+ * `retryAfterMs` when known. An abort is CANCELLED; a connection lost after the stream began
+ * is PROVIDER_STREAM_CUT; unparseable event data is PROVIDER_RESPONSE_INVALID.
  *
  * @example
  * ```ts
@@ -63,39 +71,49 @@ export function retryAfterMs(error: SdkErrorLike, now: () => number): number | u
  * ```
  */
 export function providerError(thrown: unknown, context: ProviderErrorContext): YokeError {
-  if (YokeError.isInstance(thrown)) return thrown;
+  if (YokeError.isInstance(thrown)) return withRequestId(thrown, context.requestId);
   const error = (typeof thrown === "object" && thrown !== null ? thrown : { message: String(thrown) }) as SdkErrorLike;
   const message = error.message ?? "the provider call failed";
+  const requestId = header(error, "x-request-id") ?? header(error, "request-id") ?? context.requestId;
   if (context.signal?.aborted || error.name === "APIUserAbortError" || error.name === "AbortError") {
-    return new YokeError("CANCELLED", `the ${context.provider} call was cancelled`, { cause: thrown, details: { provider: context.provider } });
+    const details = requestId === undefined ? { provider: context.provider } : { provider: context.provider, requestId };
+    return new YokeError("CANCELLED", `the ${context.provider} call was cancelled`, { cause: thrown, details });
   }
-  const requestId = header(error, "x-request-id") ?? header(error, "request-id");
   const wait = retryAfterMs(error, context.now);
-  const type = errorType(error);
+  const types = errorTypes(error);
   const details: Record<string, unknown> = { provider: context.provider };
   if (error.status !== undefined) details.status = error.status;
-  if (type !== undefined) details.type = type;
+  if (types[0] !== undefined) details.type = types[0];
   if (requestId !== undefined) details.requestId = requestId;
   if (wait !== undefined) details.retryAfterMs = wait;
+  // Named by the provider: an HTTP status, or an error body (an in-stream `error` event). A
+  // transport error's own `code` (ECONNRESET, UND_ERR_SOCKET) names no provider error.
+  if (typeof error.status === "number" || (typeof error.error === "object" && error.error !== null)) {
+    const named = classifyProviderError(types, error.status);
+    details.kind = named.kind;
+    return new YokeError(named.code, message, { cause: thrown, details, retryable: named.retryable });
+  }
   const options = { cause: thrown, details };
-  const status = error.status;
-  if (typeof status === "number") {
-    if (status === 429) {
-      // A spent quota is not a rate: waiting does not help.
-      return new YokeError("PROVIDER_RATE_LIMITED", message, { ...options, retryable: type !== "insufficient_quota" });
-    }
-    if (status === 408 || status === 409 || status >= 500) return new YokeError("PROVIDER_UNAVAILABLE", message, options);
-    return new YokeError("PROVIDER_REQUEST_INVALID", message, options);
-  }
-  if (type !== undefined) {
-    // An error event inside a stream (no HTTP status).
-    if (type === "rate_limit_error" || type === "rate_limit_exceeded" || type === "requests") return new YokeError("PROVIDER_RATE_LIMITED", message, options);
-    if (type === "invalid_request_error") return new YokeError("PROVIDER_REQUEST_INVALID", message, options);
-    return new YokeError("PROVIDER_UNAVAILABLE", message, options);
-  }
   if (error.name === "SyntaxError") return new YokeError("PROVIDER_RESPONSE_INVALID", message, options);
   if (context.streamStarted) return new YokeError("PROVIDER_STREAM_CUT", `the response stream was cut: ${message}`, options);
   return new YokeError("PROVIDER_UNAVAILABLE", message, options);
+}
+
+/**
+ * The same error with `details.requestId` set, when it had none and one is known: for an
+ * error raised after the provider's 200 (a stream that ended early, a failed response), so
+ * the incident can still be taken to the provider. Anything not a YokeError is returned as is.
+ *
+ * @example
+ * ```ts
+ * try { return consume(stream); } catch (error) { throw withRequestId(error, requestId); }
+ * ```
+ */
+export function withRequestId<E>(error: E, requestId: string | undefined): E {
+  if (requestId === undefined || !YokeError.isInstance(error) || typeof error.details.requestId === "string") return error;
+  const copy = new YokeError(error.code, error.message, { cause: error.cause, details: { ...error.details, requestId }, retryable: error.retryable });
+  if (error.stack !== undefined) copy.stack = error.stack;
+  return copy as E;
 }
 
 /**
@@ -115,7 +133,10 @@ export async function cancellable<T>(provider: string, signal: AbortSignal | und
     result = await call();
   } catch (error) {
     if (signal?.aborted && !YokeError.hasCode(error, "CANCELLED")) {
-      throw new YokeError("CANCELLED", `the ${provider} call was cancelled`, { cause: error, details: { provider } });
+      // A request that was answered keeps its id, even when the caller abandoned it.
+      const requestId = YokeError.isInstance(error) ? error.details.requestId : undefined;
+      const details = typeof requestId === "string" ? { provider, requestId } : { provider };
+      throw new YokeError("CANCELLED", `the ${provider} call was cancelled`, { cause: error, details });
     }
     throw error;
   }

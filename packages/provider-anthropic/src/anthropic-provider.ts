@@ -1,4 +1,4 @@
-import { YokeError, cancellable, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
+import { YokeError, cancellable, withRequestId, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
 import { admitAnthropicRequest } from "./admission.js";
 import { anthropicModelFamily } from "./capabilities.js";
 import { messagesBody } from "./messages-request.js";
@@ -58,11 +58,16 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     const requestOptions = readAnthropicOptions(request);
     const warnings = admitAnthropicRequest(request, requestOptions, target);
     if (signal?.aborted) throw new YokeError("CANCELLED", "the anthropic call was cancelled before it was sent", { cause: signal.reason });
-    const result = await transport.call(messagesBody(request, requestOptions, target), signal);
-    const wire = stream
-      ? await consumeMessagesStream(mappedStream(result as AsyncIterable<WireStreamEvent>, signal, now), onStreamPart)
-      : readMessage(result as Parameters<typeof readMessage>[0]);
-    return mapMessage(wire, options.model, warnings);
+    const { result, requestId } = await transport.call(messagesBody(request, requestOptions, target), signal);
+    try {
+      const wire = stream
+        ? await consumeMessagesStream(mappedStream(result as AsyncIterable<WireStreamEvent>, signal, now, requestId), onStreamPart)
+        : readMessage(result as Parameters<typeof readMessage>[0]);
+      return { ...mapMessage(wire, options.model, warnings), ...(requestId === undefined ? {} : { requestId }) };
+    } catch (error) {
+      // Raised after the 200 (a stream without message_stop): keep the request id.
+      throw withRequestId(error, requestId);
+    }
   };
 
   return {

@@ -1,9 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { providerError, type JsonValue } from "@yoke/protocol";
+import { callWithResponse, type SdkCall } from "./with-response.js";
 
 /** The slice of the `@anthropic-ai/sdk` client the adapter calls, typed structurally. */
 export interface AnthropicClientLike {
-  messages: { create(body: never, options?: { signal?: AbortSignal; maxRetries?: number }): PromiseLike<unknown> };
+  messages: { create(body: never, options?: { signal?: AbortSignal; maxRetries?: number }): SdkCall };
 }
 
 /** How to reach Anthropic: a client you built, or what to build one from. */
@@ -23,7 +24,13 @@ export interface AnthropicConnection {
  * the journal and multiply the waits.
  */
 export interface AnthropicTransport {
-  call(body: { [key: string]: JsonValue }, signal: AbortSignal | undefined): Promise<unknown>;
+  call(body: { [key: string]: JsonValue }, signal: AbortSignal | undefined): Promise<AnthropicCallResult>;
+}
+
+/** What a call returned (a stream or a message), and the `request-id` of its HTTP response. */
+export interface AnthropicCallResult {
+  readonly result: unknown;
+  readonly requestId: string | undefined;
 }
 
 export function createAnthropicTransport(connection: AnthropicConnection, now: () => number): AnthropicTransport {
@@ -42,7 +49,7 @@ export function createAnthropicTransport(connection: AnthropicConnection, now: (
   return {
     async call(body, signal) {
       try {
-        return await resolveClient().messages.create(body as never, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) });
+        return await callWithResponse(resolveClient().messages.create(body as never, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) }), "request-id");
       } catch (error) {
         throw providerError(error, { provider: "anthropic", signal, streamStarted: false, now });
       }
@@ -50,11 +57,14 @@ export function createAnthropicTransport(connection: AnthropicConnection, now: (
   };
 }
 
-/** Iterates an SDK stream, mapping a failure mid-way (an `error` event, a lost connection) to a YokeError. */
-export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined, now: () => number): AsyncIterable<T> {
+/**
+ * Iterates an SDK stream, mapping a failure mid-way (an `error` event, a lost connection) to
+ * a YokeError that carries the request id of the response the stream came in.
+ */
+export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined, now: () => number, requestId: string | undefined): AsyncIterable<T> {
   try {
     for await (const event of stream) yield event;
   } catch (error) {
-    throw providerError(error, { provider: "anthropic", signal, streamStarted: true, now });
+    throw providerError(error, { provider: "anthropic", signal, streamStarted: true, now, requestId });
   }
 }

@@ -1,6 +1,7 @@
 import {
   YokeError,
   cancellable,
+  withRequestId,
   type GenerateOptions,
   type ModelRequest,
   type ModelResponse,
@@ -79,15 +80,28 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     const warnings = admitOpenAIRequest(request, requestOptions, target);
     const { signal, onStreamPart } = generateOptions;
     if (signal?.aborted) throw new YokeError("CANCELLED", "the openai call was cancelled before it was sent", { cause: signal.reason });
+    const body = api === "responses" ? responsesBody(request, requestOptions, target) : chatBody(request, requestOptions, target);
+    const { result, requestId } = await transport.call(api, body, signal);
+    try {
+      const response = await readResult(result, (events) => mappedStream(events, signal, now, requestId), onStreamPart, warnings);
+      return requestId === undefined ? response : { ...response, requestId };
+    } catch (error) {
+      // Raised after the 200 (response.failed, a stream without its terminal event): keep the request id.
+      throw withRequestId(error, requestId);
+    }
+  };
+
+  const readResult = async (
+    result: unknown,
+    mapped: <T>(events: AsyncIterable<T>) => AsyncIterable<T>,
+    onStreamPart: GenerateOptions["onStreamPart"],
+    warnings: string[],
+  ): Promise<ModelResponse> => {
     if (api === "responses") {
-      const result = await transport.call(api, responsesBody(request, requestOptions, target), signal);
-      const wire = stream ? await consumeResponsesStream(mappedStream(result as AsyncIterable<WireResponsesEvent>, signal, now), onStreamPart) : (result as WireResponse);
+      const wire = stream ? await consumeResponsesStream(mapped(result as AsyncIterable<WireResponsesEvent>), onStreamPart) : (result as WireResponse);
       return mapResponsesResult(wire, options.model, warnings);
     }
-    const result = await transport.call(api, chatBody(request, requestOptions, target), signal);
-    const chat = stream
-      ? await consumeChatStream(mappedStream(result as AsyncIterable<WireChatCompletion>, signal, now), onStreamPart)
-      : readChatCompletion(result as WireChatCompletion);
+    const chat = stream ? await consumeChatStream(mapped(result as AsyncIterable<WireChatCompletion>), onStreamPart) : readChatCompletion(result as WireChatCompletion);
     return mapChatResult(chat, options.model, warnings);
   };
 

@@ -15,7 +15,7 @@ export interface WireResponse {
   model?: string;
   status?: string;
   incomplete_details?: { reason?: string } | null;
-  error?: { code?: string; message?: string } | null;
+  error?: { code?: string | null; type?: string | null; message?: string } | null;
   output?: WireOutputItem[];
   usage?: {
     input_tokens?: number;

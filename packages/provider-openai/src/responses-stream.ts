@@ -1,4 +1,4 @@
-import { YokeError, type ModelStreamPart } from "@yoke/protocol";
+import { YokeError, classifyProviderError, type ModelStreamPart } from "@yoke/protocol";
 import type { WireOutputItem, WireResponse } from "./responses-response.js";
 
 /** The subset of Responses API stream events the adapter reads. */
@@ -68,11 +68,13 @@ export async function consumeResponsesStream(
   });
 }
 
+// `response.failed` names its error in `response.error`: the same table as an HTTP error or an
+// `error` event classifies it, so it is retried exactly when they would be.
 function failed(response: WireResponse | undefined): YokeError {
-  const code = response?.error?.code ?? "unknown";
-  const message = response?.error?.message ?? "the response failed";
-  const details = { provider: "openai", type: code, responseId: response?.id };
-  if (code === "rate_limit_exceeded") return new YokeError("PROVIDER_RATE_LIMITED", message, { details });
-  if (code === "server_error") return new YokeError("PROVIDER_UNAVAILABLE", message, { details });
-  return new YokeError("PROVIDER_REQUEST_INVALID", message, { details });
+  const error = response?.error;
+  const types = [error?.code, error?.type].filter((value): value is string => typeof value === "string" && value !== "");
+  const named = classifyProviderError(types, undefined);
+  const message = error?.message ?? "the response failed";
+  const details = { provider: "openai", type: types[0] ?? "unknown", kind: named.kind, responseId: response?.id };
+  return new YokeError(named.code, message, { details, retryable: named.retryable });
 }

@@ -1,13 +1,14 @@
 import OpenAI from "openai";
 import { providerError, type JsonValue } from "@yoke/protocol";
+import { callWithResponse, type SdkCall } from "./with-response.js";
 import type { OpenAIApi } from "./admission.js";
 
 /**
  * The slice of the `openai` SDK client the adapter calls, typed structurally.
  */
 export interface OpenAIClientLike {
-  responses: { create(body: never, options?: { signal?: AbortSignal; maxRetries?: number }): PromiseLike<unknown> };
-  chat: { completions: { create(body: never, options?: { signal?: AbortSignal; maxRetries?: number }): PromiseLike<unknown> } };
+  responses: { create(body: never, options?: { signal?: AbortSignal; maxRetries?: number }): SdkCall };
+  chat: { completions: { create(body: never, options?: { signal?: AbortSignal; maxRetries?: number }): SdkCall } };
 }
 
 /** How to reach OpenAI: a client you built, or what to build one from. */
@@ -27,7 +28,13 @@ export interface OpenAIConnection {
  * loop underneath would hide attempts from the journal and multiply the waits.
  */
 export interface OpenAITransport {
-  call(api: OpenAIApi, body: { [key: string]: JsonValue }, signal: AbortSignal | undefined): Promise<unknown>;
+  call(api: OpenAIApi, body: { [key: string]: JsonValue }, signal: AbortSignal | undefined): Promise<OpenAICallResult>;
+}
+
+/** What a call returned (a stream or a body), and the `x-request-id` of its HTTP response. */
+export interface OpenAICallResult {
+  readonly result: unknown;
+  readonly requestId: string | undefined;
 }
 
 export function createOpenAITransport(connection: OpenAIConnection, now: () => number): OpenAITransport {
@@ -49,7 +56,7 @@ export function createOpenAITransport(connection: OpenAIConnection, now: () => n
       try {
         const sdk = resolveClient();
         const endpoint = api === "responses" ? sdk.responses : sdk.chat.completions;
-        return await endpoint.create(body as never, options);
+        return await callWithResponse(endpoint.create(body as never, options), "x-request-id");
       } catch (error) {
         throw providerError(error, { provider: "openai", signal, streamStarted: false, now });
       }
@@ -57,12 +64,15 @@ export function createOpenAITransport(connection: OpenAIConnection, now: () => n
   };
 }
 
-/** Iterates an SDK stream, mapping a failure mid-way to a YokeError (a lost connection is a cut stream). */
-export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined, now: () => number): AsyncIterable<T> {
+/**
+ * Iterates an SDK stream, mapping a failure mid-way to a YokeError (a lost connection is a
+ * cut stream) that carries the request id of the response the stream came in.
+ */
+export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined, now: () => number, requestId: string | undefined): AsyncIterable<T> {
   try {
     for await (const event of stream) yield event;
   } catch (error) {
     // The HTTP response was accepted before iteration began: any transport failure now is a cut.
-    throw providerError(error, { provider: "openai", signal, streamStarted: true, now });
+    throw providerError(error, { provider: "openai", signal, streamStarted: true, now, requestId });
   }
 }

@@ -34,6 +34,8 @@ export interface ModelCallFailure {
   readonly retryable: boolean;
   /** Another attempt follows. */
   readonly retrying: boolean;
+  /** The provider's request id for the attempt (`details.requestId` of its error), when it gave one. */
+  readonly requestId?: string;
 }
 
 export interface ModelCallOptions {
@@ -71,16 +73,18 @@ export async function generateWithRetry(
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const retrying = isRetryable(error) && attempt < options.retries;
+      const requestId = YokeError.isInstance(error) ? error.details.requestId : undefined;
       await options.onFailure({
         attempt: attempt + 1,
         code: YokeError.isInstance(error) ? error.code : "PROVIDER_UNAVAILABLE",
         message: error instanceof Error ? error.message : String(error),
         retryable: isRetryable(error),
         retrying,
+        ...(typeof requestId === "string" ? { requestId } : {}),
       });
       if (!retrying || !isRetryable(error)) throw error;
       const waitMs = retryDelay(error, attempt);
-      options.logger.warn({ code: error.code, attempt: attempt + 1, waitMs }, "model call failed; retrying");
+      options.logger.warn({ code: error.code, attempt: attempt + 1, waitMs, requestId }, "model call failed; retrying");
       await options.sleep(waitMs, options.signal);
     }
   }

@@ -16,6 +16,12 @@ export interface ProviderCase {
   readonly fixtures: string;
   /** The wait the 429 fixture asks for, which the runtime must honour once. */
   readonly retryAfterMs: number;
+  /** The response header that carries the provider's request id. */
+  readonly requestIdHeader: string;
+  /** The request id the 429 fixture carries. */
+  readonly rateLimitRequestId: string;
+  /** A 200 stream that fails with an error that must never be retried (a spent quota, a billing error). */
+  readonly inStreamFatalError: string;
   /** Reduces one request body to the transcript shape it carried. */
   requestShape(body: unknown): string[];
   /** The shapes of the three requests of the uninterrupted run, in order. */
@@ -34,6 +40,9 @@ export const providers: readonly ProviderCase[] = [
     replayPath: "/v1/responses",
     fixtures: fixturesOf("provider-openai"),
     retryAfterMs: 2000,
+    requestIdHeader: "x-request-id",
+    rateLimitRequestId: "req_rate_1",
+    inStreamFatalError: "errors/insufficient-quota.responses-event.sse",
     // Turn 1's encrypted reasoning item travels with turns 2 and 3; tool outputs pair by call id.
     requestShape: (body) => (body as ResponsesBody).input.map((item) => item.type ?? item.role ?? ""),
     expectedRequestShapes: [
@@ -48,6 +57,9 @@ export const providers: readonly ProviderCase[] = [
     replayPath: "/v1/messages",
     fixtures: fixturesOf("provider-anthropic"),
     retryAfterMs: 3000,
+    requestIdHeader: "request-id",
+    rateLimitRequestId: "req_011CRate",
+    inStreamFatalError: "errors/billing-error.event.sse",
     // Turn 1's signed thinking block goes back with turns 2 and 3; tool results pair with tool_use ids.
     requestShape: (body) =>
       (body as MessagesBody).messages.map((message) => `${message.role}: ${message.content.map((block) => block.id ?? block.tool_use_id ?? block.type).join(" ")}`),

@@ -74,7 +74,7 @@ export async function callModel(context: RunContext): Promise<void> {
   await commit(context, drafts);
   for (const [attemptId, value] of dispatchable) context.dispatchable.set(attemptId, value);
   context.logger.info(
-    { turnId, latencyMs, stopReason: response.stopReason, toolCalls: calls.length, provider: response.provider, model: response.model },
+    { turnId, latencyMs, stopReason: response.stopReason, toolCalls: calls.length, provider: response.provider, model: response.model, requestId: response.requestId },
     "model responded",
   );
 }

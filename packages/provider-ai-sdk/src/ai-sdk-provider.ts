@@ -1,6 +1,7 @@
-import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { YokeError, cancellable, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
 import { admitAiSdkRequest } from "./admission.js";
+import { asLanguageModelV4 } from "./as-language-model-v4.js";
 import { toCallOptions } from "./call-options.js";
 import { aiSdkCapabilities } from "./capabilities.js";
 import { aiSdkError, requestIdOf, withRequestId } from "./errors.js";
@@ -19,8 +20,12 @@ import { StreamFolder, warningText, type FoldedResult } from "./stream-folder.js
  * ```
  */
 export interface AiSdkProviderOptions {
-  /** Any `LanguageModelV4` (specification `v4` of `@ai-sdk/provider`), e.g. `google("gemini-2.5-flash")`. */
-  model: LanguageModelV4;
+  /**
+   * Any `LanguageModelV4` (specification `v4` of `@ai-sdk/provider` 4), e.g.
+   * `google("gemini-2.5-flash")`. A `LanguageModelV3` (AI SDK 6 provider packages) is taken
+   * too, through `asLanguageModelV4`.
+   */
+  model: LanguageModelV4 | LanguageModelV3;
   /** The adapter's provider id (journaled with every response). Default: the model's `provider`, e.g. `google.generative-ai`. */
   provider?: string;
   /** Call `doStream` (default true) or `doGenerate`. The result is the same; `onStreamPart` sees the deltas either way. */
@@ -35,7 +40,7 @@ export interface AiSdkProviderOptions {
 
 /** A `ProviderAdapterV1` over an AI SDK language model. */
 export interface AiSdkProvider extends ProviderAdapterV1 {
-  /** The wrapped model. */
+  /** The wrapped model (a V3 model seen as V4). */
   readonly model: LanguageModelV4;
   /**
    * Runs the admission check alone: the warnings for settings that would be dropped, or a
@@ -76,12 +81,13 @@ async function* partsOf(stream: ReadableStream<LanguageModelV4StreamPart>): Asyn
  * ```
  */
 export function createAiSdkProvider(options: AiSdkProviderOptions): AiSdkProvider {
-  const { model } = options;
-  if ((model as { specificationVersion?: unknown } | undefined)?.specificationVersion !== "v4") {
-    throw new YokeError("CONFIG_INVALID", "createAiSdkProvider takes a language model of specification v4 (@ai-sdk/provider 4)", {
-      details: { specificationVersion: (model as { specificationVersion?: unknown } | undefined)?.specificationVersion ?? null },
+  const version = (options.model as { specificationVersion?: unknown } | undefined)?.specificationVersion;
+  if (version !== "v4" && version !== "v3") {
+    throw new YokeError("CONFIG_INVALID", "createAiSdkProvider takes a language model of specification v4 or v3 (@ai-sdk/provider 4 or 3)", {
+      details: { specificationVersion: typeof version === "string" ? version : null },
     });
   }
+  const model = options.model.specificationVersion === "v3" ? asLanguageModelV4(options.model) : options.model;
   const provider = options.provider ?? model.provider;
   const modelId = model.modelId;
   const stream = options.stream ?? true;

@@ -3,6 +3,7 @@ import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { YokeError, type ModelRequest } from "@yoke/protocol";
 import { createAiSdkProvider, DEFAULT_AI_SDK_CAPABILITIES } from "./index.js";
+import { MockLanguageModelV3 } from "ai/test";
 import { MockLanguageModelV4, ask, collect, rejection, streamOf, textParts, toolCallParts, usage, weatherTool } from "./test-support.js";
 
 const modelStreaming = (...results: LanguageModelV4StreamPart[][]) =>
@@ -13,8 +14,24 @@ const finishPart = (unified: string, raw: string | undefined): LanguageModelV4St
 
 describe("createAiSdkProvider", () => {
   it("refuses a model of another specification version with CONFIG_INVALID", () => {
-    const v3 = { specificationVersion: "v3", provider: "old", modelId: "old-model", supportedUrls: {}, doGenerate: async () => ({}), doStream: async () => ({}) };
-    expect(() => createAiSdkProvider({ model: v3 as never })).toThrowError(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    const v2 = { specificationVersion: "v2", provider: "old", modelId: "old-model", supportedUrls: {}, doGenerate: async () => ({}), doStream: async () => ({}) };
+    expect(() => createAiSdkProvider({ model: v2 as never })).toThrowError(expect.objectContaining({ code: "CONFIG_INVALID" }));
+  });
+
+  it("drives a LanguageModelV3 (AI SDK 6 provider packages) through the same mapping", async () => {
+    const model = new MockLanguageModelV3({
+      provider: "older.chat",
+      modelId: "older-model",
+      supportedUrls: () => ({ "audio/*": [/^https:/] }),
+      doStream: streamOf(toolCallParts([{ id: "c1", input: '{"city":"Kyiv"}' }])) as never,
+    });
+    const provider = createAiSdkProvider({ model });
+    expect([provider.provider, provider.modelId, provider.model.specificationVersion]).toEqual(["older.chat", "older-model", "v4"]);
+    expect(provider.capabilities.inputModalities).toEqual(["text", "audio"]);
+    const response = await provider.generate(ask("x", { tools: [weatherTool], toolChoice: "auto" }));
+    expect(response.content).toEqual([{ type: "tool-call", toolCallId: "c1", toolName: "get_weather", rawArguments: '{"city":"Kyiv"}', arguments: { city: "Kyiv" } }]);
+    expect(response.stopReason).toBe("tool_use");
+    expect(model.doStreamCalls[0]!.toolChoice).toEqual({ type: "auto" });
   });
 
   it("reads input modalities from supportedUrls, keeps conservative defaults, and lets options override", () => {

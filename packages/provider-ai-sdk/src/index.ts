@@ -9,6 +9,7 @@
  */
 export { createAiSdkProvider } from "./ai-sdk-provider.js";
 export type { AiSdkProvider, AiSdkProviderOptions } from "./ai-sdk-provider.js";
+export { asLanguageModelV4 } from "./as-language-model-v4.js";
 export { DEFAULT_AI_SDK_CAPABILITIES, aiSdkCapabilities } from "./capabilities.js";
 export { aiSdkError } from "./errors.js";
 export type { AiSdkErrorContext } from "./errors.js";

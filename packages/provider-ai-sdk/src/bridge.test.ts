@@ -108,6 +108,20 @@ describe("createAiSdkProvider", () => {
     });
   });
 
+  it("sends a tool call back in the key order the model wrote, not the journal's canonical order", async () => {
+    const model = modelStreaming(textParts("ok"));
+    await createAiSdkProvider({ model }).generate({
+      messages: [
+        { role: "user", content: [{ type: "text", text: "write it" }] },
+        // As a journal gives it back: `arguments` in canonical JSON (keys sorted), `rawArguments` verbatim.
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "w1", toolName: "write_file", rawArguments: '{"path":"a.md","content":"x"}', arguments: { content: "x", path: "a.md" } }] },
+      ],
+      tools: [],
+    });
+    const input = (model.doStreamCalls[0]!.prompt[1]!.content[0] as { input: unknown }).input;
+    expect(JSON.stringify(input)).toBe('{"path":"a.md","content":"x"}');
+  });
+
   it("refuses before any call what the matrix says the model cannot take", async () => {
     const model = modelStreaming(textParts("never"));
     const provider = createAiSdkProvider({ model });

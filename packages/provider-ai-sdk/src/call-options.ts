@@ -1,5 +1,5 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, SharedV4ProviderOptions } from "@ai-sdk/provider";
-import type { AssistantPart, ModelRequest, ProviderMetadata } from "@yoke/protocol";
+import { parseToolArguments, type AssistantPart, type ModelRequest, type ProviderMetadata } from "@yoke/protocol";
 import { passThroughOptions, type AiSdkRequestOptions } from "./provider-options.js";
 import { toolResultOutput } from "./tool-result-output.js";
 
@@ -16,12 +16,17 @@ function assistantPart(part: AssistantPart): AssistantContent {
       return { type: "text", text: part.text };
     case "reasoning":
       return withOptions({ type: "reasoning", text: part.text }, part.providerMetadata);
-    case "tool-call":
-      // A call whose arguments were not JSON goes back as the raw text the model wrote.
+    case "tool-call": {
+      // The input is parsed again from the raw text the model wrote, not taken from
+      // `arguments`: a journal stores `arguments` as canonical JSON (keys sorted), so a resumed
+      // run would re-send the call with its keys reordered and break the prompt-cache prefix.
+      // A call whose arguments were not JSON goes back as that raw text.
+      const parsed = parseToolArguments(part.rawArguments);
       return withOptions(
-        { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.arguments ?? part.rawArguments },
+        { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.ok ? parsed.value : part.rawArguments },
         part.providerMetadata,
       );
+    }
   }
 }
 

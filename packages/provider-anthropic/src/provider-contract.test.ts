@@ -5,7 +5,7 @@ import { createAnthropicProvider } from "./index.js";
 import { fixture } from "./test-support.js";
 
 const scenarios: Record<ProviderContractScenario, ReplayExchange> = {
-  text: fixture("text.sse"),
+  text: fixture("text-utf8.sse"),
   "tool-calls": fixture("parallel-tool-calls.sse"),
   "malformed-arguments": fixture("malformed-arguments.sse"),
   "rate-limited": fixture("error-429.json"),
@@ -14,8 +14,9 @@ const scenarios: Record<ProviderContractScenario, ReplayExchange> = {
   slow: fixture("stream-cut.sse", { hang: true }),
 };
 
-describeProviderContract("anthropic messages", async (scenario) => {
-  const server = await createReplayServer([scenarios[scenario]]);
+// Every fixture is served split at the contract's seeded offsets (see PROVIDER_CONTRACT_SEEDS).
+describeProviderContract("anthropic messages", async (scenario, { seed }) => {
+  const server = await createReplayServer([scenarios[scenario]], { seed });
   const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: server.url });
   return {
     adapter: createAnthropicProvider({ model: "claude-sonnet-4-6", client }),

@@ -6,7 +6,7 @@ import { fixture } from "./test-support.js";
 
 const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchange>> = {
   responses: {
-    text: fixture("text.sse"),
+    text: fixture("text-utf8.sse"),
     "tool-calls": fixture("parallel-tool-calls.sse"),
     "malformed-arguments": fixture("malformed-arguments.sse"),
     "rate-limited": fixture("error-429.json"),
@@ -15,7 +15,7 @@ const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchan
     slow: fixture("stream-cut.sse", { hang: true }),
   },
   chat: {
-    text: fixture("chat-text.sse"),
+    text: fixture("chat-text-utf8.sse"),
     "tool-calls": fixture("chat-parallel-tool-calls.sse"),
     "malformed-arguments": fixture("chat-malformed-arguments.sse"),
     "rate-limited": fixture("error-429.json"),
@@ -26,8 +26,9 @@ const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchan
 };
 
 for (const api of ["responses", "chat"] as const) {
-  describeProviderContract(`openai ${api}`, async (scenario) => {
-    const server = await createReplayServer([scenarios[api][scenario]]);
+  // Every fixture is served split at the contract's seeded offsets (see PROVIDER_CONTRACT_SEEDS).
+  describeProviderContract(`openai ${api}`, async (scenario, { seed }) => {
+    const server = await createReplayServer([scenarios[api][scenario]], { seed });
     const client = new OpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1` });
     return {
       adapter: createOpenAIProvider({ model: api === "chat" ? "gpt-4.1-mini" : "gpt-5-mini", api, client }),

@@ -2,7 +2,7 @@ import { YokeError, systemClock, ulidIdSource } from "@yoke/protocol";
 import { realTimers } from "@yoke/scheduler";
 import type { AnyTool } from "./define-tool.js";
 import type { CompletionCheck, HarnessOptions } from "./harness-types.js";
-import { silentLogger } from "./logger.js";
+import { bindLogger, silentLogger } from "./logger.js";
 import { realSleep } from "./model-call.js";
 import { compileConfigOf } from "./request-builder.js";
 import type { HarnessDeps } from "./run-context.js";
@@ -53,7 +53,7 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     tenantId: options.tenantId,
     clock,
     ids: options.ids ?? ulidIdSource({ clock }),
-    logger: options.logger ?? silentLogger(),
+    logger: bindLogger(options.logger ?? silentLogger()),
     systemPrompt: options.systemPrompt === "" ? undefined : options.systemPrompt,
     maxTurns,
     checkCompletion: options.checkCompletion ?? passes,

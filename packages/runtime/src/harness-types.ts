@@ -101,7 +101,7 @@ export interface HarnessOptions {
   clock?: Clock;
   /** Default: ULIDs from `clock`. */
   ids?: IdSource;
-  /** A pino logger. Default: silent. The harness logs ids, seqs, tool names, durations and error codes only. */
+  /** A logger: pino (the default, silent), `console`, or anything with debug/info/warn/error (see `Logger`). The harness logs ids, seqs, tool names, durations and error codes only. */
   logger?: Logger;
   systemPrompt?: string;
   /** Turns a run may start before it ends `budget_exhausted`. Default 20. Pinned in `run.started`. */

@@ -32,7 +32,7 @@ export type {
 export { DEFAULT_LEASE_TTL_MS, processOwnerId, sameHostProcessGone } from "./run-lease.js";
 export type { LeaseOptions } from "./run-lease.js";
 export { silentLogger } from "./logger.js";
-export type { Logger } from "./logger.js";
+export type { LogMethod, Logger } from "./logger.js";
 export { realSleep } from "./model-call.js";
 export type { Sleep } from "./model-call.js";
 export { reconstructRequest, reconstructRequestFromEvents } from "./reconstruct-request.js";

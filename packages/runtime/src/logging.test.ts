@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rig } from "./__fixtures__/harness-fixtures.js";
 import { defineTool } from "./define-tool.js";
+import type { Logger } from "./logger.js";
 
 const SECRETS = ["SECRET_TASK", "SECRET_SYSTEM", "SECRET_INPUT", "SECRET_OUTPUT", "SECRET_ERROR", "SECRET_MODEL_TEXT", "SECRET_RAW"];
 
@@ -55,5 +56,23 @@ describe("logs", () => {
   it("are silent by default", async () => {
     const { harness } = rig([say("done")]);
     await expect(harness.start("t")).resolves.toMatchObject({ outcome: { status: "verified_success" } });
+  });
+});
+
+describe("a logger that is not pino", () => {
+  it("takes console's shape: four methods, no child; the run's ids are added to every call's fields", async () => {
+    // `console` itself is a Logger.
+    const consoleIsOne: Logger = console;
+    void consoleIsOne;
+    const calls: { level: string; fields: Record<string, unknown>; message: string | undefined }[] = [];
+    const record = (level: string) => (fields: Record<string, unknown>, message?: string) => void calls.push({ level, fields, message });
+    const logger: Logger = { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") };
+    const { harness } = rig([failWith(new YokeError("PROVIDER_UNAVAILABLE", "upstream")), say("done")], { logger });
+    const { runId } = await harness.start("t");
+    expect(calls.length).toBeGreaterThan(0);
+    const runCalls = calls.filter((call) => call.fields.runId === runId);
+    expect(runCalls.length).toBeGreaterThan(0);
+    expect(runCalls.every((call) => call.fields.tenantId === "tenant_test" && typeof call.message === "string")).toBe(true);
+    expect(calls.some((call) => call.level === "warn" || call.level === "info")).toBe(true);
   });
 });

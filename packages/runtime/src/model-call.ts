@@ -1,6 +1,6 @@
 import { YokeError, type ModelRequest, type ModelResponse, type ProviderAdapterV1 } from "@yoke/protocol";
 import type { Timers } from "@yoke/scheduler";
-import type { Logger } from "./logger.js";
+import type { BoundLogger as Logger } from "./logger.js";
 
 /** Waits `ms` milliseconds; rejects with CANCELLED if `signal` aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;

@@ -17,7 +17,7 @@ import {
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
 import type { CompletionCheck } from "./harness-types.js";
-import type { Logger } from "./logger.js";
+import type { BoundLogger as Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
 import type { CompileConfig, ContextCompiler } from "@yoke/context-compiler";
 import { observeCompiled, type CompiledContext } from "./compiled-context.js";

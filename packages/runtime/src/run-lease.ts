@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { YokeError, type RunLease, type RunLeasesV1, type RunScope } from "@yoke/protocol";
 import type { Timers } from "@yoke/scheduler";
-import type { Logger } from "./logger.js";
+import type { BoundLogger as Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
 
 /**

@@ -1,10 +1,14 @@
 // The scripted model keeps the provider contract it helps others test.
 import { YokeError } from "@yoke/protocol";
-import { describeProviderContract, type ProviderContractScenario } from "./contracts.js";
+import { expect, it } from "vitest";
+import { PROVIDER_CONTRACT_SEEDS, describeProviderContract, type ProviderContractScenario } from "./contracts.js";
 import { createScriptedModel } from "./scripted-model.js";
 import { callTools, failWith, malformedToolArguments, say, type ScriptedStep } from "./scripted-model-steps.js";
 
-describeProviderContract("scripted model", (scenario) => {
+const seedsSeen = new Map<ProviderContractScenario, number[]>();
+
+describeProviderContract("scripted model", (scenario, { seed }) => {
+  seedsSeen.set(scenario, [...(seedsSeen.get(scenario) ?? []), seed]);
   let received!: () => void;
   const requestReceived = new Promise<void>((resolve) => (received = resolve));
   const steps: Record<ProviderContractScenario, ScriptedStep> = {
@@ -23,4 +27,13 @@ describeProviderContract("scripted model", (scenario) => {
   };
   const model = createScriptedModel([steps[scenario]]);
   return { adapter: model, requestReceived, requestCount: () => model.calls.length };
+});
+
+// Runs after the suite above (a file's tests run in order).
+it("hands every provider-facing scenario each split seed once, and the rest the first seed", () => {
+  expect(PROVIDER_CONTRACT_SEEDS.length).toBeGreaterThanOrEqual(3);
+  const perSeed = ["tool-calls", "malformed-arguments", "rate-limited", "unavailable", "stream-cut", "slow"] as const;
+  for (const scenario of perSeed) expect(seedsSeen.get(scenario), scenario).toEqual([...PROVIDER_CONTRACT_SEEDS]);
+  // `text`: the capability test and the already-aborted test (first seed), then the text test per seed.
+  expect(seedsSeen.get("text")).toEqual([PROVIDER_CONTRACT_SEEDS[0], ...PROVIDER_CONTRACT_SEEDS, PROVIDER_CONTRACT_SEEDS[0]]);
 });

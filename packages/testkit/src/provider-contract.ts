@@ -15,7 +15,9 @@ import { rejectionOf } from "./rejection.js";
  * adapter to serve the named scenario (a replay server with recorded traffic, scripted
  * steps, …) for the request in `PROVIDER_CONTRACT_REQUESTS`:
  *
- * - `text`: a plain text answer, stop reason end of turn.
+ * - `text`: a plain text answer, stop reason end of turn. Record one with multi-byte UTF-8
+ *   characters (accents, CJK, emoji): the split patterns then cut inside them, and the
+ *   contract checks no replacement character (U+FFFD) comes out.
  * - `tool-calls`: two parallel calls of `get_weather`, `{ "city": "Paris" }` then `{ "city": "Tokyo" }`.
  * - `malformed-arguments`: one call of `get_weather` whose arguments are not valid JSON.
  * - `rate-limited`: HTTP 429 with a retry-after.
@@ -35,8 +37,55 @@ export interface ProviderContractSubject {
   close?: () => void | Promise<void>;
 }
 
-/** Builds a subject for a scenario. */
-export type ProviderContractFactory = (scenario: ProviderContractScenario) => ProviderContractSubject | Promise<ProviderContractSubject>;
+/**
+ * What the contract asks of the subject besides the scenario: the split `seed` to serve the
+ * recorded bodies with (pass it to `createReplayServer(exchanges, { seed })`). Every test
+ * that reaches the provider runs once per seed, with the seed in its name.
+ *
+ * @example
+ * ```ts
+ * describeProviderContract("my adapter", async (scenario, { seed }) => {
+ *   const server = await createReplayServer([fixtures[scenario]], { seed });
+ *   return { adapter: createMyAdapter({ baseURL: server.url }), close: () => server.close() };
+ * });
+ * ```
+ */
+export interface ProviderContractContext {
+  readonly seed: number;
+}
+
+/** Builds a subject for a scenario (a factory that ignores the context serves bodies unsplit). */
+export type ProviderContractFactory = (
+  scenario: ProviderContractScenario,
+  context: ProviderContractContext,
+) => ProviderContractSubject | Promise<ProviderContractSubject>;
+
+/**
+ * Options of `describeProviderContract`.
+ *
+ * @example
+ * ```ts
+ * // Reproduce a failure seen under "[split seed 2]" alone, or widen the search:
+ * describeProviderContract("my adapter", factory, { seeds: [2] });
+ * describeProviderContract("my adapter", factory, { seeds: [1, 2, 3, 4, 5, 6, 7, 8] });
+ * ```
+ */
+export interface ProviderContractOptions {
+  /** The split seeds each provider-facing test runs under. Default: `PROVIDER_CONTRACT_SEEDS`. */
+  seeds?: readonly number[];
+}
+
+/**
+ * The split seeds the provider contract runs under by default: three split patterns per
+ * fixture. For the first body a server serves, seed 1 cuts pieces of up to 8 bytes, seed 2
+ * up to 128, seed 3 up to 32, each with extra cuts inside characters and separators.
+ *
+ * @example
+ * ```ts
+ * describeProviderContract("my adapter", factory, { seeds: [...PROVIDER_CONTRACT_SEEDS, 99] });
+ * ```
+ */
+export const PROVIDER_CONTRACT_SEEDS: readonly number[] = Object.freeze([1, 2, 3]);
 
 /** The tool of the contract's tool-call scenarios; adapters' own tests may use it too. */
 export const WEATHER_TOOL: ToolSpec = Object.freeze({
@@ -79,12 +128,14 @@ function checkStream(adapter: ProviderAdapterV1, parts: readonly ModelStreamPart
 
 /**
  * The contract every `ProviderAdapterV1` keeps, as a vitest suite. Run it in your adapter's
- * tests with a factory that wires the adapter to each scenario.
+ * tests with a factory that wires the adapter to each scenario. Each test that calls the
+ * provider runs once per split seed (`[split seed N]` in its name): serve the recorded bodies
+ * with that seed, and a failure names the split pattern that reproduces it.
  *
  * @example
  * ```ts
- * describeProviderContract("my adapter", async (scenario) => {
- *   const server = await createReplayServer([readReplayFixture(fixtures, `${scenario}.sse`)]);
+ * describeProviderContract("my adapter", async (scenario, { seed }) => {
+ *   const server = await createReplayServer([readReplayFixture(fixtures, `${scenario}.sse`)], { seed });
  *   return {
  *     adapter: createMyAdapter({ baseURL: server.url }),
  *     requestReceived: server.waitForRequest(1),
@@ -94,17 +145,23 @@ function checkStream(adapter: ProviderAdapterV1, parts: readonly ModelStreamPart
  * });
  * ```
  */
-export function describeProviderContract(name: string, makeSubject: ProviderContractFactory): void {
+export function describeProviderContract(name: string, makeSubject: ProviderContractFactory, options: ProviderContractOptions = {}): void {
+  const seeds = options.seeds ?? PROVIDER_CONTRACT_SEEDS;
   describe(`provider contract: ${name}`, () => {
     const open: ProviderContractSubject[] = [];
-    const subject = async (scenario: ProviderContractScenario) => {
-      const made = await makeSubject(scenario);
+    const firstSeed = seeds[0] ?? 0;
+    const subject = async (scenario: ProviderContractScenario, seed = firstSeed) => {
+      const made = await makeSubject(scenario, { seed });
       open.push(made);
       return made;
     };
     afterEach(async () => {
       for (const made of open.splice(0)) await made.close?.();
     });
+    // A test that reaches the provider, once per split seed.
+    const eachSeed = (title: string, body: (seed: number) => Promise<void>) => {
+      for (const seed of seeds) it(`${title} [split seed ${seed}]`, () => body(seed));
+    };
 
     it("declares specification v1, its ids and a well-formed capability matrix", async () => {
       const { adapter } = await subject("text");
@@ -123,19 +180,20 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       expect(capabilities.contextWindow).toBeGreaterThanOrEqual(capabilities.maxOutputTokens);
     });
 
-    it("normalizes a text answer (and streams it consistently)", async () => {
-      const { adapter, requestCount } = await subject("text");
+    eachSeed("normalizes a text answer (and streams it consistently)", async (seed) => {
+      const { adapter, requestCount } = await subject("text", seed);
       const parts: ModelStreamPart[] = [];
       const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS.text, { onStreamPart: (part) => parts.push(part) });
       checkResponse(adapter, response);
       expect(response.stopReason).toBe("end_turn");
       expect(response.content.some((part) => part.type === "text" && part.text.length > 0)).toBe(true);
+      for (const part of response.content) if (part.type === "text") expect(part.text).not.toContain("\uFFFD");
       checkStream(adapter, parts, response);
       if (requestCount) expect(requestCount()).toBe(1);
     });
 
-    it("returns parallel tool calls with distinct ids and parsed arguments, in order", async () => {
-      const { adapter } = await subject("tool-calls");
+    eachSeed("returns parallel tool calls with distinct ids and parsed arguments, in order", async (seed) => {
+      const { adapter } = await subject("tool-calls", seed);
       const parts: ModelStreamPart[] = [];
       const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["tool-calls"], { onStreamPart: (part) => parts.push(part) });
       checkResponse(adapter, response);
@@ -154,8 +212,8 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       checkStream(adapter, parts, response);
     });
 
-    it("returns malformed tool arguments as a value with argumentsError, not a throw", async () => {
-      const { adapter } = await subject("malformed-arguments");
+    eachSeed("returns malformed tool arguments as a value with argumentsError, not a throw", async (seed) => {
+      const { adapter } = await subject("malformed-arguments", seed);
       const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["malformed-arguments"]);
       checkResponse(adapter, response);
       const call = response.content.find((part) => part.type === "tool-call");
@@ -166,8 +224,8 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       expect(() => JSON.parse(call.rawArguments)).toThrow();
     });
 
-    it("rejects a rate limit with a retryable PROVIDER_RATE_LIMITED carrying retryAfterMs, without retrying itself", async () => {
-      const { adapter, requestCount } = await subject("rate-limited");
+    eachSeed("rejects a rate limit with a retryable PROVIDER_RATE_LIMITED carrying retryAfterMs, without retrying itself", async (seed) => {
+      const { adapter, requestCount } = await subject("rate-limited", seed);
       const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["rate-limited"]));
       expect(error.code).toBe("PROVIDER_RATE_LIMITED");
       expect(error.retryable).toBe(true);
@@ -176,16 +234,16 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       if (requestCount) expect(requestCount()).toBe(1);
     });
 
-    it("rejects a provider failure with a retryable PROVIDER_UNAVAILABLE, without retrying itself", async () => {
-      const { adapter, requestCount } = await subject("unavailable");
+    eachSeed("rejects a provider failure with a retryable PROVIDER_UNAVAILABLE, without retrying itself", async (seed) => {
+      const { adapter, requestCount } = await subject("unavailable", seed);
       const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.unavailable));
       expect(error.code).toBe("PROVIDER_UNAVAILABLE");
       expect(error.retryable).toBe(true);
       if (requestCount) expect(requestCount()).toBe(1);
     });
 
-    it("rejects a cut stream with PROVIDER_STREAM_CUT and finishes nothing", async () => {
-      const { adapter } = await subject("stream-cut");
+    eachSeed("rejects a cut stream with PROVIDER_STREAM_CUT and finishes nothing", async (seed) => {
+      const { adapter } = await subject("stream-cut", seed);
       const parts: ModelStreamPart[] = [];
       const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["stream-cut"], { onStreamPart: (part) => parts.push(part) }));
       expect(error.code).toBe("PROVIDER_STREAM_CUT");
@@ -202,8 +260,8 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       if (requestCount) expect(requestCount()).toBe(0);
     });
 
-    it("rejects with CANCELLED when aborted mid-call", async () => {
-      const { adapter, requestReceived } = await subject("slow");
+    eachSeed("rejects with CANCELLED when aborted mid-call", async (seed) => {
+      const { adapter, requestReceived } = await subject("slow", seed);
       const controller = new AbortController();
       const pending = rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.slow, { signal: controller.signal }));
       await (requestReceived ?? new Promise((resolve) => setImmediate(resolve)));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { YokeError } from "@yoke/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { createReplayServer, encodeSse, readReplayFixture, type ReplayServer } from "./replay.js";
+import { createReplayServer, encodeSse, isTrickyOffset, readReplayFixture, replaySplitOffsets, type ReplayServer } from "./replay.js";
 
 let server: ReplayServer | undefined;
 afterEach(async () => {
@@ -50,7 +50,7 @@ describe("createReplayServer", () => {
     expect(await response.text()).toBe(encodeSse(events));
   });
 
-  it("cuts the connection mid-stream when asked", async () => {
+  it("cuts the connection mid-stream when asked (cut: true destroys the socket after the stream)", async () => {
     server = await createReplayServer([{ sse: "data: {}\n\n", cut: true }]);
     const response = await post(server.url, {});
     await expect(response.text()).rejects.toThrow();
@@ -93,8 +93,8 @@ describe("readReplayFixture", () => {
     writeFileSync(join(dir, "text.sse"), "data: {}\n\n");
     writeFileSync(join(dir, "error.json"), JSON.stringify({ status: 503, body: { error: "down" } }));
     writeFileSync(join(dir, "notes.txt"), "");
-    expect(readReplayFixture(dir, "text.sse", { cut: true })).toEqual({ sse: "data: {}\n\n", cut: true });
-    expect(readReplayFixture(dir, "error.json")).toEqual({ status: 503, body: { error: "down" } });
+    expect(readReplayFixture(dir, "text.sse", { cut: true })).toEqual({ sse: new TextEncoder().encode("data: {}\n\n"), cut: true });
+    expect(readReplayFixture(dir, "error.json")).toEqual({ status: 503, body: { error: "down" }, rawBody: new TextEncoder().encode('{"error":"down"}') });
     expect(() => readReplayFixture(dir, "notes.txt")).toThrow(YokeError);
     rmSync(dir, { recursive: true, force: true });
   });

@@ -2,16 +2,15 @@
 // append-worker.ts <filename> <writer> <events>`. Opens the journal, prints "ready", waits
 // for a line on stdin so that all writers start together, then prints what it won and
 // lost as JSON.
-import { once } from "node:events";
 import { YokeError, type RunScope } from "@yoke/protocol";
 import { createSqliteJournal } from "../sqlite-journal.js";
+import { waitForGo } from "./lifeline.js";
 
 const [filename, writer, count] = process.argv.slice(2) as [string, string, string];
 const scope: RunScope = { tenantId: "tenant_a", runId: "run_shared" };
 const journal = await createSqliteJournal({ filename });
 process.stdout.write("ready\n");
-await once(process.stdin, "data");
-process.stdin.pause();
+await waitForGo();
 let startedRun = false;
 let conflicts = 0;
 try {

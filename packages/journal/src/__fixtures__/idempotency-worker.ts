@@ -6,16 +6,15 @@
 // effect holds the key until every other worker has written to <seen> that it found the key
 // in progress, so the claims race while the effect is running, not only before it.
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
-import { once } from "node:events";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { YokeError, type IdempotencyOutcome } from "@yoke/protocol";
 import { createSqliteIdempotencyStore } from "../idempotency-sqlite.js";
+import { waitForGo } from "./lifeline.js";
 
 const [filename, ledger, seen, worker, submissions, workers] = process.argv.slice(2) as [string, string, string, string, string, string];
 const store = await createSqliteIdempotencyStore({ filename });
 process.stdout.write("ready\n");
-await once(process.stdin, "data");
-process.stdin.pause();
+await waitForGo();
 
 const others = () => new Set(existsSync(seen) ? readFileSync(seen, "utf8").split("\n").filter((name) => name !== "" && name !== worker) : []);
 let reportedInProgress = false;

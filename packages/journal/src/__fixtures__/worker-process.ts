@@ -30,7 +30,8 @@ export async function startWorker(script: string, args: readonly string[]): Prom
   });
   return {
     async release() {
-      child.stdin.end("go\n");
+      // stdin stays open: the worker takes its end for the end of its test (see lifeline.ts).
+      child.stdin.write("go\n");
       const [code] = await exited;
       expect(code, stderr).toBe(0);
       return stdout.slice("ready\n".length);

@@ -164,13 +164,13 @@ describe("the bridge over @ai-sdk/openai-compatible", () => {
       id: "chatcmpl-bridge-text",
       provider: "local.chat",
       model: "qwen3-8b-instruct",
-      content: [{ type: "text", text: "Hello from the bridge." }],
+      content: [{ type: "text", text: "Héllo, ça va — 你好 from the bridge 👋." }],
       stopReason: "end_turn",
       rawStopReason: "stop",
       usage: { inputTokens: 14, outputTokens: 5, cacheReadTokens: 8 },
     });
     expect(response.providerMetadata?.["ai-sdk"]).toMatchObject({ finishReason: "stop", requestId: "req_bridge_ok" });
-    expect(stream.parts.filter((part) => part.type === "text-delta").map((part) => (part as { text: string }).text)).toEqual(["Hello", " from the bridge."]);
+    expect(stream.parts.filter((part) => part.type === "text-delta").map((part) => (part as { text: string }).text)).toEqual(["Héllo, ça va", " — 你好 from the bridge 👋."]);
   });
 
   it("keeps reasoning as its own part, counts reasoning tokens and maps length to max_tokens", async () => {

@@ -5,9 +5,10 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createAiSdkProvider } from "./index.js";
 import { MockLanguageModelV4, fixture, hangingStream, streamOf, textParts, toolCallParts } from "./test-support.js";
 
-// The AI SDK's own mock model, scripted per scenario the way a well-behaved provider package behaves.
+// The AI SDK's own mock model, scripted per scenario the way a well-behaved provider package
+// behaves. It has no bytes to split: the seed only names the run.
 const mockScenarios: Record<ProviderContractScenario, (options: LanguageModelV4CallOptions) => Promise<LanguageModelV4StreamResult>> = {
-  text: async () => streamOf(textParts("Hello from the mock model.")),
+  text: async () => streamOf(textParts("Héllo from the mock model — 你好 👋.")),
   "tool-calls": async () =>
     streamOf(toolCallParts([{ id: "call_mock_paris", input: '{"city":"Paris"}' }, { id: "call_mock_tokyo", input: '{"city":"Tokyo"}' }])),
   "malformed-arguments": async () => streamOf(toolCallParts([{ id: "call_mock_bad", input: '{"city": "Par' }])),
@@ -61,8 +62,9 @@ const compatScenarios: Record<ProviderContractScenario, ReplayExchange> = {
   slow: fixture("stream-cut.sse", { hang: true }),
 };
 
-describeProviderContract("ai-sdk bridge over @ai-sdk/openai-compatible", async (scenario) => {
-  const server = await createReplayServer([compatScenarios[scenario]]);
+// Every fixture is served split at the contract's seeded offsets (see PROVIDER_CONTRACT_SEEDS).
+describeProviderContract("ai-sdk bridge over @ai-sdk/openai-compatible", async (scenario, { seed }) => {
+  const server = await createReplayServer([compatScenarios[scenario]], { seed });
   const local = createOpenAICompatible({ name: "local", baseURL: `${server.url}/v1`, apiKey: "sk-local", includeUsage: true });
   return {
     adapter: createAiSdkProvider({ model: local.chatModel("qwen3-8b-instruct") }),

@@ -3,12 +3,16 @@
 // consuming the same recorded stream from the same loopback replay server, with the same
 // SDK client, calls paired one by one in one process. Prints JSON: median µs per response for
 // each side, the median per-round ratio, and the overhead in µs.
-// usage: node provider-stream.ts <openai|anthropic> <responsesPerRound> <rounds>
+// For ai-sdk, "raw" is the AI SDK model itself (@ai-sdk/openai-compatible's doStream, read to
+// its end) and the adapter is the bridge over that same model.
+// usage: node provider-stream.ts <openai|anthropic|ai-sdk> <responsesPerRound> <rounds>
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ModelRequest, ProviderAdapterV1 } from "@yoke/protocol";
+import { createAiSdkProvider } from "@yoke/provider-ai-sdk";
 import { createAnthropicProvider } from "@yoke/provider-anthropic";
 import { createOpenAIProvider } from "@yoke/provider-openai";
 import { createReplayServer } from "@yoke/testkit/replay";
@@ -30,6 +34,14 @@ if (providerName === "anthropic") {
   raw = async () => {
     const stream = await client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4096, messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], stream: true });
     for await (const _event of stream);
+  };
+} else if (providerName === "ai-sdk") {
+  const model = createOpenAICompatible({ name: "bench", baseURL: `${server.url}/v1`, apiKey: "sk-bench", includeUsage: true }).chatModel("qwen3-8b-instruct");
+  adapter = createAiSdkProvider({ model });
+  raw = async () => {
+    const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }] });
+    const reader = stream.getReader();
+    while (!(await reader.read()).done);
   };
 } else {
   const client = new OpenAI({ apiKey: "sk-bench", baseURL: `${server.url}/v1`, maxRetries: 0 });

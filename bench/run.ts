@@ -78,7 +78,7 @@ console.log(
 
 interface ProviderStreamResult { provider: string; responses: number; streamBytes: number; adapterUs: number; rawUs: number; ratio: number; overheadUs: number }
 const providerRows: string[][] = [];
-for (const provider of ["openai", "anthropic"]) {
+for (const provider of ["openai", "anthropic", "ai-sdk"]) {
   const result = runChild<ProviderStreamResult>("provider-stream.ts", [provider, quick ? "200" : "1000", quick ? "3" : "5"]);
   providerRows.push([provider, String(result.responses), fmt(result.streamBytes), fmt(result.adapterUs), fmt(result.rawUs), fmt(result.overheadUs), fmt(result.ratio, 2)]);
 }

@@ -2,7 +2,9 @@
 // differs between the adapters; the runs, the tools and the assertions are shared. Plain data
 // and factories, no vitest, so the kill-and-resume child process can import it too.
 import { fileURLToPath } from "node:url";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { ProviderAdapterV1 } from "@yoke/protocol";
+import { createAiSdkProvider } from "@yoke/provider-ai-sdk";
 import { createAnthropicProvider } from "@yoke/provider-anthropic";
 import { createOpenAIProvider } from "@yoke/provider-openai";
 
@@ -31,6 +33,7 @@ export interface ProviderCase {
 const fixturesOf = (packageDir: string): string => fileURLToPath(new URL(`../../../packages/${packageDir}/src/__fixtures__/`, import.meta.url));
 
 type ResponsesBody = { input: { type?: string; role?: string }[] };
+type ChatBody = { messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[] };
 type MessagesBody = { messages: { role: string; content: { type: string; id?: string; tool_use_id?: string }[] }[] };
 
 export const providers: readonly ProviderCase[] = [
@@ -67,6 +70,23 @@ export const providers: readonly ProviderCase[] = [
       ["user: text"],
       ["user: text", "assistant: thinking toolu_e2e_read", "user: toolu_e2e_read"],
       ["user: text", "assistant: thinking toolu_e2e_read", "user: toolu_e2e_read", "assistant: toolu_e2e_write toolu_e2e_list", "user: toolu_e2e_write toolu_e2e_list"],
+    ],
+  },
+  {
+    name: "ai-sdk",
+    // The AI SDK bridge over a real provider package: @ai-sdk/openai-compatible's chat model.
+    createProvider: (url) =>
+      createAiSdkProvider({ model: createOpenAICompatible({ name: "local", baseURL: `${url}/v1`, apiKey: "sk-local", includeUsage: true }).chatModel("qwen3-8b-instruct") }),
+    replayPath: "/v1/chat/completions",
+    fixtures: fixturesOf("provider-ai-sdk"),
+    retryAfterMs: 3000,
+    // Tool calls go back on the assistant message; each result pairs with its call id.
+    requestShape: (body) =>
+      (body as ChatBody).messages.map((message) => [message.role, ...(message.tool_calls ?? []).map((call) => call.id), message.tool_call_id ?? ""].join(" ").trim()),
+    expectedRequestShapes: [
+      ["system", "user"],
+      ["system", "user", "assistant call_e2e_read", "tool call_e2e_read"],
+      ["system", "user", "assistant call_e2e_read", "tool call_e2e_read", "assistant call_e2e_write call_e2e_list", "tool call_e2e_write", "tool call_e2e_list"],
     ],
   },
 ];

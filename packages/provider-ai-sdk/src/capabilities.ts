@@ -1,0 +1,67 @@
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { ProviderCapabilities } from "@yoke/protocol";
+
+/**
+ * What the bridge assumes of a model that declares nothing more: text in and out, function
+ * tools (every language model of the specification takes them), one call at a time, no
+ * output schema, no cache or reasoning figures, and a small context. Override any of it with
+ * `capabilities` in the factory.
+ */
+export const DEFAULT_AI_SDK_CAPABILITIES: ProviderCapabilities = Object.freeze<ProviderCapabilities>({
+  inputModalities: ["text"],
+  outputModalities: ["text"],
+  toolCalls: true,
+  parallelToolCalls: false,
+  structuredOutput: "none",
+  streaming: true,
+  cancellation: true,
+  usage: Object.freeze({ cacheReadTokens: false, cacheWriteTokens: false, reasoningTokens: false }),
+  contextWindow: 32_768,
+  maxOutputTokens: 4_096,
+  promptCaching: "none",
+});
+
+type Modality = ProviderCapabilities["inputModalities"][number];
+
+// `supportedUrls` keys are media types or patterns (`image/*`, `application/pdf`, `*/*`).
+function modalitiesOf(supportedUrls: Readonly<Record<string, readonly RegExp[]>>): Modality[] {
+  const found = new Set<Modality>(["text"]);
+  for (const mediaType of Object.keys(supportedUrls)) {
+    const top = mediaType.toLowerCase().split("/")[0];
+    if (top === "*") for (const modality of ["image", "audio", "file"] as const) found.add(modality);
+    else if (top === "image") found.add("image");
+    else if (top === "audio") found.add("audio");
+    else found.add("file");
+  }
+  return [...found];
+}
+
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+
+/**
+ * The capability matrix of a wrapped model, read from what it declares: the media types of
+ * its `supportedUrls` (when given as a plain object; a promise is not awaited, so its
+ * modalities stay at text) become input modalities, and `supportsStructuredOutputs: true`
+ * (declared by the OpenAI-compatible and OpenAI chat models) means JSON-schema output.
+ * Everything else is the conservative default, and `overrides` win over both.
+ *
+ * @example
+ * ```ts
+ * const capabilities = aiSdkCapabilities(model, { contextWindow: 128_000, parallelToolCalls: true });
+ * ```
+ */
+export function aiSdkCapabilities(model: Pick<LanguageModelV4, "supportedUrls">, overrides: Partial<ProviderCapabilities> = {}): ProviderCapabilities {
+  const declared: Partial<{ -readonly [K in keyof ProviderCapabilities]: ProviderCapabilities[K] }> = {};
+  let supportedUrls: unknown;
+  try {
+    supportedUrls = model.supportedUrls;
+  } catch {
+    supportedUrls = undefined;
+  }
+  if (typeof supportedUrls === "object" && supportedUrls !== null && !isPromiseLike(supportedUrls)) {
+    declared.inputModalities = modalitiesOf(supportedUrls as Record<string, RegExp[]>);
+  }
+  if ((model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs === true) declared.structuredOutput = "json-schema";
+  return { ...DEFAULT_AI_SDK_CAPABILITIES, ...declared, ...overrides };
+}

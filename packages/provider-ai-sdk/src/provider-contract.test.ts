@@ -1,0 +1,75 @@
+import { APICallError, type LanguageModelV4CallOptions, type LanguageModelV4StreamResult } from "@ai-sdk/provider";
+import { describeProviderContract, type ProviderContractScenario } from "@yoke/testkit/contracts";
+import { createReplayServer, type ReplayExchange } from "@yoke/testkit/replay";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createAiSdkProvider } from "./index.js";
+import { MockLanguageModelV4, fixture, hangingStream, streamOf, textParts, toolCallParts } from "./test-support.js";
+
+// The AI SDK's own mock model, scripted per scenario the way a well-behaved provider package
+// behaves. It has no bytes to split: the seed only names the run.
+const mockScenarios: Record<ProviderContractScenario, (options: LanguageModelV4CallOptions) => Promise<LanguageModelV4StreamResult>> = {
+  text: async () => streamOf(textParts("Héllo from the mock model — 你好 👋.")),
+  "tool-calls": async () =>
+    streamOf(toolCallParts([{ id: "call_mock_paris", input: '{"city":"Paris"}' }, { id: "call_mock_tokyo", input: '{"city":"Tokyo"}' }])),
+  "malformed-arguments": async () => streamOf(toolCallParts([{ id: "call_mock_bad", input: '{"city": "Par' }])),
+  "rate-limited": async () => {
+    throw new APICallError({
+      message: "Rate limit reached",
+      url: "http://127.0.0.1/v1/chat/completions",
+      requestBodyValues: {},
+      statusCode: 429,
+      responseHeaders: { "retry-after": "2", "x-request-id": "req_mock_rate" },
+      isRetryable: true,
+      data: { error: { type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached" } },
+    });
+  },
+  unavailable: async () => {
+    throw new APICallError({
+      message: "Overloaded",
+      url: "http://127.0.0.1/v1/messages",
+      requestBodyValues: {},
+      statusCode: 529,
+      responseHeaders: {},
+      isRetryable: true,
+      data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+    });
+  },
+  "stream-cut": async () => streamOf(textParts("Half an answer").slice(0, 4), { error: new TypeError("terminated") }),
+  slow: async (options) => hangingStream(options.abortSignal, textParts("Never finished").slice(0, 3)),
+};
+
+describeProviderContract("ai-sdk bridge over MockLanguageModelV4", (scenario) => {
+  let received!: () => void;
+  const requestReceived = new Promise<void>((resolve) => (received = resolve));
+  const model = new MockLanguageModelV4({
+    provider: "mock.chat",
+    modelId: "mock-model",
+    doStream: async (options) => {
+      received();
+      return mockScenarios[scenario](options);
+    },
+  });
+  return { adapter: createAiSdkProvider({ model }), requestReceived, requestCount: () => model.doStreamCalls.length };
+});
+
+const compatScenarios: Record<ProviderContractScenario, ReplayExchange> = {
+  text: fixture("text.sse"),
+  "tool-calls": fixture("parallel-tool-calls.sse"),
+  "malformed-arguments": fixture("malformed-arguments.sse"),
+  "rate-limited": fixture("error-429.json"),
+  unavailable: fixture("error-503.json"),
+  "stream-cut": fixture("stream-cut.sse", { cut: true }),
+  slow: fixture("stream-cut.sse", { hang: true }),
+};
+
+// Every fixture is served split at the contract's seeded offsets (see PROVIDER_CONTRACT_SEEDS).
+describeProviderContract("ai-sdk bridge over @ai-sdk/openai-compatible", async (scenario, { seed }) => {
+  const server = await createReplayServer([compatScenarios[scenario]], { seed });
+  const local = createOpenAICompatible({ name: "local", baseURL: `${server.url}/v1`, apiKey: "sk-local", includeUsage: true });
+  return {
+    adapter: createAiSdkProvider({ model: local.chatModel("qwen3-8b-instruct") }),
+    requestReceived: server.waitForRequest(1),
+    requestCount: () => server.requests.length,
+    close: () => server.close(),
+  };
+});

@@ -1,10 +1,10 @@
 import type { LanguageModelV3, LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import { YokeError, cancellable, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
+import { YokeError, cancellable, withRequestId, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
 import { admitAiSdkRequest } from "./admission.js";
 import { asLanguageModelV4 } from "./as-language-model-v4.js";
 import { toCallOptions } from "./call-options.js";
 import { aiSdkCapabilities } from "./capabilities.js";
-import { aiSdkError, requestIdOf, withRequestId } from "./errors.js";
+import { aiSdkError, requestIdOf } from "./errors.js";
 import { mapFolded } from "./map-response.js";
 import { readAiSdkOptions } from "./provider-options.js";
 import { StreamFolder, warningText, type FoldedResult } from "./stream-folder.js";

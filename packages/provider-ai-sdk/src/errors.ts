@@ -1,9 +1,7 @@
-import { YokeError, providerError, type ProviderErrorContext } from "@yoke/protocol";
+import { YokeError, providerError, withRequestId, type ProviderErrorContext } from "@yoke/protocol";
 
 /** Where a failure was seen, for the shared classification; `requestId` from the 200's headers. */
-export interface AiSdkErrorContext extends ProviderErrorContext {
-  readonly requestId?: string | undefined;
-}
+export type AiSdkErrorContext = ProviderErrorContext;
 
 interface ApiCallErrorLike {
   name?: string;
@@ -42,11 +40,6 @@ function sdkErrorOf(error: ApiCallErrorLike, thrown: unknown): Record<string, un
   };
 }
 
-/** The same error with `details.requestId` set, when it had none and one is known. */
-export function withRequestId(error: YokeError, requestId: string | undefined): YokeError {
-  if (requestId === undefined || error.details.requestId !== undefined) return error;
-  return new YokeError(error.code, error.message, { cause: error.cause, retryable: error.retryable, details: { ...error.details, requestId } });
-}
 
 /**
  * Turns whatever a wrapped AI SDK model threw, or sent as a stream `error` part, into a
@@ -79,6 +72,12 @@ export function aiSdkError(thrown: unknown, context: AiSdkErrorContext): YokeErr
         return withRequestId(aiSdkError(thrown.cause ?? { message }, { ...context, streamStarted: true }), requestId);
       }
       return providerError(sdkErrorOf(thrown, thrown), context);
+    }
+    // A stream `error` part carrying the provider's own error body (an object, not an Error):
+    // the provider named the error, so the shared table classifies it by its type or code.
+    if (!(thrown instanceof Error) && (typeof thrown.type === "string" || typeof thrown.code === "string" || isObject(thrown.error))) {
+      const body = isObject(thrown.error) ? thrown.error : thrown;
+      return providerError({ message: typeof body.message === "string" ? body.message : message, error: thrown }, context);
     }
     if (name === "AI_InvalidResponseDataError" && /stream ended/i.test(message)) {
       return new YokeError("PROVIDER_STREAM_CUT", `the response stream was cut: ${message}`, { cause: thrown, details });

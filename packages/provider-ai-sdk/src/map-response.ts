@@ -92,6 +92,8 @@ export function mapFolded(
     providerMetadata,
   };
   if (folded.id !== undefined) response.id = folded.id;
+  // The provider's request id, journaled in model.responded like the other adapters'.
+  if (target.requestId !== undefined) response.requestId = target.requestId;
   if (warnings.length > 0) response.warnings = warnings;
   return response;
 }

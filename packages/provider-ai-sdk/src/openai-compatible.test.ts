@@ -170,6 +170,7 @@ describe("the bridge over @ai-sdk/openai-compatible", () => {
       usage: { inputTokens: 14, outputTokens: 5, cacheReadTokens: 8 },
     });
     expect(response.providerMetadata?.["ai-sdk"]).toMatchObject({ finishReason: "stop", requestId: "req_bridge_ok" });
+    expect(response.requestId).toBe("req_bridge_ok");
     expect(stream.parts.filter((part) => part.type === "text-delta").map((part) => (part as { text: string }).text)).toEqual(["Héllo, ça va", " — 你好 from the bridge 👋."]);
   });
 
@@ -227,6 +228,13 @@ describe("the bridge over @ai-sdk/openai-compatible", () => {
     expect(error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: true });
     expect(error.details).toMatchObject({ type: "server_error", requestId: "req_bridge_stream_error" });
     expect(stream.parts.filter((part) => part.type === "finish")).toEqual([]);
+  });
+
+  it("classifies an in-stream error like the same error as a status: a spent quota inside a 200 is never retryable", async () => {
+    const { provider } = await replay([fixture("errors/insufficient-quota.chat-event.sse", { headers: { "x-request-id": "req_bridge_quota" } })]);
+    const error = await rejection(provider.generate(ask("Say hello.")));
+    expect(error).toMatchObject({ code: "PROVIDER_RATE_LIMITED", retryable: false });
+    expect(error.details).toMatchObject({ type: "insufficient_quota", kind: "quota", requestId: "req_bridge_quota" });
   });
 
   it("rejects a connection cut after the 200 as PROVIDER_STREAM_CUT with the request id of the 200", async () => {

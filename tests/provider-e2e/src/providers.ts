@@ -80,6 +80,9 @@ export const providers: readonly ProviderCase[] = [
     replayPath: "/v1/chat/completions",
     fixtures: fixturesOf("provider-ai-sdk"),
     retryAfterMs: 3000,
+    requestIdHeader: "x-request-id",
+    rateLimitRequestId: "req_bridge_rate",
+    inStreamFatalError: "errors/insufficient-quota.chat-event.sse",
     // Tool calls go back on the assistant message; each result pairs with its call id.
     requestShape: (body) =>
       (body as ChatBody).messages.map((message) => [message.role, ...(message.tool_calls ?? []).map((call) => call.id), message.tool_call_id ?? ""].join(" ").trim()),

@@ -276,7 +276,7 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
     const messages: ModelRequest["messages"] = [
       { role: "system", content: "You are a careful assistant." },
       ...ask("Read notes/todo.txt").messages,
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "toolu_1", toolName: "read_file", rawArguments: "{}", arguments: { path: "notes/todo.txt" } }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "toolu_1", toolName: "read_file", rawArguments: JSON.stringify({ path: "notes/todo.txt" }), arguments: { path: "notes/todo.txt" } }] },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "toolu_1", toolName: "read_file", result: ok("ship it") }] },
       ...ask("Now summarize.").messages,
     ];

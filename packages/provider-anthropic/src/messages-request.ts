@@ -74,10 +74,7 @@ function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
     case "assistant":
       return message.content.flatMap((part): Block[] => {
         if (part.type === "text") return part.text === "" ? [] : [{ type: "text", text: part.text }];
-        if (part.type === "tool-call") {
-          const input = typeof part.arguments === "object" && part.arguments !== null && !Array.isArray(part.arguments) ? part.arguments : {};
-          return [{ type: "tool_use", id: part.toolCallId, name: part.toolName, input }];
-        }
+        if (part.type === "tool-call") return [{ type: "tool_use", id: part.toolCallId, name: part.toolName, input: toolInput(part.rawArguments, part.arguments) }];
         const meta = part.providerMetadata?.anthropic;
         if (typeof meta?.redactedData === "string") return [{ type: "redacted_thinking", data: meta.redactedData }];
         // Thinking without Anthropic's signature (another provider's reasoning) cannot be sent back.
@@ -85,6 +82,24 @@ function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
         return [];
       });
   }
+}
+
+const isObject = (value: unknown): value is { [key: string]: JsonValue } => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A `tool_use` block's input as the model wrote it: parsed from `rawArguments`, so its keys
+ * keep the model's order. The journaled `arguments` are canonical JSON (keys sorted), and a
+ * resumed run that sent those would send other bytes than the uninterrupted one, missing the
+ * prompt cache. Unparsable arguments go back as the parsed value, or `{}`.
+ */
+function toolInput(rawArguments: string, parsed: JsonValue | undefined): { [key: string]: JsonValue } {
+  try {
+    const value = JSON.parse(rawArguments) as unknown;
+    if (isObject(value)) return value;
+  } catch {
+    // Not JSON: the model's arguments were malformed; fall back below.
+  }
+  return isObject(parsed) ? parsed : {};
 }
 
 function resultText(result: { status: "ok" | "error"; content: { text: string }[]; error?: { code: string; message: string } | undefined }): string {

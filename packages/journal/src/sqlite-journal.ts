@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { existsSync, linkSync, rmSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import {
   GENESIS_HASH,
   YokeError,
@@ -12,7 +11,6 @@ import {
   type JournalHead,
   type JournalV1,
   type ReadOptions,
-  type RunLease,
   type RunLeasesV1,
   type RunScope,
   type RunSummary,
@@ -35,8 +33,9 @@ import { HeadCache } from "./sqlite-head-cache.js";
 import { LIST_RUNS_PAGE_SIZE, listRunsPage } from "./sqlite-list-runs.js";
 import type { JournalTables } from "./sqlite-migrations.js";
 import { ensureSchema } from "./sqlite-schema.js";
-import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease } from "./lease-rules.js";
-import { LeaseStatements } from "./sqlite-leases.js";
+import { checkAppendLease } from "./lease-rules.js";
+import { LeaseStatements, createSqliteRunLeases } from "./sqlite-leases.js";
+import { closeQuietly, createAtomically, emptyFile } from "./sqlite-journal-file.js";
 import { openWitnessGuard, refuseEmptyOverWitness, witnessFailureError, type HeadWitnessMode, type WitnessGuard } from "./sqlite-witness-guard.js";
 
 /** Where the journal lives, and how hard a resolved append is held. */
@@ -253,56 +252,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
   // The witness line is written after the commit (a crash before it leaves the witness one
   // append behind, never ahead) and under the write lock again, so no compaction races it.
   const witnessTransaction = db.transaction((scope: RunScope, head: JournalHead) => witness!.record(scope, head, syncWitness));
-  const leaseTransaction = db.transaction((operation: () => RunLease | null) => operation());
-
-  const leases: RunLeasesV1 = {
-    async acquire(scope, request) {
-      const table = assertWritable("acquire a lease");
-      checkLeaseRequest(request);
-      if (!storable(scope)) throw new YokeError("JOURNAL_INVALID_APPEND", "tenantId and runId must be well-formed Unicode strings");
-      return runLeaseOperation(() => {
-        const lease = nextLease(scope, table.get(scope), request, clock.now());
-        table.put(lease, false);
-        return lease;
-      }) as Promise<RunLease>;
-    },
-    async renew(lease, ttlMs) {
-      const table = assertWritable("renew a lease");
-      checkTtl(ttlMs);
-      return runLeaseOperation(() => {
-        checkCurrent(lease, table.get(lease));
-        const renewed = { ...lease, expiresAt: clock.now() + ttlMs };
-        table.put(renewed, false);
-        return renewed;
-      }) as Promise<RunLease>;
-    },
-    async release(lease) {
-      const table = assertWritable("release a lease");
-      await runLeaseOperation(() => {
-        const current = table.get(lease);
-        if (current !== null && !current.released && current.lease.token === lease.token) {
-          table.put({ ...current.lease, expiresAt: Math.min(current.lease.expiresAt, clock.now()) }, true);
-        }
-        return null;
-      });
-    },
-    async current(scope) {
-      assertOpen();
-      if (leaseStatements === undefined || !storable(scope)) return null;
-      try {
-        return leaseStatements.get(scope)?.lease ?? null;
-      } catch (error) {
-        throw toJournalError(error, "read a lease");
-      }
-    },
-  };
-  async function runLeaseOperation(operation: () => RunLease | null): Promise<RunLease | null> {
-    try {
-      return leaseTransaction.immediate(operation) as RunLease | null;
-    } catch (error) {
-      throw toJournalError(error, "update a run lease");
-    }
-  }
+  const leases = createSqliteRunLeases(db, leaseStatements, clock, { assertOpen, assertWritable, storable });
   const checkWitness = (scope: RunScope) => {
     if (witness === null) return;
     try {
@@ -479,57 +429,5 @@ function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTi
   if (options.readOnly === true && options.create === true) problems.push("a read-only journal cannot create");
   if (problems.length > 0) {
     throw new YokeError("CONFIG_INVALID", `createSqliteJournal: ${problems.join("; ")}`, { details: { problems } });
-  }
-}
-
-/**
- * Writes a new, empty journal at `filename` as a whole: built in a temp file beside it, then
- * hard-linked into place, which fails if the name exists. So every process that finds the
- * file finds a complete journal (several may create at once; one link wins), and an empty
- * or table-less file at the name is never one being created: it is damage.
- */
-async function createAtomically(filename: string, busyTimeoutMs: number): Promise<void> {
-  const temp = `${filename}.creating-${process.pid}-${randomUUID()}`;
-  try {
-    const db = await openDatabaseFile(temp, busyTimeoutMs);
-    try {
-      applyPragmas(db, "full", busyTimeoutMs);
-      const kysely = new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) });
-      await ensureSchema(kysely, db, { readOnly: false, allowInit: true, beforeInit: () => undefined, describe: filename });
-    } finally {
-      closeQuietly(db);
-    }
-    try {
-      linkSync(temp, filename);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "EEXIST") {
-        throw new YokeError("JOURNAL_UNAVAILABLE", `SQLite journal: could not create ${filename} (${code ?? String(error)})`, {
-          details: { filename, code: code ?? null },
-          cause: error,
-          retryable: false,
-        });
-      }
-    }
-  } catch (error) {
-    throw toJournalError(error, `create ${filename}`);
-  } finally {
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(temp + suffix, { force: true });
-  }
-}
-
-function emptyFile(filename: string): boolean {
-  try {
-    return statSync(filename).isFile() && statSync(filename).size === 0;
-  } catch {
-    return false;
-  }
-}
-
-function closeQuietly(db: SqliteDatabaseLike): void {
-  try {
-    if (db.open) db.close();
-  } catch {
-    // The open failure is the error worth reporting.
   }
 }

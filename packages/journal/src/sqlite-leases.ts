@@ -1,6 +1,7 @@
-import type { RunLease, RunScope } from "@yoke/protocol";
+import { YokeError, type Clock, type RunLease, type RunLeasesV1, type RunScope } from "@yoke/protocol";
 import type { SqliteDatabaseLike, SqliteStatementLike } from "./sqlite-database.js";
-import type { StoredLease } from "./lease-rules.js";
+import { checkCurrent, checkLeaseRequest, checkTtl, nextLease, type StoredLease } from "./lease-rules.js";
+import { toJournalError } from "./sqlite-errors.js";
 
 interface LeaseRow {
   owner_id: string;
@@ -39,4 +40,71 @@ export class LeaseStatements {
   put(lease: RunLease, released: boolean): void {
     this.putStatement.run(lease.tenantId, lease.runId, lease.ownerId, lease.token, lease.expiresAt, released ? 1 : 0);
   }
+}
+
+/** What the journal lends its leases: its open and read-only checks, and its scope check. */
+export interface LeaseGuards {
+  assertOpen(): void;
+  /** The lease table, or JOURNAL_READ_ONLY / JOURNAL_CLOSED. */
+  assertWritable(operation: string): LeaseStatements;
+  storable(scope: RunScope): boolean;
+}
+
+/**
+ * The SQLite journal's `RunLeasesV1`: each operation is one `BEGIN IMMEDIATE` transaction over
+ * `run_leases`, applying the rules every store shares (`lease-rules.ts`) on the store's clock.
+ */
+export function createSqliteRunLeases(db: SqliteDatabaseLike, table: LeaseStatements | undefined, clock: Clock, guards: LeaseGuards): RunLeasesV1 {
+  const { assertOpen, assertWritable, storable } = guards;
+  const leaseTransaction = db.transaction((operation: () => RunLease | null) => operation());
+
+  const leases: RunLeasesV1 = {
+    async acquire(scope, request) {
+      const writable = assertWritable("acquire a lease");
+      checkLeaseRequest(request);
+      if (!storable(scope)) throw new YokeError("JOURNAL_INVALID_APPEND", "tenantId and runId must be well-formed Unicode strings");
+      return runLeaseOperation(() => {
+        const lease = nextLease(scope, writable.get(scope), request, clock.now());
+        writable.put(lease, false);
+        return lease;
+      }) as Promise<RunLease>;
+    },
+    async renew(lease, ttlMs) {
+      const writable = assertWritable("renew a lease");
+      checkTtl(ttlMs);
+      return runLeaseOperation(() => {
+        checkCurrent(lease, writable.get(lease));
+        const renewed = { ...lease, expiresAt: clock.now() + ttlMs };
+        writable.put(renewed, false);
+        return renewed;
+      }) as Promise<RunLease>;
+    },
+    async release(lease) {
+      const writable = assertWritable("release a lease");
+      await runLeaseOperation(() => {
+        const current = writable.get(lease);
+        if (current !== null && !current.released && current.lease.token === lease.token) {
+          writable.put({ ...current.lease, expiresAt: Math.min(current.lease.expiresAt, clock.now()) }, true);
+        }
+        return null;
+      });
+    },
+    async current(scope) {
+      assertOpen();
+      if (table === undefined || !storable(scope)) return null;
+      try {
+        return table.get(scope)?.lease ?? null;
+      } catch (error) {
+        throw toJournalError(error, "read a lease");
+      }
+    },
+  };
+  async function runLeaseOperation(operation: () => RunLease | null): Promise<RunLease | null> {
+    try {
+      return leaseTransaction.immediate(operation) as RunLease | null;
+    } catch (error) {
+      throw toJournalError(error, "update a run lease");
+    }
+  }
+  return leases;
 }

@@ -1,5 +1,5 @@
 import { appendFileSync, closeSync, copyFileSync, existsSync, openSync, readSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
-import { EVENT_SCHEMA_VERSION, canonicalJson } from "@yoke/protocol";
+import { EVENT_SCHEMA_VERSION, YokeError, canonicalJson } from "@yoke/protocol";
 import type { TamperSubject, TamperedRun } from "@yoke/testkit/contracts";
 import Database from "better-sqlite3";
 import { computeEventHash } from "../chain.js";
@@ -118,7 +118,7 @@ function edit(location: string, change: (db: Database.Database) => void): void {
 
 function requireWal(location: string): void {
   if (!existsSync(`${location}-wal`) || statSync(`${location}-wal`).size === 0) {
-    throw new Error(`the crash image ${location} has no write-ahead log to damage`);
+    throw new YokeError("TESTKIT_EXPECTATION_FAILED", `the crash image ${location} has no write-ahead log to damage`);
   }
 }
 

@@ -78,7 +78,7 @@ function tokenizeOnce(messages: readonly Message[], counter: { count(text: strin
   for (const message of messages) {
     if (message.role === "system") tokens += counter.count(message.content);
     else if (message.role === "user") for (const part of message.content) tokens += counter.count(part.text);
-    else if (message.role === "assistant") for (const part of message.content) tokens += counter.count(part.type === "tool-call" ? `${part.toolName} ${part.rawArguments}` : part.text);
+    else if (message.role === "assistant") for (const part of message.content) tokens += counter.count(part.type === "tool-call" ? `${part.toolName} ${part.rawArguments}` : "text" in part ? part.text : "");
     else for (const part of message.content) for (const text of part.result.content) tokens += counter.count(text.text);
   }
   return tokens;

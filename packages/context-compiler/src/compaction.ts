@@ -68,7 +68,21 @@ function lineOf(message: Message): string {
       return `user: ${clip(message.content.map((part) => part.text).join(" "), 300)}`;
     case "assistant":
       return message.content
-        .map((part) => (part.type === "tool-call" ? `called ${part.toolName}(${clip(part.rawArguments, 160)})` : `assistant: ${clip(part.text, 300)}`))
+        .map((part) => {
+          switch (part.type) {
+            case "tool-call":
+            case "tool-call-truncated":
+              return `called ${part.toolName}(${clip(part.rawArguments, 160)})`;
+            case "server-tool-call":
+              return `called ${part.toolName}(${clip(JSON.stringify(part.arguments), 160)})`;
+            case "server-tool-result":
+              return `${part.resultType}: ${clip(JSON.stringify(part.raw), 200)}`;
+            case "refusal":
+              return `refused: ${clip(part.text, 300)}`;
+            default:
+              return `assistant: ${clip(part.text, 300)}`;
+          }
+        })
         .join("\n");
     case "tool":
       return message.content

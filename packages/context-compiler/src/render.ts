@@ -171,7 +171,18 @@ export function visibleText(message: Message): string {
       return message.content.map((part) => part.text).join("\n");
     case "assistant":
       return message.content
-        .map((part) => (part.type === "tool-call" ? `${part.toolName} ${part.rawArguments}` : part.text))
+        .map((part) => {
+          switch (part.type) {
+            case "tool-call":
+            case "tool-call-truncated":
+              return `${part.toolName} ${part.rawArguments}`;
+            case "server-tool-call":
+            case "server-tool-result":
+              return JSON.stringify(part.raw);
+            default:
+              return part.text;
+          }
+        })
         .join("\n");
     case "tool":
       return message.content.length === 1 ? toolPartText(message.content[0]!) : message.content.map(toolPartText).join("\n");

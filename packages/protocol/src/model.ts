@@ -28,15 +28,84 @@ export const ToolCallPartSchema = z.object({
 });
 export type ToolCallPart = z.infer<typeof ToolCallPartSchema>;
 
-/** Model reasoning, kept so it can be sent back where an API requires it. */
+/**
+ * Model reasoning, kept so it can be sent back where an API requires it. When the provider
+ * returns its summary in several parts (OpenAI reasoning items), `summary` keeps them apart,
+ * in order, and is what an adapter sends back; `text` is then their join with blank lines,
+ * for display.
+ */
 export const ReasoningPartSchema = z.object({
   type: z.literal("reasoning"),
   text: z.string(),
+  summary: z.array(z.string()).optional(),
   providerMetadata: ProviderMetadataSchema.optional(),
 });
 export type ReasoningPart = z.infer<typeof ReasoningPartSchema>;
 
-export const AssistantPartSchema = z.discriminatedUnion("type", [TextPartSchema, ToolCallPartSchema, ReasoningPartSchema]);
+/**
+ * The model declining to answer, in its own words (OpenAI's `refusal` content and
+ * `response.refusal.delta`). Never text: it is not shown as an answer and never parsed as
+ * structured output.
+ */
+export const RefusalPartSchema = z.object({
+  type: z.literal("refusal"),
+  text: z.string(),
+  providerMetadata: ProviderMetadataSchema.optional(),
+});
+export type RefusalPart = z.infer<typeof RefusalPartSchema>;
+
+/**
+ * A tool call the output limit cut off (`max_tokens` inside its arguments). Never
+ * executable and never sent back as a call: the runtime's `max_tokens` continuation asks
+ * again. `rawArguments` is what the model had written when it was cut.
+ */
+export const TruncatedToolCallPartSchema = z.object({
+  type: z.literal("tool-call-truncated"),
+  toolCallId: z.string().min(1),
+  toolName: z.string(),
+  rawArguments: z.string(),
+  providerMetadata: ProviderMetadataSchema.optional(),
+});
+export type TruncatedToolCallPart = z.infer<typeof TruncatedToolCallPartSchema>;
+
+/**
+ * A call to a tool the provider runs itself (an Anthropic server tool such as web search).
+ * Yoke does not execute it. `raw` is the provider's block verbatim, sent back unchanged when
+ * the turn continues (e.g. after `pause`).
+ */
+export const ServerToolCallPartSchema = z.object({
+  type: z.literal("server-tool-call"),
+  provider: z.string(),
+  toolCallId: z.string().min(1),
+  toolName: z.string(),
+  arguments: JsonValueSchema,
+  raw: JsonObjectSchema,
+});
+export type ServerToolCallPart = z.infer<typeof ServerToolCallPartSchema>;
+
+/**
+ * The result of a server tool call as the provider returned it (`web_search_tool_result`,
+ * `code_execution_tool_result`, …). `raw` is the block verbatim, sent back unchanged.
+ */
+export const ServerToolResultPartSchema = z.object({
+  type: z.literal("server-tool-result"),
+  provider: z.string(),
+  toolCallId: z.string().min(1),
+  /** The provider's block type, e.g. `web_search_tool_result`. */
+  resultType: z.string(),
+  raw: JsonObjectSchema,
+});
+export type ServerToolResultPart = z.infer<typeof ServerToolResultPartSchema>;
+
+export const AssistantPartSchema = z.discriminatedUnion("type", [
+  TextPartSchema,
+  ToolCallPartSchema,
+  ReasoningPartSchema,
+  RefusalPartSchema,
+  TruncatedToolCallPartSchema,
+  ServerToolCallPartSchema,
+  ServerToolResultPartSchema,
+]);
 export type AssistantPart = z.infer<typeof AssistantPartSchema>;
 
 /**
@@ -108,8 +177,34 @@ export const ToolSpecSchema = z.object({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
   description: z.string(),
   inputSchema: JsonObjectSchema,
+  /**
+   * Ask the provider to constrain the arguments to the schema exactly (OpenAI strict mode).
+   * An adapter refuses (PROVIDER_ADMISSION_REJECTED) a schema its strict mode cannot
+   * represent, and a strict tool when the model has no strict mode
+   * (`capabilities.strictTools`).
+   */
+  strict: z.boolean().optional(),
 });
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+
+/**
+ * A tool the provider runs itself, declared by the provider's own versioned type (e.g.
+ * Anthropic `web_search_20250305`). Only the adapter of `provider` accepts it, and only a
+ * type its `capabilities.serverTools` lists; `options` are the provider's own settings for
+ * the tool (e.g. `{ max_uses: 3 }`), sent as they are.
+ *
+ * @example
+ * ```ts
+ * const search: ServerToolSpec = { provider: "anthropic", type: "web_search_20250305", name: "web_search", options: { max_uses: 3 } };
+ * ```
+ */
+export const ServerToolSpecSchema = z.object({
+  provider: z.string(),
+  type: z.string().min(1),
+  name: z.string().min(1),
+  options: JsonObjectSchema.optional(),
+});
+export type ServerToolSpec = z.infer<typeof ServerToolSpecSchema>;
 
 /** The normalized request every provider adapter accepts. */
 export const ModelRequestSchema = z.object({
@@ -118,6 +213,10 @@ export const ModelRequestSchema = z.object({
   toolChoice: z.enum(["auto", "none", "required"]).optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   temperature: z.number().optional(),
+  /** Text that ends the output where it appears (not included in it). */
+  stopSequences: z.array(z.string().min(1)).optional(),
+  /** Tools the provider runs itself; see `ServerToolSpec`. */
+  serverTools: z.array(ServerToolSpecSchema).optional(),
   /** Index of the first message after the prefix that stays byte-identical across turns. */
   stablePrefixMessages: z.number().int().nonnegative().optional(),
   providerOptions: ProviderMetadataSchema.optional(),
@@ -141,6 +240,12 @@ export const UsageSchema = z.object({
   cacheWriteTokens: z.number().int().nonnegative().optional(),
   /** Output tokens spent on reasoning (included in outputTokens). */
   reasoningTokens: z.number().int().nonnegative().optional(),
+  /** Input tokens neither read from nor written to a cache: `inputTokens - cacheReadTokens - cacheWriteTokens`. */
+  uncachedInputTokens: z.number().int().nonnegative().optional(),
+  /** `inputTokens + outputTokens`. */
+  totalTokens: z.number().int().nonnegative().optional(),
+  /** Server tool uses the provider counted (e.g. `{ web_search_requests: 2 }`), by the provider's own name. */
+  serverToolUse: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -167,6 +272,21 @@ export const ModelResponseSchema = z.object({
   warnings: z.array(z.string()).optional(),
 });
 export type ModelResponse = z.infer<typeof ModelResponseSchema>;
+
+/**
+ * Fills a usage's derived figures (`uncachedInputTokens`, `totalTokens`) from its counts, so
+ * every adapter computes them one way. `inputTokens` includes cached input.
+ *
+ * @example
+ * ```ts
+ * withUsageTotals({ inputTokens: 100, outputTokens: 20, cacheReadTokens: 80 });
+ * // { inputTokens: 100, outputTokens: 20, cacheReadTokens: 80, uncachedInputTokens: 20, totalTokens: 120 }
+ * ```
+ */
+export function withUsageTotals(usage: Usage): Usage {
+  const cached = (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+  return { ...usage, uncachedInputTokens: Math.max(0, usage.inputTokens - cached), totalTokens: usage.inputTokens + usage.outputTokens };
+}
 
 /** The tool calls of a response, in the order the model proposed them. */
 export function toolCallsOf(response: Pick<ModelResponse, "content">): ToolCallPart[] {

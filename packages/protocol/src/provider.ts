@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse, Usage } from "./model.js";
+import type { ModelRequest, ModelResponse, ServerToolCallPart, ServerToolResultPart, Usage } from "./model.js";
 import type { StopReason } from "./model.js";
 
 /**
@@ -22,15 +22,26 @@ export interface ProviderCapabilities {
   readonly maxOutputTokens: number;
   /** `breakpoints`: the request marks cacheable prefixes; `automatic`: the provider finds them. */
   readonly promptCaching: "none" | "automatic" | "breakpoints";
+  /** How many `stopSequences` a request may carry; absent or 0: none. */
+  readonly maxStopSequences?: number;
+  /** Whether function tools can be `strict` (arguments constrained to the schema). Absent: no. */
+  readonly strictTools?: boolean;
+  /** The provider tool types (`ServerToolSpec.type`) the adapter can declare. Absent: none. */
+  readonly serverTools?: readonly string[];
 }
 
 /** Parts of a streamed response. A stream ends with exactly one `finish`. */
 export type ModelStreamPart =
   | { type: "text-delta"; text: string }
   | { type: "reasoning-delta"; text: string }
+  | { type: "refusal-delta"; text: string }
   | { type: "tool-call-start"; toolCallId: string; toolName: string }
   | { type: "tool-call-delta"; toolCallId: string; argumentsDelta: string }
   | { type: "tool-call-end"; toolCallId: string }
+  /** The output limit cut this call's arguments: it becomes a `tool-call-truncated` part, never a call. */
+  | { type: "tool-call-truncated"; toolCallId: string }
+  | { type: "server-tool-call"; part: ServerToolCallPart }
+  | { type: "server-tool-result"; part: ServerToolResultPart }
   | { type: "finish"; response: ModelResponse };
 
 export interface GenerateOptions {
@@ -74,6 +85,15 @@ export function addUsage(a: Usage, b: Usage): Usage {
   if (cacheRead !== undefined) total.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) total.cacheWriteTokens = cacheWrite;
   if (reasoning !== undefined) total.reasoningTokens = reasoning;
+  if (a.uncachedInputTokens !== undefined || b.uncachedInputTokens !== undefined) {
+    total.uncachedInputTokens = total.inputTokens - (cacheRead ?? 0) - (cacheWrite ?? 0);
+  }
+  if (a.totalTokens !== undefined || b.totalTokens !== undefined) total.totalTokens = total.inputTokens + total.outputTokens;
+  if (a.serverToolUse !== undefined || b.serverToolUse !== undefined) {
+    const uses: Record<string, number> = { ...a.serverToolUse };
+    for (const [name, count] of Object.entries(b.serverToolUse ?? {})) uses[name] = (uses[name] ?? 0) + count;
+    total.serverToolUse = uses;
+  }
   return total;
 }
 

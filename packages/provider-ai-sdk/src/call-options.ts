@@ -10,22 +10,33 @@ type AssistantContent = Extract<LanguageModelV4Message, { role: "assistant" }>["
 const withOptions = <T extends object>(part: T, metadata: ProviderMetadata | undefined): T =>
   metadata === undefined ? part : { ...part, providerOptions: metadata as SharedV4ProviderOptions };
 
-function assistantPart(part: AssistantPart): AssistantContent {
+function assistantPart(part: AssistantPart): AssistantContent[] {
   switch (part.type) {
     case "text":
-      return { type: "text", text: part.text };
+      return [{ type: "text", text: part.text }];
+    // The specification's prompt has no refusal part: the refusal goes back as what the model said.
+    case "refusal":
+      return [{ type: "text", text: part.text }];
+    // A call the output limit cut is never sent back as a call; another provider's server
+    // tool blocks mean nothing to this model.
+    case "tool-call-truncated":
+    case "server-tool-call":
+    case "server-tool-result":
+      return [];
     case "reasoning":
-      return withOptions({ type: "reasoning", text: part.text }, part.providerMetadata);
+      return [withOptions({ type: "reasoning", text: part.text }, part.providerMetadata)];
     case "tool-call": {
       // The input is parsed again from the raw text the model wrote, not taken from
       // `arguments`: a journal stores `arguments` as canonical JSON (keys sorted), so a resumed
       // run would re-send the call with its keys reordered and break the prompt-cache prefix.
       // A call whose arguments were not JSON goes back as that raw text.
       const parsed = parseToolArguments(part.rawArguments);
-      return withOptions(
-        { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.ok ? parsed.value : part.rawArguments },
-        part.providerMetadata,
-      );
+      return [
+        withOptions(
+          { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.ok ? parsed.value : part.rawArguments },
+          part.providerMetadata,
+        ),
+      ];
     }
   }
 }
@@ -39,7 +50,7 @@ export function toPrompt(messages: ModelRequest["messages"]): LanguageModelV4Mes
       case "user":
         return { role: "user", content: message.content.map((part) => ({ type: "text", text: part.text })) };
       case "assistant":
-        return { role: "assistant", content: message.content.map(assistantPart) };
+        return { role: "assistant", content: message.content.flatMap(assistantPart) };
       case "tool":
         return {
           role: "tool",

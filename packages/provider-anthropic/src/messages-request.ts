@@ -75,6 +75,7 @@ function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
       return message.content.flatMap((part): Block[] => {
         if (part.type === "text") return part.text === "" ? [] : [{ type: "text", text: part.text }];
         if (part.type === "tool-call") return [{ type: "tool_use", id: part.toolCallId, name: part.toolName, input: toolInput(part.rawArguments, part.arguments) }];
+        if (part.type !== "reasoning") return [];
         const meta = part.providerMetadata?.anthropic;
         if (typeof meta?.redactedData === "string") return [{ type: "redacted_thinking", data: meta.redactedData }];
         // Thinking without Anthropic's signature (another provider's reasoning) cannot be sent back.

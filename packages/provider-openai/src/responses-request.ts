@@ -30,7 +30,7 @@ export function responsesBody(
           if (part.type === "text") input.push({ role: "assistant", content: part.text });
           else if (part.type === "tool-call") {
             input.push({ type: "function_call", call_id: part.toolCallId, name: part.toolName, arguments: part.rawArguments });
-          } else {
+          } else if (part.type === "reasoning") {
             const meta = part.providerMetadata?.openai;
             // Only OpenAI's own reasoning items can be sent back; another provider's are dropped.
             if (typeof meta?.itemId !== "string") continue;

@@ -50,3 +50,14 @@ describe("one classification for an Anthropic error, however it arrives", () => 
     });
   }
 });
+
+describe("a prompt past the context window", () => {
+  it('is a context-length error, not a plain invalid request: "prompt is too long" as HTTP 400 and as an error event', async () => {
+    const expected = { code: "PROVIDER_REQUEST_INVALID", retryable: false, kind: "context_length", type: "invalid_request_error" };
+    const status = await failure("prompt-too-long.json");
+    expect(outcome(status)).toEqual({ ...expected, requestId: "req_011CPromptTooLong" });
+    expect(status.message).toContain("prompt is too long");
+    const event = await failure("prompt-too-long.event.sse", "req_011CStream");
+    expect(outcome(event)).toEqual({ ...expected, requestId: "req_011CStream" });
+  });
+});

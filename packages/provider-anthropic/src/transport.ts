@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { providerError, type JsonValue } from "@yoke/protocol";
+import { YokeError, providerError, type JsonValue, type ProviderErrorContext } from "@yoke/protocol";
 import { callWithResponse, type SdkCall } from "./with-response.js";
 
 /** The slice of the `@anthropic-ai/sdk` client the adapter calls, typed structurally. */
@@ -51,7 +51,7 @@ export function createAnthropicTransport(connection: AnthropicConnection, now: (
       try {
         return await callWithResponse(resolveClient().messages.create(body as never, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) }), "request-id");
       } catch (error) {
-        throw providerError(error, { provider: "anthropic", signal, streamStarted: false, now });
+        throw anthropicError(error, { provider: "anthropic", signal, streamStarted: false, now });
       }
     },
   };
@@ -65,6 +65,23 @@ export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSi
   try {
     for await (const event of stream) yield event;
   } catch (error) {
-    throw providerError(error, { provider: "anthropic", signal, streamStarted: true, now, requestId });
+    throw anthropicError(error, { provider: "anthropic", signal, streamStarted: true, now, requestId });
   }
+}
+
+// Anthropic answers a prompt past the context window with a plain invalid_request_error
+// whose message says so ("prompt is too long: 208342 tokens > 200000 maximum").
+const PROMPT_TOO_LONG = /prompt is too long/i;
+
+/**
+ * `providerError`, with Anthropic's "prompt is too long" invalid-request error classified as
+ * what it is, a context-length error (`details.kind: "context_length"`), however it arrived.
+ * Still PROVIDER_REQUEST_INVALID and never retryable: the same request fails the same way.
+ */
+export function anthropicError(thrown: unknown, context: ProviderErrorContext): YokeError {
+  const error = providerError(thrown, context);
+  if (error.details.kind !== "invalid_request" || !PROMPT_TOO_LONG.test(error.message)) return error;
+  const refined = new YokeError(error.code, error.message, { cause: error.cause, details: { ...error.details, kind: "context_length" }, retryable: error.retryable });
+  if (error.stack !== undefined) refined.stack = error.stack;
+  return refined;
 }

@@ -1,6 +1,10 @@
 import { YokeError, type ModelRequest } from "@yoke/protocol";
 import type { AnthropicModelFamily } from "./capabilities.js";
 import type { AnthropicRequestOptions } from "./provider-options.js";
+import { strictSchemaProblem } from "./strict-schema.js";
+
+/** Strict tools one request may carry (Anthropic's structured-outputs limit). */
+const MAX_STRICT_TOOLS = 20;
 
 /** The output limit sent when the request names none (plus the thinking budget, if any). */
 export const DEFAULT_MAX_TOKENS = 4_096;
@@ -8,8 +12,11 @@ export const DEFAULT_MAX_TOKENS = 4_096;
 /**
  * Decides, before any network call, whether the target can represent the request: a system
  * message after the conversation started (Messages takes one system prompt), tool calls or a
- * thinking budget the model cannot honour, an output schema, a token limit past the model's.
- * Returns warnings for settings it drops.
+ * thinking budget the model cannot honour, an output schema, a token limit past the model's,
+ * more stop sequences than `capabilities.maxStopSequences`, a strict tool on a model without
+ * strict tool use (or with a schema strict mode cannot take), a server tool of another
+ * provider or of a type `capabilities.serverTools` does not list. Returns warnings for
+ * settings it drops.
  */
 export function admitAnthropicRequest(
   request: ModelRequest,
@@ -26,8 +33,23 @@ export function admitAnthropicRequest(
   if (firstOther >= 0 && request.messages.slice(firstOther).some((message) => message.role === "system")) {
     throw reject("a system message after the conversation started (the Messages API takes one system prompt)");
   }
-  if (request.tools.length > 0 && !capabilities.toolCalls) throw reject("the model does not call tools");
-  if (request.toolChoice === "required" && request.tools.length === 0) throw reject("toolChoice is required but no tools are offered");
+  const serverTools = request.serverTools ?? [];
+  if ((request.tools.length > 0 || serverTools.length > 0) && !capabilities.toolCalls) throw reject("the model does not call tools");
+  if (request.toolChoice === "required" && request.tools.length === 0 && serverTools.length === 0) throw reject("toolChoice is required but no tools are offered");
+  for (const spec of serverTools) {
+    if (spec.provider !== "anthropic") throw reject(`server tool ${spec.name} is a ${spec.provider} tool`);
+    if (!(capabilities.serverTools ?? []).includes(spec.type)) throw reject(`server tool type ${spec.type} is not one the adapter declares (${(capabilities.serverTools ?? []).join(", ") || "none"})`);
+    if (spec.options !== undefined && ("type" in spec.options || "name" in spec.options)) throw reject(`server tool ${spec.name}: options may not set type or name`);
+  }
+  const strict = request.tools.filter((tool) => tool.strict === true);
+  if (strict.length > 0 && capabilities.strictTools !== true) throw reject(`strict tools (${strict.map((tool) => tool.name).join(", ")}) need a model with strict tool use`);
+  if (strict.length > MAX_STRICT_TOOLS) throw reject(`${strict.length} strict tools; the API takes at most ${MAX_STRICT_TOOLS}`);
+  for (const tool of strict) {
+    const problem = strictSchemaProblem(tool.inputSchema);
+    if (problem !== undefined) throw reject(`strict tool ${tool.name}: ${problem}`);
+  }
+  const stops = request.stopSequences?.length ?? 0;
+  if (stops > (capabilities.maxStopSequences ?? 0)) throw reject(`${stops} stop sequences; the model takes at most ${capabilities.maxStopSequences ?? 0}`);
   if (options.structuredOutput !== undefined) throw reject("structured output is not available through this adapter");
   const budget = options.thinkingBudgetTokens;
   if (budget !== undefined && !thinking) throw reject("the model has no extended thinking");

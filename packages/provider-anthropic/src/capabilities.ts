@@ -1,4 +1,5 @@
 import type { ProviderCapabilities } from "@yoke/protocol";
+import { ANTHROPIC_SERVER_TOOL_TYPES } from "./server-tools.js";
 
 /** What one Anthropic model family can do; `thinking` families accept extended thinking. */
 export interface AnthropicModelFamily {
@@ -19,7 +20,19 @@ const base = {
   usage: { cacheReadTokens: true, cacheWriteTokens: true, reasoningTokens: true },
   contextWindow: 200_000,
   promptCaching: "breakpoints",
+  // The Messages API reference (and the SDK's doc of stop_sequences) sets no count limit: a
+  // generous bound, far above any real use, that only stops a runaway list before the call.
+  maxStopSequences: 8_191,
+  serverTools: ANTHROPIC_SERVER_TOOL_TYPES,
 } as const satisfies Partial<ProviderCapabilities>;
+
+/**
+ * Models with strict tool use (structured outputs, generally available on Claude Opus 4.5 and
+ * later, Sonnet 4.5 and later, Haiku 4.5 and later): Claude 4 models of minor version 5 or
+ * more. Earlier Claude 4 models, Claude 3 and unlisted models have none; admission refuses a
+ * strict tool for them (override with `capabilities: { strictTools: true }`).
+ */
+const STRICT_TOOLS = /^claude-(opus|sonnet|haiku)-4-([5-9]|[1-9]\d)(?!\d)/;
 
 /**
  * The capability matrix, most specific prefix first (published limits; 1M-token context is
@@ -34,10 +47,12 @@ export const ANTHROPIC_MODEL_FAMILIES: readonly (AnthropicModelFamily & { readon
   { prefix: "claude-3-5-haiku", family: "claude-3.5-haiku", thinking: false, capabilities: { ...base, inputModalities: ["text", "image"], maxOutputTokens: 8_192 } },
 ];
 
+// An unlisted model: no server tools either (declare them with `capabilities` if it has them).
+const { serverTools: _serverTools, ...conservative } = base;
 const DEFAULT_FAMILY: AnthropicModelFamily = {
   family: "default",
   thinking: false,
-  capabilities: { ...base, inputModalities: ["text"], maxOutputTokens: 4_096 },
+  capabilities: { ...conservative, inputModalities: ["text"], maxOutputTokens: 4_096 },
 };
 
 /**
@@ -50,5 +65,7 @@ const DEFAULT_FAMILY: AnthropicModelFamily = {
  */
 export function anthropicModelFamily(modelId: string): AnthropicModelFamily {
   const row = ANTHROPIC_MODEL_FAMILIES.find((candidate) => modelId.startsWith(candidate.prefix));
-  return row === undefined ? DEFAULT_FAMILY : { family: row.family, thinking: row.thinking, capabilities: row.capabilities };
+  if (row === undefined) return DEFAULT_FAMILY;
+  const capabilities = STRICT_TOOLS.test(modelId) ? { ...row.capabilities, strictTools: true } : row.capabilities;
+  return { family: row.family, thinking: row.thinking, capabilities };
 }

@@ -26,7 +26,7 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
       content: [{ type: "text", text: "Hello! How can I help?" }],
       stopReason: "end_turn",
       rawStopReason: "end_turn",
-      usage: { inputTokens: 25, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      usage: { inputTokens: 25, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0, uncachedInputTokens: 25, totalTokens: 37 },
     });
     expect(parts.map((part) => part.type)).toEqual(["text-delta", "text-delta", "finish"]);
     expect(server.requests[0]!.path).toBe("/v1/messages");
@@ -281,7 +281,7 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
       ...ask("Now summarize.").messages,
     ];
     const response = await provider.generate({ messages, tools: [weatherTool], stablePrefixMessages: 4 });
-    expect(response.usage).toEqual({ inputTokens: 6020, outputTokens: 3, cacheReadTokens: 4200, cacheWriteTokens: 1800 });
+    expect(response.usage).toEqual({ inputTokens: 6020, outputTokens: 3, cacheReadTokens: 4200, cacheWriteTokens: 1800, uncachedInputTokens: 20, totalTokens: 6023 });
     expect((server.requests[0]!.body as { messages: unknown }).messages).toMatchInlineSnapshot(`
       [
         {

@@ -1,6 +1,7 @@
 import type { JsonValue, Message, ModelRequest } from "@yoke/protocol";
 import { DEFAULT_MAX_TOKENS } from "./admission.js";
 import type { AnthropicRequestOptions } from "./provider-options.js";
+import { serverToolBlock, serverToolDefinition } from "./server-tools.js";
 
 type Block = { [key: string]: JsonValue };
 type WireMessage = { role: "user" | "assistant"; content: Block[] };
@@ -9,7 +10,9 @@ type WireMessage = { role: "user" | "assistant"; content: Block[] };
  * The Messages API body for a normalized request. System messages become the `system`
  * blocks; tool results become `tool_result` blocks of a user turn, right after the
  * `tool_use` blocks they answer; consecutive turns of one role are merged. Thinking blocks
- * go back verbatim with their signatures (the API checks them). One cache breakpoint
+ * go back verbatim with their signatures (the API checks them), and so do server tool blocks
+ * (`server_tool_use`, `web_search_tool_result`, …), in place; a tool call the output limit
+ * cut (`tool-call-truncated`) is never sent back. One cache breakpoint
  * (`cache_control`) marks the end of the request's stable prefix, so the next turn, which
  * keeps that prefix byte-identical, reads it from the cache.
  */
@@ -31,7 +34,9 @@ export function messagesBody(
     }
     const role = message.role === "assistant" ? "assistant" : "user";
     const blocks = toBlocks(message);
-    lastBlock.push(blocks.findLast((block) => block.type !== "thinking" && block.type !== "redacted_thinking"));
+    lastBlock.push(blocks.findLast((block) => CACHEABLE.has(String(block.type))));
+    // A message left empty (an assistant turn that was only a cut tool call) is not sent.
+    if (blocks.length === 0) continue;
     const previous = messages.at(-1);
     if (previous?.role === role) previous.content.push(...blocks);
     else messages.push({ role, content: blocks });
@@ -47,15 +52,16 @@ export function messagesBody(
     messages,
   };
   if (system.length > 0) body.system = system;
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
-  }
+  const tools: Block[] = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema, ...(tool.strict === true ? { strict: true } : {}) }));
+  for (const spec of request.serverTools ?? []) tools.push(serverToolDefinition(spec));
+  if (tools.length > 0) body.tools = tools;
   const choice = request.toolChoice;
   if (choice !== undefined || options.parallelToolCalls === false) {
     const type = choice === "required" ? "any" : (choice ?? "auto");
     body.tool_choice = options.parallelToolCalls === false && type !== "none" ? { type, disable_parallel_tool_use: true } : { type };
   }
   if (request.temperature !== undefined && budget === undefined) body.temperature = request.temperature;
+  if (request.stopSequences !== undefined && request.stopSequences.length > 0) body.stop_sequences = [...request.stopSequences];
   if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
   if (target.stream) body.stream = true;
   return body;
@@ -75,6 +81,11 @@ function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
       return message.content.flatMap((part): Block[] => {
         if (part.type === "text") return part.text === "" ? [] : [{ type: "text", text: part.text }];
         if (part.type === "tool-call") return [{ type: "tool_use", id: part.toolCallId, name: part.toolName, input: toolInput(part.rawArguments, part.arguments) }];
+        if (part.type === "server-tool-call" || part.type === "server-tool-result") {
+          const block = serverToolBlock(part);
+          return block === undefined ? [] : [block];
+        }
+        // A cut call (tool-call-truncated) is never sent back; nor is a refusal (the API has no such input block).
         if (part.type !== "reasoning") return [];
         const meta = part.providerMetadata?.anthropic;
         if (typeof meta?.redactedData === "string") return [{ type: "redacted_thinking", data: meta.redactedData }];
@@ -84,6 +95,10 @@ function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
       });
   }
 }
+
+// Blocks a cache breakpoint may go on: not thinking (the API refuses it there) and not a
+// server tool block, which goes back exactly as it came.
+const CACHEABLE = new Set(["text", "tool_use", "tool_result"]);
 
 const isObject = (value: unknown): value is { [key: string]: JsonValue } => typeof value === "object" && value !== null && !Array.isArray(value);
 

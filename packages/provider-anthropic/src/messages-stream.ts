@@ -1,12 +1,13 @@
 import { YokeError, type ModelStreamPart } from "@yoke/protocol";
-import type { WireBlock, WireMessage, WireUsage } from "./messages-response.js";
+import { isCutToolUse, parsesAsObject, type WireBlock, type WireMessage, type WireUsage } from "./messages-response.js";
+import { isServerToolResultType, serverToolCall, serverToolResult, type JsonObject } from "./server-tools.js";
 
 /** The subset of Messages API stream events the adapter reads. */
 export interface WireStreamEvent {
   type: string;
   index?: number;
   message?: { id?: string; model?: string; usage?: WireUsage };
-  content_block?: { type: string; text?: string; id?: string; name?: string; thinking?: string; signature?: string; data?: string; input?: unknown };
+  content_block?: { type: string; text?: string; id?: string; name?: string; thinking?: string; signature?: string; data?: string; input?: unknown; [key: string]: unknown };
   delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string | null; stop_sequence?: string | null };
   usage?: WireUsage;
 }
@@ -14,12 +15,26 @@ export interface WireStreamEvent {
 /**
  * Folds a Messages API event stream (`message_start`, `content_block_start/delta/stop`,
  * `message_delta`, `message_stop`) into one message, forwarding text, thinking and
- * tool-input deltas as stream parts. A stream that ends before `message_stop` was cut:
- * PROVIDER_STREAM_CUT, with nothing partial returned. (`error` events are thrown by the SDK.)
+ * tool-input deltas as stream parts. A tool call ends with `tool-call-end` once its input is
+ * a whole JSON object, or once the stop reason is known; the last one of a message the output
+ * limit cut ends with `tool-call-truncated` instead (see `isCutToolUse`). Server tool calls
+ * and results are emitted whole when their block stops. A stream that ends before
+ * `message_stop` was cut: PROVIDER_STREAM_CUT, with nothing partial returned. (`error` events
+ * are thrown by the SDK.)
  */
 export async function consumeMessagesStream(events: AsyncIterable<WireStreamEvent>, emit: ((part: ModelStreamPart) => void) | undefined): Promise<WireMessage> {
   const message: WireMessage = { content: [] };
   const blocks: WireBlock[] = [];
+  // Tool calls whose end part is not emitted yet, by block index.
+  const open = new Set<number>();
+  const endOpenCalls = () => {
+    for (const index of open) {
+      const block = blocks[index];
+      if (block?.type !== "tool_use") continue;
+      emit?.(isCutToolUse(blocks, index, message.stop_reason) ? { type: "tool-call-truncated", toolCallId: block.id } : { type: "tool-call-end", toolCallId: block.id });
+    }
+    open.clear();
+  };
   let received = 0;
   let stopped = false;
   for await (const event of events) {
@@ -36,7 +51,10 @@ export async function consumeMessagesStream(events: AsyncIterable<WireStreamEven
         if (event.index === undefined || start === undefined) break;
         blocks[event.index] = startBlock(start);
         const block = blocks[event.index]!;
-        if (block.type === "tool_use") emit?.({ type: "tool-call-start", toolCallId: block.id, toolName: block.name });
+        if (block.type === "tool_use") {
+          open.add(event.index);
+          emit?.({ type: "tool-call-start", toolCallId: block.id, toolName: block.name });
+        }
         if (block.type === "text" && block.text !== "") emit?.({ type: "text-delta", text: block.text });
         break;
       }
@@ -50,6 +68,8 @@ export async function consumeMessagesStream(events: AsyncIterable<WireStreamEven
         } else if (delta.type === "input_json_delta" && block.type === "tool_use" && delta.partial_json) {
           block.rawInput += delta.partial_json;
           emit?.({ type: "tool-call-delta", toolCallId: block.id, argumentsDelta: delta.partial_json });
+        } else if (delta.type === "input_json_delta" && block.type === "server_tool_use" && delta.partial_json) {
+          block.rawInput += delta.partial_json;
         } else if (delta.type === "thinking_delta" && block.type === "thinking" && delta.thinking) {
           block.thinking += delta.thinking;
           emit?.({ type: "reasoning-delta", text: delta.thinking });
@@ -60,11 +80,20 @@ export async function consumeMessagesStream(events: AsyncIterable<WireStreamEven
       }
       case "content_block_stop": {
         const block = event.index === undefined ? undefined : blocks[event.index];
-        if (block?.type === "tool_use") emit?.({ type: "tool-call-end", toolCallId: block.id });
+        if (block?.type === "tool_use") block.closed = true;
+        if (block?.type === "tool_use" && parsesAsObject(block.rawInput)) {
+          // Whole: a call whatever the stop reason. Otherwise it waits for the stop reason.
+          open.delete(event.index!);
+          emit?.({ type: "tool-call-end", toolCallId: block.id });
+        } else if (block?.type === "server_tool_use") {
+          const part = serverToolCall(block);
+          if (part !== undefined) emit?.({ type: "server-tool-call", part });
+        } else if (block?.type === "server_tool_result") emit?.({ type: "server-tool-result", part: serverToolResult(block.raw) });
         break;
       }
       case "message_delta":
         if (event.delta?.stop_reason !== undefined) message.stop_reason = event.delta.stop_reason;
+        if (event.delta?.stop_reason) endOpenCalls();
         if (event.delta?.stop_sequence !== undefined) message.stop_sequence = event.delta.stop_sequence;
         // message_delta usage is cumulative: it replaces what message_start reported.
         if (event.usage) message.usage = { ...message.usage, ...definedOnly(event.usage) };
@@ -77,6 +106,7 @@ export async function consumeMessagesStream(events: AsyncIterable<WireStreamEven
   // Read to the end of the body rather than returning at message_stop: leaving early aborts
   // the request, and with it the kept-alive connection the next call would reuse.
   if (stopped) {
+    endOpenCalls();
     message.content = blocks.filter((block) => block !== undefined);
     return message;
   }
@@ -87,7 +117,12 @@ export async function consumeMessagesStream(events: AsyncIterable<WireStreamEven
 
 /** Reads a non-streamed `Message` body into the same shape. */
 export function readMessage(body: { id?: string; model?: string; stop_reason?: string | null; stop_sequence?: string | null; usage?: WireUsage; content?: NonNullable<WireStreamEvent["content_block"]>[] }): WireMessage {
-  const message: WireMessage = { content: (body.content ?? []).map(startBlock) };
+  const content = (body.content ?? []).map(startBlock);
+  // A whole message's blocks ended, but for the last one, which the output limit may have cut.
+  content.forEach((block, index) => {
+    if (block.type === "tool_use") block.closed = index < content.length - 1;
+  });
+  const message: WireMessage = { content };
   if (body.id !== undefined) message.id = body.id;
   if (body.model !== undefined) message.model = body.model;
   if (body.stop_reason !== undefined) message.stop_reason = body.stop_reason;
@@ -104,14 +139,19 @@ function startBlock(start: NonNullable<WireStreamEvent["content_block"]>): WireB
       // A streamed block starts with input {} and fills it by deltas; a whole message has it set.
       const input = start.input;
       const rawInput = input === undefined || (typeof input === "object" && input !== null && Object.keys(input).length === 0) ? "" : JSON.stringify(input);
-      return { type: "tool_use", id: start.id ?? "", name: start.name ?? "", rawInput };
+      return { type: "tool_use", id: start.id ?? "", name: start.name ?? "", rawInput, closed: false };
+    }
+    case "server_tool_use": {
+      const input = start.input;
+      const rawInput = input === undefined || (typeof input === "object" && input !== null && Object.keys(input).length === 0) ? "" : JSON.stringify(input);
+      return { type: "server_tool_use", raw: start as JsonObject, rawInput };
     }
     case "thinking":
       return { type: "thinking", thinking: start.thinking ?? "", signature: start.signature ?? "" };
     case "redacted_thinking":
       return { type: "redacted_thinking", data: start.data ?? "" };
     default:
-      return { type: "other", original: start.type };
+      return isServerToolResultType(start.type) ? { type: "server_tool_result", raw: start as JsonObject } : { type: "other", original: start.type };
   }
 }
 

@@ -55,8 +55,8 @@ describe("Anthropic server tools", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("maps a paused turn's server_tool_use and web_search_tool_result blocks, streamed, to parts that keep the blocks verbatim", async () => {
-    const { provider } = await open([fixture("web-search-pause-turn.sse")]);
+  it.each([undefined, 1, 2, 3])("maps a paused turn's server_tool_use and web_search_tool_result blocks, streamed (split seed %s), to parts that keep the blocks verbatim", async (seed) => {
+    const { provider } = await open([fixture("web-search-pause-turn.sse")], {}, seed === undefined ? {} : { seed });
     const { parts, onStreamPart } = collect();
     const response = await provider.generate(ask("What is the current Node.js LTS?", { serverTools: [webSearch] }), { onStreamPart });
     const [, started, result] = startedBlocks("web-search-pause-turn.sse");

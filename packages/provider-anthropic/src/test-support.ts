@@ -2,7 +2,7 @@
 import { fileURLToPath } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
 import type { ModelRequest } from "@yoke/protocol";
-import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer } from "@yoke/testkit/replay";
+import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer, type ReplayServerOptions } from "@yoke/testkit/replay";
 import { createAnthropicProvider, type AnthropicProvider, type AnthropicProviderOptions } from "./index.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
@@ -16,10 +16,11 @@ export interface Replay {
 
 /**
  * A replay server serving `exchanges`, and an adapter over a real SDK client aimed at it.
- * The client asks for 5 retries: the adapter must override that with none.
+ * The client asks for 5 retries: the adapter must override that with none. `serverOptions.seed`
+ * splits every body into writes at seeded byte offsets.
  */
-export async function replay(exchanges: ReplayExchange[], options: Partial<AnthropicProviderOptions> = {}): Promise<Replay> {
-  const server = await createReplayServer(exchanges);
+export async function replay(exchanges: ReplayExchange[], options: Partial<AnthropicProviderOptions> = {}, serverOptions: ReplayServerOptions = {}): Promise<Replay> {
+  const server = await createReplayServer(exchanges, serverOptions);
   const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 5 });
   const provider = createAnthropicProvider({ model: "claude-sonnet-4-6", client, now: () => Date.UTC(2026, 0, 1), ...options });
   return { server, provider };

@@ -24,9 +24,10 @@ const FIRST = { type: "tool-call", toolCallId: "toolu_first", toolName: "write_f
 const CUT = { type: "tool-call-truncated", toolCallId: "toolu_cut", toolName: "write_file", rawArguments: '{"path": "b.txt", "content": "The quick brown' };
 
 describe("a tool call cut by max_tokens", () => {
-  for (const file of ["max-tokens-tool-call.sse", "max-tokens-tool-call-unclosed.sse"]) {
-    it(`streamed (${file}): the cut block is tool-call-truncated, never a call; the whole one before it stays a call`, async () => {
-      const { provider } = await open([fixture(file)]);
+  const streams = ["max-tokens-tool-call.sse", "max-tokens-tool-call-unclosed.sse"].flatMap((file) => [undefined, 1, 2, 3].map((seed) => ({ file, seed })));
+  for (const { file, seed } of streams) {
+    it(`streamed (${file}, split seed ${seed ?? "none"}): the cut block is tool-call-truncated, never a call; the whole one before it stays a call`, async () => {
+      const { provider } = await open([fixture(file)], {}, seed === undefined ? {} : { seed });
       const { parts, onStreamPart } = collect();
       const response = await provider.generate(ask("Write a.txt and b.txt", { tools: [writeFile] }), { onStreamPart });
       expect(response.stopReason).toBe("max_tokens");

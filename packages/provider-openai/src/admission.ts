@@ -44,6 +44,10 @@ export function admitOpenAIRequest(
       const listed = violations.map((v) => `${v.tool} ${v.path || "/"}: ${v.message}`).join("; ");
       throw reject(`a strict tool's input schema is outside the strict JSON-schema subset (${listed})`, { violations });
     }
+    // OpenAI's function-calling guide: strict mode does not hold for parallel calls.
+    if (options.parallelToolCalls !== false && capabilities.parallelToolCalls) {
+      warnings.push("strict tools: parallel tool calls may not match their schemas; set providerOptions.openai.parallelToolCalls to false for the guarantee");
+    }
   }
   if (options.structuredOutput !== undefined) {
     if (capabilities.structuredOutput === "none") throw reject("the model has no structured output");

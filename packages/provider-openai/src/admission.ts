@@ -9,8 +9,9 @@ export type OpenAIApi = "responses" | "chat";
 /**
  * Decides, before any network call, whether the target can represent the request. Returns
  * the warnings for settings it will drop; throws PROVIDER_ADMISSION_REJECTED when dropping
- * one would break a constraint (a tool call the model cannot make, an output schema strict
- * mode would not enforce, a token limit past the model's).
+ * one would break a constraint (a tool call the model cannot make, an output schema or a
+ * strict tool's input schema strict mode would not enforce, stop sequences the endpoint
+ * has no parameter for or more than it takes, a token limit past the model's).
  */
 export function admitOpenAIRequest(
   request: ModelRequest,
@@ -28,6 +29,25 @@ export function admitOpenAIRequest(
   if (options.parallelToolCalls === true && !capabilities.parallelToolCalls) throw reject("the model does not make parallel tool calls");
   if (request.maxOutputTokens !== undefined && request.maxOutputTokens > capabilities.maxOutputTokens) {
     throw reject(`maxOutputTokens ${request.maxOutputTokens} exceeds the model's ${capabilities.maxOutputTokens}`);
+  }
+  const stops = request.stopSequences?.length ?? 0;
+  if (stops > 0) {
+    if (target.api === "responses") throw reject("the Responses API has no stop sequences (use api: \"chat\")", { stopSequences: stops });
+    const max = capabilities.maxStopSequences ?? 0;
+    if (stops > max) throw reject(max === 0 ? "the model takes no stop sequences" : `${stops} stop sequences exceed the model's ${max}`, { stopSequences: stops });
+  }
+  const strictTools = request.tools.filter((tool) => tool.strict === true);
+  if (strictTools.length > 0) {
+    if (capabilities.strictTools !== true) throw reject("the model has no strict function tools", { tools: strictTools.map((tool) => tool.name) });
+    const violations = strictTools.flatMap((tool) => strictSchemaViolations(tool.inputSchema).map((violation) => ({ tool: tool.name, ...violation })));
+    if (violations.length > 0) {
+      const listed = violations.map((v) => `${v.tool} ${v.path || "/"}: ${v.message}`).join("; ");
+      throw reject(`a strict tool's input schema is outside the strict JSON-schema subset (${listed})`, { violations });
+    }
+    // OpenAI's function-calling guide: strict mode does not hold for parallel calls.
+    if (options.parallelToolCalls !== false && capabilities.parallelToolCalls) {
+      warnings.push("strict tools: parallel tool calls may not match their schemas; set providerOptions.openai.parallelToolCalls to false for the guarantee");
+    }
   }
   if (options.structuredOutput !== undefined) {
     if (capabilities.structuredOutput === "none") throw reject("the model has no structured output");

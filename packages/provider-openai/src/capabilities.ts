@@ -1,4 +1,5 @@
 import type { ProviderCapabilities } from "@yoke/protocol";
+import type { OpenAIApi } from "./admission.js";
 
 /**
  * What one OpenAI model family can do. `reasoning` families spend reasoning tokens, take
@@ -44,6 +45,30 @@ const DEFAULT_FAMILY: OpenAIModelFamily = {
   reasoning: false,
   capabilities: { ...base, inputModalities: ["text"], usage: withoutReasoning, contextWindow: 128_000, maxOutputTokens: 16_384 },
 };
+
+/** Chat Completions' documented limit on `stop` (up to 4 sequences). */
+const CHAT_MAX_STOP_SEQUENCES = 4;
+
+/**
+ * A family's capabilities on one endpoint. Strict function tools exist on both APIs for any
+ * model that calls tools. Stop sequences exist only on Chat Completions (`stop`, up to 4) and
+ * not for reasoning models, which the reference says reject it; the Responses API has no
+ * stop parameter, so there `maxStopSequences` is 0.
+ *
+ * @example
+ * ```ts
+ * openAICapabilities(openAIModelFamily("gpt-4.1-mini"), "chat").maxStopSequences; // 4
+ * openAICapabilities(openAIModelFamily("gpt-4.1-mini"), "responses").maxStopSequences; // 0
+ * ```
+ */
+export function openAICapabilities(family: OpenAIModelFamily, api: OpenAIApi): ProviderCapabilities {
+  const { capabilities, reasoning } = family;
+  return {
+    ...capabilities,
+    maxStopSequences: api === "chat" && !reasoning ? CHAT_MAX_STOP_SEQUENCES : 0,
+    strictTools: capabilities.toolCalls,
+  };
+}
 
 /**
  * The family row for a model id (`gpt-5-mini-2025-08-07` → `gpt-5`).

@@ -28,7 +28,7 @@ describe("Chat Completions over the real SDK and recorded wire traffic", () => {
       content: [{ type: "text", text: "Hello! How can I help?" }],
       stopReason: "end_turn",
       rawStopReason: "stop",
-      usage: { inputTokens: 12, outputTokens: 8, cacheReadTokens: 0, reasoningTokens: 0 },
+      usage: { inputTokens: 12, outputTokens: 8, cacheReadTokens: 0, reasoningTokens: 0, uncachedInputTokens: 12, totalTokens: 20 },
       providerMetadata: { openai: { api: "chat" } },
     });
     expect(parts.map((part) => part.type)).toEqual(["text-delta", "text-delta", "finish"]);
@@ -117,10 +117,12 @@ describe("Chat Completions over the real SDK and recorded wire traffic", () => {
     `);
   });
 
-  it("maps length to max_tokens and a refusal to refusal", async () => {
+  it("maps length to max_tokens and a refusal to a refusal part (never text), rawStopReason the finish_reason", async () => {
     const { provider } = await open([fixture("chat-max-tokens.sse"), fixture("chat-refusal.sse")], chat);
     expect(await provider.generate(ask("List"))).toMatchObject({ stopReason: "max_tokens", rawStopReason: "length" });
-    expect(await provider.generate(ask("Something harmful"))).toMatchObject({ stopReason: "refusal", content: [{ type: "text", text: "I'm sorry, I can't help with that." }] });
+    const refused = await provider.generate(ask("Something harmful"));
+    expect(refused).toMatchObject({ stopReason: "refusal", rawStopReason: "stop" });
+    expect(refused.content).toEqual([{ type: "refusal", text: "I'm sorry, I can't help with that." }]);
   });
 
   it("rejects a stream that ends before a finish reason with PROVIDER_STREAM_CUT", async () => {

@@ -1,5 +1,5 @@
-import { YokeError, type AssistantPart, type JsonValue, type ModelResponse, type ModelStreamPart, type StopReason, type Usage } from "@yoke/protocol";
-import { toolCall } from "./responses-response.js";
+import { YokeError, withUsageTotals, type AssistantPart, type JsonValue, type ModelResponse, type ModelStreamPart, type StopReason, type Usage } from "@yoke/protocol";
+import { isWholeJson, toolCall, truncatedCall } from "./responses-response.js";
 
 /** The subset of a Chat Completions response, or of a stream chunk, the adapter reads. */
 export interface WireChatCompletion {
@@ -40,9 +40,22 @@ interface ChatResult {
 const FINISH: Record<string, StopReason> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use", function_call: "tool_use", content_filter: "content_filter" };
 
 /**
+ * The index of the tool call the output limit cut, if any: with finish reason `length`, the
+ * last call, when its arguments are not yet a whole JSON value. Calls before it completed
+ * (the model writes them in order) and stay calls.
+ */
+export function cutCallIndex(result: Pick<ChatResult, "calls" | "finishReason">): number | undefined {
+  if (result.finishReason !== "length") return undefined;
+  const last = result.calls.findLastIndex((call) => call !== undefined);
+  return last >= 0 && !isWholeJson(result.calls[last]!.arguments) ? last : undefined;
+}
+
+/**
  * Folds Chat Completions chunks (text, refusal and indexed tool-call deltas, then a usage
- * chunk) into one result, forwarding deltas as stream parts. A stream that ends before a
- * finish reason was cut: PROVIDER_STREAM_CUT.
+ * chunk) into one result, forwarding deltas as stream parts: a refusal as `refusal-delta`,
+ * never `text-delta`; a call the output limit cut (`cutCallIndex`) ends with
+ * `tool-call-truncated` instead of `tool-call-end`. A stream that ends before a finish
+ * reason was cut: PROVIDER_STREAM_CUT.
  */
 export async function consumeChatStream(chunks: AsyncIterable<WireChatCompletion>, emit: ((part: ModelStreamPart) => void) | undefined): Promise<ChatResult> {
   const result: ChatResult = { text: "", refusal: "", calls: [], finishReason: "", usage: undefined };
@@ -62,7 +75,7 @@ export async function consumeChatStream(chunks: AsyncIterable<WireChatCompletion
     }
     if (delta.refusal) {
       result.refusal += delta.refusal;
-      emit?.({ type: "text-delta", text: delta.refusal });
+      emit?.({ type: "refusal-delta", text: delta.refusal });
     }
     for (const call of delta.tool_calls ?? []) {
       let slot = result.calls[call.index];
@@ -79,7 +92,10 @@ export async function consumeChatStream(chunks: AsyncIterable<WireChatCompletion
     }
     if (choice.finish_reason) {
       result.finishReason = choice.finish_reason;
-      for (const call of result.calls) if (call !== undefined) emit?.({ type: "tool-call-end", toolCallId: call.id });
+      const cut = cutCallIndex(result);
+      result.calls.forEach((call, index) => {
+        if (call !== undefined) emit?.({ type: index === cut ? "tool-call-truncated" : "tool-call-end", toolCallId: call.id });
+      });
     }
   }
   if (result.finishReason === "") {
@@ -111,12 +127,19 @@ export function readChatCompletion(wire: WireChatCompletion): ChatResult {
   return result;
 }
 
-/** Maps a chat result: a refusal is text with stop reason `refusal`; finish reasons per the table. */
+/**
+ * Maps a chat result: `message.refusal` is a `refusal` part with stop reason `refusal` (never
+ * text); a call cut by the output limit is a `tool-call-truncated` part; finish reasons per
+ * the table, `rawStopReason` the `finish_reason` verbatim.
+ */
 export function mapChatResult(result: ChatResult, fallbackModel: string, warnings: readonly string[]): ModelResponse {
   const content: AssistantPart[] = [];
   if (result.text !== "") content.push({ type: "text", text: result.text });
-  if (result.refusal !== "") content.push({ type: "text", text: result.refusal });
-  for (const call of result.calls) if (call !== undefined) content.push(toolCall(call.id, call.name, call.arguments));
+  if (result.refusal !== "") content.push({ type: "refusal", text: result.refusal });
+  const cut = cutCallIndex(result);
+  result.calls.forEach((call, index) => {
+    if (call !== undefined) content.push(index === cut ? truncatedCall(call.id, call.name, call.arguments) : toolCall(call.id, call.name, call.arguments));
+  });
   const stopReason: StopReason | undefined = result.refusal !== "" ? "refusal" : FINISH[result.finishReason];
   if (stopReason === undefined) {
     throw new YokeError("PROVIDER_RESPONSE_INVALID", `unknown finish reason ${result.finishReason}`, { details: { provider: "openai", finishReason: result.finishReason } });
@@ -126,7 +149,7 @@ export function mapChatResult(result: ChatResult, fallbackModel: string, warning
   const reasoning = result.usage?.completion_tokens_details?.reasoning_tokens;
   if (typeof cached === "number") usage.cacheReadTokens = cached;
   if (typeof reasoning === "number") usage.reasoningTokens = reasoning;
-  const response: ModelResponse = { provider: "openai", model: result.model ?? fallbackModel, content, stopReason, rawStopReason: result.finishReason, usage };
+  const response: ModelResponse = { provider: "openai", model: result.model ?? fallbackModel, content, stopReason, rawStopReason: result.finishReason, usage: withUsageTotals(usage) };
   if (result.id !== undefined) response.id = result.id;
   const metadata: { [key: string]: JsonValue } = { api: "chat" };
   if (result.serviceTier !== undefined) metadata.serviceTier = result.serviceTier;

@@ -10,7 +10,7 @@ import {
   type ProviderCapabilities,
 } from "@yoke/protocol";
 import { admitOpenAIRequest, type OpenAIApi } from "./admission.js";
-import { openAIModelFamily } from "./capabilities.js";
+import { openAICapabilities, openAIModelFamily } from "./capabilities.js";
 import { chatBody } from "./chat-request.js";
 import { consumeChatStream, mapChatResult, readChatCompletion, type WireChatCompletion } from "./chat-response.js";
 import { readOpenAIOptions } from "./provider-options.js";
@@ -35,7 +35,11 @@ export interface OpenAIProviderOptions extends OpenAIConnection {
   api?: OpenAIApi;
   /** Stream responses (default true). The result is the same; `onStreamPart` sees the deltas. */
   stream?: boolean;
-  /** Overrides parts of the family's capability matrix (a new model, a fine-tune). */
+  /**
+   * Overrides parts of the family's capability matrix (a new model, a fine-tune). The
+   * endpoint's own entries (`maxStopSequences`, `strictTools`) are filled first, so an
+   * override wins.
+   */
   capabilities?: Partial<ProviderCapabilities>;
   /** For HTTP-date `retry-after` headers. Default `Date.now`. */
   now?: () => number;
@@ -69,7 +73,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   const stream = options.stream ?? true;
   const now = options.now ?? Date.now;
   const row = openAIModelFamily(options.model);
-  const family = { ...row, capabilities: { ...row.capabilities, ...options.capabilities } };
+  const family = { ...row, capabilities: { ...openAICapabilities(row, api), ...options.capabilities } };
   const transport = createOpenAITransport(options, now);
   const target = { modelId: options.model, api, family, stream };
 

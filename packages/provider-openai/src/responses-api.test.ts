@@ -27,7 +27,7 @@ describe("Responses API over the real SDK and recorded wire traffic", () => {
       content: [{ type: "text", text: "Hello! How can I help?" }],
       stopReason: "end_turn",
       rawStopReason: "completed",
-      usage: { inputTokens: 12, outputTokens: 8, cacheReadTokens: 0, reasoningTokens: 0 },
+      usage: { inputTokens: 12, outputTokens: 8, cacheReadTokens: 0, reasoningTokens: 0, uncachedInputTokens: 12, totalTokens: 20 },
       providerMetadata: { openai: { responseId: "resp_text_01" } },
     });
     expect(parts.filter((part) => part.type === "text-delta").map((part) => part.text)).toEqual(["Hello", "! How can", " I help?"]);
@@ -77,7 +77,7 @@ describe("Responses API over the real SDK and recorded wire traffic", () => {
         providerMetadata: { openai: { itemId: "fc_tool_01" } },
       },
     ]);
-    expect(response.usage).toEqual({ inputTokens: 40, outputTokens: 18, cacheReadTokens: 32, reasoningTokens: 0 });
+    expect(response.usage).toEqual({ inputTokens: 40, outputTokens: 18, cacheReadTokens: 32, reasoningTokens: 0, uncachedInputTokens: 8, totalTokens: 58 });
     expect(parts.map((part) => part.type)).toEqual(["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call-end", "finish"]);
     expect(server.requests[0]!.body).toMatchInlineSnapshot(`
       {
@@ -141,16 +141,21 @@ describe("Responses API over the real SDK and recorded wire traffic", () => {
     expect(call?.type === "tool-call" && typeof call.argumentsError).toBe("string");
   });
 
-  it("maps an incomplete response to max_tokens", async () => {
+  it("maps an incomplete response to max_tokens, keeping the status and its reason as rawStopReason", async () => {
     const { provider } = await open([fixture("max-tokens.sse")]);
     const response = await provider.generate(ask("List the items", { maxOutputTokens: 4 }));
-    expect(response).toMatchObject({ stopReason: "max_tokens", rawStopReason: "max_output_tokens", content: [{ type: "text", text: "The threeitems are" }] });
+    expect(response).toMatchObject({ stopReason: "max_tokens", rawStopReason: "incomplete:max_output_tokens", content: [{ type: "text", text: "The threeitems are" }] });
   });
 
-  it("maps a refusal part to stop reason refusal", async () => {
+  it("maps a refusal content part to a refusal part (never text), stop reason refusal, rawStopReason the status", async () => {
     const { provider } = await open([fixture("refusal.sse")]);
     const response = await provider.generate(ask("Something harmful"));
-    expect(response).toMatchObject({ stopReason: "refusal", content: [{ type: "text", text: "I'm sorry, I can't help with that." }] });
+    expect(response).toMatchObject({
+      stopReason: "refusal",
+      rawStopReason: "completed",
+      content: [{ type: "refusal", text: "I'm sorry, I can't help with that.", providerMetadata: { openai: { itemId: "msg_refusal_01" } } }],
+    });
+    expect(response.content).toHaveLength(1);
   });
 
   it("keeps reasoning items and sends them back, encrypted, on the next turn", async () => {
@@ -163,9 +168,10 @@ describe("Responses API over the real SDK and recorded wire traffic", () => {
     expect(first.content[0]).toEqual({
       type: "reasoning",
       text: "Reading the file comes first.",
+      summary: ["Reading the file comes first."],
       providerMetadata: { openai: { itemId: "rs_reason_01", encryptedContent: "gAAAAB-encrypted-reasoning-1" } },
     });
-    expect(first.usage).toEqual({ inputTokens: 120, outputTokens: 210, cacheReadTokens: 64, reasoningTokens: 192 });
+    expect(first.usage).toEqual({ inputTokens: 120, outputTokens: 210, cacheReadTokens: 64, reasoningTokens: 192, uncachedInputTokens: 56, totalTokens: 330 });
     expect(parts.filter((part) => part.type === "reasoning-delta").map((part) => part.text).join("")).toBe("Reading the file comes first.");
     const next: ModelRequest = {
       messages: [

@@ -2,7 +2,7 @@
 import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
 import type { ModelRequest } from "@yoke/protocol";
-import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer } from "@yoke/testkit/replay";
+import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer, type ReplayServerOptions } from "@yoke/testkit/replay";
 import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions } from "./index.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
@@ -15,11 +15,12 @@ export interface Replay {
 }
 
 /**
- * A replay server serving `exchanges`, and an adapter over a real SDK client aimed at it.
- * The client asks for 5 retries: the adapter must override that with none.
+ * A replay server serving `exchanges` (split at `serverOptions.seed`'s offsets when given), and an
+ * adapter over a real SDK client aimed at it. The client asks for 5 retries: the adapter must
+ * override that with none.
  */
-export async function replay(exchanges: ReplayExchange[], options: Partial<OpenAIProviderOptions> = {}): Promise<Replay> {
-  const server = await createReplayServer(exchanges);
+export async function replay(exchanges: ReplayExchange[], options: Partial<OpenAIProviderOptions> = {}, serverOptions: ReplayServerOptions = {}): Promise<Replay> {
+  const server = await createReplayServer(exchanges, serverOptions);
   const client = new OpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1`, maxRetries: 5 });
   const provider = createOpenAIProvider({ model: "gpt-5-mini", client, now: () => Date.UTC(2026, 0, 1), ...options });
   return { server, provider };

@@ -56,4 +56,10 @@ describe("the bridge's request features over @ai-sdk/openai-compatible", () => {
     expect(messages.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? [])).toEqual(["call_bridge_paris"]);
     expect(messages.filter((message) => message.role === "tool").map((message) => message.tool_call_id)).toEqual(["call_bridge_paris"]);
   });
+
+  it("reports a Chat Completions refusal as the provider package does: text, and a content-filter finish (the specification has no refusal part)", async () => {
+    const { provider } = await replay([fixture("refusal.sse")]);
+    const response = await provider.generate(ask("Help me with something harmful."));
+    expect(response).toMatchObject({ content: [{ type: "text", text: "I'm sorry, I can't help with that." }], stopReason: "content_filter", rawStopReason: "stop" });
+  });
 });

@@ -127,6 +127,22 @@ describe("a tool call cut by the output limit", () => {
     expect(call?.type === "tool-call" && typeof call.argumentsError).toBe("string");
   });
 
+  it("is a tool-call-truncated part from doGenerate too (stream: false)", async () => {
+    const model = new MockLanguageModelV4({
+      provider: "mock.chat",
+      modelId: "mock-model",
+      doGenerate: {
+        content: [{ type: "tool-call", toolCallId: "c5", toolName: "get_weather", input: '{"city":' }],
+        finishReason: { unified: "length", raw: "length" },
+        usage: usage(20, 10),
+        warnings: [],
+      },
+    });
+    const response = await createAiSdkProvider({ model, stream: false }).generate(ask("x", { tools: [weatherTool] }));
+    expect(response.content).toEqual([{ type: "tool-call-truncated", toolCallId: "c5", toolName: "get_weather", rawArguments: '{"city":' }]);
+    expect(response.stopReason).toBe("max_tokens");
+  });
+
   it("is never sent back: neither as a call nor with a result", async () => {
     const model = modelStreaming(textParts("ok"));
     await createAiSdkProvider({ model }).generate({

@@ -62,4 +62,11 @@ describe("the bridge's request features over @ai-sdk/openai-compatible", () => {
     const response = await provider.generate(ask("Help me with something harmful."));
     expect(response).toMatchObject({ content: [{ type: "text", text: "I'm sorry, I can't help with that." }], stopReason: "content_filter", rawStopReason: "stop" });
   });
+
+  it("hands a declared server tool to the provider package as a provider tool; one it does not support is not sent, and its warning comes back", async () => {
+    const { server, provider } = await replay([fixture("text.sse")], { capabilities: { serverTools: ["openai.web_search"] } });
+    const response = await provider.generate(ask("Say hello.", { serverTools: [{ provider: "local.chat", type: "openai.web_search", name: "web_search" }] }));
+    expect((server.requests[0]!.body as { tools?: unknown[] }).tools ?? []).toEqual([]);
+    expect(response.warnings).toEqual(["provider-defined tool openai.web_search is not supported by the model"]);
+  });
 });

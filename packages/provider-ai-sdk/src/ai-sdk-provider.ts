@@ -114,10 +114,10 @@ export function createAiSdkProvider(options: AiSdkProviderOptions): AiSdkProvide
     const requestOptions = readAiSdkOptions(request);
     const warnings = admitAiSdkRequest(request, requestOptions, target);
     if (signal?.aborted) throw new YokeError("CANCELLED", `the ${provider} call was cancelled before it was sent`, { cause: signal.reason, details: { provider } });
-    const callOptions = toCallOptions(request, requestOptions, signal);
+    const callOptions = toCallOptions(request, requestOptions, signal, provider);
     if (options.headers !== undefined) callOptions.headers = { ...options.headers };
     const before = { provider, signal, streamStarted: false, now };
-    const folder = new StreamFolder(onStreamPart);
+    const folder = new StreamFolder(onStreamPart, provider);
     if (!stream) {
       const result = await Promise.resolve(model.doGenerate(callOptions)).catch((error: unknown) => {
         throw aiSdkError(error, before);

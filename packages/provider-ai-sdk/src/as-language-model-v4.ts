@@ -3,8 +3,9 @@ import type { LanguageModelV3, LanguageModelV4, LanguageModelV4GenerateResult, L
 /**
  * A `LanguageModelV3` (AI SDK 6 provider packages) seen as a `LanguageModelV4`, for the
  * bridge. The bridge sends only call options both versions share (prompt of text, reasoning,
- * tool calls and text/json/error-text tool results; function tools; tool choice; limits;
- * `responseFormat`; provider options; headers; the abort signal), and what a V3 model returns
+ * tool calls — provider-executed ones too — and text/json/error tool results; function tools
+ * with `strict`; provider tools; tool choice; limits; stop sequences; `responseFormat`;
+ * provider options; headers; the abort signal), and what a V3 model returns
  * is a subset of what V4 defines (V4 adds the `interrupted` finish reason and a few part
  * types), so the calls pass through unchanged. Other members of the model stay reachable on
  * the original.

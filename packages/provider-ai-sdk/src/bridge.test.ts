@@ -192,7 +192,8 @@ describe("createAiSdkProvider", () => {
     expect(await rejection(provider.generate(ask("x")))).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: true });
   });
 
-  it("drops provider-executed calls, their results and files with a warning, and keeps client calls", async () => {
+  // Changed with issue 11 (item 5): provider-executed calls and results used to be dropped with warnings.
+  it("keeps provider-executed calls and results as server tool parts, drops files with a warning, and keeps client calls", async () => {
     const parts: LanguageModelV4StreamPart[] = [
       { type: "tool-call", toolCallId: "srv_1", toolName: "web_search", input: '{"q":"x"}', providerExecuted: true },
       { type: "tool-result", toolCallId: "srv_1", toolName: "web_search", result: { hits: 1 } },
@@ -200,8 +201,12 @@ describe("createAiSdkProvider", () => {
       ...toolCallParts([{ id: "c1", input: '{"city":"Lima"}' }]),
     ];
     const response = await createAiSdkProvider({ model: modelStreaming(parts) }).generate(ask("x", { tools: [weatherTool] }));
-    expect(response.content).toEqual([{ type: "tool-call", toolCallId: "c1", toolName: "get_weather", rawArguments: '{"city":"Lima"}', arguments: { city: "Lima" } }]);
-    expect(response.warnings).toHaveLength(3);
+    expect(response.content).toEqual([
+      { type: "server-tool-call", provider: "mock.chat", toolCallId: "srv_1", toolName: "web_search", arguments: { q: "x" }, raw: parts[0] },
+      { type: "server-tool-result", provider: "mock.chat", toolCallId: "srv_1", resultType: "tool-result", raw: parts[1] },
+      { type: "tool-call", toolCallId: "c1", toolName: "get_weather", rawArguments: '{"city":"Lima"}', arguments: { city: "Lima" } },
+    ]);
+    expect(response.warnings).toHaveLength(1);
     expect(response.stopReason).toBe("tool_use");
   });
 

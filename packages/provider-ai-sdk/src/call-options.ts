@@ -1,6 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, SharedV4ProviderOptions } from "@ai-sdk/provider";
 import { parseToolArguments, type AssistantPart, type ModelRequest, type ProviderMetadata } from "@yoke/protocol";
 import { passThroughOptions, type AiSdkRequestOptions } from "./provider-options.js";
+import { providerTools, serverToolPrompt } from "./server-tools.js";
 import { toolResultOutput } from "./tool-result-output.js";
 
 type AssistantContent = Extract<LanguageModelV4Message, { role: "assistant" }>["content"][number];
@@ -10,20 +11,26 @@ type AssistantContent = Extract<LanguageModelV4Message, { role: "assistant" }>["
 const withOptions = <T extends object>(part: T, metadata: ProviderMetadata | undefined): T =>
   metadata === undefined ? part : { ...part, providerOptions: metadata as SharedV4ProviderOptions };
 
-function assistantPart(part: AssistantPart): AssistantContent[] {
+function assistantPart(part: AssistantPart, provider: string): AssistantContent[] {
   switch (part.type) {
     case "text":
       return [{ type: "text", text: part.text }];
     // The specification's prompt has no refusal part: the refusal goes back as what the model said.
     case "refusal":
       return [{ type: "text", text: part.text }];
-    // A call the output limit cut is never sent back as a call; another provider's server
-    // tool blocks mean nothing to this model.
+    // A call the output limit cut is never sent back as a call.
     case "tool-call-truncated":
+      return [];
+    // This provider's server tool parts go back as it sent them; another provider's mean
+    // nothing to this model.
     case "server-tool-call":
     case "server-tool-result":
-      return [];
+      return part.provider === provider ? serverToolPrompt(part) : [];
     case "reasoning":
+      // Summary parts go back apart, as the model wrote them (one reasoning part each).
+      if (part.summary !== undefined && part.summary.length > 0) {
+        return part.summary.map((text) => withOptions({ type: "reasoning", text }, part.providerMetadata));
+      }
       return [withOptions({ type: "reasoning", text: part.text }, part.providerMetadata)];
     case "tool-call": {
       // The input is parsed again from the raw text the model wrote, not taken from
@@ -41,8 +48,8 @@ function assistantPart(part: AssistantPart): AssistantContent[] {
   }
 }
 
-/** The specification's prompt for Yoke's messages. */
-export function toPrompt(messages: ModelRequest["messages"]): LanguageModelV4Message[] {
+/** The specification's prompt for Yoke's messages; `provider` is the bridge's provider id (its server tool parts are sent back). */
+export function toPrompt(messages: ModelRequest["messages"], provider: string): LanguageModelV4Message[] {
   return messages.map((message): LanguageModelV4Message => {
     switch (message.role) {
       case "system":
@@ -50,7 +57,7 @@ export function toPrompt(messages: ModelRequest["messages"]): LanguageModelV4Mes
       case "user":
         return { role: "user", content: message.content.map((part) => ({ type: "text", text: part.text })) };
       case "assistant":
-        return { role: "assistant", content: message.content.flatMap(assistantPart) };
+        return { role: "assistant", content: message.content.flatMap((part) => assistantPart(part, provider)) };
       case "tool":
         return {
           role: "tool",
@@ -62,21 +69,29 @@ export function toPrompt(messages: ModelRequest["messages"]): LanguageModelV4Mes
 
 /**
  * The specification's call options for a normalized request: prompt, function tools with
- * their JSON Schema, tool choice, limits, `responseFormat` for structured output, the abort
- * signal, and every `providerOptions` key but the bridge's own.
+ * their JSON Schema (and `strict` when the tool asks for it), provider tools for server
+ * tools, tool choice, limits, stop sequences, `responseFormat` for structured output, the
+ * abort signal, and every `providerOptions` key but the bridge's own.
  */
-export function toCallOptions(request: ModelRequest, options: AiSdkRequestOptions, signal: AbortSignal | undefined): LanguageModelV4CallOptions {
-  const call: LanguageModelV4CallOptions = { prompt: toPrompt(request.messages) };
-  if (request.tools.length > 0) {
-    call.tools = request.tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description, inputSchema: tool.inputSchema as never }));
-  }
+export function toCallOptions(request: ModelRequest, options: AiSdkRequestOptions, signal: AbortSignal | undefined, provider: string): LanguageModelV4CallOptions {
+  const call: LanguageModelV4CallOptions = { prompt: toPrompt(request.messages, provider) };
+  const tools: NonNullable<LanguageModelV4CallOptions["tools"]> = request.tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as never,
+    ...(tool.strict === undefined ? {} : { strict: tool.strict }),
+  }));
+  tools.push(...providerTools(request));
+  if (tools.length > 0) call.tools = tools;
   if (request.toolChoice !== undefined) call.toolChoice = { type: request.toolChoice };
   if (request.maxOutputTokens !== undefined) call.maxOutputTokens = request.maxOutputTokens;
   if (request.temperature !== undefined) call.temperature = request.temperature;
   if (options.topP !== undefined) call.topP = options.topP;
   if (options.topK !== undefined) call.topK = options.topK;
   if (options.seed !== undefined) call.seed = options.seed;
-  if (options.stopSequences !== undefined) call.stopSequences = options.stopSequences;
+  const stopSequences = request.stopSequences ?? options.stopSequences;
+  if (stopSequences !== undefined) call.stopSequences = stopSequences;
   if (options.structuredOutput !== undefined) {
     const { schema, name, description } = options.structuredOutput;
     call.responseFormat = { type: "json", schema: schema as never, ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };

@@ -4,8 +4,11 @@ import type { ProviderCapabilities } from "@yoke/protocol";
 /**
  * What the bridge assumes of a model that declares nothing more: text in and out, function
  * tools (every language model of the specification takes them), one call at a time, no
- * output schema, no cache or reasoning figures, and a small context. Override any of it with
- * `capabilities` in the factory.
+ * output schema, no cache or reasoning figures, and a small context. Stop sequences: the
+ * specification has no limit field and providers differ (OpenAI takes 4, Gemini 5,
+ * Anthropic many), so the default is 4, the smallest common limit. No strict tool mode and no
+ * provider (server) tools unless declared. Override any of it with `capabilities` in the
+ * factory.
  */
 export const DEFAULT_AI_SDK_CAPABILITIES: ProviderCapabilities = Object.freeze<ProviderCapabilities>({
   inputModalities: ["text"],
@@ -19,6 +22,8 @@ export const DEFAULT_AI_SDK_CAPABILITIES: ProviderCapabilities = Object.freeze<P
   contextWindow: 32_768,
   maxOutputTokens: 4_096,
   promptCaching: "none",
+  maxStopSequences: 4,
+  strictTools: false,
 });
 
 type Modality = ProviderCapabilities["inputModalities"][number];
@@ -43,8 +48,13 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
  * The capability matrix of a wrapped model, read from what it declares: the media types of
  * its `supportedUrls` (when given as a plain object; a promise is not awaited, so its
  * modalities stay at text) become input modalities, and `supportsStructuredOutputs: true`
- * (declared by the OpenAI-compatible and OpenAI chat models) means JSON-schema output.
- * Everything else is the conservative default, and `overrides` win over both.
+ * (declared by the OpenAI-compatible and OpenAI chat models) means JSON-schema output and
+ * strict function tools (the specification's function tool `strict`, which only providers
+ * with a strict mode honour; others ignore it, so a strict tool is refused unless the model
+ * declares constrained decoding or `overrides.strictTools` says so). Provider tools
+ * (`serverTools`: ids such as `openai.web_search`) are never declared by a model: list the
+ * ones it takes in `overrides.serverTools`. Everything else is the conservative default, and
+ * `overrides` win over both.
  *
  * @example
  * ```ts
@@ -62,6 +72,9 @@ export function aiSdkCapabilities(model: Pick<LanguageModelV4, "supportedUrls">,
   if (typeof supportedUrls === "object" && supportedUrls !== null && !isPromiseLike(supportedUrls)) {
     declared.inputModalities = modalitiesOf(supportedUrls as Record<string, RegExp[]>);
   }
-  if ((model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs === true) declared.structuredOutput = "json-schema";
+  if ((model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs === true) {
+    declared.structuredOutput = "json-schema";
+    declared.strictTools = true;
+  }
   return { ...DEFAULT_AI_SDK_CAPABILITIES, ...declared, ...overrides };
 }

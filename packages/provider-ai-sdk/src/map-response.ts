@@ -1,5 +1,5 @@
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
-import { YokeError, parseToolArguments, type AssistantPart, type JsonValue, type ModelResponse, type ProviderMetadata, type StopReason, type Usage } from "@yoke/protocol";
+import { YokeError, parseToolArguments, withUsageTotals, type AssistantPart, type JsonValue, type ModelResponse, type ProviderMetadata, type StopReason, type Usage } from "@yoke/protocol";
 import { AI_SDK_OPTIONS_KEY } from "./provider-options.js";
 import { jsonMetadata, type FoldedResult } from "./stream-folder.js";
 
@@ -7,7 +7,11 @@ type JsonObject = { [key: string]: JsonValue };
 
 const count = (value: number | undefined): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined);
 
-/** The specification's usage as Yoke's: totals, cached input read and written, reasoning. */
+/**
+ * The specification's usage as Yoke's: totals, cached input read and written, reasoning, and
+ * the derived figures of `withUsageTotals`. The uncached input is the provider's own figure
+ * (`inputTokens.noCache`) when it gave one.
+ */
 export function mapUsage(usage: LanguageModelV4Usage | undefined): Usage {
   const mapped: Usage = { inputTokens: count(usage?.inputTokens.total) ?? 0, outputTokens: count(usage?.outputTokens.total) ?? 0 };
   const cacheRead = count(usage?.inputTokens.cacheRead);
@@ -16,7 +20,9 @@ export function mapUsage(usage: LanguageModelV4Usage | undefined): Usage {
   if (cacheRead !== undefined) mapped.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) mapped.cacheWriteTokens = cacheWrite;
   if (reasoning !== undefined) mapped.reasoningTokens = reasoning;
-  return mapped;
+  const totals = withUsageTotals(mapped);
+  const noCache = count(usage?.inputTokens.noCache);
+  return noCache === undefined ? totals : { ...totals, uncachedInputTokens: noCache };
 }
 
 /**
@@ -44,7 +50,8 @@ function stopReasonOf(unified: string, hasToolCalls: boolean, warnings: string[]
 
 /**
  * A folded result as a normalized response: blocks in order (text, reasoning with its
- * provider metadata, tool calls with raw and parsed arguments or `argumentsError`), the stop
+ * provider metadata, tool calls with raw and parsed arguments or `argumentsError`, calls the
+ * output limit cut as `tool-call-truncated`, server tool calls and results), the stop
  * reason with the provider's own kept as `rawStopReason` (the unified one when the provider
  * gave none), usage, the model's provider metadata plus the bridge's own under `ai-sdk`
  * (the unified finish reason, the request id), and every warning.
@@ -60,6 +67,11 @@ export function mapFolded(
       if (block.text !== "") content.push({ type: "text", text: block.text });
     } else if (block.kind === "reasoning") {
       content.push({ type: "reasoning", text: block.text, ...(block.providerMetadata === undefined ? {} : { providerMetadata: block.providerMetadata }) });
+    } else if (block.kind === "server") {
+      content.push(block.part);
+    } else if (block.kind === "truncated") {
+      const { toolCallId, toolName, input, providerMetadata } = block;
+      content.push({ type: "tool-call-truncated", toolCallId, toolName, rawArguments: input, ...(providerMetadata === undefined ? {} : { providerMetadata }) });
     } else {
       const parsed = parseToolArguments(block.input);
       content.push({

@@ -3,12 +3,12 @@ import { describeProviderContract, type ProviderContractScenario } from "@yoke/t
 import { createReplayServer, type ReplayExchange } from "@yoke/testkit/replay";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createAiSdkProvider } from "./index.js";
-import { MockLanguageModelV4, fixture, hangingStream, streamOf, textParts, toolCallParts } from "./test-support.js";
+import { MockLanguageModelV4, fixture, hangingStream, streamOf, textParts, toolCallParts, usage } from "./test-support.js";
 
 // The AI SDK's own mock model, scripted per scenario the way a well-behaved provider package
 // behaves. It has no bytes to split: the seed only names the run.
 const mockScenarios: Record<ProviderContractScenario, (options: LanguageModelV4CallOptions) => Promise<LanguageModelV4StreamResult>> = {
-  text: async () => streamOf(textParts("Héllo from the mock model — 你好 👋.")),
+  text: async () => streamOf(textParts("Héllo from the mock model — 你好 👋."), { headers: { "x-request-id": "req_mock_text" } }),
   "tool-calls": async () =>
     streamOf(toolCallParts([{ id: "call_mock_paris", input: '{"city":"Paris"}' }, { id: "call_mock_tokyo", input: '{"city":"Tokyo"}' }])),
   "malformed-arguments": async () => streamOf(toolCallParts([{ id: "call_mock_bad", input: '{"city": "Par' }])),
@@ -35,6 +35,16 @@ const mockScenarios: Record<ProviderContractScenario, (options: LanguageModelV4C
     });
   },
   "stream-cut": async () => streamOf(textParts("Half an answer").slice(0, 4), { error: new TypeError("terminated") }),
+  // What a provider package enqueues for an in-stream error body: an `error` part with the body.
+  "in-stream-error": async () =>
+    streamOf(
+      [
+        ...textParts("Start").slice(0, 3),
+        { type: "error", error: { error: { message: "You exceeded your current quota", type: "insufficient_quota", param: null, code: "insufficient_quota" } } },
+        { type: "finish", finishReason: { unified: "error", raw: undefined }, usage: usage(0, 0) },
+      ],
+      { headers: { "x-request-id": "req_mock_quota" } },
+    ),
   slow: async (options) => hangingStream(options.abortSignal, textParts("Never finished").slice(0, 3)),
 };
 
@@ -53,12 +63,14 @@ describeProviderContract("ai-sdk bridge over MockLanguageModelV4", (scenario) =>
 });
 
 const compatScenarios: Record<ProviderContractScenario, ReplayExchange> = {
-  text: fixture("text.sse"),
+  text: fixture("text.sse", { headers: { "x-request-id": "req_contract_compat_text" } }),
   "tool-calls": fixture("parallel-tool-calls.sse"),
   "malformed-arguments": fixture("malformed-arguments.sse"),
   "rate-limited": fixture("error-429.json"),
   unavailable: fixture("error-503.json"),
   "stream-cut": fixture("stream-cut.sse", { cut: true }),
+  // A `data: {"error": …}` chunk (insufficient_quota) after the first delta, inside the 200.
+  "in-stream-error": fixture("errors/insufficient-quota.chat-event.sse", { headers: { "x-request-id": "req_contract_compat_quota" } }),
   slow: fixture("stream-cut.sse", { hang: true }),
 };
 

@@ -2,11 +2,13 @@ import type {
   LanguageModelV4Content,
   LanguageModelV4FinishReason,
   LanguageModelV4StreamPart,
+  LanguageModelV4ToolCall,
   LanguageModelV4Usage,
   SharedV4ProviderMetadata,
   SharedV4Warning,
 } from "@ai-sdk/provider";
-import type { ModelStreamPart, ProviderMetadata } from "@yoke/protocol";
+import { parseToolArguments, type ModelStreamPart, type ProviderMetadata, type ServerToolCallPart, type ServerToolResultPart } from "@yoke/protocol";
+import { serverToolCallOf, serverToolResultOf } from "./server-tools.js";
 
 type Emit = ((part: ModelStreamPart) => void) | undefined;
 
@@ -14,7 +16,10 @@ type Emit = ((part: ModelStreamPart) => void) | undefined;
 export type Block =
   | { kind: "text"; text: string }
   | { kind: "reasoning"; text: string; providerMetadata?: ProviderMetadata }
-  | { kind: "tool-call"; toolCallId: string; toolName: string; input: string; providerMetadata?: ProviderMetadata };
+  | { kind: "tool-call"; toolCallId: string; toolName: string; input: string; providerMetadata?: ProviderMetadata }
+  /** A call the output limit cut: `input` is what the model had written. */
+  | { kind: "truncated"; toolCallId: string; toolName: string; input: string; providerMetadata?: ProviderMetadata }
+  | { kind: "server"; part: ServerToolCallPart | ServerToolResultPart };
 
 /** What the bridge folds a stream (or a generate result) into before mapping it. */
 export interface FoldedResult {
@@ -60,17 +65,42 @@ const merge = (a: ProviderMetadata | undefined, b: SharedV4ProviderMetadata | un
  * Folds the specification's stream parts into blocks, forwarding Yoke stream parts as they
  * arrive: text and reasoning deltas per block id, tool input deltas between a
  * `tool-call-start` and a `tool-call-end` (the final `tool-call` part's `input` is the raw
- * arguments). Provider-executed calls, their results, files and sources have no place in a
- * Yoke response: they become warnings.
+ * arguments). Provider-executed calls and their final results become server tool parts of
+ * `provider`, kept verbatim. When the model finished for `length`, a call whose input
+ * started but never completed, or whose input does not parse, was cut by the output limit:
+ * it becomes a truncated call (and a `tool-call-truncated` stream part), never a call.
+ * Files, sources and approval requests have no place in a Yoke response: they become warnings.
  */
 export class StreamFolder {
   readonly result: FoldedResult = { blocks: [], warnings: [] };
   private readonly open = new Map<string, Block>();
-  private readonly inputs = new Map<string, { toolName: string; text: boolean; started: boolean; deltas: boolean; providerMetadata?: ProviderMetadata }>();
+  private readonly inputs = new Map<string, { toolName: string; text: boolean; started: boolean; deltas: boolean; input: string; providerMetadata?: ProviderMetadata }>();
   private readonly emit: Emit;
+  private readonly provider: string;
 
-  constructor(emit: Emit) {
+  constructor(emit: Emit, provider: string) {
     this.emit = emit;
+    this.provider = provider;
+  }
+
+  private server(part: ServerToolCallPart | ServerToolResultPart): void {
+    this.result.blocks.push({ kind: "server", part });
+    this.emit?.(part.type === "server-tool-call" ? { type: "server-tool-call", part } : { type: "server-tool-result", part });
+  }
+
+  // The model stopped at its output limit: calls it was still writing are cut, not calls.
+  private truncateCalls(): void {
+    for (const [toolCallId, pending] of this.inputs) {
+      const { toolName, input, providerMetadata } = pending;
+      this.result.blocks.push({ kind: "truncated", toolCallId, toolName, input, ...(providerMetadata === undefined ? {} : { providerMetadata }) });
+      this.emit?.({ type: "tool-call-truncated", toolCallId });
+    }
+    this.inputs.clear();
+    this.result.blocks.forEach((block, index) => {
+      if (block.kind !== "tool-call" || parseToolArguments(block.input).ok) return;
+      this.result.blocks[index] = { ...block, kind: "truncated" };
+      this.emit?.({ type: "tool-call-truncated", toolCallId: block.toolCallId });
+    });
   }
 
   private skipped(what: string): void {
@@ -78,8 +108,8 @@ export class StreamFolder {
     if (!this.result.warnings.includes(warning)) this.result.warnings.push(warning);
   }
 
-  private toolCall(part: { toolCallId: string; toolName: string; input: string; providerExecuted?: boolean; providerMetadata?: SharedV4ProviderMetadata }): void {
-    if (part.providerExecuted) return this.skipped(`a provider-executed call of ${part.toolName}`);
+  private toolCall(part: LanguageModelV4ToolCall): void {
+    if (part.providerExecuted) return this.server(serverToolCallOf(part, this.provider));
     const pending = this.inputs.get(part.toolCallId);
     this.inputs.delete(part.toolCallId);
     if (pending?.started !== true) this.emit?.({ type: "tool-call-start", toolCallId: part.toolCallId, toolName: part.toolName });
@@ -124,7 +154,7 @@ export class StreamFolder {
           this.result.blocks.push(opened);
           block = opened;
         }
-        if (block.kind === "tool-call" || part.delta === "") return;
+        if ((block.kind !== "text" && block.kind !== "reasoning") || part.delta === "") return;
         block.text += part.delta;
         if (block.kind === "reasoning" && part.providerMetadata !== undefined) {
           const metadata = merge(block.providerMetadata, part.providerMetadata);
@@ -147,13 +177,14 @@ export class StreamFolder {
       }
       case "tool-input-start":
         if (part.providerExecuted) return;
-        this.inputs.set(part.id, { toolName: part.toolName, text: part.inputEncoding === "text", started: true, deltas: false, ...(part.providerMetadata === undefined ? {} : { providerMetadata: merge(undefined, part.providerMetadata)! }) });
+        this.inputs.set(part.id, { toolName: part.toolName, text: part.inputEncoding === "text", started: true, deltas: false, input: "", ...(part.providerMetadata === undefined ? {} : { providerMetadata: merge(undefined, part.providerMetadata)! }) });
         this.emit?.({ type: "tool-call-start", toolCallId: part.id, toolName: part.toolName });
         return;
       case "tool-input-delta": {
         const pending = this.inputs.get(part.id);
         if (pending === undefined || part.delta === "") return;
         pending.deltas = true;
+        pending.input += part.delta;
         if (!pending.text) this.emit?.({ type: "tool-call-delta", toolCallId: part.id, argumentsDelta: part.delta });
         return;
       }
@@ -162,7 +193,9 @@ export class StreamFolder {
       case "tool-call":
         return this.toolCall(part);
       case "tool-result":
-        return this.skipped(`a provider-executed result of ${part.toolName}`);
+        // Preliminary results are replaced by the final one.
+        if (part.preliminary === true) return;
+        return this.server(serverToolResultOf(part, this.provider));
       case "tool-approval-request":
         return this.skipped("a tool approval request");
       case "file":
@@ -173,6 +206,7 @@ export class StreamFolder {
       case "custom":
         return this.skipped(`custom content (${part.kind})`);
       case "finish":
+        if (part.finishReason.unified === "length") this.truncateCalls();
         this.result.finishReason = part.finishReason;
         this.result.usage = part.usage;
         if (part.providerMetadata !== undefined) this.result.providerMetadata = part.providerMetadata;

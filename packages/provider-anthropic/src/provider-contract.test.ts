@@ -5,12 +5,14 @@ import { createAnthropicProvider } from "./index.js";
 import { fixture } from "./test-support.js";
 
 const scenarios: Record<ProviderContractScenario, ReplayExchange> = {
-  text: fixture("text-utf8.sse"),
+  text: fixture("text-utf8.sse", { headers: { "request-id": "req_contract_text" } }),
   "tool-calls": fixture("parallel-tool-calls.sse"),
   "malformed-arguments": fixture("malformed-arguments.sse"),
   "rate-limited": fixture("error-429.json"),
   unavailable: fixture("error-529.json"),
   "stream-cut": fixture("stream-cut.sse", { cut: true }),
+  // An `error` event (billing_error) after message_start, inside the 200.
+  "in-stream-error": fixture("errors/billing-error.event.sse", { headers: { "request-id": "req_contract_billing" } }),
   slow: fixture("stream-cut.sse", { hang: true }),
 };
 

@@ -6,21 +6,25 @@ import { fixture } from "./test-support.js";
 
 const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchange>> = {
   responses: {
-    text: fixture("text-utf8.sse"),
+    text: fixture("text-utf8.sse", { headers: { "x-request-id": "req_contract_responses_text" } }),
     "tool-calls": fixture("parallel-tool-calls.sse"),
     "malformed-arguments": fixture("malformed-arguments.sse"),
     "rate-limited": fixture("error-429.json"),
     unavailable: fixture("error-503.json"),
     "stream-cut": fixture("stream-cut.sse", { cut: true }),
+    // An `error` event (insufficient_quota) after response.created, inside the 200.
+    "in-stream-error": fixture("errors/insufficient-quota.responses-event.sse", { headers: { "x-request-id": "req_contract_responses_quota" } }),
     slow: fixture("stream-cut.sse", { hang: true }),
   },
   chat: {
-    text: fixture("chat-text-utf8.sse"),
+    text: fixture("chat-text-utf8.sse", { headers: { "x-request-id": "req_contract_chat_text" } }),
     "tool-calls": fixture("chat-parallel-tool-calls.sse"),
     "malformed-arguments": fixture("chat-malformed-arguments.sse"),
     "rate-limited": fixture("error-429.json"),
     unavailable: fixture("error-503.json"),
     "stream-cut": fixture("chat-stream-cut.sse", { cut: true }),
+    // A `data: {"error": …}` chunk (insufficient_quota) after the first delta, inside the 200.
+    "in-stream-error": fixture("errors/insufficient-quota.chat-event.sse", { headers: { "x-request-id": "req_contract_chat_quota" } }),
     slow: fixture("chat-stream-cut.sse", { hang: true }),
   },
 };

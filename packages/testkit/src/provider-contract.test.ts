@@ -1,5 +1,5 @@
 // The scripted model keeps the provider contract it helps others test.
-import { YokeError } from "@yoke/protocol";
+import { YokeError, type ProviderAdapterV1 } from "@yoke/protocol";
 import { expect, it } from "vitest";
 import { PROVIDER_CONTRACT_SEEDS, describeProviderContract, type ProviderContractScenario } from "./contracts.js";
 import { createScriptedModel } from "./scripted-model.js";
@@ -18,6 +18,9 @@ describeProviderContract("scripted model", (scenario, { seed }) => {
     "rate-limited": failWith(new YokeError("PROVIDER_RATE_LIMITED", "slow down", { details: { retryAfterMs: 2000 } })),
     unavailable: failWith(new YokeError("PROVIDER_UNAVAILABLE", "overloaded")),
     "stream-cut": failWith(new YokeError("PROVIDER_STREAM_CUT", "the stream ended early")),
+    "in-stream-error": failWith(
+      new YokeError("PROVIDER_RATE_LIMITED", "You exceeded your current quota", { retryable: false, details: { kind: "quota", requestId: "req_scripted_quota" } }),
+    ),
     // Answers a macrotask after the call arrived: the contract aborts in between.
     slow: async () => {
       received();
@@ -26,13 +29,18 @@ describeProviderContract("scripted model", (scenario, { seed }) => {
     },
   };
   const model = createScriptedModel([steps[scenario]]);
-  return { adapter: model, requestReceived, requestCount: () => model.calls.length };
+  // The scripted model has no transport: its subject stamps the request id an HTTP response carries.
+  const adapter: ProviderAdapterV1 = {
+    ...model,
+    generate: async (request, options) => ({ ...(await model.generate(request, options)), requestId: "req_scripted_1" }),
+  };
+  return { adapter, requestReceived, requestCount: () => model.calls.length };
 });
 
 // Runs after the suite above (a file's tests run in order).
 it("hands every provider-facing scenario each split seed once, and the rest the first seed", () => {
   expect(PROVIDER_CONTRACT_SEEDS.length).toBeGreaterThanOrEqual(3);
-  const perSeed = ["tool-calls", "malformed-arguments", "rate-limited", "unavailable", "stream-cut", "slow"] as const;
+  const perSeed = ["tool-calls", "malformed-arguments", "rate-limited", "unavailable", "stream-cut", "in-stream-error", "slow"] as const;
   for (const scenario of perSeed) expect(seedsSeen.get(scenario), scenario).toEqual([...PROVIDER_CONTRACT_SEEDS]);
   // `text`: the capability test and the already-aborted test (first seed), then the text test per seed.
   expect(seedsSeen.get("text")).toEqual([PROVIDER_CONTRACT_SEEDS[0], ...PROVIDER_CONTRACT_SEEDS, PROVIDER_CONTRACT_SEEDS[0]]);

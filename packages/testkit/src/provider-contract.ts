@@ -1,5 +1,6 @@
 import {
   ModelResponseSchema,
+  type ProviderErrorKind,
   STOP_REASONS,
   type ModelRequest,
   type ModelResponse,
@@ -15,17 +16,31 @@ import { rejectionOf } from "./rejection.js";
  * adapter to serve the named scenario (a replay server with recorded traffic, scripted
  * steps, …) for the request in `PROVIDER_CONTRACT_REQUESTS`:
  *
- * - `text`: a plain text answer, stop reason end of turn. Record one with multi-byte UTF-8
- *   characters (accents, CJK, emoji): the split patterns then cut inside them, and the
- *   contract checks no replacement character (U+FFFD) comes out.
+ * - `text`: a plain text answer, stop reason end of turn, with the provider's request-id
+ *   response header (`x-request-id`, Anthropic's `request-id`): the response must carry it as
+ *   `requestId`. Record one with multi-byte UTF-8 characters (accents, CJK, emoji): the split
+ *   patterns then cut inside them, and the contract checks no replacement character (U+FFFD)
+ *   comes out.
  * - `tool-calls`: two parallel calls of `get_weather`, `{ "city": "Paris" }` then `{ "city": "Tokyo" }`.
  * - `malformed-arguments`: one call of `get_weather` whose arguments are not valid JSON.
  * - `rate-limited`: HTTP 429 with a retry-after.
  * - `unavailable`: a 5xx (or the provider's overloaded error).
  * - `stream-cut`: the connection ends before the response is complete.
+ * - `in-stream-error`: a 200 stream, with a request-id header, that then carries the
+ *   provider's `error` event for an error retrying cannot fix (a spent quota, billing, an
+ *   invalid request): it must reject as not retryable, with `details.kind` naming it and
+ *   `details.requestId` the header's id, after one request.
  * - `slow`: a response that does not complete until the caller aborts.
  */
-export type ProviderContractScenario = "text" | "tool-calls" | "malformed-arguments" | "rate-limited" | "unavailable" | "stream-cut" | "slow";
+export type ProviderContractScenario =
+  | "text"
+  | "tool-calls"
+  | "malformed-arguments"
+  | "rate-limited"
+  | "unavailable"
+  | "stream-cut"
+  | "in-stream-error"
+  | "slow";
 
 /** An adapter wired to one scenario, and what the contract may observe of its transport. */
 export interface ProviderContractSubject {
@@ -103,9 +118,22 @@ export const PROVIDER_CONTRACT_REQUESTS: Readonly<Record<ProviderContractScenari
   "rate-limited": { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
   unavailable: { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
   "stream-cut": { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
+  "in-stream-error": { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
   slow: { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
 });
 
+// The kinds of provider error that retrying cannot fix (see protocol's PROVIDER_ERROR_CLASSES).
+const NEVER_RETRYABLE_KINDS: readonly ProviderErrorKind[] = [
+  "quota",
+  "billing",
+  "authentication",
+  "permission",
+  "not_found",
+  "request_too_large",
+  "context_length",
+  "invalid_request",
+  "content_policy",
+];
 
 function checkResponse(adapter: ProviderAdapterV1, response: ModelResponse): void {
   expect(ModelResponseSchema.safeParse(response).success).toBe(true);
@@ -189,6 +217,9 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       expect(response.content.some((part) => part.type === "text" && part.text.length > 0)).toBe(true);
       for (const part of response.content) if (part.type === "text") expect(part.text).not.toContain("\uFFFD");
       checkStream(adapter, parts, response);
+      // The provider's request id, so an incident can be taken to the provider.
+      expect(typeof response.requestId).toBe("string");
+      expect(response.requestId!.length).toBeGreaterThan(0);
       if (requestCount) expect(requestCount()).toBe(1);
     });
 
@@ -249,6 +280,19 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       expect(error.code).toBe("PROVIDER_STREAM_CUT");
       expect(error.retryable).toBe(true);
       expect(parts.filter((part) => part.type === "finish")).toEqual([]);
+    });
+
+    eachSeed("rejects an error event inside a 200 stream as not retryable, with the request id, without retrying itself", async (seed) => {
+      const { adapter, requestCount } = await subject("in-stream-error", seed);
+      const parts: ModelStreamPart[] = [];
+      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["in-stream-error"], { onStreamPart: (part) => parts.push(part) }));
+      expect(error.code).toMatch(/^PROVIDER_(REQUEST_INVALID|RATE_LIMITED)$/);
+      expect(error.retryable).toBe(false);
+      expect(NEVER_RETRYABLE_KINDS).toContain(error.details.kind);
+      expect(typeof error.details.requestId).toBe("string");
+      expect((error.details.requestId as string).length).toBeGreaterThan(0);
+      expect(parts.filter((part) => part.type === "finish")).toEqual([]);
+      if (requestCount) expect(requestCount()).toBe(1);
     });
 
     it("rejects an already-aborted call with CANCELLED before calling the provider", async () => {

@@ -14,7 +14,7 @@ export interface ProviderCase {
   createProvider(replayUrl: string): ProviderAdapterV1;
   /** The path the SDK posts a model request to: the replay server checks it. */
   readonly replayPath: string;
-  /** The provider package's recorded wire traffic (`e2e-turn-{1,2,3}.sse`, `error-429.json`, `text.sse`). */
+  /** The provider package's recorded wire traffic (`e2e-turn-{1,2,3}.sse`, `e2e-truncated-turn-{1,2}.sse`, `error-429.json`, `text.sse`). */
   readonly fixtures: string;
   /** The wait the 429 fixture asks for, which the runtime must honour once. */
   readonly retryAfterMs: number;
@@ -24,6 +24,8 @@ export interface ProviderCase {
   readonly rateLimitRequestId: string;
   /** A 200 stream that fails with an error that must never be retried (a spent quota, a billing error). */
   readonly inStreamFatalError: string;
+  /** The id of the call the output limit cuts in `e2e-truncated-turn-1.sse`. */
+  readonly truncatedCallId: string;
   /** Reduces one request body to the transcript shape it carried. */
   requestShape(body: unknown): string[];
   /** The shapes of the three requests of the uninterrupted run, in order. */
@@ -46,6 +48,7 @@ export const providers: readonly ProviderCase[] = [
     requestIdHeader: "x-request-id",
     rateLimitRequestId: "req_rate_1",
     inStreamFatalError: "errors/insufficient-quota.responses-event.sse",
+    truncatedCallId: "call_e2e_write_cut",
     // Turn 1's encrypted reasoning item travels with turns 2 and 3; tool outputs pair by call id.
     requestShape: (body) => (body as ResponsesBody).input.map((item) => item.type ?? item.role ?? ""),
     expectedRequestShapes: [
@@ -63,6 +66,7 @@ export const providers: readonly ProviderCase[] = [
     requestIdHeader: "request-id",
     rateLimitRequestId: "req_011CRate",
     inStreamFatalError: "errors/billing-error.event.sse",
+    truncatedCallId: "toolu_e2e_cut",
     // Turn 1's signed thinking block goes back with turns 2 and 3; tool results pair with tool_use ids.
     requestShape: (body) =>
       (body as MessagesBody).messages.map((message) => `${message.role}: ${message.content.map((block) => block.id ?? block.tool_use_id ?? block.type).join(" ")}`),
@@ -83,6 +87,7 @@ export const providers: readonly ProviderCase[] = [
     requestIdHeader: "x-request-id",
     rateLimitRequestId: "req_bridge_rate",
     inStreamFatalError: "errors/insufficient-quota.chat-event.sse",
+    truncatedCallId: "call_e2e_write_cut",
     // Tool calls go back on the assistant message; each result pairs with its call id.
     requestShape: (body) =>
       (body as ChatBody).messages.map((message) => [message.role, ...(message.tool_calls ?? []).map((call) => call.id), message.tool_call_id ?? ""].join(" ").trim()),

@@ -4,12 +4,16 @@ import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { truncationDrafts } from "./output-limit.js";
 
 /**
  * Phase `responded` (a response without tool calls):
  * - a `refusal` part, or stop reason `refusal` or `content_filter`: the run ends `refused`,
  *   with the refusal's own words as the reason; a refusal is never an answer, so it never
  *   reaches the completion check;
+ * - a tool call the output limit cut (`tool-call-truncated`): it is not run; the turn goes
+ *   on with a note telling the model to call again with shorter arguments, journaled with
+ *   the request (`truncationDrafts`), until too many responses in a row were cut;
  * - stop reason `max_tokens`, `pause`: the turn goes on; request again in the same turn;
  * - `end_turn` (and anything else): the completion check decides.
  */
@@ -19,6 +23,12 @@ export async function actOnResponse(context: RunContext): Promise<void> {
   const turnId = currentTurn(state);
   if (response.content.some((part) => part.type === "refusal") || response.stopReason === "refusal" || response.stopReason === "content_filter") {
     return commit(context, [runCompleted(context, state, { status: "refused", reason: refusalReason(response) })]);
+  }
+  const truncation = truncationDrafts(context, state);
+  if (truncation.kind === "end") return commit(context, [runCompleted(context, state, truncation.outcome)]);
+  if (truncation.kind === "note") {
+    const noted = preview(context, [truncation.draft], state.length);
+    return commit(context, [truncation.draft, ...requestDrafts(context, noted, turnId)]);
   }
   switch (response.stopReason) {
     case "max_tokens":

@@ -1,8 +1,8 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { canonicalJson, parseYokeEvent, toolCallsOf, type JournalV1, type Message, type ModelRequest, type RunState } from "@yoke/protocol";
+import { YokeError, canonicalJson, parseYokeEvent, toolCallsOf, type JournalV1, type Message, type ModelRequest, type RunState } from "@yoke/protocol";
 import { callTools, say, truncatedToolCall, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { SimulatedCrash, TENANT, countingTool, crashingJournal, echoTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
+import { SimulatedCrash, TENANT, countingTool, crashingJournal, echoTool, keyedTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
 import { reconstructRequestFromEvents } from "./reconstruct-request.js";
 
 const noteFor = (toolName: string, toolCallId: string) =>
@@ -72,6 +72,31 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
     model.assertConsumed();
     expect(outcome.status).toBe("verified_success");
     expect(store.calls.map((call) => call.key)).toEqual(["k2"]);
+  });
+
+  it("after a batch whose failure is compensated, the note still comes, once, before the next request", async () => {
+    const undone: string[] = [];
+    const book = keyedTool("book", "reversible", async () => "booked", { compensate: async (_input, context) => void undone.push(context.actionId) });
+    const pay = keyedTool("pay", "irreversible", async () => {
+      throw new YokeError("TOOL_FAILED", "card declined");
+    });
+    const { harness, model, journal } = rig(
+      [
+        truncatedToolCall("book", '{"ke', { calls: [{ name: "book", args: { key: "room" } }, { name: "pay", args: { key: "card" } }] }),
+        (request) => {
+          expect(request.messages.at(-1)).toEqual(note(noteFor("book", "call_3")));
+          expect(request.messages.filter((message) => message.role === "user" && message.content[0]?.text.startsWith("[runtime] The output token limit"))).toHaveLength(1);
+          return say("done");
+        },
+      ],
+      { tools: [book, pay] },
+    );
+    const { runId, outcome } = await harness.start("t");
+    model.assertConsumed();
+    expect(outcome.status).toBe("verified_success");
+    expect(undone).toHaveLength(1);
+    const types = (await readAll(journal, runId)).map((event) => event.type);
+    expect(types.indexOf("input.added")).toBeGreaterThan(types.indexOf("action.compensated"));
   });
 
   it("ends the run escalated on the third response in a row with a cut call (truncatedCallRetries 2), not in a loop", async () => {

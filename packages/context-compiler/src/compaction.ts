@@ -1,4 +1,4 @@
-import type { Message } from "@yoke/protocol";
+import { canonicalJson, type Message } from "@yoke/protocol";
 import { sha256Hex } from "./artifacts.js";
 import type { CompactionPolicy, ContextRevision, SummarizeRequest } from "./compaction-types.js";
 import type { TrustLabel } from "./trust.js";
@@ -71,12 +71,14 @@ function lineOf(message: Message): string {
         .map((part) => {
           switch (part.type) {
             case "tool-call":
-            case "tool-call-truncated":
               return `called ${part.toolName}(${clip(part.rawArguments, 160)})`;
+            case "tool-call-truncated":
+              return `call to ${part.toolName} cut off by the output limit (not run)`;
+            // Canonical JSON: the same block gives the same line whether it comes from the provider or the journal.
             case "server-tool-call":
-              return `called ${part.toolName}(${clip(JSON.stringify(part.arguments), 160)})`;
+              return `${part.provider} ran ${part.toolName}(${clip(canonicalJson(part.arguments), 160)})`;
             case "server-tool-result":
-              return `${part.resultType}: ${clip(JSON.stringify(part.raw), 200)}`;
+              return `${part.resultType}: ${clip(canonicalJson(part.raw), 200)}`;
             case "refusal":
               return `refused: ${clip(part.text, 300)}`;
             default:

@@ -174,11 +174,14 @@ export function visibleText(message: Message): string {
         .map((part) => {
           switch (part.type) {
             case "tool-call":
-            case "tool-call-truncated":
               return `${part.toolName} ${part.rawArguments}`;
+            case "tool-call-truncated":
+              // Never sent back (not a call, not text): only its name is counted, not the cut arguments.
+              return part.toolName;
             case "server-tool-call":
             case "server-tool-result":
-              return JSON.stringify(part.raw);
+              // Sent back verbatim. Canonical: a block read back from the journal has its keys sorted.
+              return canonicalJson(part.raw);
             default:
               return part.text;
           }

@@ -204,8 +204,11 @@ export const EVENT_DATA_SCHEMAS = {
   "action.compensated": z.object(actionRef),
   "action.compensation_failed": z.object({ ...actionRef, message: z.string() }),
   "completion.checked": z.object({ ...turnRef, passed: z.boolean(), reason: z.string().optional() }),
-  /** Content added to the transcript by the runtime or an operator, not by the model. */
-  "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator"]) }),
+  /**
+   * Content added to the transcript by the runtime or an operator, not by the model.
+   * `output-limit`: the runtime telling the model that the output limit cut its tool call.
+   */
+  "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator", "output-limit"]) }),
   "run.completed": z.object({ outcome: OutcomeSchema, turns: z.number().int().nonnegative() }),
 } as const;
 

@@ -7,6 +7,7 @@ import {
   refuse,
   say,
   truncated,
+  truncatedToolCall,
   unknownTool,
   type ScriptedStep,
   type ToolCallSpec,
@@ -44,6 +45,8 @@ const stepArbitrary: fc.Arbitrary<ScriptedStep> = fc.oneof(
   fc.constant(unknownTool("ghost")),
   fc.constant(truncated("cut")),
   fc.constant(refuse("no")),
+  fc.constant(truncatedToolCall("echo", '{"te')),
+  fc.constant(truncatedToolCall("store", '{"k', { calls: [{ name: "echo", args: { text: "y" } }] })),
 );
 
 interface Scenario {

@@ -14,6 +14,8 @@ export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_MODEL_RETRIES = 2;
 export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 600_000;
 export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;
+/** Responses in a row with a call cut by the output limit that are answered with a note (see `HarnessOptions.truncatedCallRetries`). */
+export const DEFAULT_TRUNCATED_CALL_RETRIES = 2;
 export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
 /** 256 KiB of one tool result inline in one event (see `HarnessOptions.maxEventOutputBytes`). */
 export const DEFAULT_MAX_EVENT_OUTPUT_BYTES = 262_144;
@@ -29,6 +31,8 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
   if (!Number.isInteger(modelRetries) || modelRetries < 0) invalid("modelRetries must be a non-negative integer", "modelRetries");
   const modelCallTimeoutMs = options.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
   if (!Number.isInteger(modelCallTimeoutMs) || modelCallTimeoutMs < 1) invalid("modelCallTimeoutMs must be a positive integer", "modelCallTimeoutMs");
+  const truncatedCallRetries = options.truncatedCallRetries ?? DEFAULT_TRUNCATED_CALL_RETRIES;
+  if (!Number.isInteger(truncatedCallRetries) || truncatedCallRetries < 0) invalid("truncatedCallRetries must be a non-negative integer", "truncatedCallRetries");
   const maxToolCallsPerTurn = options.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
   if (!Number.isInteger(maxToolCallsPerTurn) || maxToolCallsPerTurn < 1) invalid("maxToolCallsPerTurn must be a positive integer", "maxToolCallsPerTurn");
   const maxConcurrentTools = options.maxConcurrentTools ?? DEFAULT_MAX_CONCURRENT_TOOLS;
@@ -61,6 +65,7 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
     modelRetries,
     modelCallTimeoutMs,
+    truncatedCallRetries,
     maxToolCallsPerTurn,
     maxEventOutputBytes,
     artifacts: options.artifacts,

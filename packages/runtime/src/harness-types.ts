@@ -121,6 +121,15 @@ export interface HarnessOptions {
    */
   modelCallTimeoutMs?: number;
   /**
+   * How many responses in a row may have a tool call cut by the output limit
+   * (`tool-call-truncated`, stop reason `max_tokens`) and still be answered. Default 2. Such a
+   * call is never run; the runtime journals a note for the model (`input.added`, source
+   * `output-limit`) naming the call, and asks again (in the same turn, or after the
+   * response's complete calls have run). One more cut response in a row ends the run
+   * `escalated`. Not pinned in the journal: a resume with another value decides with it.
+   */
+  truncatedCallRetries?: number;
+  /**
    * Tool calls one model response may run. Default 64. Calls past it, in proposal order, are
    * not run: each goes back to the model as a `tool.rejected` with TOOL_CALL_LIMIT. Pinned in
    * `run.started` (`limits.maxToolCallsPerTurn`), so a resume decides the same way.

@@ -16,6 +16,7 @@ export {
   DEFAULT_MAX_TURNS,
   DEFAULT_MODEL_CALL_TIMEOUT_MS,
   DEFAULT_MODEL_RETRIES,
+  DEFAULT_TRUNCATED_CALL_RETRIES,
 } from "./harness-deps.js";
 export type {
   CompletionCheck,

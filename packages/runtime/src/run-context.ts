@@ -42,6 +42,8 @@ export interface HarnessDeps {
   readonly runtimeVersion: string;
   readonly modelRetries: number;
   readonly modelCallTimeoutMs: number;
+  /** Responses in a row with a tool call cut by the output limit that get a note and another request; one more ends the run. */
+  readonly truncatedCallRetries: number;
   /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its turns. */
   readonly maxToolCallsPerTurn: number;
   /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its results. */
@@ -146,15 +148,17 @@ export async function commit(context: RunContext, drafts: readonly YokeEventDraf
 
 /**
  * The state `drafts` lead to, before they are written: they are folded into the live state
- * now and the next `commit` must begin with them. This is how one transaction holds both a
+ * now and the next `commit` must begin with them. A second preview before the commit extends
+ * the first (`fromSeq` is where the first ends); the commit begins with both, in order. This is how one transaction holds both a
  * turn's tool results and the next turn's request, built from the state with those results.
  * The returned state is live: read it before the next fold.
  */
 export function preview(context: RunContext, drafts: readonly YokeEventDraft[], fromSeq: number): RunState {
   const { fold, accumulator } = context;
   if (fold.failure !== undefined) throw fold.failure.error;
-  if (fold.staged !== undefined || fromSeq !== accumulator.length) {
-    throw new YokeError("INTERNAL", "a preview must start at the committed length, once per commit");
+  const staged = fold.staged;
+  if (staged === undefined ? fromSeq !== accumulator.length : fromSeq !== staged.fromSeq + staged.drafts.length) {
+    throw new YokeError("INTERNAL", "a preview must start at the committed length, or where the staged preview ends");
   }
   try {
     drafts.forEach((draft, index) => accumulator.apply(provisional(context, draft, fromSeq + index)));
@@ -162,7 +166,7 @@ export function preview(context: RunContext, drafts: readonly YokeEventDraft[], 
     fold.failure = { error };
     throw error;
   }
-  fold.staged = { drafts: drafts.slice(), fromSeq };
+  fold.staged = staged === undefined ? { drafts: drafts.slice(), fromSeq } : { drafts: [...staged.drafts, ...drafts], fromSeq: staged.fromSeq };
   return accumulator.peek();
 }
 

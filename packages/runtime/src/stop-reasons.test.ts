@@ -57,6 +57,24 @@ describe("stop reasons and limits", () => {
     expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "I won't do that." });
   });
 
+  it("ends refused with the refusal part's own words, not the text beside it", async () => {
+    const { harness } = rig([{ content: [{ type: "text", text: "Let me look." }, { type: "refusal", text: "I can't help with that." }], stopReason: "refusal" }]);
+    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "I can't help with that." });
+  });
+
+  it("never takes a refusal for an answer: whatever the stop reason, the run ends refused and the completion check never sees it", async () => {
+    const seen: string[] = [];
+    const { harness, model } = rig([{ content: [{ type: "refusal", text: "No." }], stopReason: "end_turn" }, say("unused")], {
+      checkCompletion: async ({ response }) => {
+        seen.push(response.stopReason);
+        return { passed: true };
+      },
+    });
+    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "No." });
+    expect(seen).toEqual([]);
+    expect(model.remaining).toBe(1);
+  });
+
   it("ends refused on a content filter stop", async () => {
     const { harness } = rig([{ content: [], stopReason: "content_filter" }]);
     expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "the model stopped with content_filter" });
@@ -190,5 +208,18 @@ describe("cancellation", () => {
     const { harness, journal } = rig([say("x")]);
     expect((await rejectionOf(harness.start("t", { signal: controller.signal }))).code).toBe("CANCELLED");
     expect(journal.appends).toEqual([]);
+  });
+});
+
+describe("usage", () => {
+  it("sums every usage figure a response reports, the uncached and total counts and server tool uses included, live and folded", async () => {
+    const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 80, uncachedInputTokens: 20, totalTokens: 120, serverToolUse: { web_search_requests: 1 } };
+    const { harness, journal } = rig([{ ...echo("a"), usage }, { ...say("done"), usage: { ...usage, serverToolUse: { web_search_requests: 2, web_fetch_requests: 1 } } }]);
+    const { runId, state } = await harness.start("t");
+    const expected = { inputTokens: 200, outputTokens: 40, cacheReadTokens: 160, uncachedInputTokens: 40, totalTokens: 240, serverToolUse: { web_search_requests: 3, web_fetch_requests: 1 } };
+    expect(state.usage).toEqual(expected);
+    expect((await harness.getState(runId)).usage).toEqual(expected);
+    const responded = (await readAll(journal, runId)).map(parseYokeEvent).flatMap((event) => (event.type === "model.responded" ? [event.data.response.usage] : []));
+    expect(responded[0]).toEqual(usage);
   });
 });

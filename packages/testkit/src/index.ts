@@ -16,6 +16,7 @@ export {
   refuse,
   say,
   truncated,
+  truncatedToolCall,
   unknownTool,
 } from "./scripted-model-steps.js";
 export type {
@@ -23,7 +24,9 @@ export type {
   ScriptedResponse,
   ScriptedStep,
   ScriptedStepFunction,
+  ScriptedPart,
   ScriptedToolCallPart,
+  ScriptedTruncatedToolCallPart,
   ToolCallSpec,
 } from "./scripted-model-steps.js";
 export { eventDraft, runStartedDraft } from "./event-drafts.js";

@@ -3,6 +3,9 @@ import type {
   ModelRequest,
   ProviderMetadata,
   ReasoningPart,
+  RefusalPart,
+  ServerToolCallPart,
+  ServerToolResultPart,
   StopReason,
   TextPart,
   Usage,
@@ -25,6 +28,28 @@ export interface ScriptedToolCallPart {
 }
 
 /**
+ * A tool call the output limit cut off, in a script (a `tool-call-truncated` part). Leave
+ * `toolCallId` out to get the model's next `call_N`, like a complete call.
+ */
+export interface ScriptedTruncatedToolCallPart {
+  type: "tool-call-truncated";
+  toolName: string;
+  toolCallId?: string;
+  rawArguments: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** What a scripted answer may contain: every assistant part, with tool-call ids optional. */
+export type ScriptedPart =
+  | TextPart
+  | ReasoningPart
+  | RefusalPart
+  | ServerToolCallPart
+  | ServerToolResultPart
+  | ScriptedToolCallPart
+  | ScriptedTruncatedToolCallPart;
+
+/**
  * One scripted answer: a `ModelResponse` whose every field but the content has a default
  * (provider `scripted`, model `scripted-1`, zero usage, stop reason `tool_use` when there
  * are tool calls and `end_turn` otherwise).
@@ -35,7 +60,7 @@ export interface ScriptedToolCallPart {
  * ```
  */
 export interface ScriptedResponse {
-  content?: (TextPart | ReasoningPart | ScriptedToolCallPart)[];
+  content?: ScriptedPart[];
   stopReason?: StopReason;
   rawStopReason?: string;
   usage?: Partial<Usage>;
@@ -121,14 +146,40 @@ export function duplicateToolCallIds(calls: readonly ToolCallSpec[], id?: string
   return id === undefined ? { ...step, sameToolCallId: true } : step;
 }
 
-/** A refusal: text and stop reason `refusal`. */
+/**
+ * A refusal, as adapters report one: a `refusal` part (never text) and stop reason `refusal`.
+ *
+ * @example
+ * ```ts
+ * createScriptedModel([refuse("I can't help with that.")]); // the run ends `refused` with that reason
+ * ```
+ */
 export function refuse(text: string): ScriptedResponse {
-  return { content: [{ type: "text", text }], stopReason: "refusal" };
+  return { content: [{ type: "refusal", text }], stopReason: "refusal" };
 }
 
 /** Output cut at the token limit: text and stop reason `max_tokens`. */
 export function truncated(text: string): ScriptedResponse {
   return { content: [{ type: "text", text }], stopReason: "max_tokens" };
+}
+
+/**
+ * A tool call cut by the output limit: stop reason `max_tokens` and a `tool-call-truncated`
+ * part holding the `rawArguments` written before the cut (after `text`, when given). `calls`
+ * are complete calls proposed before it in the same response.
+ *
+ * @example
+ * ```ts
+ * createScriptedModel([truncatedToolCall("write_file", '{"path":"a.txt","text":"Once upon'), callTools([{ name: "write_file", args }])]);
+ * ```
+ */
+export function truncatedToolCall(name: string, rawArguments: string, options: { text?: string; id?: string; calls?: readonly ToolCallSpec[] } = {}): ScriptedResponse {
+  const content: ScriptedPart[] = options.text === undefined ? [] : [{ type: "text", text: options.text }];
+  content.push(...(options.calls ?? []).map(toolCall));
+  const part: ScriptedTruncatedToolCallPart = { type: "tool-call-truncated", toolName: name, rawArguments };
+  if (options.id !== undefined) part.toolCallId = options.id;
+  content.push(part);
+  return { content, stopReason: "max_tokens" };
 }
 
 /** A step that makes `generate` reject with `error`. */

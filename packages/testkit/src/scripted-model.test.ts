@@ -10,6 +10,7 @@ import {
   refuse,
   say,
   truncated,
+  truncatedToolCall,
   unknownTool,
 } from "./scripted-model-steps.js";
 
@@ -121,8 +122,37 @@ describe("createScriptedModel", () => {
 
     const refusal = await model.generate(request());
     expect(refusal.stopReason).toBe("refusal");
+    // A refusal is its own part, never text (as the adapters report it).
+    expect(refusal.content).toEqual([{ type: "refusal", text: "I can't help with that." }]);
     expect((await model.generate(request())).stopReason).toBe("max_tokens");
     model.assertConsumed();
+  });
+
+  it("scripts a tool call cut by the output limit, with the next auto id, after any complete calls", async () => {
+    const model = createScriptedModel([
+      truncatedToolCall("write_file", '{"path":"a.txt","text":"Once up', { text: "Writing it.", calls: [{ name: "echo", args: { text: "x" } }] }),
+      truncatedToolCall("write_file", '{"pa', { id: "pinned" }),
+    ]);
+    const response = await model.generate(request());
+    expect(response.stopReason).toBe("max_tokens");
+    expect(response.content).toEqual([
+      { type: "text", text: "Writing it." },
+      { type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: '{"text":"x"}', arguments: { text: "x" } },
+      { type: "tool-call-truncated", toolCallId: "call_2", toolName: "write_file", rawArguments: '{"path":"a.txt","text":"Once up' },
+    ]);
+    expect((await model.generate(request())).content).toEqual([{ type: "tool-call-truncated", toolCallId: "pinned", toolName: "write_file", rawArguments: '{"pa' }]);
+  });
+
+  it("numbers auto ids after a truncated call's call_N in the transcript (a resumed run)", async () => {
+    const model = createScriptedModel([callTools([{ name: "echo" }])]);
+    const resumed: ModelRequest = {
+      messages: [
+        { role: "user", content: [{ type: "text", text: "hi" }] },
+        { role: "assistant", content: [{ type: "tool-call-truncated", toolCallId: "call_5", toolName: "echo", rawArguments: "{" }] },
+      ],
+      tools: [],
+    };
+    expect((await model.generate(resumed)).content[0]).toMatchObject({ toolCallId: "call_6" });
   });
 
   it("rejects a call with no steps left with PROVIDER_UNEXPECTED_CALL", async () => {

@@ -8,8 +8,9 @@ import {
   type ProviderAdapterV1,
   type ProviderCapabilities,
   type ToolCallPart,
+  type TruncatedToolCallPart,
 } from "@yoke/protocol";
-import type { ScriptedResponse, ScriptedStep, ScriptedToolCallPart } from "./scripted-model-steps.js";
+import type { ScriptedResponse, ScriptedStep, ScriptedToolCallPart, ScriptedTruncatedToolCallPart } from "./scripted-model-steps.js";
 
 export interface ScriptedModelOptions {
   /** Provider id reported by the adapter and, by default, by each response. Default `scripted`. */
@@ -72,7 +73,7 @@ const AUTO_ID = /^call_(\d+)$/;
  * - a function is called with the request and the call's index, and its result used;
  * - `{ error }` makes the call reject with that error.
  *
- * Tool calls without an id get `call_N`, numbered after the highest `call_N` already in the
+ * Tool calls (complete or truncated) without an id get `call_N`, numbered after the highest `call_N` already in the
  * request's transcript (or this model's own count, whichever is higher), so a fresh model
  * resuming a journaled run continues the numbering of the one that crashed.
  *
@@ -146,15 +147,17 @@ export function createScriptedModel(steps: readonly ScriptedStep[], options: Scr
 
 function complete(step: ScriptedResponse, context: { provider: string; modelId: string; nextId: () => string }): ModelResponse {
   let sharedId: string | undefined;
-  const idFor = (part: ScriptedToolCallPart) => {
+  const idFor = (part: ScriptedToolCallPart | ScriptedTruncatedToolCallPart) => {
     if (part.toolCallId !== undefined) return part.toolCallId;
     if (!step.sameToolCallId) return context.nextId();
     sharedId ??= context.nextId();
     return sharedId;
   };
-  const content: AssistantPart[] = (step.content ?? []).map((part) =>
-    part.type === "tool-call" ? completeToolCall(part, idFor(part)) : structuredClone(part),
-  );
+  const content: AssistantPart[] = (step.content ?? []).map((part): AssistantPart => {
+    if (part.type === "tool-call") return completeToolCall(part, idFor(part));
+    if (part.type === "tool-call-truncated") return truncatedCall(part, idFor(part));
+    return structuredClone(part);
+  });
   const hasToolCalls = content.some((part) => part.type === "tool-call");
   const response: ModelResponse = {
     provider: step.provider ?? context.provider,
@@ -185,12 +188,18 @@ function completeToolCall(part: ScriptedToolCallPart, toolCallId: string): ToolC
   return call;
 }
 
+function truncatedCall(part: ScriptedTruncatedToolCallPart, toolCallId: string): TruncatedToolCallPart {
+  const call: TruncatedToolCallPart = { type: "tool-call-truncated", toolCallId, toolName: part.toolName, rawArguments: part.rawArguments };
+  if (part.providerMetadata !== undefined) call.providerMetadata = structuredClone(part.providerMetadata);
+  return call;
+}
+
 function highestAutoId(request: ModelRequest): number {
   let highest = 0;
   for (const message of request.messages) {
     if (message.role !== "assistant") continue;
     for (const part of message.content) {
-      if (part.type !== "tool-call") continue;
+      if (part.type !== "tool-call" && part.type !== "tool-call-truncated") continue;
       const match = AUTO_ID.exec(part.toolCallId);
       if (match) highest = Math.max(highest, Number(match[1]));
     }

@@ -4,24 +4,36 @@ import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { truncationDrafts } from "./output-limit.js";
 
 /**
- * Phase `responded` (a response without tool calls), by stop reason:
- * - `max_tokens`, `pause`: the turn goes on; request again in the same turn;
- * - `refusal`, `content_filter`: the run ends `refused`;
+ * Phase `responded` (a response without tool calls):
+ * - a `refusal` part, or stop reason `refusal` or `content_filter`: the run ends `refused`,
+ *   with the refusal's own words as the reason; a refusal is never an answer, so it never
+ *   reaches the completion check;
+ * - a tool call the output limit cut (`tool-call-truncated`): it is not run; the turn goes
+ *   on with a note telling the model to call again with shorter arguments, journaled with
+ *   the request (`truncationDrafts`), until too many responses in a row were cut;
+ * - stop reason `max_tokens`, `pause`: the turn goes on; request again in the same turn;
  * - `end_turn` (and anything else): the completion check decides.
  */
 export async function actOnResponse(context: RunContext): Promise<void> {
   const state = context.accumulator.peek();
   const response = lastResponse(state);
   const turnId = currentTurn(state);
+  if (response.content.some((part) => part.type === "refusal") || response.stopReason === "refusal" || response.stopReason === "content_filter") {
+    return commit(context, [runCompleted(context, state, { status: "refused", reason: refusalReason(response) })]);
+  }
+  const truncation = truncationDrafts(context, state);
+  if (truncation.kind === "end") return commit(context, [runCompleted(context, state, truncation.outcome)]);
+  if (truncation.kind === "note") {
+    const noted = preview(context, [truncation.draft], state.length);
+    return commit(context, [truncation.draft, ...requestDrafts(context, noted, turnId)]);
+  }
   switch (response.stopReason) {
     case "max_tokens":
     case "pause":
       return commit(context, requestDrafts(context, state, turnId));
-    case "refusal":
-    case "content_filter":
-      return commit(context, [runCompleted(context, state, { status: "refused", reason: refusalReason(response) })]);
     default:
       return checkCompletion(context, state, response, turnId);
   }
@@ -65,11 +77,13 @@ function normalizeVerdict(verdict: CompletionVerdict | undefined): CompletionVer
   return loose?.retry === false ? { passed: false, reason, retry: false } : { passed: false, reason };
 }
 
+/** The refusal's own words; else the text of a refusal that came as text (a filter's note); else the stop reason. */
 function refusalReason(response: ModelResponse): string {
-  const text = response.content
-    .filter((part) => part.type === "text")
-    .map((part) => part.text)
-    .join("\n")
-    .trim();
+  const textOf = (type: "refusal" | "text") =>
+    response.content
+      .flatMap((part) => (part.type === type ? [part.text] : []))
+      .join("\n")
+      .trim();
+  const text = textOf("refusal") || textOf("text");
   return text === "" ? `the model stopped with ${response.stopReason}` : text;
 }

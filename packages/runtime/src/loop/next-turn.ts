@@ -1,21 +1,30 @@
 import { newId, type Outcome, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { requestDrafts } from "../request-builder.js";
-import type { RunContext } from "../run-context.js";
+import { preview, type RunContext } from "../run-context.js";
+import { truncationDrafts } from "./output-limit.js";
 
 /**
  * What moves a run in phase `ready` on: `run.completed` when it was cancelled or has used
- * its turns, else the next `turn.started` and its `model.requested`. `state` may be a
+ * its turns, else the next `turn.started` and its `model.requested`. When the last response
+ * also had a call the output limit cut, its note comes first (`truncationDrafts`), or the run
+ * ends when too many responses in a row were cut. `state` may be a
  * preview, so the drafts can share a transaction with the events that led to it.
  */
 export function nextTurnDrafts(context: RunContext, state: RunState): YokeEventDraft[] {
   if (context.signal?.aborted) return [runCompleted(context, state, cancelledOutcome(context.signal))];
+  // A response that also had complete calls: they have their results; now the cut ones.
+  const truncation = truncationDrafts(context, state);
+  if (truncation.kind === "end") return [runCompleted(context, state, truncation.outcome)];
   if (state.turns >= state.maxTurns) {
     return [runCompleted(context, state, { status: "budget_exhausted", budget: "turns", limit: state.maxTurns })];
   }
+  const notes = truncation.kind === "note" ? [truncation.draft] : [];
+  const current = notes.length === 0 ? state : preview(context, notes, state.length);
   const turnId = newId(context.deps.ids, "turn");
   return [
-    { type: "turn.started", at: context.deps.clock.now(), causationId: turnId, data: { turnId, index: state.turns + 1 } },
-    ...requestDrafts(context, state, turnId),
+    ...notes,
+    { type: "turn.started", at: context.deps.clock.now(), causationId: turnId, data: { turnId, index: current.turns + 1 } },
+    ...requestDrafts(context, current, turnId),
   ];
 }
 

@@ -1,5 +1,5 @@
 // Renders journal events as one readable line each.
-import type { JournalEvent } from "@yoke/protocol";
+import type { AssistantPart, JournalEvent } from "@yoke/protocol";
 import { parseYokeEvent } from "@yoke/protocol";
 
 const clip = (text: string, width = 60) => {
@@ -28,9 +28,7 @@ export function describeEvent(raw: JournalEvent): string {
     case "model.requested":
       return `${head} ${event.data.messageCount} messages, request ${event.data.requestHash.slice(0, 12)}`;
     case "model.responded": {
-      const parts = event.data.response.content.map((part) =>
-        part.type === "tool-call" ? `${part.toolName}(${clip(part.rawArguments, 40)})` : part.type === "text" ? JSON.stringify(clip(part.text, 50)) : "[reasoning]",
-      );
+      const parts = event.data.response.content.map(describePart);
       return `${head} ${event.data.response.stopReason}: ${parts.join(", ")}`;
     }
     case "tool.rejected":
@@ -70,5 +68,24 @@ export function describeEvent(raw: JournalEvent): string {
       return `${head} ${event.data.actionId}: ${clip(event.data.message, 60)}`;
     default:
       return `${head} ${"actionId" in event.data ? String(event.data.actionId) : ""}`;
+  }
+}
+
+function describePart(part: AssistantPart): string {
+  switch (part.type) {
+    case "tool-call":
+      return `${part.toolName}(${clip(part.rawArguments, 40)})`;
+    case "tool-call-truncated":
+      return `${part.toolName}(${clip(part.rawArguments, 40)}… cut by the output limit)`;
+    case "text":
+      return JSON.stringify(clip(part.text, 50));
+    case "refusal":
+      return `[refusal] ${JSON.stringify(clip(part.text, 50))}`;
+    case "server-tool-call":
+      return `[${part.provider} ran ${part.toolName}]`;
+    case "server-tool-result":
+      return `[${part.resultType}]`;
+    case "reasoning":
+      return "[reasoning]";
   }
 }

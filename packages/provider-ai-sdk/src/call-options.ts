@@ -50,19 +50,25 @@ function assistantPart(part: AssistantPart, provider: string): AssistantContent[
 
 /** The specification's prompt for Yoke's messages; `provider` is the bridge's provider id (its server tool parts are sent back). */
 export function toPrompt(messages: ModelRequest["messages"], provider: string): LanguageModelV4Message[] {
-  return messages.map((message): LanguageModelV4Message => {
+  return messages.flatMap((message): LanguageModelV4Message[] => {
     switch (message.role) {
       case "system":
-        return { role: "system", content: message.content };
+        return [{ role: "system", content: message.content }];
       case "user":
-        return { role: "user", content: message.content.map((part) => ({ type: "text", text: part.text })) };
-      case "assistant":
-        return { role: "assistant", content: message.content.flatMap((part) => assistantPart(part, provider)) };
+        return [{ role: "user", content: message.content.map((part) => ({ type: "text", text: part.text })) }];
+      case "assistant": {
+        // An assistant message left with nothing to send (only a cut call, or another
+        // provider's server tool blocks) is not sent: providers reject an empty one.
+        const content = message.content.flatMap((part) => assistantPart(part, provider));
+        return content.length === 0 ? [] : [{ role: "assistant", content }];
+      }
       case "tool":
-        return {
-          role: "tool",
-          content: message.content.map((part) => ({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: toolResultOutput(part.result) })),
-        };
+        return [
+          {
+            role: "tool",
+            content: message.content.map((part) => ({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: toolResultOutput(part.result) })),
+          },
+        ];
     }
   });
 }

@@ -155,6 +155,19 @@ describe("a tool call cut by the output limit", () => {
     });
     expect(model.doStreamCalls[0]!.prompt[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "Checking." }] });
   });
+
+  it("leaves out an assistant message that held only a cut call (providers reject an empty one)", async () => {
+    const model = modelStreaming(textParts("ok"));
+    await createAiSdkProvider({ model }).generate({
+      messages: [
+        { role: "user", content: [{ type: "text", text: "x" }] },
+        { role: "assistant", content: [{ type: "tool-call-truncated", toolCallId: "c2", toolName: "get_weather", rawArguments: '{"city":"To' }] },
+        { role: "user", content: [{ type: "text", text: "Your call was cut by the output limit; call again." }] },
+      ],
+      tools: [weatherTool],
+    });
+    expect(model.doStreamCalls[0]!.prompt.map((message) => message.role)).toEqual(["user", "user"]);
+  });
 });
 
 describe("server tools (the specification's provider tools)", () => {

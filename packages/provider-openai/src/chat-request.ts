@@ -8,7 +8,9 @@ type Body = { [key: string]: JsonValue };
 
 /**
  * The Chat Completions body for a normalized request (reasoning items cannot travel here).
- * A refusal goes back in the assistant message's `refusal` field, where the API returned it;
+ * A refusal goes back in the assistant message's `refusal` field, where the API returned it
+ * (and, when the message has no text and no calls, as its one `refusal` content part, since
+ * `content` is required then);
  * a truncated call is never sent back, nor any tool message for its id. Stop sequences are
  * `stop`; a strict tool is a function with `strict: true`.
  */
@@ -34,7 +36,9 @@ export function chatBody(
           part.type === "tool-call" ? [{ id: part.toolCallId, type: "function", function: { name: part.toolName, arguments: part.rawArguments } }] : [],
         );
         const refusal = message.content.flatMap((part) => (part.type === "refusal" ? [part.text] : [])).join("");
-        const item: Body = { role: "assistant", content: text === "" ? null : text };
+        // `content` is required unless there are tool calls; a refusal alone goes as the one
+        // refusal content part the API allows, and in the `refusal` field where the API returned it.
+        const item: Body = { role: "assistant", content: text !== "" ? text : refusal !== "" && calls.length === 0 ? [{ type: "refusal", refusal }] : null };
         if (refusal !== "") item.refusal = refusal;
         if (calls.length > 0) item.tool_calls = calls;
         // Nothing left to send (only a truncated call, or reasoning): an empty assistant message is invalid.

@@ -71,13 +71,13 @@ describe("refusals on Chat Completions", () => {
     expect([response.stopReason, response.rawStopReason, response.requestId]).toEqual(["refusal", "stop", "req_chat_json_refusal"]);
   });
 
-  it("sends a refusal back in the assistant message's refusal field", async () => {
+  it("sends a refusal back in the assistant message's refusal field and, content being required, as its one refusal content part", async () => {
     const { server, provider } = await open([fixture("chat-text.sse")], chat);
     await provider.generate({
       messages: [...ask("Something harmful").messages, { role: "assistant", content: [{ type: "refusal", text: REFUSAL }] }, ...ask("Say hello").messages],
       tools: [],
     });
-    expect((server.requests[0]!.body as { messages: unknown[] }).messages[1]).toEqual({ role: "assistant", content: null, refusal: REFUSAL });
+    expect((server.requests[0]!.body as { messages: unknown[] }).messages[1]).toEqual({ role: "assistant", content: [{ type: "refusal", refusal: REFUSAL }], refusal: REFUSAL });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Message, ProviderMetadata, RunState, ToolSpec } from "@yoke/protocol";
+import type { Message, ProviderMetadata, RunState, ServerToolSpec, ToolSpec } from "@yoke/protocol";
 import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
 import type { TokenCounter } from "./tokenizer.js";
 import type { TrustLabel } from "./trust.js";
@@ -84,6 +84,10 @@ export interface CompileConfig {
   readonly delimiterSeed?: string;
   readonly toolChoice?: "auto" | "none" | "required";
   readonly temperature?: number;
+  /** Sent as `ModelRequest.stopSequences`. */
+  readonly stopSequences?: readonly string[];
+  /** Tools the provider runs itself, sent as `ModelRequest.serverTools` (their definitions are not counted against the window). */
+  readonly serverTools?: readonly ServerToolSpec[];
   readonly providerOptions?: ProviderMetadata;
   /** Without one, a transcript that does not fit is a CONTEXT_OVERFLOW error. */
   readonly compaction?: CompactionPolicy;

@@ -209,11 +209,15 @@ export function renderHeader(options: {
   readonly maxOutputTokens: number;
   readonly toolChoice?: ModelRequest["toolChoice"];
   readonly temperature?: number;
+  readonly stopSequences?: readonly string[];
+  readonly serverTools?: readonly NonNullable<ModelRequest["serverTools"]>[number][];
   readonly providerOptions?: ModelRequest["providerOptions"];
 }): RequestHeader {
   const header: RequestHeader = { tools: options.tools.slice(), maxOutputTokens: options.maxOutputTokens };
   if (options.toolChoice !== undefined) header.toolChoice = options.toolChoice;
   if (options.temperature !== undefined) header.temperature = options.temperature;
+  if (options.stopSequences !== undefined) header.stopSequences = options.stopSequences.slice();
+  if (options.serverTools !== undefined) header.serverTools = options.serverTools.slice();
   if (options.providerOptions !== undefined) header.providerOptions = options.providerOptions;
   return header;
 }

@@ -57,6 +57,11 @@ export function cutOutputsOf(manifest: Manifest, transcript: readonly SourceMess
 /** What `reconstructRequest` may use besides the journal. */
 export interface ReconstructOptions {
   /**
+   * Which request of the turn (0, the default, is the first): a turn asks again after
+   * `max_tokens`, `pause` or a cut tool call, and each of those requests is journaled too.
+   */
+  readonly requestInTurn?: number;
+  /**
    * The artifact store the run put its large tool outputs in. Required when the turn shows an
    * output stored out of line: each is read back and verified (ARTIFACT_MISSING,
    * ARTIFACT_CORRUPT, naming the event that references it).

@@ -8,7 +8,9 @@ import type {
   ModelResponse,
   Outcome,
   ProviderAdapterV1,
+  ProviderMetadata,
   RunState,
+  ServerToolSpec,
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
@@ -52,6 +54,8 @@ export type CompletionCheck = (context: CompletionContext) => Promise<Completion
  *   constraints: [{ id: "constraint:generated", text: "Never edit files under src/generated." }],
  *   compaction: { threshold: 0.8 },
  *   toolOutputBudgetBytes: 8_192,
+ *   stopSequences: ["</answer>"],
+ *   serverTools: [{ provider: "anthropic", type: "web_search_20250305", name: "web_search", options: { max_uses: 3 } }],
  * };
  * ```
  */
@@ -70,6 +74,20 @@ export interface ContextOptions {
   toolOutputBudgetBytes?: number;
   /** Per-tool overrides of `toolOutputBudgetBytes`. */
   toolOutputBudgets?: Readonly<Record<string, number>>;
+  /** Sent on every request as `ModelRequest.temperature`. */
+  temperature?: number;
+  /** Sent on every request as `ModelRequest.toolChoice`. */
+  toolChoice?: "auto" | "none" | "required";
+  /** Text that ends the model's output where it appears; the adapter refuses more than its `capabilities.maxStopSequences`. */
+  stopSequences?: readonly string[];
+  /**
+   * Tools the provider runs itself (e.g. Anthropic web search), sent on every request; the
+   * adapter refuses a type its `capabilities.serverTools` does not list. Their calls and
+   * results are journaled verbatim in `model.responded` and sent back on the next request.
+   */
+  serverTools?: readonly ServerToolSpec[];
+  /** Provider-specific settings, keyed by provider id, sent as `ModelRequest.providerOptions`. */
+  providerOptions?: ProviderMetadata;
 }
 
 /**

@@ -42,7 +42,8 @@ export interface ReconstructedRequest {
 
 /**
  * Rebuilds, from a run's events alone, the exact request the model received on turn
- * `turnIndex` (the first request of the turn; 1-based, as in `turn.started`), and checks it
+ * `turnIndex` (1-based, as in `turn.started`; its first request, or the `requestInTurn`-th
+ * when the turn asked again after `max_tokens`, `pause` or a cut tool call), and checks it
  * against the journal: the `context.compiled` and `model.requested` hashes and the SHA-256
  * of the bytes rebuilt from the manifest the deltas add up to must all agree, every
  * artifact must hash to its address, and the full text of every cut tool output (kept once,
@@ -59,7 +60,8 @@ export interface ReconstructedRequest {
  * const { request, requestHash } = reconstructRequestFromEvents(events, 3);
  * ```
  */
-export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, turnIndex: number): ReconstructedRequest {
+export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, turnIndex: number, requestInTurn = 0): ReconstructedRequest {
+  let compiledInTurn = 0;
   const accumulator = new RunStateAccumulator();
   const artifacts = new Map<string, string>();
   let manifest: Manifest | undefined;
@@ -81,7 +83,7 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
         artifacts.set(artifact.hash, artifact.text);
       }
       const state = accumulator.peek();
-      if (found === undefined && state.turns === turnIndex) {
+      if (found === undefined && state.turns === turnIndex && compiledInTurn++ === requestInTurn) {
         const transcript: SourceMessage[] = [];
         const sourceSeqs = new Map<string, number>();
         for (let index = 1; index < state.messages.length; index++) {
@@ -124,7 +126,8 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
       };
     }
   }
-  throw new YokeError("RUN_NOT_FOUND", `the journal has no compiled request for turn ${turnIndex}`, { details: { turnIndex } });
+  const which = requestInTurn === 0 ? "" : ` (request ${requestInTurn} of the turn, counted from 0)`;
+  throw new YokeError("RUN_NOT_FOUND", `the journal has no compiled request for turn ${turnIndex}${which}`, { details: { turnIndex, requestInTurn } });
 }
 
 /**
@@ -137,13 +140,15 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
  * const { request, requestHash } = await reconstructRequest(journal, { tenantId: "acme", runId }, 3);
  * // a run with an artifact store: its large outputs are checked there too
  * const checked = await reconstructRequest(journal, scope, 3, { artifacts: createFileArtifactStore({ directory: "runs/artifacts" }) });
+ * // the request that continued turn 3 after a pause or max_tokens
+ * const continued = await reconstructRequest(journal, scope, 3, { requestInTurn: 1 });
  * ```
  */
 export async function reconstructRequest(journal: JournalV1, scope: RunScope, turnIndex: number, options: ReconstructOptions = {}): Promise<ReconstructedRequest> {
   const events: JournalEvent[] = [];
   for await (const event of journal.read(scope)) events.push(event);
   if (events.length === 0) throw new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
-  const reconstructed = reconstructRequestFromEvents(events, turnIndex);
+  const reconstructed = reconstructRequestFromEvents(events, turnIndex, options.requestInTurn);
   await verifyOutOfLine(reconstructed, options.artifacts);
   return reconstructed;
 }

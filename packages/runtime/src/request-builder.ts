@@ -28,6 +28,11 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
     ...(options.toolOutputBudgetBytes === undefined ? {} : { toolOutputBudgetBytes: options.toolOutputBudgetBytes }),
     ...(options.toolOutputBudgets === undefined ? {} : { toolOutputBudgets: options.toolOutputBudgets }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
+    ...(options.stopSequences === undefined ? {} : { stopSequences: options.stopSequences }),
+    ...(options.serverTools === undefined ? {} : { serverTools: options.serverTools }),
+    ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
   };
   createContextCompiler(config);
   return config;

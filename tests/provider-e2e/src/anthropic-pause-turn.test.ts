@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type ProviderAdapterV1, type ServerToolSpec } from "@yoke/protocol";
+import { parseYokeEvent, type ServerToolSpec } from "@yoke/protocol";
 import { createAnthropicProvider } from "@yoke/provider-anthropic";
-import { createHarness } from "@yoke/runtime";
+import { createHarness, reconstructRequest } from "@yoke/runtime";
 import { createReplayServer, readReplayFixture } from "@yoke/testkit/replay";
 import { providers } from "./providers.ts";
 
@@ -42,10 +42,10 @@ describe("anthropic: a paused turn with server tools, end to end", () => {
       readReplayFixture(fixtures, "web-search-pause-turn.sse", { path: "/v1/messages", headers: { "request-id": "req_011CPaused" } }),
       readReplayFixture(fixtures, "web-search-continued.sse", { path: "/v1/messages", headers: { "request-id": "req_011CContinued" } }),
     ]);
-    const anthropic = createAnthropicProvider({ model: "claude-sonnet-4-6", baseURL: server.url, apiKey: "sk-ant-test" });
+    const provider = createAnthropicProvider({ model: "claude-sonnet-4-6", baseURL: server.url, apiKey: "sk-ant-test" });
     // The run declares the server tool on every request it makes.
-    const provider: ProviderAdapterV1 = { ...anthropic, generate: (request, options) => anthropic.generate({ ...request, serverTools: [webSearch] }, options) };
-    const harness = createHarness({ journal: createMemoryJournal(), provider, tools: [], tenantId: "tenant_pause", sleep: async () => undefined });
+    const journal = createMemoryJournal();
+    const harness = createHarness({ journal, provider, tools: [], tenantId: "tenant_pause", sleep: async () => undefined, context: { serverTools: [webSearch] } });
 
     const result = await harness.start("What is the current Node.js LTS?");
     await server.close();
@@ -65,6 +65,12 @@ describe("anthropic: a paused turn with server tools, end to end", () => {
     expect(resent.content.slice(1)).toEqual(paused.slice(1));
 
     expect(result.state.usage.serverToolUse).toEqual({ web_search_requests: 2, web_fetch_requests: 0 });
+    // The journal alone rebuilds the continuation request, server tool declaration and blocks included.
+    const rebuilt = await reconstructRequest(journal, { tenantId: "tenant_pause", runId: result.runId }, 1, { requestInTurn: 1 });
+    expect(rebuilt.request.serverTools).toEqual([webSearch]);
+    expect(rebuilt.request.messages.map((message) => message.role)).toEqual(["system", "user", "assistant"]);
+    const continued = rebuilt.request.messages[2]!;
+    expect(continued.role === "assistant" && continued.content.map((part) => part.type)).toEqual(["text", "server-tool-call", "server-tool-result"]);
     const responded = [];
     for await (const event of harness.events(result.runId)) {
       const parsed = parseYokeEvent(event);

@@ -1,11 +1,12 @@
 // A local npm registry (Verdaccio) on 127.0.0.1, and npm pointed at it and at nothing else.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { repoRoot } from "./readmes.ts";
+import { packageDirs, repoRoot } from "./readmes.ts";
+import { warmKey, warmStamp } from "./warm-key.ts";
 
 /** Verdaccio as bootstrap installs it (.toolchain/registry, from its own lockfile). */
 export const verdaccioBin = join(repoRoot, ".toolchain/registry/node_modules/verdaccio/bin/verdaccio");
@@ -150,4 +151,43 @@ export function run(command: string, args: readonly string[], options: { cwd: st
       resolve({ status, stdout, stderr });
     });
   });
+}
+
+/**
+ * Verdaccio on a copy (under `work`) of the storage bootstrap warmed, with no uplink: it serves
+ * the warmed third-party packages and whatever is published to it, nothing else.
+ */
+export async function startOfflineRegistry(work: string, deadlineMs: number): Promise<Registry> {
+  if (!existsSync(warmStamp) || readFileSync(warmStamp, "utf8").trim() !== warmKey()) {
+    throw new Error("the local registry's storage is not warmed for the current README install lines and dependencies: run bash scripts/bootstrap.sh");
+  }
+  cpSync(warmStorage, join(work, "storage"), { recursive: true });
+  return startRegistry({ storage: join(work, "storage"), deadlineMs });
+}
+
+/**
+ * Packs every publishable package (pnpm pack: `workspace:` and `catalog:` become the versions
+ * they stand for) into `work`/tarballs and publishes each to `registry`. Packages must be built.
+ * Returns the tarballs' paths by package folder.
+ */
+export async function publishWorkspace(registry: Registry, work: string): Promise<Map<string, string>> {
+  const dirs = packageDirs().filter((dir) => !(JSON.parse(readFileSync(join(repoRoot, "packages", dir, "package.json"), "utf8")) as { private?: boolean }).private);
+  const toolPath = `${join(repoRoot, ".toolchain/node_modules/.bin")}:${process.env.PATH ?? ""}`;
+  const tarballs = new Map<string, string>();
+  await Promise.all(
+    dirs.map(async (dir) => {
+      const destination = join(work, "tarballs", dir);
+      const packed = await run("pnpm", ["pack", "--pack-destination", destination], { cwd: join(repoRoot, "packages", dir), env: { ...process.env, PATH: toolPath } });
+      if (packed.status !== 0) throw new Error(`pnpm pack of packages/${dir} failed:\n${packed.stdout}${packed.stderr}`);
+      tarballs.set(dir, join(destination, readdirSync(destination)[0]!));
+    }),
+  );
+  const env = npmEnvironment(join(work, "publisher"), registry.url, join(work, "npm-cache"));
+  await Promise.all(
+    [...tarballs.values()].map(async (tarball) => {
+      const published = await run("npm", ["publish", tarball, "--tag", "latest"], { cwd: join(work, "publisher"), env });
+      if (published.status !== 0) throw new Error(`npm publish ${tarball} to ${registry.url} failed:\n${published.stdout}${published.stderr}`);
+    }),
+  );
+  return tarballs;
 }

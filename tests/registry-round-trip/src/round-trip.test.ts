@@ -5,14 +5,13 @@
 // Node. Verdaccio runs on a copy of the storage bootstrap warmed with the third-party tarballs,
 // with no uplink, and npm's https requests go to a dead proxy: every byte comes from 127.0.0.1
 // or this disk.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { packageDirs, readGuide, repoRoot, unmetExpectations } from "./readmes.ts";
-import { npmEnvironment, type Registry, run, startRegistry, warmStorage } from "./registry.ts";
-import { warmKey, warmStamp } from "./warm-cache.ts";
+import { packageDirs, readGuide, unmetExpectations } from "./readmes.ts";
+import { npmEnvironment, publishWorkspace, type Registry, run, startOfflineRegistry } from "./registry.ts";
 
 const work = mkdtempSync(join(tmpdir(), "yoke-registry-"));
 const npmCache = join(work, "npm-cache");
@@ -36,31 +35,14 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const dirs = packageDirs();
-const publishable = dirs.filter((dir) => !(JSON.parse(readFileSync(join(repoRoot, "packages", dir, "package.json"), "utf8")) as { private?: boolean }).private);
 
 beforeAll(async () => {
-  if (!existsSync(warmStamp) || readFileSync(warmStamp, "utf8").trim() !== warmKey()) {
-    throw new Error("the local registry's storage is not warmed for the current README install lines and dependencies: run bash scripts/bootstrap.sh");
-  }
   let since = Date.now();
-  cpSync(warmStorage, join(work, "storage"), { recursive: true });
-  registry = await startRegistry({ storage: join(work, "storage"), deadlineMs: 5 * 60_000 });
+  registry = await startOfflineRegistry(work, 5 * 60_000);
   phase("registry up", since);
   since = Date.now();
-  const tarballs = join(work, "tarballs");
-  const toolPath = `${join(repoRoot, ".toolchain/node_modules/.bin")}:${process.env.PATH ?? ""}`;
-  const packed = await Promise.all(
-    publishable.map((dir) =>
-      run("pnpm", ["pack", "--pack-destination", tarballs], { cwd: join(repoRoot, "packages", dir), env: { ...process.env, PATH: toolPath } }).then((r) => ({ dir, ...r })),
-    ),
-  );
-  for (const r of packed) if (r.status !== 0) throw new Error(`pnpm pack of packages/${r.dir} failed:\n${r.stdout}${r.stderr}`);
-  const env = npmEnvironment(join(work, "publisher"), registry.url, npmCache);
-  const published = await Promise.all(
-    readdirSync(tarballs).map((file) => run("npm", ["publish", join(tarballs, file), "--tag", "latest"], { cwd: join(work, "publisher"), env }).then((r) => ({ file, ...r }))),
-  );
-  for (const r of published) if (r.status !== 0) throw new Error(`npm publish ${r.file} to ${registry.url} failed:\n${r.stdout}${r.stderr}`);
-  phase(`${publishable.length} packed and published`, since);
+  const published = await publishWorkspace(registry, work);
+  phase(`${published.size} packed and published`, since);
 }, 120_000);
 
 afterAll(async () => {

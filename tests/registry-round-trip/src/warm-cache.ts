@@ -4,26 +4,11 @@
 // a copy of that storage with no uplink at all, so it talks to 127.0.0.1 only. Runs again only
 // when Verdaccio's lockfile, a README install line or a package's dependencies change.
 //   node tests/registry-round-trip/src/warm-cache.ts
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { packageDirs, readGuide, repoRoot, thirdPartySpecs, workspaceCatalog } from "./readmes.ts";
 import { npmEnvironment, run, startRegistry, warmStorage } from "./registry.ts";
-
-/** What the warm storage must hold: for each README, the third-party specs its install resolves. */
-export function warmPlan(): Record<string, string[]> {
-  const catalog = workspaceCatalog();
-  return Object.fromEntries(packageDirs().map((dir) => [dir, thirdPartySpecs(readGuide(dir).install, catalog)]));
-}
-
-/** The key of a warm storage: Verdaccio's lockfile and the plan. */
-export function warmKey(): string {
-  const lock = readFileSync(join(repoRoot, ".toolchain/registry/package-lock.json"), "utf8");
-  return createHash("sha256").update(lock).update(JSON.stringify(warmPlan())).digest("hex");
-}
-
-export const warmStamp = join(repoRoot, ".toolchain/registry/warm-stamp");
+import { warmKey, warmPlan, warmStamp } from "./warm-key.ts";
 
 async function main(): Promise<void> {
   const key = warmKey();
@@ -33,10 +18,10 @@ async function main(): Promise<void> {
   const registry = await startRegistry({ storage: warmStorage, uplink: "https://registry.npmjs.org/", deadlineMs: 15 * 60_000 });
   const work = mkdtempSync(join(tmpdir(), "yoke-registry-warm-"));
   try {
+    // One project per README and round, all at once (the time is the network's). A name wanted
+    // at two ranges (the README's `zod`, a package's `zod@^4.1.0`) gets a round for each.
+    const installs: { project: string; specs: string[] }[] = [];
     for (const [dir, specs] of Object.entries(warmPlan())) {
-      if (specs.length === 0) continue;
-      // One project per round: a name wanted at two ranges (the README's `zod`, a package's
-      // `zod@^4.1.0`) is installed in a project of its own for each.
       const rounds: string[][] = [];
       for (const spec of specs) {
         const name = spec.replace(/(.)@.*$/, "$1");
@@ -44,13 +29,17 @@ async function main(): Promise<void> {
         if (round) round.push(spec);
         else rounds.push([spec]);
       }
-      for (const [index, round] of rounds.entries()) {
-        const project = join(work, `${dir}-${index}`);
+      rounds.forEach((round, index) => installs.push({ project: join(work, `${dir}-${index}`), specs: round }));
+    }
+    const results = await Promise.all(
+      installs.map(({ project, specs }) => {
         const env = npmEnvironment(project, registry.url, join(work, "npm-cache"));
-        writeFileSync(join(project, "package.json"), JSON.stringify({ name: `warm-${dir}`, private: true }));
-        const result = await run("npm", ["install", ...round], { cwd: project, env, timeoutMs: 10 * 60_000 });
-        if (result.status !== 0) throw new Error(`warming for packages/${dir}: npm install ${round.join(" ")} failed:\n${result.stdout}${result.stderr}`);
-      }
+        writeFileSync(join(project, "package.json"), JSON.stringify({ name: "warm", private: true }));
+        return run("npm", ["install", ...specs], { cwd: project, env, timeoutMs: 10 * 60_000 }).then((result) => ({ specs, ...result }));
+      }),
+    );
+    for (const result of results) {
+      if (result.status !== 0) throw new Error(`warming: npm install ${result.specs.join(" ")} failed:\n${result.stdout}${result.stderr}`);
     }
     writeFileSync(warmStamp, `${key}\n`);
   } finally {

@@ -55,8 +55,8 @@ describe("published package.json files", () => {
 
   it("engines.node is the same everywhere, and the READMEs state it", () => {
     const engines = new Set(dirs.map((dir) => full(dir).engines?.node));
-    expect([...engines]).toEqual([">=22.12"]);
-    const stated = "Node ≥ 22.12";
+    expect([...engines]).toEqual([">=22.14"]);
+    const stated = "Node ≥ 22.14";
     expect(readFileSync(join(repoRoot, "README.md"), "utf8")).toContain(stated);
     for (const dir of dirs) expect(readFileSync(join(repoRoot, "packages", dir, "README.md"), "utf8"), `packages/${dir}/README.md`).toContain(stated);
   });

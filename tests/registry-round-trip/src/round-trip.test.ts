@@ -5,6 +5,7 @@
 // Node. Verdaccio runs on a copy of the storage bootstrap warmed with the third-party tarballs,
 // with no uplink, and npm's https requests go to a dead proxy: every byte comes from 127.0.0.1
 // or this disk.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -35,6 +36,13 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const dirs = packageDirs();
+// The Node that runs the snippets: this one, or another to check `engines` (e.g. a Node 22.14
+// installed by hand: YOKE_ROUND_TRIP_NODE=/path/to/node). Before 22.18 Node strips types only
+// behind a flag.
+const node = process.env.YOKE_ROUND_TRIP_NODE ?? process.execPath;
+const nodeVersion = execFileSync(node, ["-p", "process.versions.node"], { encoding: "utf8" }).trim();
+const [major = 0, minor = 0] = nodeVersion.split(".").map(Number);
+const nodeFlags = major < 22 || (major === 22 && minor < 18) ? ["--experimental-strip-types", "--no-warnings"] : [];
 
 beforeAll(async () => {
   let since = Date.now();
@@ -70,8 +78,8 @@ describe("registry round trip", () => {
       }
 
       writeFileSync(join(project, "readme-snippet.ts"), guide.snippet);
-      const snippet = await run(process.execPath, ["readme-snippet.ts"], { cwd: project, env, timeoutMs: 60_000 });
-      const failure = `${where}, first snippet, run in a project that installed only \`${guide.install.join(" ")}\``;
+      const snippet = await run(node, [...nodeFlags, "readme-snippet.ts"], { cwd: project, env, timeoutMs: 60_000 });
+      const failure = `${where}, first snippet, run by Node ${nodeVersion} in a project that installed only \`${guide.install.join(" ")}\``;
       expect(snippet.status, `${failure}: exit status\n--- stdout\n${snippet.stdout}--- stderr\n${snippet.stderr}`).toBe(0);
       expect(snippet.stderr, `${failure}: wrote to stderr`).toBe("");
       expect(unmetExpectations(guide.expectations, snippet.stdout), `${failure}: did not print what the README says it prints (in order)\n--- stdout\n${snippet.stdout}`).toEqual([]);

@@ -31,15 +31,16 @@ async function main(): Promise<void> {
       }
       rounds.forEach((round, index) => installs.push({ project: join(work, `${dir}-${index}`), specs: round }));
     }
-    const results = await Promise.all(
-      installs.map(({ project, specs }) => {
-        const env = npmEnvironment(project, registry.url, join(work, "npm-cache"));
-        writeFileSync(join(project, "package.json"), JSON.stringify({ name: "warm", private: true }));
-        return run("npm", ["install", ...specs], { cwd: project, env, timeoutMs: 10 * 60_000 }).then((result) => ({ specs, ...result }));
-      }),
-    );
-    for (const result of results) {
-      if (result.status !== 0) throw new Error(`warming: npm install ${result.specs.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+    const install = ({ project, specs }: { project: string; specs: string[] }) => {
+      const env = npmEnvironment(project, registry.url, join(work, "npm-cache"));
+      writeFileSync(join(project, "package.json"), JSON.stringify({ name: "warm", private: true }));
+      return run("npm", ["install", ...specs], { cwd: project, env, timeoutMs: 10 * 60_000 }).then((result) => ({ project, specs, ...result }));
+    };
+    const results = await Promise.all(installs.map(install));
+    // A network hiccup on the way to the public registry gets one more try, alone.
+    for (const failed of results.filter((result) => result.status !== 0)) {
+      const again = await install(failed);
+      if (again.status !== 0) throw new Error(`warming: npm install ${again.specs.join(" ")} failed twice:\n${again.stdout}${again.stderr}`);
     }
     writeFileSync(warmStamp, `${key}\n`);
   } finally {

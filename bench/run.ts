@@ -1,5 +1,6 @@
 // pnpm bench: every figure is a median over interleaved rounds in one run, next to its
 // baseline measured in the same run. Each benchmark runs in a fresh Node process.
+import { benchStartupAndSize } from "./startup-and-size.ts";
 import { fmt, printTable, runChild } from "./stats.ts";
 
 interface AppendVariant { eventsPerSecond: number; usPerAppend: number; vsRaw: number; vsBare: number; extraUsPerAppend: number }
@@ -156,3 +157,6 @@ console.log(
     `(800/50 = ${fmt(actions.yokeTurnAt800Us / actions.yokeTurnAt50Us, 2)}; 1.00 = flat); raw in the same windows: ` +
     `${fmt(actions.rawTurnAt50Us)} and ${fmt(actions.rawTurnAt800Us)} µs`,
 );
+
+
+await benchStartupAndSize(quick);

@@ -14,7 +14,13 @@ export function median(values: readonly number[]): number {
 
 /** Runs `bench/<script>` in a fresh Node process and returns the JSON it prints last. */
 export function runChild<T>(script: string, args: readonly string[], nodeFlags: readonly string[] = []): T {
-  const output = execFileSync(process.execPath, [...nodeFlags, join(benchDir, script), ...args], {
+  return runNode<T>([...nodeFlags, join(benchDir, script), ...args]);
+}
+
+/** Runs Node with `args` in a fresh process (in bench/) and returns the JSON it prints last. */
+export function runNode<T>(args: readonly string[]): T {
+  const output = execFileSync(process.execPath, args, {
+    cwd: benchDir,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
     stdio: ["ignore", "pipe", "inherit"],

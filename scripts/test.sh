@@ -10,7 +10,7 @@ source "$ROOT/scripts/env.sh"
 cd "$ROOT"
 export NO_COLOR=1 FORCE_COLOR=0
 
-if grep -qE 'https?://|tarball:' pnpm-lock.yaml || grep -q '"resolved"' .toolchain/package-lock.json; then
+if grep -qE 'https?://|tarball:' pnpm-lock.yaml || grep -q '"resolved"' .toolchain/package-lock.json .toolchain/registry/package-lock.json; then
   echo "lockfile records a registry URL; it must not" >&2
   exit 1
 fi

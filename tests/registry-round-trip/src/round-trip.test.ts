@@ -1,0 +1,95 @@
+// The proof that "install one package alone" works: every @yoke package is packed (pnpm pack:
+// workspace: and catalog: become real versions) and published to Verdaccio on 127.0.0.1; then,
+// for each package README, a fresh npm project outside the workspace installs exactly what the
+// README's install line names from that registry and runs the README's first snippet with this
+// Node. Verdaccio runs on a copy of the storage bootstrap warmed with the third-party tarballs,
+// with no uplink, and npm's https requests go to a dead proxy: every byte comes from 127.0.0.1
+// or this disk.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { packageDirs, readGuide, unmetExpectations } from "./readmes.ts";
+import { npmEnvironment, publishWorkspace, type Registry, run, startOfflineRegistry } from "./registry.ts";
+
+const work = mkdtempSync(join(tmpdir(), "yoke-registry-"));
+const npmCache = join(work, "npm-cache");
+let registry: Registry | undefined;
+const started = Date.now();
+const phases: string[] = [];
+const phase = (name: string, since: number): void => void phases.push(`${name} ${((Date.now() - since) / 1000).toFixed(1)} s`);
+
+// Installs run side by side, a few at a time (npm mostly waits on the disk and the registry).
+let slots = 3;
+const waiting: (() => void)[] = [];
+async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+  while (slots === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+  slots -= 1;
+  try {
+    return await work();
+  } finally {
+    slots += 1;
+    waiting.shift()?.();
+  }
+}
+
+const dirs = packageDirs();
+// The Node that runs the snippets: this one, or another to check `engines` (e.g. a Node 22.14
+// installed by hand: YOKE_ROUND_TRIP_NODE=/path/to/node). Before 22.18 Node strips types only
+// behind a flag.
+const node = process.env.YOKE_ROUND_TRIP_NODE ?? process.execPath;
+const nodeVersion = execFileSync(node, ["-p", "process.versions.node"], { encoding: "utf8" }).trim();
+const [major = 0, minor = 0] = nodeVersion.split(".").map(Number);
+const nodeFlags = major < 22 || (major === 22 && minor < 18) ? ["--experimental-strip-types", "--no-warnings"] : [];
+
+beforeAll(async () => {
+  let since = Date.now();
+  registry = await startOfflineRegistry(work, 5 * 60_000);
+  phase("registry up", since);
+  since = Date.now();
+  const published = await publishWorkspace(registry, work);
+  phase(`${published.size} packed and published`, since);
+}, 120_000);
+
+afterAll(async () => {
+  await registry?.stop();
+  await rm(work, { recursive: true, force: true });
+}, 120_000);
+
+describe("registry round trip", () => {
+  it.concurrent.for(dirs)("@yoke/%s: a fresh project installs what the README's install line names and runs its first snippet", { timeout: 180_000 }, (dir, { expect }) =>
+    withSlot(async () => {
+      const since = Date.now();
+      const guide = readGuide(dir);
+      const where = `packages/${dir}/README.md`;
+      const project = join(work, "adopters", dir);
+      mkdirSync(project, { recursive: true });
+      writeFileSync(join(project, "package.json"), JSON.stringify({ name: `adopter-${dir}`, version: "1.0.0", private: true, type: "module" }));
+      const env = npmEnvironment(project, registry!.url, npmCache);
+
+      const install = await run("npm", ["install", ...guide.install], { cwd: project, env });
+      if (install.status !== 0) {
+        expect.fail(
+          `${where}: \`npm install ${guide.install.join(" ")}\` from the local registry failed` +
+            ` (a missing third-party tarball means bootstrap's warm storage is stale: bash scripts/bootstrap.sh):\n${install.stdout}${install.stderr}`,
+        );
+      }
+
+      writeFileSync(join(project, "readme-snippet.ts"), guide.snippet);
+      const snippet = await run(node, [...nodeFlags, "readme-snippet.ts"], { cwd: project, env, timeoutMs: 60_000 });
+      const failure = `${where}, first snippet, run by Node ${nodeVersion} in a project that installed only \`${guide.install.join(" ")}\``;
+      expect(snippet.status, `${failure}: exit status\n--- stdout\n${snippet.stdout}--- stderr\n${snippet.stderr}`).toBe(0);
+      expect(snippet.stderr, `${failure}: wrote to stderr`).toBe("");
+      expect(unmetExpectations(guide.expectations, snippet.stdout), `${failure}: did not print what the README says it prints (in order)\n--- stdout\n${snippet.stdout}`).toEqual([]);
+      phase(dir, since);
+    }),
+  );
+});
+
+describe("registry round trip, in all", () => {
+  it("took (wall clock, under this machine's load)", ({ task }) => {
+    (task.meta as { summary?: string }).summary = `${((Date.now() - started) / 1000).toFixed(1)} s in all: ${phases.join(", ")}`;
+  });
+});

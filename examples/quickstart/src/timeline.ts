@@ -1,14 +1,12 @@
 // Renders journal events as one readable line each.
-import type { AssistantPart, JournalEvent } from "@yoke/protocol";
-import { parseYokeEvent } from "@yoke/protocol";
+import type { AssistantPart, YokeEvent } from "@yoke/protocol";
 
 const clip = (text: string, width = 60) => {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 };
 
-export function describeEvent(raw: JournalEvent): string {
-  const event = parseYokeEvent(raw);
+export function describeEvent(event: YokeEvent): string {
   const head = `  #${String(event.seq).padStart(2)}  ${event.type.padEnd(20)}`;
   switch (event.type) {
     case "run.started":
@@ -40,6 +38,10 @@ export function describeEvent(raw: JournalEvent): string {
       const text = result.content.map((part) => part.text).join(" ");
       return `${head} ${event.data.toolName} ${result.status}: ${JSON.stringify(clip(text, 50))}`;
     }
+    case "model.failed":
+      return `${head} attempt ${event.data.attempt} ${event.data.code}${event.data.retrying ? ", retrying" : ""}${event.data.requestId ? ` (request ${event.data.requestId})` : ""}`;
+    case "run.failed":
+      return `\n${head} stopped: ${event.data.code}${event.data.requestId ? ` (request ${event.data.requestId})` : ""}; resume to continue`;
     case "completion.checked":
       return `${head} ${event.data.passed ? "passed" : `failed: ${event.data.reason ?? ""}`}`;
     case "input.added":

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChainHashSchema, EVENT_SCHEMA_VERSION, GENESIS_HASH, JOURNAL_KEY_ID_PATTERN, parseYokeEvent, type JournalEvent } from "./events.js";
+import { ChainHashSchema, EVENT_SCHEMA_VERSION, GENESIS_HASH, JOURNAL_KEY_ID_PATTERN, isEventOfType, parseYokeEvent, type JournalEvent } from "./events.js";
+import { readYokeEvents } from "./read-events.js";
 import { YokeError } from "./errors.js";
 
 const base: Omit<JournalEvent, "type" | "data"> = {
@@ -70,3 +71,28 @@ describe("ChainHashSchema", () => {
     expect(JOURNAL_KEY_ID_PATTERN.test("k".repeat(65))).toBe(false);
   });
 });
+
+describe("typed events", () => {
+  const turn = parseYokeEvent({ ...base, type: "turn.started", data: { turnId: "turn_1", index: 1 } });
+  const failed = parseYokeEvent({ ...base, type: "run.failed", data: { turnId: "turn_1", code: "PROVIDER_UNAVAILABLE", message: "503", retryable: true, requestId: "req_1", attempts: 3 } });
+
+  it("isEventOfType narrows by one type or several", () => {
+    expect(isEventOfType(turn, "turn.started")).toBe(true);
+    expect(isEventOfType(turn, "run.failed")).toBe(false);
+    expect(isEventOfType(failed, ["run.failed", "run.completed"])).toBe(true);
+    expect(isEventOfType(turn, ["run.failed", "run.completed"])).toBe(false);
+    if (isEventOfType(failed, "run.failed")) expect([failed.data.code, failed.data.requestId, failed.data.attempts]).toEqual(["PROVIDER_UNAVAILABLE", "req_1", 3]);
+  });
+
+  it("readYokeEvents yields a store's events validated and typed, and refuses one that is not Yoke's", async () => {
+    const stored: JournalEvent[] = [{ ...base, seq: 0, type: "turn.started", data: { turnId: "turn_1", index: 1 } }];
+    const store = { read: async function* () { yield* stored; } };
+    const read = [];
+    for await (const event of readYokeEvents(store, { tenantId: "tenant_a", runId: "run_1" })) read.push(event);
+    expect(read).toEqual(stored);
+    stored.push({ ...base, seq: 1, type: "turn.exploded", data: {} });
+    const drain = async () => { for await (const _event of readYokeEvents(store, { tenantId: "tenant_a", runId: "run_1" })); };
+    await expect(drain()).rejects.toMatchObject({ code: "EVENT_INVALID" });
+  });
+});
+

@@ -210,6 +210,23 @@ export const EVENT_DATA_SCHEMAS = {
    */
   "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator", "output-limit"]) }),
   "run.completed": z.object({ outcome: OutcomeSchema, turns: z.number().int().nonnegative() }),
+  /**
+   * The run stopped short of an outcome: the error that stopped it (a model call whose retries
+   * ran out, a provider error that must not be retried, an error thrown inside the loop: a
+   * completion check, the context compiler, …). Not terminal and changes no state: the run
+   * stays in its phase and `resume` continues from there. `requestId`: the provider's request
+   * id of the failed call, when it gave one; `attempts`: the model call attempts made (each
+   * journaled as `model.failed`), when a model call stopped the run; `turnId`: the turn it
+   * stopped in, once there is one.
+   */
+  "run.failed": z.object({
+    turnId: z.string().optional(),
+    code: z.string(),
+    message: z.string(),
+    retryable: z.boolean(),
+    requestId: z.string().optional(),
+    attempts: z.number().int().positive().optional(),
+  }),
 } as const;
 
 export type YokeEventType = keyof typeof EVENT_DATA_SCHEMAS;
@@ -221,7 +238,35 @@ export type YokeEvent = {
   [T in YokeEventType]: Omit<JournalEvent, "type" | "data"> & { type: T; data: EventData<T> };
 }[YokeEventType];
 
-/** A draft of one of Yoke's own events, typed by its `type`. */
+/**
+ * The member of `YokeEvent` with type `T`.
+ *
+ * @example
+ * ```ts
+ * function latency(event: YokeEventOf<"model.responded">): number {
+ *   return event.data.latencyMs;
+ * }
+ * ```
+ */
+export type YokeEventOf<T extends YokeEventType> = Extract<YokeEvent, { type: T }>;
+
+/**
+ * Narrows a typed event (from `harness.events()`, `onEvent`, `readYokeEvents` or
+ * `parseYokeEvent`) to one type, or one of several, so its `data` is typed without a cast.
+ *
+ * @example
+ * ```ts
+ * for await (const event of harness.events(runId)) {
+ *   if (isEventOfType(event, "model.failed")) console.log(event.data.code, event.data.requestId);
+ *   if (isEventOfType(event, ["run.failed", "run.completed"])) console.log(event.type);
+ * }
+ * ```
+ */
+export function isEventOfType<T extends YokeEventType>(event: YokeEvent, type: T | readonly T[]): event is YokeEventOf<T> {
+  return typeof type === "string" ? event.type === type : (type as readonly string[]).includes(event.type);
+}
+
+/** A draft of one of Yoke's own events, typed by its `type`: `JournalV1.append` takes it as it is. */
 export type YokeEventDraft = {
   [T in YokeEventType]: { type: T; at: number; causationId?: string | null; data: EventData<T> };
 }[YokeEventType];

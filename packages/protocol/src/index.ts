@@ -41,9 +41,11 @@ export {
   OutcomeSchema,
   SideEffectClassSchema,
   YOKE_EVENT_TYPES,
+  isEventOfType,
   isYokeEventType,
   parseYokeEvent,
 } from "./events.js";
+export { readYokeEvents } from "./read-events.js";
 export type {
   EventData,
   EventDraft,
@@ -52,6 +54,7 @@ export type {
   OutcomeStatus,
   YokeEvent,
   YokeEventDraft,
+  YokeEventOf,
   YokeEventType,
 } from "./events.js";
 export type {

@@ -117,4 +117,27 @@ describe("limits and model failures", () => {
     expect(() => reduceRun(eventsOf([...requested, failed("turn_2")]))).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
     expect(() => reduceRun(eventsOf([...head, failed("turn_1")]))).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
   });
+
+  it("folds run.failed as a no-op in any unfinished phase: the run stays where it stopped, for resume to continue", () => {
+    const runFailed = (turnId?: string) => ({
+      type: "run.failed",
+      data: { ...(turnId === undefined ? {} : { turnId }), code: "PROVIDER_UNAVAILABLE", message: "503", retryable: true, requestId: "req_9", attempts: 3 },
+    });
+    const before = reduceRun(eventsOf(requested));
+    const after = reduceRun(eventsOf([...requested, failed("turn_1"), runFailed("turn_1")]));
+    expect({ ...after, length: 0, headHash: "" }).toEqual({ ...before, length: 0, headHash: "" });
+    expect(after.phase).toBe("awaiting_response");
+    // A resumed call answers after it: the fold goes on as if the failure had not been.
+    expect(reduceRun(eventsOf([...requested, runFailed("turn_1"), head[3]!])).phase).toBe("tools_pending");
+    expect(reduceRun(eventsOf([head[0]!, runFailed()])).phase).toBe("ready");
+    expect(() => reduceRun(eventsOf([...requested, runFailed("turn_2")]))).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
+  });
+
+  it("apply returns the event it folded, typed", () => {
+    const accumulator = new RunStateAccumulator();
+    const [started, turn] = eventsOf(head.slice(0, 2));
+    expect(accumulator.apply(started!).type).toBe("run.started");
+    const typed = accumulator.apply(turn!);
+    expect(typed.type === "turn.started" && typed.data.index).toBe(1);
+  });
 });

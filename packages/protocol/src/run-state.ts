@@ -16,8 +16,12 @@ export class RunStateAccumulator {
   #state: MutableRunState | undefined;
   #results: { index: number; part: ToolResultPart }[] = [];
 
-  /** Applies one stored event; throws EVENT_INVALID if it does not follow from the state. */
-  apply(event: JournalEvent): void {
+  /**
+   * Applies one stored event; throws EVENT_INVALID if it does not follow from the state.
+   * Returns the event as validated (`parseYokeEvent`): typed, so a reader that folds need
+   * not parse it again.
+   */
+  apply(event: JournalEvent): YokeEvent {
     const parsed = parseYokeEvent(event);
     const expected = this.#state?.length ?? 0;
     if (event.seq !== expected) {
@@ -33,6 +37,7 @@ export class RunStateAccumulator {
     }
     this.#state.length = event.seq + 1;
     this.#state.headHash = event.hash;
+    return parsed;
   }
 
   /** How many events are folded: 0 before `run.started`. */
@@ -237,6 +242,10 @@ export class RunStateAccumulator {
         if (state.phase !== "responded" && state.phase !== "ready") throw invalid(event, `input.added in phase ${state.phase}`);
         pushMessage(state, { role: "user", content: event.data.content }, event.seq);
         state.phase = "ready";
+        return;
+      case "run.failed":
+        // Explains why the run stopped; the run stays where it was, for `resume` to continue.
+        if (event.data.turnId !== undefined && event.data.turnId !== state.currentTurnId) throw invalid(event, "run.failed for another turn");
         return;
       case "run.completed":
         state.outcome = event.data.outcome;

@@ -8,7 +8,7 @@ import {
   type ManifestDelta,
   type SourceMessage,
 } from "@yoke/context-compiler";
-import { YokeError, type EventData, type JournalEvent, type JsonValue, type ModelRequest } from "@yoke/protocol";
+import { YokeError, isJsonObject, type EventData, type JournalEvent, type JsonValue, type ModelRequest, type YokeEvent } from "@yoke/protocol";
 import { withoutUndefined } from "./plain-json.js";
 
 /**
@@ -57,7 +57,9 @@ export function createCompiledContext(): CompiledContext {
 export function journaledDelta(delta: ManifestDelta): Record<string, JsonValue> {
   const { base: _base, set, ...rest } = delta;
   const { requestHash: _hash, revision: _revision, ...fields } = set;
-  return withoutUndefined({ ...rest, set: fields }) as unknown as Record<string, JsonValue>;
+  const journaled: unknown = withoutUndefined({ ...rest, set: fields });
+  if (!isJsonObject(journaled)) throw new YokeError("INTERNAL", "the context compiler's manifest delta is not plain JSON");
+  return journaled;
 }
 
 /**
@@ -79,9 +81,9 @@ export function parseManifestDelta(event: Pick<JournalEvent, "seq">, data: Event
 }
 
 /** Keeps `compiled` current with one stored event (appended by this process or read on resume). */
-export function observeCompiled(compiled: CompiledContext, event: JournalEvent): void {
+export function observeCompiled(compiled: CompiledContext, event: YokeEvent): void {
   if (event.type === "context.compiled") {
-    const data = event.data as unknown as EventData<"context.compiled">;
+    const data = event.data;
     const staged = compiled.staged.get(data.requestHash);
     if (staged !== undefined) {
       compiled.manifest = staged.manifest;
@@ -94,7 +96,7 @@ export function observeCompiled(compiled: CompiledContext, event: JournalEvent):
     for (const compaction of data.compactions ?? []) compiled.compactions.push(ContextRevisionSchema.parse(compaction));
     compiled.lastCompiledHash = data.requestHash;
   } else if (event.type === "model.requested") {
-    const data = event.data as unknown as EventData<"model.requested">;
+    const data = event.data;
     compiled.requested = { turnId: data.turnId, requestHash: data.requestHash, compiled: compiled.lastCompiledHash === data.requestHash };
     if (compiled.request?.requestHash !== data.requestHash) compiled.request = undefined;
     compiled.lastCompiledHash = undefined;

@@ -3,7 +3,6 @@ import type {
   ArtifactStoreV1,
   Clock,
   IdSource,
-  JournalEvent,
   JournalV1,
   ModelResponse,
   Outcome,
@@ -11,6 +10,7 @@ import type {
   ProviderMetadata,
   RunState,
   ServerToolSpec,
+  YokeEvent,
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
@@ -126,8 +126,12 @@ export interface HarnessOptions {
   maxTurns?: number;
   /** Gates `end_turn`. Default: every completion passes. */
   checkCompletion?: CompletionCheck;
-  /** Called after each durable append, once per stored event, in order. A throw propagates (the run stays resumable). */
-  onEvent?: (event: JournalEvent) => void;
+  /**
+   * Called after each durable append, once per stored event, in order, with the event typed
+   * (the `YokeEvent` union: narrow on `event.type` or with `isEventOfType`). A throw
+   * propagates (the run stays resumable).
+   */
+  onEvent?: (event: YokeEvent) => void;
   /** Recorded in `run.started` as `release.runtime`. Default `@yoke/runtime@<version>`. */
   runtimeVersion?: string;
   /** Extra attempts for a retryable provider error (rate limit, unavailable, cut stream). Default 2. */
@@ -236,7 +240,9 @@ export interface RunResult {
  * const { runId, outcome } = await harness.start("Summarize notes.txt");
  * // after a crash, in a new process:
  * const result = await harness.resume(runId);
- * for await (const event of harness.events(runId)) console.log(event.seq, event.type);
+ * for await (const event of harness.events(runId)) {
+ *   if (event.type === "run.failed") console.log(event.data.code, event.data.requestId);
+ * }
  * ```
  */
 export interface Harness {
@@ -252,6 +258,10 @@ export interface Harness {
   startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult>;
   /** The run's state, folded from its journal. RUN_NOT_FOUND if unknown. */
   getState(runId: string): Promise<RunState>;
-  /** The run's events, streamed from the journal. RUN_NOT_FOUND if unknown. */
-  events(runId: string): AsyncIterable<JournalEvent>;
+  /**
+   * The run's events, streamed from the journal, each validated once and typed (the
+   * `YokeEvent` union: `switch (event.type)` types `event.data`). RUN_NOT_FOUND if unknown;
+   * EVENT_INVALID for an event that is not one of Yoke's.
+   */
+  events(runId: string): AsyncIterable<YokeEvent>;
 }

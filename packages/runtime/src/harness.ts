@@ -4,8 +4,9 @@ import {
   YokeError,
   newId,
   parseId,
-  type JournalEvent,
+  readYokeEvents,
   type RunScope,
+  type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { createContextCompiler } from "@yoke/context-compiler";
@@ -76,12 +77,12 @@ export function createHarness(options: HarnessOptions): Harness {
       return (await load(deps, { tenantId: deps.tenantId, runId })).snapshot();
     },
 
-    events(runId: string): AsyncIterable<JournalEvent> {
+    events(runId: string): AsyncIterable<YokeEvent> {
       const scope = { tenantId: deps.tenantId, runId };
       return {
         async *[Symbol.asyncIterator]() {
           let any = false;
-          for await (const event of deps.journal.read(scope)) {
+          for await (const event of readYokeEvents(deps.journal, scope)) {
             any = true;
             yield event;
           }
@@ -157,8 +158,8 @@ async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledConte
   const accumulator = new RunStateAccumulator();
   let any = false;
   for await (const event of deps.journal.read(scope)) {
-    accumulator.apply(event);
-    if (compiled !== undefined) observeCompiled(compiled, event);
+    const typed = accumulator.apply(event);
+    if (compiled !== undefined) observeCompiled(compiled, typed);
     any = true;
   }
   if (!any) throw notFound(scope);

@@ -39,7 +39,7 @@ describe("model call deadline", () => {
     expect(error.code).toBe("PROVIDER_TIMEOUT");
     expect(error.retryable).toBe(true);
     expect(provider.signals.map((signal) => signal.aborted)).toEqual([true, true]);
-    expect(journal.appends.slice(1)).toEqual([["model.failed"], ["model.failed"]]);
+    expect(journal.appends.slice(1)).toEqual([["model.failed"], ["model.failed", "run.failed"]]);
     const failures = (await readAll(journal, "run_silent")).map(parseYokeEvent).flatMap((event) => (event.type === "model.failed" ? [event.data] : []));
     expect(failures).toEqual([
       { turnId: expect.any(String), attempt: 1, code: "PROVIDER_TIMEOUT", message: "the model did not answer within 5000 ms", retryable: true, retrying: true },
@@ -63,7 +63,7 @@ describe("model call deadline", () => {
   it("a response that breaks the contract is journaled as a failed attempt, not retried", async () => {
     const { harness, journal } = rig([{ content: [{ type: "tool-call", toolName: "echo", toolCallId: "", arguments: {} }] }]);
     expect((await rejectionOf(harness.start("t"))).code).toBe("PROVIDER_RESPONSE_INVALID");
-    expect(journal.appends.slice(1)).toEqual([["model.failed"]]);
+    expect(journal.appends.slice(1)).toEqual([["model.failed", "run.failed"]]);
   });
 });
 

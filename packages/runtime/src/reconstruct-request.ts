@@ -66,10 +66,10 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
   const artifacts = new Map<string, string>();
   let manifest: Manifest | undefined;
   let found: { seq: number; manifest: Manifest; requestHash: string; transcript: SourceMessage[]; sourceSeqs: Map<string, number> } | undefined;
-  for (const event of events) {
-    accumulator.apply(event);
+  for (const stored of events) {
+    const event = accumulator.apply(stored);
     if (event.type === "context.compiled") {
-      const data = event.data as unknown as EventData<"context.compiled">;
+      const data = event.data;
       manifest = applyManifestDelta(manifest, parseManifestDelta(event, data, manifest?.requestHash ?? null));
       for (const artifact of data.artifacts ?? []) {
         const actual = sha256Hex(artifact.text);
@@ -94,7 +94,7 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
         found = { seq: event.seq, manifest, requestHash: data.requestHash, transcript, sourceSeqs };
       }
     } else if (event.type === "model.requested" && found !== undefined) {
-      const data = event.data as unknown as EventData<"model.requested">;
+      const data = event.data;
       if (data.requestHash !== found.requestHash) {
         throw mismatch(`event ${event.seq} (model.requested) records request ${data.requestHash}, but its context.compiled (event ${found.seq}) records ${found.requestHash}`, {
           seq: event.seq,

@@ -5,7 +5,6 @@ import {
   type AppendResult,
   GENESIS_HASH,
   type Clock,
-  type EventDraft,
   type IdSource,
   type JournalEvent,
   type JournalV1,
@@ -13,6 +12,7 @@ import {
   type RunScope,
   type RunState,
   type RunStateAccumulator,
+  type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
@@ -38,7 +38,7 @@ export interface HarnessDeps {
   readonly systemPrompt: string | undefined;
   readonly maxTurns: number;
   readonly checkCompletion: CompletionCheck;
-  readonly onEvent: ((event: JournalEvent) => void) | undefined;
+  readonly onEvent: ((event: YokeEvent) => void) | undefined;
   readonly runtimeVersion: string;
   readonly modelRetries: number;
   readonly modelCallTimeoutMs: number;
@@ -121,29 +121,30 @@ export async function commit(context: RunContext, drafts: readonly YokeEventDraf
   let appended: AppendResult;
   try {
     for (let index = folded; index < drafts.length; index++) accumulator.apply(provisional(context, drafts[index]!, fromSeq + index));
-    const events = drafts as unknown as readonly EventDraft[];
     appended = await (context.lease === undefined
-      ? context.deps.journal.append(context.scope, fromSeq, events)
-      : context.deps.journal.append(context.scope, fromSeq, events, { lease: context.lease.current() }));
+      ? context.deps.journal.append(context.scope, fromSeq, drafts)
+      : context.deps.journal.append(context.scope, fromSeq, drafts, { lease: context.lease.current() }));
   } catch (error) {
     // The live state may already hold some of the drafts: it no longer matches the journal.
     fold.failure = { error };
     throw error;
   }
   accumulator.acknowledge({ length: appended.lastSeq + 1, hash: appended.headHash });
-  for (const event of appended.events) observeCompiled(context.compiled, event);
+  // Typed from the drafts, which the fold validated: no event is parsed twice.
+  const stored = appended.events.map((event, index) => typedStored(drafts[index]!, event));
+  for (const event of stored) observeCompiled(context.compiled, event);
   context.compiled.staged.clear();
   context.logger.debug(
     { fromSeq, lastSeq: appended.lastSeq, types: appended.events.map((event) => event.type) },
     "events appended",
   );
-  for (const event of appended.events) {
+  for (const event of stored) {
     if (event.type === "run.completed") {
       const state = accumulator.peek();
       context.logger.info({ outcome: state.outcome?.status, turns: state.turns, seq: event.seq }, "run completed");
     }
   }
-  if (context.deps.onEvent) for (const event of appended.events) context.deps.onEvent(event);
+  if (context.deps.onEvent) for (const event of stored) context.deps.onEvent(event);
 }
 
 /**
@@ -171,17 +172,21 @@ export function preview(context: RunContext, drafts: readonly YokeEventDraft[], 
 }
 
 /** A draft as the event it will be once stored, but for its hashes (not known before the write). */
-function provisional(context: RunContext, draft: YokeEventDraft, seq: number): JournalEvent {
-  return {
+function provisional(context: RunContext, draft: YokeEventDraft, seq: number): YokeEvent {
+  return typedStored(draft, {
     schemaVersion: EVENT_SCHEMA_VERSION,
     tenantId: context.scope.tenantId,
     runId: context.scope.runId,
     seq,
-    type: draft.type,
     at: draft.at,
     causationId: draft.causationId ?? null,
-    data: draft.data as unknown as JournalEvent["data"],
     prevHash: GENESIS_HASH,
     hash: GENESIS_HASH,
-  };
+  });
+}
+
+/** The typed event a draft became: its type and data with the envelope the store gave it. */
+export function typedStored(draft: YokeEventDraft, stored: Omit<JournalEvent, "type" | "data">): YokeEvent {
+  const { schemaVersion, tenantId, runId, seq, at, causationId, prevHash, hash } = stored;
+  return { ...draft, schemaVersion, tenantId, runId, seq, at, causationId, prevHash, hash };
 }

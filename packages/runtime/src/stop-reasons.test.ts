@@ -125,7 +125,7 @@ describe("provider errors", () => {
     expect(error.code).toBe("PROVIDER_REQUEST_INVALID");
     const state = await first.harness.getState("run_flaky");
     expect(state.phase).toBe("awaiting_response");
-    expect(first.journal.appends.at(-1)).toEqual(["model.failed"]);
+    expect(first.journal.appends.at(-1)).toEqual(["model.failed", "run.failed"]);
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100 });
     const { outcome } = await second.harness.resume("run_flaky");

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type ServerToolSpec } from "@yoke/protocol";
+import type { ServerToolSpec } from "@yoke/protocol";
 import { createAnthropicProvider } from "@yoke/provider-anthropic";
 import { createHarness, reconstructRequest } from "@yoke/runtime";
 import { createReplayServer, readReplayFixture } from "@yoke/testkit/replay";
@@ -73,8 +73,7 @@ describe("anthropic: a paused turn with server tools, end to end", () => {
     expect(continued.role === "assistant" && continued.content.map((part) => part.type)).toEqual(["text", "server-tool-call", "server-tool-result"]);
     const responded = [];
     for await (const event of harness.events(result.runId)) {
-      const parsed = parseYokeEvent(event);
-      if (parsed.type === "model.responded") responded.push(parsed.data.response);
+      if (event.type === "model.responded") responded.push(event.data.response);
     }
     expect(responded.map((response) => [response.stopReason, response.rawStopReason, response.requestId])).toEqual([
       ["pause", "pause_turn", "req_011CPaused"],

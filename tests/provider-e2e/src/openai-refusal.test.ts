@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type ModelResponse } from "@yoke/protocol";
+import type { ModelResponse } from "@yoke/protocol";
 import { createOpenAIProvider } from "@yoke/provider-openai";
 import { createHarness } from "@yoke/runtime";
 import { createReplayServer, readReplayFixture } from "@yoke/testkit/replay";
@@ -27,8 +27,7 @@ describe.each([
     expect(result.outcome.status).toBe("refused");
     expect(server.requests).toHaveLength(1);
     const responses: ModelResponse[] = [];
-    for await (const raw of harness.events(result.runId)) {
-      const event = parseYokeEvent(raw);
+    for await (const event of harness.events(result.runId)) {
       if (event.type === "model.responded") responses.push(event.data.response);
     }
     expect(responses).toHaveLength(1);

@@ -22,6 +22,10 @@ export interface ProviderCase {
   readonly requestIdHeader: string;
   /** The request id the 429 fixture carries. */
   readonly rateLimitRequestId: string;
+  /** The provider's documented "overloaded, try again" answer (503; Anthropic's is 529), with no retry-after. */
+  readonly unavailableFixture: string;
+  /** The request id `unavailableFixture` carries. */
+  readonly unavailableRequestId: string;
   /** A 200 stream that fails with an error that must never be retried (a spent quota, a billing error). */
   readonly inStreamFatalError: string;
   /** The id of the call the output limit cuts in `e2e-truncated-turn-1.sse`. */
@@ -47,6 +51,8 @@ export const providers: readonly ProviderCase[] = [
     retryAfterMs: 2000,
     requestIdHeader: "x-request-id",
     rateLimitRequestId: "req_rate_1",
+    unavailableFixture: "error-503.json",
+    unavailableRequestId: "req_unavail_1",
     inStreamFatalError: "errors/insufficient-quota.responses-event.sse",
     truncatedCallId: "call_e2e_write_cut",
     // Turn 1's encrypted reasoning item travels with turns 2 and 3; tool outputs pair by call id.
@@ -65,6 +71,8 @@ export const providers: readonly ProviderCase[] = [
     retryAfterMs: 3000,
     requestIdHeader: "request-id",
     rateLimitRequestId: "req_011CRate",
+    unavailableFixture: "error-529.json",
+    unavailableRequestId: "req_011COverloaded",
     inStreamFatalError: "errors/billing-error.event.sse",
     truncatedCallId: "toolu_e2e_cut",
     // Turn 1's signed thinking block goes back with turns 2 and 3; tool results pair with tool_use ids.
@@ -86,6 +94,8 @@ export const providers: readonly ProviderCase[] = [
     retryAfterMs: 3000,
     requestIdHeader: "x-request-id",
     rateLimitRequestId: "req_bridge_rate",
+    unavailableFixture: "error-503.json",
+    unavailableRequestId: "req_bridge_unavailable",
     inStreamFatalError: "errors/insufficient-quota.chat-event.sse",
     truncatedCallId: "call_e2e_write_cut",
     // Tool calls go back on the assistant message; each result pairs with its call id.

@@ -3,7 +3,7 @@
 // when it arrives inside a 200 stream.
 import { describe, expect, it } from "vitest";
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type YokeEvent } from "@yoke/protocol";
+import type { YokeEvent } from "@yoke/protocol";
 import { createHarness } from "@yoke/runtime";
 import { createReplayServer, readReplayFixture } from "@yoke/testkit/replay";
 import { rejectionOf } from "@yoke/testkit";
@@ -15,7 +15,7 @@ describe.each(providers)("$name: request ids in the journal", (provider) => {
     const harness = createHarness({ journal, provider: provider.createProvider(url), tools: [], tenantId: "tenant_request_id", sleep: async () => undefined });
     const events = async (runId: string): Promise<YokeEvent[]> => {
       const all: YokeEvent[] = [];
-      for await (const event of harness.events(runId)) all.push(parseYokeEvent(event));
+      for await (const event of harness.events(runId)) all.push(event);
       return all;
     };
     return { harness, events };

@@ -5,7 +5,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { createReplayServer, readReplayFixture } from "@yoke/testkit/replay";
 import { providers } from "./providers.ts";
@@ -48,7 +47,8 @@ describe.each(providers)("$name: a tool call cut by the output limit", (provider
     }
 
     const events = [];
-    for await (const raw of harness.events(result.runId)) events.push(parseYokeEvent(raw));
+    // harness.events() yields the typed YokeEvent union: no parse per event.
+    for await (const event of harness.events(result.runId)) events.push(event);
     const responses = events.flatMap((event) => (event.type === "model.responded" ? [event.data.response] : []));
     expect(responses[0]!.stopReason).toBe("max_tokens");
     expect(responses[0]!.content.map((part) => part.type)).toContain("tool-call-truncated");

@@ -6,12 +6,13 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
-import { generateWithRetry } from "../model-call.js";
+import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { validateCalls } from "../validate-calls.js";
 import { currentTurn } from "./current-turn.js";
+import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { nextTurnDrafts } from "./next-turn.js";
 import { withoutUndefined } from "../plain-json.js";
 
@@ -21,8 +22,9 @@ import { withoutUndefined } from "../plain-json.js";
  * (`tool.rejected`, or `action.admitted` for the calls that will run; when none will, the next
  * turn's start joins the same transaction). Calls past the run's `maxToolCallsPerTurn` are
  * rejected (TOOL_CALL_LIMIT). Each failed attempt is journaled as `model.failed` (one append
- * each: only off the happy path); the last error propagates and the run stays resumable
- * here. Returns without writing when the caller cancelled, at once, even if the provider
+ * each: only off the happy path); the last one, when no attempt follows, shares its append
+ * with the `run.failed` that says the run stopped; the error propagates and the run stays
+ * resumable here. Returns without writing when the caller cancelled, at once, even if the provider
  * ignores its signal.
  */
 export async function callModel(context: RunContext): Promise<void> {
@@ -32,6 +34,7 @@ export async function callModel(context: RunContext): Promise<void> {
   const request = journaledRequest(context, state);
   const startedAt = clock.now();
   let response: ModelResponse;
+  let last: ModelCallFailure | undefined;
   try {
     response = await generateWithRetry(provider, request, {
       signal: context.signal,
@@ -41,10 +44,15 @@ export async function callModel(context: RunContext): Promise<void> {
       timeoutMs: context.deps.modelCallTimeoutMs,
       timers: context.deps.timers,
       accept: normalizeResponse,
-      onFailure: (failure) => commit(context, [{ type: "model.failed", at: clock.now(), causationId: turnId, data: { turnId, ...failure } }]),
+      onFailure: async (failure) => {
+        // The last failure is journaled with the `run.failed` it leads to, in one transaction.
+        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure)]);
+        else last = failure;
+      },
     });
   } catch (error) {
     if (context.signal?.aborted) return;
+    if (last !== undefined) await commitModelFailure(context, [modelFailed(context, turnId, last), runFailedDraft(context, error, last)], error);
     throw error;
   }
   // An answer that lands as the run is cancelled is not journaled: the run ends `cancelled` here.
@@ -77,6 +85,10 @@ export async function callModel(context: RunContext): Promise<void> {
     { turnId, latencyMs, stopReason: response.stopReason, toolCalls: calls.length, provider: response.provider, model: response.model, requestId: response.requestId },
     "model responded",
   );
+}
+
+function modelFailed(context: RunContext, turnId: string, failure: ModelCallFailure): YokeEventDraft {
+  return { type: "model.failed", at: context.deps.clock.now(), causationId: turnId, data: { turnId, ...failure } };
 }
 
 /** Checks the adapter kept the contract, and drops `undefined` members the journal cannot store. */

@@ -4,6 +4,7 @@ import { commit, type RunContext } from "../run-context.js";
 import { actOnResponse } from "./act-on-response.js";
 import { callModel } from "./call-model.js";
 import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { journalRunFailure } from "./run-failure.js";
 import { hasPendingCompensations, runCompensations } from "./run-compensations.js";
 import { runTools } from "./run-tools.js";
 
@@ -11,9 +12,20 @@ import { runTools } from "./run-tools.js";
  * Drives a run from whatever phase its state is in to an outcome. Each step reads the live
  * state (`peek`, no copy), does one piece of work and commits what it learned; the phase of
  * the folded state alone decides the next step, which is why a resume needs nothing but the
- * journal. Cancellation lands between steps, never between a tool call and its result.
+ * journal. Cancellation lands between steps, never between a tool call and its result. An
+ * error that stops the run is journaled as `run.failed` before it propagates.
  */
 export async function runLoop(context: RunContext): Promise<RunResult> {
+  try {
+    return await driveRun(context);
+  } catch (error) {
+    // The journal says why the run stopped; it stays resumable from where it was.
+    await journalRunFailure(context, error);
+    throw error;
+  }
+}
+
+async function driveRun(context: RunContext): Promise<RunResult> {
   for (;;) {
     const state = context.accumulator.peek();
     if (state.phase === "finished") {

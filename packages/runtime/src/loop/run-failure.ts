@@ -1,0 +1,88 @@
+import { YokeError, type YokeEventDraft } from "@yoke/protocol";
+import type { ModelCallFailure } from "../model-call.js";
+import { commit, typedStored, type RunContext } from "../run-context.js";
+
+/** Errors whose `run.failed` is already journaled (with the model call's attempts), so the loop does not journal them again. */
+const journaled = new WeakSet<object>();
+
+/**
+ * Errors the journal itself raised, or that say another writer owns the run: nothing may be
+ * appended after them (the append would fail, or write where it must not). REQUEST_MISMATCH:
+ * this harness is not configured as the run's was, so it writes nothing to the run.
+ */
+const UNJOURNALED = new Set<string>([
+  "JOURNAL_CONFLICT",
+  "JOURNAL_CORRUPT",
+  "JOURNAL_CHAIN_BROKEN",
+  "JOURNAL_SCHEMA_UNSUPPORTED",
+  "JOURNAL_CLOSED",
+  "JOURNAL_UNAVAILABLE",
+  "JOURNAL_INVALID_APPEND",
+  "JOURNAL_TRUNCATED",
+  "JOURNAL_WITNESS_INVALID",
+  "JOURNAL_READ_ONLY",
+  "JOURNAL_KEY_UNAVAILABLE",
+  "RUN_LEASE_HELD",
+  "RUN_LEASE_LOST",
+  "CANCELLED",
+  "REQUEST_MISMATCH",
+]);
+
+/** The `run.failed` draft for `error`, which stopped the run (in turn `turnId`, when there is one). */
+export function runFailedDraft(context: RunContext, error: unknown, model?: ModelCallFailure): YokeEventDraft {
+  const turnId = context.accumulator.peek().currentTurnId;
+  const requestId = model?.requestId ?? (YokeError.isInstance(error) && typeof error.details.requestId === "string" ? error.details.requestId : undefined);
+  return {
+    type: "run.failed",
+    at: context.deps.clock.now(),
+    causationId: turnId ?? null,
+    data: {
+      ...(turnId === undefined ? {} : { turnId }),
+      code: model?.code ?? (YokeError.isInstance(error) ? error.code : "INTERNAL"),
+      message: model?.message ?? (error instanceof Error ? error.message : String(error)),
+      retryable: model?.retryable ?? (YokeError.isInstance(error) && error.retryable),
+      ...(requestId === undefined ? {} : { requestId }),
+      ...(model === undefined ? {} : { attempts: model.attempt }),
+    },
+  };
+}
+
+/**
+ * Journals the last failed model attempt with the `run.failed` it leads to, in one
+ * transaction, and marks `error` as journaled so the loop does not journal it twice.
+ */
+export async function commitModelFailure(context: RunContext, drafts: readonly YokeEventDraft[], error: unknown): Promise<void> {
+  await commit(context, drafts);
+  if (typeof error === "object" && error !== null) journaled.add(error);
+}
+
+/**
+ * Journals `run.failed` for an error that stops the run, so the journal alone says why it
+ * stopped; the run stays resumable from its phase. Nothing is written when the run was
+ * cancelled, when the error came from the journal or the run's ownership (another writer may
+ * own the run), when this harness's request differs from the journaled one (REQUEST_MISMATCH), when it is already journaled, or when the live state no longer matches the
+ * journal (a fold or append of this process failed). A failure to journal it is logged; the
+ * caller rethrows the original error either way.
+ */
+export async function journalRunFailure(context: RunContext, error: unknown): Promise<void> {
+  if (context.signal?.aborted) return;
+  if (typeof error === "object" && error !== null && journaled.has(error)) return;
+  if (YokeError.isInstance(error) && UNJOURNALED.has(error.code)) return;
+  const { fold } = context;
+  if (fold.failure !== undefined) return;
+  try {
+    if (fold.staged !== undefined) {
+      // Drafts folded ahead of an append that will not happen: the journal ends where they begin.
+      const draft = runFailedDraft(context, error);
+      const { fromSeq } = fold.staged;
+      fold.failure = { error };
+      const appended = await context.deps.journal.append(context.scope, fromSeq, [draft], context.lease === undefined ? undefined : { lease: context.lease.current() });
+      if (context.deps.onEvent) for (const event of appended.events) context.deps.onEvent(typedStored(draft, event));
+    } else {
+      await commit(context, [runFailedDraft(context, error)]);
+    }
+    context.logger.warn({ code: YokeError.isInstance(error) ? error.code : "INTERNAL" }, "run stopped by an error; journaled as run.failed");
+  } catch (journalError) {
+    context.logger.warn({ code: YokeError.isInstance(journalError) ? journalError.code : "INTERNAL" }, "could not journal run.failed");
+  }
+}

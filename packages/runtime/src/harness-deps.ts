@@ -1,7 +1,7 @@
 import { YokeError, systemClock, ulidIdSource } from "@yoke/protocol";
 import { realTimers } from "@yoke/scheduler";
 import type { AnyTool } from "./define-tool.js";
-import type { CompletionCheck, HarnessOptions } from "./harness-types.js";
+import type { HarnessOptions } from "./harness-types.js";
 import { bindLogger, silentLogger } from "./logger.js";
 import { realSleep } from "./model-call.js";
 import { compileConfigOf } from "./request-builder.js";
@@ -19,8 +19,6 @@ export const DEFAULT_TRUNCATED_CALL_RETRIES = 2;
 export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
 /** 256 KiB of one tool result inline in one event (see `HarnessOptions.maxEventOutputBytes`). */
 export const DEFAULT_MAX_EVENT_OUTPUT_BYTES = 262_144;
-
-const passes: CompletionCheck = async () => ({ passed: true });
 
 /** Validates a harness's options and fills in the defaults. Throws CONFIG_INVALID. */
 export function resolveOptions(options: HarnessOptions): HarnessDeps {
@@ -60,7 +58,7 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     logger: bindLogger(options.logger ?? silentLogger()),
     systemPrompt: options.systemPrompt === "" ? undefined : options.systemPrompt,
     maxTurns,
-    checkCompletion: options.checkCompletion ?? passes,
+    checkCompletion: options.checkCompletion,
     onEvent: options.onEvent,
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
     modelRetries,

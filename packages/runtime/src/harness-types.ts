@@ -124,7 +124,10 @@ export interface HarnessOptions {
   systemPrompt?: string;
   /** Turns a run may start before it ends `budget_exhausted`. Default 20. Pinned in `run.started`. */
   maxTurns?: number;
-  /** Gates `end_turn`. Default: every completion passes. */
+  /**
+   * Gates `end_turn`: only a passing check ends a run `verified_success`. Default: none, and
+   * a final answer ends the run `completed` (unverified: nothing checked it).
+   */
   checkCompletion?: CompletionCheck;
   /** Called after each durable append, once per stored event, in order. A throw propagates (the run stays resumable). */
   onEvent?: (event: JournalEvent) => void;

@@ -17,15 +17,34 @@ afterAll(() => {
 
 const packages = readdirSync(join(repo, "packages")).sort();
 
+/** Runs `snippet` from a file in the example's snippet directory; its exit status, stdout and stderr. */
+function runSnippet(name: string, snippet: string) {
+  mkdirSync(snippetDir, { recursive: true });
+  const file = join(snippetDir, `${name}.ts`);
+  writeFileSync(file, snippet);
+  return spawnSync(process.execPath, [file], { cwd: workDir, encoding: "utf8", timeout: 60_000 });
+}
+
+describe("the root README's first example", () => {
+  it("is ten lines of code or fewer, runs, and prints what its comment says", () => {
+    const readme = readFileSync(join(repo, "README.md"), "utf8");
+    const snippet = readme.match(/```ts\n([\s\S]*?)```/)?.[1];
+    expect(snippet, "README.md has no ts snippet").toBeDefined();
+    expect(snippet!.split("\n").filter((line) => line.trim() !== "").length).toBeLessThanOrEqual(10);
+    const child = runSnippet("root-readme", snippet!);
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    const expected = snippet!.match(/console\.log\(.*\);\s*\/\/\s*(.+)$/m)?.[1];
+    expect(child.stdout.trim()).toBe(expected);
+  });
+});
+
 describe("package README snippets", () => {
   it.each(packages)("@yoke/%s has a snippet that runs", (name) => {
     const readme = readFileSync(join(repo, "packages", name, "README.md"), "utf8");
     const snippet = readme.match(/```ts\n([\s\S]*?)```/)?.[1];
     expect(snippet, `packages/${name}/README.md has no ts snippet`).toBeDefined();
-    mkdirSync(snippetDir, { recursive: true });
-    const file = join(snippetDir, `${name}.ts`);
-    writeFileSync(file, snippet!);
-    const child = spawnSync(process.execPath, [file], { cwd: workDir, encoding: "utf8", timeout: 60_000 });
+    const child = runSnippet(name, snippet!);
     expect(child.stderr).toBe("");
     expect(child.status).toBe(0);
     expect(child.stdout.length).toBeGreaterThan(0);

@@ -55,6 +55,7 @@ describe("parseYokeEvent", () => {
     const completed = (outcome: unknown) => () =>
       parseYokeEvent({ ...base, type: "run.completed", data: { outcome: outcome as never, turns: 1 } });
     expect(completed({ status: "verified_success" })).not.toThrow();
+    expect(completed({ status: "completed" })).not.toThrow();
     expect(completed({ status: "budget_exhausted", budget: "turns", limit: 3 })).not.toThrow();
     expect(completed({ status: "escalated", reason: "uncertain action", actionId: "action_1" })).not.toThrow();
     expect(completed({ status: "done" })).toThrow(YokeError);

@@ -59,9 +59,14 @@ export const JournalEventSchema = z.object({
 });
 export type JournalEvent = z.infer<typeof JournalEventSchema>;
 
-/** The closed set of ways a run ends. */
+/**
+ * The closed set of ways a run ends. `verified_success`: the model said it was done and a
+ * completion check passed. `completed`: the model said it was done and nothing checked it
+ * (the harness had no completion check), so the answer is unverified.
+ */
 export const OutcomeSchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("verified_success"), summary: z.string().optional() }),
+  z.object({ status: z.literal("completed") }),
   z.object({ status: z.literal("verification_failed"), reason: z.string() }),
   z.object({ status: z.literal("refused"), reason: z.string() }),
   z.object({

@@ -293,7 +293,7 @@ describe("resume never repeats what the journal holds", () => {
     ]);
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
-    expect(result.outcome.status).toBe("verified_success");
+    expect(result.outcome.status).toBe("completed");
     expect(store.calls).toEqual([]);
     // The interrupted call was the batch's last: its outcome goes with the next turn's request.
     expect(fresh.journal.appends[0]).toEqual(["tool.completed", "turn.started", "context.compiled", "model.requested"]);
@@ -310,7 +310,7 @@ describe("resume never repeats what the journal holds", () => {
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
     fresh.model.assertConsumed();
-    expect(result.outcome.status).toBe("verified_success");
+    expect(result.outcome.status).toBe("completed");
     expect(store.calls).toEqual([{ key: "k", attempt: 1, actionId: "action_00000000001000" }]);
     expect(fresh.journal.appends.slice(0, 2)).toEqual([
       [...ADMITTED, "tool.rejected"],
@@ -334,7 +334,7 @@ describe("resume never repeats what the journal holds", () => {
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
     fresh.model.assertConsumed();
-    expect(result.outcome.status).toBe("verified_success");
+    expect(result.outcome.status).toBe("completed");
     expect(store.calls).toEqual([{ key: "k", attempt: 2, actionId }]);
     expect(fresh.journal.appends[0]!.slice(0, 4)).toEqual(["action.uncertain", "action.reconciled", "action.leased", "action.executing"]);
     expect((await journal.verify({ tenantId: TENANT, runId: RUN })).ok).toBe(true);

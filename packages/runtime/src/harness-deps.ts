@@ -1,7 +1,8 @@
 import { YokeError, systemClock, ulidIdSource } from "@yoke/protocol";
+import { createMemoryJournal } from "@yoke/journal";
 import { realTimers } from "@yoke/scheduler";
 import type { AnyTool } from "./define-tool.js";
-import type { CompletionCheck, HarnessOptions } from "./harness-types.js";
+import type { HarnessOptions } from "./harness-types.js";
 import { bindLogger, silentLogger } from "./logger.js";
 import { realSleep } from "./model-call.js";
 import { compileConfigOf } from "./request-builder.js";
@@ -11,6 +12,8 @@ import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
 
 export const DEFAULT_MAX_TURNS = 20;
+/** The tenant of a harness built without `tenantId` (single-tenant use). */
+export const DEFAULT_TENANT_ID = "default";
 export const DEFAULT_MODEL_RETRIES = 2;
 export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 600_000;
 export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;
@@ -20,11 +23,11 @@ export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
 /** 256 KiB of one tool result inline in one event (see `HarnessOptions.maxEventOutputBytes`). */
 export const DEFAULT_MAX_EVENT_OUTPUT_BYTES = 262_144;
 
-const passes: CompletionCheck = async () => ({ passed: true });
-
 /** Validates a harness's options and fills in the defaults. Throws CONFIG_INVALID. */
 export function resolveOptions(options: HarnessOptions): HarnessDeps {
-  if (typeof options.tenantId !== "string" || options.tenantId === "") invalid("tenantId must be a non-empty string", "tenantId");
+  const tenantId = options.tenantId ?? DEFAULT_TENANT_ID;
+  if (typeof tenantId !== "string" || tenantId === "") invalid("tenantId must be a non-empty string", "tenantId");
+  const journal = options.journal ?? createMemoryJournal();
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   if (!Number.isInteger(maxTurns) || maxTurns < 1) invalid("maxTurns must be a positive integer", "maxTurns");
   const modelRetries = options.modelRetries ?? DEFAULT_MODEL_RETRIES;
@@ -40,7 +43,7 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
   const maxEventOutputBytes = options.maxEventOutputBytes ?? DEFAULT_MAX_EVENT_OUTPUT_BYTES;
   if (!Number.isInteger(maxEventOutputBytes) || maxEventOutputBytes < 1) invalid("maxEventOutputBytes must be a positive integer", "maxEventOutputBytes");
   if (options.artifacts !== undefined && options.artifacts?.specificationVersion !== "v1") invalid("artifacts must implement ArtifactStoreV1", "artifacts");
-  if (options.journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
+  if (journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
   if (options.provider?.specificationVersion !== "v1") invalid("provider must implement ProviderAdapterV1", "provider");
 
   const tools = new Map<string, AnyTool>();
@@ -51,16 +54,16 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
   }
   const clock = options.clock ?? systemClock();
   return {
-    journal: options.journal,
+    journal,
     provider: options.provider,
     tools,
-    tenantId: options.tenantId,
+    tenantId,
     clock,
     ids: options.ids ?? ulidIdSource({ clock }),
     logger: bindLogger(options.logger ?? silentLogger()),
     systemPrompt: options.systemPrompt === "" ? undefined : options.systemPrompt,
     maxTurns,
-    checkCompletion: options.checkCompletion ?? passes,
+    checkCompletion: options.checkCompletion,
     onEvent: options.onEvent,
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
     modelRetries,
@@ -74,7 +77,7 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     executor: createToolExecutor({ clock, timers: options.timers, maxConcurrent: maxConcurrentTools }),
     compileConfig: compileConfigOf(options.provider, options.context ?? {}),
     context: options.context ?? {},
-    lease: resolveLeasePolicy(options.journal.leases, options.lease),
+    lease: resolveLeasePolicy(journal.leases, options.lease),
   };
 }
 

@@ -111,10 +111,13 @@ export interface ContextOptions {
  * ```
  */
 export interface HarnessOptions {
-  journal: JournalV1;
+  /** Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the process. Pass a SQLite journal to survive a restart. */
+  journal?: JournalV1;
   provider: ProviderAdapterV1;
-  tools: readonly AnyTool[];
-  tenantId: string;
+  /** Default: none. */
+  tools?: readonly AnyTool[];
+  /** Default `"default"`, for single-tenant use. Every journal read and write is scoped by it. */
+  tenantId?: string;
   /** Default: the system clock. */
   clock?: Clock;
   /** Default: ULIDs from `clock`. */
@@ -124,7 +127,10 @@ export interface HarnessOptions {
   systemPrompt?: string;
   /** Turns a run may start before it ends `budget_exhausted`. Default 20. Pinned in `run.started`. */
   maxTurns?: number;
-  /** Gates `end_turn`. Default: every completion passes. */
+  /**
+   * Gates `end_turn`: only a passing check ends a run `verified_success`. Default: none, and
+   * a final answer ends the run `completed` (unverified: nothing checked it).
+   */
   checkCompletion?: CompletionCheck;
   /**
    * Called after each durable append, once per stored event, in order, with the event typed
@@ -224,10 +230,20 @@ export interface StartOrResumeOptions extends StartOptions {
   waitForLease?: boolean | number;
 }
 
-/** How a `start` or `resume` ended: the outcome and the final state. */
+/**
+ * How a `start` or `resume` ended: the outcome, the final answer's text and the final state.
+ *
+ * @example
+ * ```ts
+ * const { outcome, text } = await harness.start("What is 2 + 3?");
+ * if (outcome.status === "verified_success") console.log(text); // "2 + 3 = 5"
+ * ```
+ */
 export interface RunResult {
   readonly runId: string;
   readonly outcome: Outcome;
+  /** The text parts of the model's last answer, joined; never its refusal parts. "" when it has not answered. */
+  readonly text: string;
   readonly state: RunState;
 }
 

@@ -34,7 +34,7 @@ import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } f
  *   tenantId: "tenant_a",
  * });
  * const { outcome } = await harness.start("Say hi through the echo tool.");
- * outcome.status; // "verified_success"
+ * outcome.status; // "completed": no checkCompletion, so the answer is unverified
  * ```
  */
 export function createHarness(options: HarnessOptions): Harness {

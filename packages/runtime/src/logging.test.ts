@@ -55,7 +55,7 @@ describe("logs", () => {
 
   it("are silent by default", async () => {
     const { harness } = rig([say("done")]);
-    await expect(harness.start("t")).resolves.toMatchObject({ outcome: { status: "verified_success" } });
+    await expect(harness.start("t")).resolves.toMatchObject({ outcome: { status: "completed" } });
   });
 });
 

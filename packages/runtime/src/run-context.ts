@@ -37,7 +37,8 @@ export interface HarnessDeps {
   readonly logger: Logger;
   readonly systemPrompt: string | undefined;
   readonly maxTurns: number;
-  readonly checkCompletion: CompletionCheck;
+  /** Undefined when the harness has none: a final answer then ends the run `completed` (unverified). */
+  readonly checkCompletion: CompletionCheck | undefined;
   readonly onEvent: ((event: YokeEvent) => void) | undefined;
   readonly runtimeVersion: string;
   readonly modelRetries: number;

@@ -114,7 +114,7 @@ describe("provider errors", () => {
     );
     const { outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("verified_success");
+    expect(outcome.status).toBe("completed");
     expect(waits).toEqual([1234, 1000]);
     expect(journal.appends.slice(1, 4)).toEqual([["model.failed"], ["model.failed"], ["model.responded"]]);
   });
@@ -129,7 +129,7 @@ describe("provider errors", () => {
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100 });
     const { outcome } = await second.harness.resume("run_flaky");
-    expect(outcome.status).toBe("verified_success");
+    expect(outcome.status).toBe("completed");
     second.model.assertConsumed();
     expect(second.journal.appends[0]).toEqual(["model.responded"]);
   });

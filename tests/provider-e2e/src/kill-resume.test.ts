@@ -45,7 +45,7 @@ describe.each(providers)("$name: three streamed turns, killed between turns and 
     const dir = join(root, provider.name, "baseline");
     const result = await run(provider.name, "start", baseline.url, dir);
     expect(result.stderr).toBe("");
-    expect(JSON.parse(result.stdout)).toEqual({ outcome: "verified_success", turns: 3 });
+    expect(JSON.parse(result.stdout)).toEqual({ outcome: "completed", turns: 3 });
     expect(baseline.requests).toHaveLength(3);
     baseline.assertConsumed();
     expect(readFileSync(join(dir, "workspace", "summary.md"), "utf8")).toBe("# Summary\n\n- ship the journal\n- write the tests\n");
@@ -63,7 +63,7 @@ describe.each(providers)("$name: three streamed turns, killed between turns and 
 
     const resumed = await run(provider.name, "resume", server.url, dir);
     expect(resumed.stderr).toBe("");
-    expect(JSON.parse(resumed.stdout)).toEqual({ outcome: "verified_success", turns: 3 });
+    expect(JSON.parse(resumed.stdout)).toEqual({ outcome: "completed", turns: 3 });
     expect(server.requests).toHaveLength(3);
     server.assertConsumed();
     expect(await journaledResponses(dir)).toBe(3);

@@ -1,5 +1,5 @@
 import { type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
-import type { CompletionVerdict } from "../harness-types.js";
+import type { CompletionCheck, CompletionVerdict } from "../harness-types.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
@@ -15,7 +15,8 @@ import { truncationDrafts } from "./output-limit.js";
  *   on with a note telling the model to call again with shorter arguments, journaled with
  *   the request (`truncationDrafts`), until too many responses in a row were cut;
  * - stop reason `max_tokens`, `pause`: the turn goes on; request again in the same turn;
- * - `end_turn` (and anything else): the completion check decides.
+ * - `end_turn` (and anything else): the completion check decides; with no check, the run
+ *   ends `completed` (unverified), never `verified_success`.
  */
 export async function actOnResponse(context: RunContext): Promise<void> {
   const state = context.accumulator.peek();
@@ -35,7 +36,8 @@ export async function actOnResponse(context: RunContext): Promise<void> {
     case "pause":
       return commit(context, requestDrafts(context, state, turnId));
     default:
-      return checkCompletion(context, state, response, turnId);
+      if (context.deps.checkCompletion === undefined) return commit(context, [runCompleted(context, state, { status: "completed" })]);
+      return checkCompletion(context, context.deps.checkCompletion, state, response, turnId);
   }
 }
 
@@ -44,8 +46,8 @@ export async function actOnResponse(context: RunContext): Promise<void> {
  * goes back to the model as input (grouped with the next turn's start) or ends the run
  * `verification_failed`.
  */
-async function checkCompletion(context: RunContext, state: RunState, response: ModelResponse, turnId: string): Promise<void> {
-  const verdict = normalizeVerdict(await context.deps.checkCompletion({ state: context.accumulator.snapshot(), response }));
+async function checkCompletion(context: RunContext, check: CompletionCheck, state: RunState, response: ModelResponse, turnId: string): Promise<void> {
+  const verdict = normalizeVerdict(await check({ state: context.accumulator.snapshot(), response }));
   const at = context.deps.clock.now();
   if (verdict.passed) {
     const summary = verdict.summary === undefined ? {} : { summary: verdict.summary };

@@ -7,6 +7,7 @@ import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { journalRunFailure } from "./run-failure.js";
 import { hasPendingCompensations, runCompensations } from "./run-compensations.js";
 import { runTools } from "./run-tools.js";
+import { finalText } from "../result-text.js";
 
 /**
  * Drives a run from whatever phase its state is in to an outcome. Each step reads the live
@@ -30,7 +31,8 @@ async function driveRun(context: RunContext): Promise<RunResult> {
     const state = context.accumulator.peek();
     if (state.phase === "finished") {
       if (state.outcome === undefined) throw new YokeError("INTERNAL", `run ${state.runId} finished without an outcome`);
-      return { runId: state.runId, outcome: state.outcome, state: context.accumulator.snapshot() };
+      const snapshot = context.accumulator.snapshot();
+      return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), state: snapshot };
     }
     if (state.phase === "ready" && hasPendingCompensations(context)) {
       // Effects already journaled as being undone are undone before anything else, cancelled or not.

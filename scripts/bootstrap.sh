@@ -25,6 +25,8 @@ fi
 
 # The registry round trip (tests/registry-round-trip): Verdaccio from its own lockfile, then
 # its storage warmed once per change of Verdaccio, a README install line or a dependency.
+# The demo does not need it (scripts/demo.sh sets YOKE_BOOTSTRAP_NO_REGISTRY=1).
+if [ "${YOKE_BOOTSTRAP_NO_REGISTRY:-}" = "1" ]; then exit 0; fi
 reg="$ROOT/.toolchain/registry"
 reg_sum=$(sha256sum "$reg/package-lock.json" | cut -d' ' -f1)
 if [ "$(cat "$reg/node_modules/.yoke-install-stamp" 2>/dev/null)" != "$reg_sum" ]; then

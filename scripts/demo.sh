@@ -6,7 +6,7 @@
 # reference scenario instead (examples/quickstart/src/reference.ts).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bash "$ROOT/scripts/bootstrap.sh"
+YOKE_BOOTSTRAP_NO_REGISTRY=1 bash "$ROOT/scripts/bootstrap.sh"
 # shellcheck source=env.sh
 source "$ROOT/scripts/env.sh"
 cd "$ROOT"

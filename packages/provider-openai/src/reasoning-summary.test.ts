@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { ask, collect, fixture, replay, weatherTool, type Replay } from "./test-support.js";
+import { describe, expect, it } from "vitest";
+import { ask, collect, fixture, replayPerTest, weatherTool } from "./test-support.js";
 
-let current: Replay | undefined;
-async function open(...args: Parameters<typeof replay>): Promise<Replay> {
-  await current?.server.close();
-  current = await replay(...args);
-  return current;
-}
-afterEach(async () => {
-  await current?.server.close();
-  current = undefined;
-});
+const open = replayPerTest();
 
 const parts2 = ["Check the notes first.", "Then write the summary."];
 const reasoningPart = {

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ModelRequest, ModelResponse } from "@yoke/protocol";
-import { ask, collect, fixture, replay, type Replay } from "./test-support.js";
+import { ask, collect, fixture, replayPerTest } from "./test-support.js";
 
-let current: Replay | undefined;
-async function open(...args: Parameters<typeof replay>): Promise<Replay> {
-  await current?.server.close();
-  current = await replay(...args);
-  return current;
-}
-afterEach(async () => {
-  await current?.server.close();
-  current = undefined;
-});
+const open = replayPerTest();
 
 const chat = { api: "chat" as const, model: "gpt-4.1-mini" };
 const REFUSAL = "I'm sorry, I can't help with that.";

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ToolSpec } from "@yoke/protocol";
 import { createOpenAIProvider } from "./index.js";
-import { ask, fixture, rejection, replay, type Replay } from "./test-support.js";
+import { ask, fixture, rejection, replayPerTest } from "./test-support.js";
 
-let current: Replay | undefined;
-async function open(...args: Parameters<typeof replay>): Promise<Replay> {
-  await current?.server.close();
-  current = await replay(...args);
-  return current;
-}
-afterEach(async () => {
-  await current?.server.close();
-  current = undefined;
-});
+const open = replayPerTest();
 
 const chat = { api: "chat" as const, model: "gpt-4.1-mini" };
 const strictTool: ToolSpec = {

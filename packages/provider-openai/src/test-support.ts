@@ -1,6 +1,7 @@
 // Shared by this package's tests: a replay server with the real SDK client pointed at it.
 import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
+import { afterEach } from "vitest";
 import type { ModelRequest } from "@yoke/protocol";
 import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer, type ReplayServerOptions } from "@yoke/testkit/replay";
 import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions } from "./index.js";
@@ -34,3 +35,20 @@ export const ask = (text: string, extra: Partial<ModelRequest> = {}): ModelReque
 
 export { WEATHER_TOOL as weatherTool } from "@yoke/testkit/contracts";
 export { rejectionOf as rejection, streamCollector as collect } from "@yoke/testkit";
+
+/**
+ * One replay server per test: `open` closes the previous one first, and each test's server
+ * is closed after it (registers an `afterEach`; call it at a test file's top level).
+ */
+export function replayPerTest(): (...args: Parameters<typeof replay>) => Promise<Replay> {
+  let current: Replay | undefined;
+  afterEach(async () => {
+    await current?.server.close();
+    current = undefined;
+  });
+  return async (...args) => {
+    await current?.server.close();
+    current = await replay(...args);
+    return current;
+  };
+}

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolCallsOf, type AssistantPart, type ModelRequest, type ToolResultEnvelope } from "@yoke/protocol";
-import { ask, collect, fixture, replay, weatherTool, type Replay } from "./test-support.js";
+import { ask, collect, fixture, replayPerTest, weatherTool } from "./test-support.js";
 
-let current: Replay | undefined;
-async function open(...args: Parameters<typeof replay>): Promise<Replay> {
-  await current?.server.close();
-  current = await replay(...args);
-  return current;
-}
-afterEach(async () => {
-  await current?.server.close();
-  current = undefined;
-});
+const open = replayPerTest();
 
 const chat = { api: "chat" as const, model: "gpt-4.1-mini" };
 const ok = (text: string): ToolResultEnvelope => ({ status: "ok", content: [{ type: "text", text }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } });

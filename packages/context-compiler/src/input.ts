@@ -1,4 +1,4 @@
-import type { Message, ProviderMetadata, RunState, ServerToolSpec, ToolSpec } from "@yoke/protocol";
+import type { Message, ProviderMetadata, ResponseFormat, RunState, ServerToolSpec, ToolSpec } from "@yoke/protocol";
 import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
 import type { TokenCounter } from "./tokenizer.js";
 import type { TrustLabel } from "./trust.js";
@@ -89,6 +89,8 @@ export interface CompileConfig {
   /** Tools the provider runs itself, sent as `ModelRequest.serverTools` (their definitions are not counted against the window). */
   readonly serverTools?: readonly ServerToolSpec[];
   readonly providerOptions?: ProviderMetadata;
+  /** Structured output, sent as `ModelRequest.responseFormat`. */
+  readonly responseFormat?: ResponseFormat;
   /** Without one, a transcript that does not fit is a CONTEXT_OVERFLOW error. */
   readonly compaction?: CompactionPolicy;
 }

@@ -212,6 +212,7 @@ export function renderHeader(options: {
   readonly stopSequences?: readonly string[];
   readonly serverTools?: readonly NonNullable<ModelRequest["serverTools"]>[number][];
   readonly providerOptions?: ModelRequest["providerOptions"];
+  readonly responseFormat?: ModelRequest["responseFormat"];
 }): RequestHeader {
   const header: RequestHeader = { tools: options.tools.slice(), maxOutputTokens: options.maxOutputTokens };
   if (options.toolChoice !== undefined) header.toolChoice = options.toolChoice;
@@ -219,6 +220,7 @@ export function renderHeader(options: {
   if (options.stopSequences !== undefined) header.stopSequences = options.stopSequences.slice();
   if (options.serverTools !== undefined) header.serverTools = options.serverTools.slice();
   if (options.providerOptions !== undefined) header.providerOptions = options.providerOptions;
+  if (options.responseFormat !== undefined) header.responseFormat = options.responseFormat;
   return header;
 }
 

@@ -213,8 +213,13 @@ export const EVENT_DATA_SCHEMAS = {
    * Content added to the transcript by the runtime or an operator, not by the model.
    * `output-limit`: the runtime telling the model that the output limit cut its tool call.
    */
-  "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator", "output-limit"]) }),
-  "run.completed": z.object({ outcome: OutcomeSchema, turns: z.number().int().nonnegative() }),
+  /** `output-schema`: the final answer did not match the run's output schema; the issues go back to the model. */
+  "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator", "output-limit", "output-schema"]) }),
+  /**
+   * `output`: when the run asked for structured output, the final answer parsed as JSON, as
+   * it passed the run's output schema (the schema's validated value is rebuilt from it).
+   */
+  "run.completed": z.object({ outcome: OutcomeSchema, turns: z.number().int().nonnegative(), output: JsonValueSchema.optional() }),
   /**
    * The run stopped short of an outcome: the error that stopped it (a model call whose retries
    * ran out, a provider error that must not be retried, an error thrown inside the loop: a

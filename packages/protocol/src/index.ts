@@ -102,6 +102,7 @@ export {
   ModelResponseSchema,
   ProviderMetadataSchema,
   ReasoningPartSchema,
+  ResponseFormatSchema,
   RefusalPartSchema,
   STOP_REASONS,
   ServerToolCallPartSchema,
@@ -129,6 +130,7 @@ export type {
   ProviderMetadata,
   ReasoningPart,
   RefusalPart,
+  ResponseFormat,
   ServerToolCallPart,
   ServerToolResultPart,
   ServerToolSpec,
@@ -160,3 +162,8 @@ export type {
   ToolDeclarationV1,
   ToolOutput,
 } from "./tool-declaration.js";
+export { DEFAULT_TOOL_TIMEOUT_MS, defineTool } from "./define-tool.js";
+export type { AnyTool, Tool, ToolDefinition } from "./define-tool.js";
+export { describeIssues, jsonSchema, jsonSchemaOf, validateWithSchema } from "./schema-adapter.js";
+export type { InferSchemaOutput, JsonSchemaDefinition, JsonSchemaValidation, SchemaLike, SchemaValidationResult } from "./schema-adapter.js";
+export type { StandardJSONSchemaV1, StandardSchemaV1, StandardTypedV1 } from "./standard-schema.js";

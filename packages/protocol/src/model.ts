@@ -206,6 +206,26 @@ export const ServerToolSpecSchema = z.object({
 });
 export type ServerToolSpec = z.infer<typeof ServerToolSpecSchema>;
 
+/**
+ * Ask for the final answer as JSON matching `schema` (structured output). An adapter maps it
+ * to its provider's JSON-schema response format (OpenAI `response_format` / `text.format`),
+ * and says in `warnings` when it cannot. Whatever the provider does, the runtime validates the
+ * answer with the run's own schema.
+ *
+ * @example
+ * ```ts
+ * const format: ResponseFormat = { type: "json", name: "weather", schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
+ * ```
+ */
+export const ResponseFormatSchema = z.object({
+  type: z.literal("json"),
+  schema: JsonObjectSchema,
+  /** `[a-zA-Z0-9_-]{1,64}`; providers that need a name get `output` without one. */
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/).optional(),
+  description: z.string().optional(),
+});
+export type ResponseFormat = z.infer<typeof ResponseFormatSchema>;
+
 /** The normalized request every provider adapter accepts. */
 export const ModelRequestSchema = z.object({
   messages: z.array(MessageSchema),
@@ -217,6 +237,8 @@ export const ModelRequestSchema = z.object({
   stopSequences: z.array(z.string().min(1)).optional(),
   /** Tools the provider runs itself; see `ServerToolSpec`. */
   serverTools: z.array(ServerToolSpecSchema).optional(),
+  /** Structured output: the final answer is JSON matching this schema; see `ResponseFormat`. */
+  responseFormat: ResponseFormatSchema.optional(),
   /** Index of the first message after the prefix that stays byte-identical across turns. */
   stablePrefixMessages: z.number().int().nonnegative().optional(),
   providerOptions: ProviderMetadataSchema.optional(),

@@ -70,6 +70,11 @@ export interface RunState {
   readonly actions: readonly ActionRecord[];
   readonly usage: Usage;
   readonly outcome: Outcome | undefined;
+  /**
+   * When the run asked for structured output and finished with an answer: that answer parsed
+   * as JSON, as it passed the output schema (`run.completed`'s `output`).
+   */
+  readonly output?: JsonValue;
   /** Number of events folded; the next append's expected sequence number. */
   readonly length: number;
   readonly headHash: string;

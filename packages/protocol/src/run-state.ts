@@ -249,6 +249,7 @@ export class RunStateAccumulator {
         return;
       case "run.completed":
         state.outcome = event.data.outcome;
+        if (event.data.output !== undefined) state.output = event.data.output;
         state.phase = "finished";
         return;
     }

@@ -1,6 +1,6 @@
-import type { z } from "zod";
 import type { ActionId, AttemptId } from "./ids.js";
 import type { JsonValue, ToolSpec } from "./model.js";
+import type { StandardSchemaV1 } from "./standard-schema.js";
 
 /** What running a tool twice does to the world. */
 export type SideEffectClass = "none" | "idempotent" | "reversible" | "irreversible";
@@ -72,10 +72,13 @@ export interface ToolDeclarationV1<Input = unknown> {
   readonly specificationVersion: "v1";
   readonly name: string;
   readonly spec: ToolSpec;
-  /** Validates the model's arguments; its output is what the handler receives. */
-  readonly input: z.ZodType<Input>;
+  /**
+   * Validates the model's arguments (`~standard.validate`, maybe asynchronous); its output is
+   * what the handler receives. Any Standard Schema: zod 3 or 4, valibot, arktype, `jsonSchema()`.
+   */
+  readonly input: StandardSchemaV1<any, Input>;
   /** When present, structured output that fails it turns the result into a TOOL_OUTPUT_INVALID error for the model. */
-  readonly output?: z.ZodType;
+  readonly output?: StandardSchemaV1;
   readonly sideEffect: SideEffectClass;
   /** Deadline of one attempt, from its lease. */
   readonly timeoutMs: number;

@@ -51,7 +51,8 @@ export function admitOpenAIRequest(
   }
   if (options.structuredOutput !== undefined) {
     if (capabilities.structuredOutput === "none") throw reject("the model has no structured output");
-    const violations = strictSchemaViolations(options.structuredOutput.schema);
+    // A non-strict schema (from `responseFormat`) is asked for, not enforced: nothing to check.
+    const violations = options.structuredOutput.strict === false ? [] : strictSchemaViolations(options.structuredOutput.schema);
     if (violations.length > 0) {
       throw reject(`the output schema is outside the strict JSON-schema subset (${violations.map((v) => `${v.path || "/"}: ${v.message}`).join("; ")})`, {
         violations,

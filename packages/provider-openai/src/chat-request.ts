@@ -66,8 +66,8 @@ export function chatBody(
   if (request.temperature !== undefined && !reasoning) body.temperature = request.temperature;
   if (reasoning && options.reasoningEffort !== undefined) body.reasoning_effort = options.reasoningEffort;
   if (options.structuredOutput !== undefined) {
-    const { name, schema, description } = options.structuredOutput;
-    body.response_format = { type: "json_schema", json_schema: { name, schema, strict: true, ...(description === undefined ? {} : { description }) } };
+    const { name, schema, description, strict } = options.structuredOutput;
+    body.response_format = { type: "json_schema", json_schema: { name, schema, strict: strict !== false, ...(description === undefined ? {} : { description }) } };
   }
   if (options.promptCacheKey !== undefined) body.prompt_cache_key = options.promptCacheKey;
   if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;

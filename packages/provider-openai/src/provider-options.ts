@@ -1,4 +1,5 @@
 import { YokeError, type JsonValue, type ModelRequest } from "@yoke/protocol";
+import { strictSchemaViolations } from "./strict-schema.js";
 
 /**
  * What `request.providerOptions.openai` may hold. Everything here is OpenAI-only; the
@@ -20,8 +21,13 @@ export interface OpenAIRequestOptions {
   reasoningSummary?: "auto" | "concise" | "detailed";
   /** Set false to ask for at most one tool call per response. */
   parallelToolCalls?: boolean;
-  /** Constrain the text output to a JSON schema in the strict subset (see `strictSchemaViolations`). */
-  structuredOutput?: { name: string; schema: { [key: string]: JsonValue }; description?: string };
+  /**
+   * Constrain the text output to a JSON schema in the strict subset (see `strictSchemaViolations`).
+   * Without it, the request's `responseFormat` is sent the same way: strict when its schema is in
+   * the subset (e.g. `z.strictObject` with every property required), else as a non-strict
+   * `json_schema` the model is asked, not forced, to follow (`strict: false`).
+   */
+  structuredOutput?: { name: string; schema: { [key: string]: JsonValue }; description?: string; strict?: boolean };
   /** Routes requests with a shared prefix to the same cache. */
   promptCacheKey?: string;
   serviceTier?: "auto" | "default" | "flex" | "priority";
@@ -64,6 +70,10 @@ export function readOpenAIOptions(request: ModelRequest): OpenAIRequestOptions {
     if (typeof name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) throw invalid("providerOptions.openai.structuredOutput.name must match ^[a-zA-Z0-9_-]{1,64}$");
     if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("providerOptions.openai.structuredOutput.schema must be a JSON schema object");
     options.structuredOutput = { name, schema, ...(typeof description === "string" ? { description } : {}) };
+  } else if (request.responseFormat !== undefined) {
+    const { name, schema, description } = request.responseFormat;
+    const strict = strictSchemaViolations(schema).length === 0;
+    options.structuredOutput = { name: name ?? "output", schema, ...(description === undefined ? {} : { description }), strict };
   }
   return options;
 }

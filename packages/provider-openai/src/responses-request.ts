@@ -79,8 +79,8 @@ export function responsesBody(
     if (!store) body.include = ["reasoning.encrypted_content"];
   }
   if (options.structuredOutput !== undefined) {
-    const { name, schema, description } = options.structuredOutput;
-    body.text = { format: { type: "json_schema", name, schema, strict: true, ...(description === undefined ? {} : { description }) } };
+    const { name, schema, description, strict } = options.structuredOutput;
+    body.text = { format: { type: "json_schema", name, schema, strict: strict !== false, ...(description === undefined ? {} : { description }) } };
   }
   if (options.promptCacheKey !== undefined) body.prompt_cache_key = options.promptCacheKey;
   if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;

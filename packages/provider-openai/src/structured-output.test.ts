@@ -125,6 +125,27 @@ describe("structured output: the strict JSON-schema subset", () => {
     `);
   });
 
+  it("sends the request's responseFormat as the json_schema format: strict when the schema is in the subset, else not", async () => {
+    current = await replay([fixture("text.sse"), fixture("text.sse"), fixture("chat-text.sse")]);
+    const loose = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    await current.provider.generate(ask("Summarize", { responseFormat: { type: "json", schema: answerSchema } }));
+    await current.provider.generate(ask("Weather", { responseFormat: { type: "json", name: "weather", description: "The weather.", schema: loose } }));
+    const chat = createOpenAIProvider({ model: "gpt-4.1-mini", api: "chat", baseURL: `${current.server.url}/v1`, apiKey: "sk-test" });
+    await chat.generate(ask("Weather", { responseFormat: { type: "json", schema: loose } }));
+    const [strict, nonStrict, chatBody] = current.server.requests.map((request) => request.body as { text?: { format: unknown }; response_format?: unknown });
+    expect(strict!.text!.format).toEqual({ type: "json_schema", name: "output", schema: answerSchema, strict: true });
+    expect(nonStrict!.text!.format).toEqual({ type: "json_schema", name: "weather", schema: loose, strict: false, description: "The weather." });
+    expect(chatBody!.response_format).toEqual({ type: "json_schema", json_schema: { name: "output", schema: loose, strict: false } });
+  });
+
+  it("an explicit providerOptions.openai.structuredOutput wins over responseFormat", async () => {
+    current = await replay([fixture("text.sse")]);
+    await current.provider.generate(
+      ask("Summarize", { responseFormat: { type: "json", schema: { type: "object" } }, providerOptions: { openai: { structuredOutput: { name: "todo_summary", schema: answerSchema } } } }),
+    );
+    expect((current.server.requests[0]!.body as { text: { format: { name: string; strict: boolean } } }).text.format).toMatchObject({ name: "todo_summary", strict: true });
+  });
+
   it("rejects a schema outside the subset at admission, before any request", async () => {
     current = await replay([]);
     const error = await rejection(

@@ -1,4 +1,4 @@
-import { YokeError, systemClock, ulidIdSource } from "@yoke/protocol";
+import { YokeError, systemClock, ulidIdSource, type SchemaLike } from "@yoke/protocol";
 import { createMemoryJournal } from "@yoke/journal";
 import { realTimers } from "@yoke/scheduler";
 import type { AnyTool } from "./define-tool.js";
@@ -10,6 +10,7 @@ import type { HarnessDeps } from "./run-context.js";
 import { createToolExecutor } from "./tool-executor.js";
 import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
+import { resolveOutput } from "./structured-output.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 /** The tenant of a harness built without `tenantId` (single-tenant use). */
@@ -22,9 +23,11 @@ export const DEFAULT_TRUNCATED_CALL_RETRIES = 2;
 export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
 /** 256 KiB of one tool result inline in one event (see `HarnessOptions.maxEventOutputBytes`). */
 export const DEFAULT_MAX_EVENT_OUTPUT_BYTES = 262_144;
+/** Answers that do not match the `output` schema sent back to the model (see `HarnessOptions.outputRetries`). */
+export const DEFAULT_OUTPUT_RETRIES = 2;
 
 /** Validates a harness's options and fills in the defaults. Throws CONFIG_INVALID. */
-export function resolveOptions(options: HarnessOptions): HarnessDeps {
+export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>): HarnessDeps {
   const tenantId = options.tenantId ?? DEFAULT_TENANT_ID;
   if (typeof tenantId !== "string" || tenantId === "") invalid("tenantId must be a non-empty string", "tenantId");
   const journal = options.journal ?? createMemoryJournal();
@@ -42,6 +45,9 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
   if (!Number.isInteger(maxConcurrentTools) || maxConcurrentTools < 1) invalid("maxConcurrentTools must be a positive integer", "maxConcurrentTools");
   const maxEventOutputBytes = options.maxEventOutputBytes ?? DEFAULT_MAX_EVENT_OUTPUT_BYTES;
   if (!Number.isInteger(maxEventOutputBytes) || maxEventOutputBytes < 1) invalid("maxEventOutputBytes must be a positive integer", "maxEventOutputBytes");
+  const outputRetries = options.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
+  if (!Number.isInteger(outputRetries) || outputRetries < 0) invalid("outputRetries must be a non-negative integer", "outputRetries");
+  const output = resolveOutput(options.output);
   if (options.artifacts !== undefined && options.artifacts?.specificationVersion !== "v1") invalid("artifacts must implement ArtifactStoreV1", "artifacts");
   if (journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
   if (options.provider?.specificationVersion !== "v1") invalid("provider must implement ProviderAdapterV1", "provider");
@@ -75,9 +81,14 @@ export function resolveOptions(options: HarnessOptions): HarnessDeps {
     sleep: options.sleep ?? realSleep,
     timers: options.timers ?? realTimers,
     executor: createToolExecutor({ clock, timers: options.timers, maxConcurrent: maxConcurrentTools }),
-    compileConfig: compileConfigOf(options.provider, options.context ?? {}),
+    compileConfig: {
+      ...compileConfigOf(options.provider, options.context ?? {}),
+      ...(output === undefined ? {} : { responseFormat: output.responseFormat }),
+    },
     context: options.context ?? {},
     lease: resolveLeasePolicy(journal.leases, options.lease),
+    output,
+    outputRetries,
   };
 }
 

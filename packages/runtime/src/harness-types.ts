@@ -9,7 +9,9 @@ import type {
   ProviderAdapterV1,
   ProviderMetadata,
   RunState,
+  SchemaLike,
   ServerToolSpec,
+  InferSchemaOutput,
   YokeEvent,
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
@@ -110,7 +112,7 @@ export interface ContextOptions {
  * });
  * ```
  */
-export interface HarnessOptions {
+export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = SchemaLike | undefined> {
   /** Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the process. Pass a SQLite journal to survive a restart. */
   journal?: JournalV1;
   provider: ProviderAdapterV1;
@@ -199,7 +201,29 @@ export interface HarnessOptions {
    * has lapsed (or its process is gone). `false` takes no lease. Default: see `LeaseOptions`.
    */
   lease?: LeaseOptions | false;
+  /**
+   * Ask for structured output: any Standard Schema (zod 4 or 3, valibot, arktype) or
+   * `jsonSchema(json, { validate })`. Every request carries its JSON Schema as
+   * `responseFormat` (the provider constrains the answer where it can); the final answer
+   * must be JSON the schema's own validator accepts, and `result.output` is the validated
+   * value, typed from the schema. An answer that does not match goes back to the model
+   * (`outputRetries` times), then the run ends `verification_failed`. The accepted JSON is
+   * journaled in `run.completed` (`output`). A refusal is never output: the run ends `refused`.
+   *
+   * @example
+   * ```ts
+   * const harness = createHarness({ provider, output: z.object({ city: z.string(), celsius: z.number() }) });
+   * const { output } = await harness.start("Where is it warmest today?");
+   * output?.celsius; // number
+   * ```
+   */
+  output?: OutputSchema;
+  /** Answers that do not match `output` sent back to the model before the run ends `verification_failed`. Default 2. Not pinned. */
+  outputRetries?: number;
 }
+
+/** The type of `result.output` for a harness built with `output: Schema` (`undefined` without one). */
+export type OutputOf<OutputSchema> = OutputSchema extends SchemaLike ? InferSchemaOutput<OutputSchema> : undefined;
 
 export interface StartOptions {
   /** Default: a new id. Must be a well-formed run id (`run_…`). */
@@ -239,11 +263,16 @@ export interface StartOrResumeOptions extends StartOptions {
  * if (outcome.status === "verified_success") console.log(text); // "2 + 3 = 5"
  * ```
  */
-export interface RunResult {
+export interface RunResult<Output = unknown> {
   readonly runId: string;
   readonly outcome: Outcome;
   /** The text parts of the model's last answer, joined; never its refusal parts. "" when it has not answered. */
   readonly text: string;
+  /**
+   * With the harness's `output` schema: the final answer as that schema's validated value,
+   * when the run ended `completed` or `verified_success`; undefined otherwise.
+   */
+  readonly output: Output | undefined;
   readonly state: RunState;
 }
 
@@ -261,17 +290,17 @@ export interface RunResult {
  * }
  * ```
  */
-export interface Harness {
+export interface Harness<Output = unknown> {
   /** Starts a run and drives it to an outcome. Rejects on a non-retryable provider error (resume later). */
-  start(task: string, options?: StartOptions): Promise<RunResult>;
+  start(task: string, options?: StartOptions): Promise<RunResult<Output>>;
   /** Continues a run from its journal; a finished run returns its outcome without calling anything. RUN_NOT_FOUND if unknown. */
-  resume(runId: string, options?: ResumeOptions): Promise<RunResult>;
+  resume(runId: string, options?: ResumeOptions): Promise<RunResult<Output>>;
   /**
    * Starts run `options.runId` with `task` if the journal has no such run, else resumes it:
    * one call that is safe to repeat after a crash at any point, including before the run's
    * first append. Both paths hold the run's lease, so two callers never both start it.
    */
-  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult>;
+  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult<Output>>;
   /** The run's state, folded from its journal. RUN_NOT_FOUND if unknown. */
   getState(runId: string): Promise<RunState>;
   /**

@@ -6,13 +6,14 @@ import {
   parseId,
   readYokeEvents,
   type RunScope,
+  type SchemaLike,
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { createContextCompiler } from "@yoke/context-compiler";
 import { createCompiledContext, observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { resolveOptions } from "./harness-deps.js";
-import type { Harness, HarnessOptions, ResumeOptions, RunResult, StartOptions, StartOrResumeOptions } from "./harness-types.js";
+import type { Harness, HarnessOptions, OutputOf, ResumeOptions, RunResult, StartOptions, StartOrResumeOptions } from "./harness-types.js";
 import { takeRunLease, type HeldLease } from "./run-lease.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
@@ -35,12 +36,17 @@ import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } f
  * });
  * const { outcome } = await harness.start("Say hi through the echo tool.");
  * outcome.status; // "completed": no checkCompletion, so the answer is unverified
+ *
+ * // Structured output: `result.output` is typed from the schema.
+ * const typed = createHarness({ provider, output: z.object({ answer: z.number() }) });
+ * const { output } = await typed.start("What is 2 + 3? Answer as { answer }.");
+ * output?.answer; // 5
  * ```
  */
-export function createHarness(options: HarnessOptions): Harness {
+export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
   const deps = resolveOptions(options);
 
-  return {
+  const harness: Harness = {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult> {
       checkTask(task);
       throwIfAborted(startOptions.signal);
@@ -91,6 +97,8 @@ export function createHarness(options: HarnessOptions): Harness {
       };
     },
   };
+  // `result.output` is the schema's validated value (structured-output.ts), so its type is the schema's.
+  return harness as Harness<OutputOf<OutputSchema>>;
 }
 
 /** Writes `run.started` with the first turn in one transaction, then drives the run. */

@@ -8,6 +8,8 @@
  */
 export { DEFAULT_TOOL_TIMEOUT_MS, defineTool } from "./define-tool.js";
 export type { AnyTool, SideEffect, Tool, ToolContext, ToolDefinition, ToolOutput } from "./define-tool.js";
+export { jsonSchema } from "./define-tool.js";
+export type { JsonSchemaDefinition } from "./define-tool.js";
 export { createHarness } from "./harness.js";
 export {
   DEFAULT_MAX_CONCURRENT_TOOLS,
@@ -16,6 +18,7 @@ export {
   DEFAULT_MAX_TURNS,
   DEFAULT_MODEL_CALL_TIMEOUT_MS,
   DEFAULT_MODEL_RETRIES,
+  DEFAULT_OUTPUT_RETRIES,
   DEFAULT_TRUNCATED_CALL_RETRIES,
 } from "./harness-deps.js";
 export type {
@@ -26,6 +29,7 @@ export type {
   Harness,
   HarnessOptions,
   ResumeOptions,
+  OutputOf,
   RunResult,
   StartOptions,
   StartOrResumeOptions,

@@ -24,6 +24,7 @@ import { observeCompiled, type CompiledContext } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { DispatchItem, Timers } from "@yoke/scheduler";
 import type { ToolExecutor } from "./tool-executor.js";
+import type { ResolvedOutput } from "./structured-output.js";
 import type { HeldLease, LeasePolicy } from "./run-lease.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
@@ -59,6 +60,10 @@ export interface HarnessDeps {
   readonly context: ContextOptions;
   /** How runs are owned; undefined when the journal offers no leases or they are turned off. */
   readonly lease: LeasePolicy | undefined;
+  /** The structured output asked for (`output`), undefined without one. */
+  readonly output: ResolvedOutput | undefined;
+  /** Answers that do not match `output` sent back to the model before the run ends `verification_failed`. */
+  readonly outputRetries: number;
 }
 
 /** One `start` or `resume` of one run: the live fold and what this process has in flight. */

@@ -1,5 +1,4 @@
-import { JsonValueSchema, parseToolArguments, type JsonValue, type ToolCallPart } from "@yoke/protocol";
-import type { z } from "zod";
+import { JsonValueSchema, describeIssues, parseToolArguments, validateWithSchema, type JsonValue, type ToolCallPart } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
 
 /** Why a proposed call is not run. Each code goes back to the model in an error result. */
@@ -24,11 +23,16 @@ export type CallDecision =
  * rejected with TOOL_CALL_LIMIT; `maxCalls` is the run's pinned limit, so a resume judges
  * the same way. Of the rest, a repeated tool-call id is rejected for every repeat (the first
  * occurrence is judged on its merits); then unknown tools, unparsable arguments and input
- * that fails the tool's schema.
+ * that fails the tool's schema (its own validator, awaited: Standard Schema validators may be
+ * asynchronous; calls are judged one after another, in proposal order).
  */
-export function validateCalls(calls: readonly ToolCallPart[], tools: ReadonlyMap<string, AnyTool>, maxCalls?: number): CallDecision[] {
+export async function validateCalls(calls: readonly ToolCallPart[], tools: ReadonlyMap<string, AnyTool>, maxCalls?: number): Promise<CallDecision[]> {
   const seen = new Set<string>();
-  return calls.map((call, index) => {
+  const decisions: CallDecision[] = [];
+  for (const [index, call] of calls.entries()) decisions.push(await judge(call, index));
+  return decisions;
+
+  async function judge(call: ToolCallPart, index: number): Promise<CallDecision> {
     if (maxCalls !== undefined && index >= maxCalls) {
       return reject(
         "TOOL_CALL_LIMIT",
@@ -43,10 +47,10 @@ export function validateCalls(calls: readonly ToolCallPart[], tools: ReadonlyMap
     }
     seen.add(call.toolCallId);
     return validateCall(call, tools);
-  });
+  }
 }
 
-function validateCall(call: ToolCallPart, tools: ReadonlyMap<string, AnyTool>): CallDecision {
+async function validateCall(call: ToolCallPart, tools: ReadonlyMap<string, AnyTool>): Promise<CallDecision> {
   const tool = tools.get(call.toolName);
   if (!tool) {
     const names = [...tools.keys()].sort().join(", ") || "(none)";
@@ -64,21 +68,19 @@ function validateCall(call: ToolCallPart, tools: ReadonlyMap<string, AnyTool>): 
     }
     args = parsed.value;
   }
-  const result = tool.input.safeParse(args);
-  if (!result.success) {
-    return reject("TOOL_INPUT_INVALID", `the arguments for ${tool.name} do not match its input schema:\n${describeIssues(result.error.issues)}`);
+  let result: Awaited<ReturnType<typeof validateWithSchema>>;
+  try {
+    result = await validateWithSchema(tool.input, args);
+  } catch (error) {
+    // A validator that throws rejects the call; it never ends the run.
+    const why = error instanceof Error ? error.message : String(error);
+    return reject("TOOL_INPUT_INVALID", `the arguments for ${tool.name} could not be validated: ${why}`);
   }
-  const asJson = JsonValueSchema.safeParse(result.data);
-  return { kind: "start", tool, value: result.data, input: asJson.success ? asJson.data : args };
-}
-
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.length === 0 ? "(the arguments)" : issue.path.map(String).join(".");
-      return `- ${path}: ${issue.message}`;
-    })
-    .join("\n");
+  if (!result.ok) {
+    return reject("TOOL_INPUT_INVALID", `the arguments for ${tool.name} do not match its input schema:\n${describeIssues(result.issues, "(the arguments)")}`);
+  }
+  const asJson = JsonValueSchema.safeParse(result.value);
+  return { kind: "start", tool, value: result.value, input: asJson.success ? asJson.data : args };
 }
 
 function reject(code: RejectionCode, message: string): CallDecision {

@@ -1,6 +1,7 @@
 import {
   JsonValueSchema,
   YokeError,
+  validateWithSchema,
   type Clock,
   type JsonValue,
   type ToolDeclarationV1,
@@ -20,13 +21,16 @@ export function errorEnvelope(code: YokeErrorCode, message: string, startedAt: n
   };
 }
 
-/** What a handler's answer becomes: an ok envelope cut to the output budget, and its receipt. */
-export function outputEnvelope(
+/**
+ * What a handler's answer becomes: an ok envelope cut to the output budget, and its receipt.
+ * Structured output is checked by the tool's output schema's own validator (maybe asynchronous).
+ */
+export async function outputEnvelope(
   tool: ToolDeclarationV1<any>,
   output: ToolOutput,
   startedAt: number,
   clock: Clock,
-): { result: ToolResultEnvelope; receipt: JsonValue | undefined } {
+): Promise<{ result: ToolResultEnvelope; receipt: JsonValue | undefined }> {
   const endedAt = clock.now();
   const timing = { startedAt, endedAt, durationMs: Math.max(0, endedAt - startedAt) };
   const fail = (code: YokeErrorCode, message: string) => ({ result: errorEnvelope(code, message, startedAt, clock), receipt: undefined });
@@ -53,7 +57,7 @@ export function outputEnvelope(
   if (shaped.output !== undefined) {
     const parsed = JsonValueSchema.safeParse(shaped.output);
     if (!parsed.success) return { result: errorEnvelope("TOOL_FAILED", "the tool's output is not JSON", startedAt, clock), receipt };
-    if (tool.output !== undefined && !tool.output.safeParse(parsed.data).success) {
+    if (tool.output !== undefined && !(await validateWithSchema(tool.output, parsed.data).then((result) => result.ok, () => false))) {
       return { result: errorEnvelope("TOOL_OUTPUT_INVALID", "the tool's output does not match its output schema", startedAt, clock), receipt };
     }
     envelope.output = parsed.data;

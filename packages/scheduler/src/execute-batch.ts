@@ -166,7 +166,7 @@ async function runItem(
           throw signal.reason;
         }),
       ]);
-      const { result, receipt } = outputEnvelope(item.tool, output, startedAt, clock);
+      const { result, receipt } = await outputEnvelope(item.tool, output, startedAt, clock);
       return { kind: "committed", result, receipt };
     } catch (error) {
       if (signal.aborted) {

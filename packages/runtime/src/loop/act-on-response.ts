@@ -1,10 +1,11 @@
-import { type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import { type JsonValue, type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import type { CompletionCheck, CompletionVerdict } from "../harness-types.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { truncationDrafts } from "./output-limit.js";
+import { OUTPUT_SCHEMA_SOURCE, judgeAnswer, outputNote, outputRetriesUsed } from "../structured-output.js";
 
 /**
  * Phase `responded` (a response without tool calls):
@@ -15,8 +16,11 @@ import { truncationDrafts } from "./output-limit.js";
  *   on with a note telling the model to call again with shorter arguments, journaled with
  *   the request (`truncationDrafts`), until too many responses in a row were cut;
  * - stop reason `max_tokens`, `pause`: the turn goes on; request again in the same turn;
- * - `end_turn` (and anything else): the completion check decides; with no check, the run
- *   ends `completed` (unverified), never `verified_success`.
+ * - `end_turn` (and anything else): with an `output` schema, the answer must be JSON that
+ *   the schema accepts first (else it goes back to the model, `outputRetries` times, then the
+ *   run ends `verification_failed`); then the completion check decides; with no check, the
+ *   run ends `completed` (unverified), never `verified_success`. The accepted output is
+ *   journaled in `run.completed`.
  */
 export async function actOnResponse(context: RunContext): Promise<void> {
   const state = context.accumulator.peek();
@@ -35,10 +39,39 @@ export async function actOnResponse(context: RunContext): Promise<void> {
     case "max_tokens":
     case "pause":
       return commit(context, requestDrafts(context, state, turnId));
-    default:
-      if (context.deps.checkCompletion === undefined) return commit(context, [runCompleted(context, state, { status: "completed" })]);
-      return checkCompletion(context, context.deps.checkCompletion, state, response, turnId);
+    default: {
+      let output: JsonValue | undefined;
+      if (context.deps.output !== undefined) {
+        const verdict = await judgeAnswer(context.deps.output, response);
+        if (!verdict.ok) return rejectAnswer(context, state, turnId, verdict.reason);
+        output = verdict.json;
+      }
+      if (context.deps.checkCompletion === undefined) return commit(context, [runCompleted(context, state, { status: "completed" }, output)]);
+      return checkCompletion(context, context.deps.checkCompletion, state, response, turnId, output);
+    }
   }
+}
+
+/**
+ * An answer that is not the structured output asked for: journaled as a failed completion
+ * check; the reason goes back to the model (`input.added`, source `output-schema`) while
+ * `outputRetries` allow and turns are left, else the run ends `verification_failed`.
+ */
+async function rejectAnswer(context: RunContext, state: RunState, turnId: string, reason: string): Promise<void> {
+  const why = `the final answer does not match the output schema: ${reason}`;
+  const checked: YokeEventDraft = { type: "completion.checked", at: context.deps.clock.now(), causationId: turnId, data: { turnId, passed: false, reason: why } };
+  const retriesUsed = outputRetriesUsed(state);
+  context.logger.info({ turnId, retriesUsed }, "final answer does not match the output schema");
+  if (retriesUsed < context.deps.outputRetries && state.turns < state.maxTurns) {
+    const note: YokeEventDraft = {
+      type: "input.added",
+      at: context.deps.clock.now(),
+      causationId: turnId,
+      data: { source: OUTPUT_SCHEMA_SOURCE, content: [{ type: "text", text: outputNote(reason) }] },
+    };
+    return commit(context, [checked, note, ...nextTurnDrafts(context, preview(context, [checked, note], state.length))]);
+  }
+  return commit(context, [checked, runCompleted(context, state, { status: "verification_failed", reason: why })]);
 }
 
 /**
@@ -46,14 +79,21 @@ export async function actOnResponse(context: RunContext): Promise<void> {
  * goes back to the model as input (grouped with the next turn's start) or ends the run
  * `verification_failed`.
  */
-async function checkCompletion(context: RunContext, check: CompletionCheck, state: RunState, response: ModelResponse, turnId: string): Promise<void> {
+async function checkCompletion(
+  context: RunContext,
+  check: CompletionCheck,
+  state: RunState,
+  response: ModelResponse,
+  turnId: string,
+  output: JsonValue | undefined,
+): Promise<void> {
   const verdict = normalizeVerdict(await check({ state: context.accumulator.snapshot(), response }));
   const at = context.deps.clock.now();
   if (verdict.passed) {
     const summary = verdict.summary === undefined ? {} : { summary: verdict.summary };
     return commit(context, [
       { type: "completion.checked", at, causationId: turnId, data: { turnId, passed: true } },
-      runCompleted(context, state, { status: "verified_success", ...summary }),
+      runCompleted(context, state, { status: "verified_success", ...summary }, output),
     ]);
   }
   const checked: YokeEventDraft = { type: "completion.checked", at, causationId: turnId, data: { turnId, passed: false, reason: verdict.reason } };

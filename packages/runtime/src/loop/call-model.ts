@@ -62,7 +62,7 @@ export async function callModel(context: RunContext): Promise<void> {
   const calls = toolCallsOf(response);
   const dispatchable: [string, DispatchItem][] = [];
   const batch = new BatchTransaction({ clock, ids });
-  validateCalls(calls, tools, state.maxToolCallsPerTurn).forEach((decision, index) => {
+  (await validateCalls(calls, tools, state.maxToolCallsPerTurn)).forEach((decision, index) => {
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {

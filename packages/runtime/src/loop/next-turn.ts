@@ -1,4 +1,4 @@
-import { newId, type Outcome, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import { newId, type JsonValue, type Outcome, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { requestDrafts } from "../request-builder.js";
 import { preview, type RunContext } from "../run-context.js";
 import { truncationDrafts } from "./output-limit.js";
@@ -28,12 +28,13 @@ export function nextTurnDrafts(context: RunContext, state: RunState): YokeEventD
   ];
 }
 
-export function runCompleted(context: RunContext, state: RunState, outcome: Outcome): YokeEventDraft {
+/** `run.completed` with `outcome`; `output` is the structured output that passed the run's schema, when one was asked for. */
+export function runCompleted(context: RunContext, state: RunState, outcome: Outcome, output?: JsonValue): YokeEventDraft {
   return {
     type: "run.completed",
     at: context.deps.clock.now(),
     causationId: state.currentTurnId ?? null,
-    data: { outcome, turns: state.turns },
+    data: { outcome, turns: state.turns, ...(output === undefined ? {} : { output }) },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { YokeEventDraft } from "@yoke/protocol";
+import { validateWithSchema, type YokeEventDraft } from "@yoke/protocol";
 import { BatchTransaction, pendingCompensations } from "@yoke/scheduler";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { nextTurnDrafts } from "./next-turn.js";
@@ -21,9 +21,9 @@ export async function runCompensations(context: RunContext): Promise<void> {
   const signal = context.signal ?? new AbortController().signal;
   for (const record of pendingCompensations(state.actions)) {
     const tool = context.deps.tools.get(record.toolName);
-    const parsed = tool?.input.safeParse(record.input);
+    const parsed = tool === undefined ? undefined : await validateWithSchema(tool.input, record.input).catch(() => undefined);
     const settlement = tool
-      ? await batch.compensate(record, tool, parsed?.success ? parsed.data : record.input, signal)
+      ? await batch.compensate(record, tool, parsed?.ok ? parsed.value : record.input, signal)
       : ({ kind: "escalate", actionId: record.actionId, reason: `${record.toolName} is not a tool of this harness; its compensation cannot run` } as const);
     context.logger.info({ toolName: record.toolName, actionId: record.actionId, outcome: settlement.kind }, "compensation ran");
     if (settlement.kind === "escalate") return escalate(context, batch.drain(), settlement);

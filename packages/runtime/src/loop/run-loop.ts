@@ -8,6 +8,7 @@ import { journalRunFailure } from "./run-failure.js";
 import { hasPendingCompensations, runCompensations } from "./run-compensations.js";
 import { runTools } from "./run-tools.js";
 import { finalText } from "../result-text.js";
+import { outputValue } from "../structured-output.js";
 
 /**
  * Drives a run from whatever phase its state is in to an outcome. Each step reads the live
@@ -32,7 +33,8 @@ async function driveRun(context: RunContext): Promise<RunResult> {
     if (state.phase === "finished") {
       if (state.outcome === undefined) throw new YokeError("INTERNAL", `run ${state.runId} finished without an outcome`);
       const snapshot = context.accumulator.snapshot();
-      return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), state: snapshot };
+      const output = await outputValue(context.deps.output, snapshot.output);
+      return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), output, state: snapshot };
     }
     if (state.phase === "ready" && hasPendingCompensations(context)) {
       // Effects already journaled as being undone are undone before anything else, cancelled or not.

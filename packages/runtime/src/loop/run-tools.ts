@@ -110,13 +110,13 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
   const items: DispatchItem[] = [];
   let escalation: Escalation | undefined;
   let decisions: CallDecision[] | undefined;
-  const decisionOf = (call: PendingToolCall) =>
-    (decisions ??= validateCalls(toolCallsOf(lastResponse(state)), context.deps.tools, state.maxToolCallsPerTurn))[call.index]!;
+  const decisionOf = async (call: PendingToolCall) =>
+    (decisions ??= await validateCalls(toolCallsOf(lastResponse(state)), context.deps.tools, state.maxToolCallsPerTurn))[call.index]!;
   const turnId = currentTurn(state);
   for (const call of state.pendingToolCalls) {
     if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
     const record = state.actions.find((action) => action.actionId === call.actionId);
-    const decision = decisionOf(call);
+    const decision = await decisionOf(call);
     let settlement: Settlement;
     if (record === undefined && call.started !== undefined) {
       // A `tool.started` of a journal written before action transactions: never re-run.

@@ -44,5 +44,8 @@ export function admitAiSdkRequest(
   if (options.structuredOutput !== undefined && capabilities.structuredOutput === "none") {
     throw reject("the model declares no structured output (set capabilities.structuredOutput if it has one)");
   }
+  if (options.structuredOutput === undefined && request.responseFormat !== undefined && capabilities.structuredOutput === "none") {
+    warnings.push("responseFormat was not sent: the model declares no structured output (set capabilities.structuredOutput if it has one)");
+  }
   return warnings;
 }

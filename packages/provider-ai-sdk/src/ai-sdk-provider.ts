@@ -6,7 +6,7 @@ import { toCallOptions } from "./call-options.js";
 import { aiSdkCapabilities } from "./capabilities.js";
 import { aiSdkError, requestIdOf } from "./errors.js";
 import { mapFolded } from "./map-response.js";
-import { readAiSdkOptions } from "./provider-options.js";
+import { readAiSdkOptions, withResponseFormat } from "./provider-options.js";
 import { StreamFolder, warningText, type FoldedResult } from "./stream-folder.js";
 
 /**
@@ -114,7 +114,7 @@ export function createAiSdkProvider(options: AiSdkProviderOptions): AiSdkProvide
     const requestOptions = readAiSdkOptions(request);
     const warnings = admitAiSdkRequest(request, requestOptions, target);
     if (signal?.aborted) throw new YokeError("CANCELLED", `the ${provider} call was cancelled before it was sent`, { cause: signal.reason, details: { provider } });
-    const callOptions = toCallOptions(request, requestOptions, signal, provider);
+    const callOptions = toCallOptions(request, withResponseFormat(request, requestOptions, capabilities), signal, provider);
     if (options.headers !== undefined) callOptions.headers = { ...options.headers };
     const before = { provider, signal, streamStarted: false, now };
     const folder = new StreamFolder(onStreamPart, provider);

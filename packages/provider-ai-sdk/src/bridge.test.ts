@@ -108,6 +108,18 @@ describe("createAiSdkProvider", () => {
     });
   });
 
+  it("sends a request's responseFormat as the call's responseFormat when the model declares structured output, else warns", async () => {
+    const format = { type: "json" as const, name: "weather", schema: { type: "object", properties: { celsius: { type: "number" } } } };
+    const model = modelStreaming(textParts('{"celsius":4}'));
+    await createAiSdkProvider({ model, capabilities: { structuredOutput: "json-schema" } }).generate(ask("json", { responseFormat: format }));
+    expect(model.doStreamCalls[0]!.responseFormat).toEqual({ type: "json", schema: format.schema, name: "weather" });
+
+    const plain = modelStreaming(textParts('{"celsius":4}'));
+    const response = await createAiSdkProvider({ model: plain }).generate(ask("json", { responseFormat: format }));
+    expect(plain.doStreamCalls[0]!.responseFormat).toBeUndefined();
+    expect(response.warnings).toContain("responseFormat was not sent: the model declares no structured output (set capabilities.structuredOutput if it has one)");
+  });
+
   it("sends a tool call back in the key order the model wrote, not the journal's canonical order", async () => {
     const model = modelStreaming(textParts("ok"));
     await createAiSdkProvider({ model }).generate({

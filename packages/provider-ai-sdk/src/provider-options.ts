@@ -1,4 +1,4 @@
-import { YokeError, type JsonValue, type ModelRequest, type ProviderMetadata } from "@yoke/protocol";
+import { YokeError, type JsonValue, type ModelRequest, type ProviderCapabilities, type ProviderMetadata } from "@yoke/protocol";
 
 /** The key of `request.providerOptions` the bridge reads for itself; every other key goes to the model. */
 export const AI_SDK_OPTIONS_KEY = "ai-sdk";
@@ -63,4 +63,17 @@ export function passThroughOptions(request: ModelRequest): ProviderMetadata | un
   if (request.providerOptions === undefined) return undefined;
   const { [AI_SDK_OPTIONS_KEY]: _own, ...rest } = request.providerOptions;
   return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/**
+ * The options a call is made with: a request's `responseFormat` becomes the structured output
+ * when no `providerOptions["ai-sdk"].structuredOutput` is given and the model declares
+ * structured output (else admission warns that it was not sent; the runtime still validates
+ * the answer).
+ */
+export function withResponseFormat(request: ModelRequest, options: AiSdkRequestOptions, capabilities: ProviderCapabilities): AiSdkRequestOptions {
+  const format = request.responseFormat;
+  if (options.structuredOutput !== undefined || format === undefined || capabilities.structuredOutput === "none") return options;
+  const { schema, name, description } = format;
+  return { ...options, structuredOutput: { schema, ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) } };
 }

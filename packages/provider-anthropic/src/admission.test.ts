@@ -30,6 +30,13 @@ describe("capability matrix and admission", () => {
     expect(createAnthropicProvider({ model: "claude-next", capabilities: { maxOutputTokens: 32_000 } }).capabilities.maxOutputTokens).toBe(32_000);
   });
 
+  it("warns, not fails, that a request's responseFormat is not sent (the runtime validates the answer itself)", () => {
+    const provider = createAnthropicProvider({ model: "claude-sonnet-4-6" });
+    expect(provider.admit(ask("hi", { responseFormat: { type: "json", schema: { type: "object" } } }))).toEqual([
+      "responseFormat was not sent: structured output is not available through this adapter",
+    ]);
+  });
+
   it("warns, not fails, when thinking makes temperature unsendable", () => {
     const provider = createAnthropicProvider({ model: "claude-sonnet-4-6" });
     expect(provider.admit(ask("hi", { temperature: 0.5, providerOptions: { anthropic: { thinkingBudgetTokens: 1024 } } }))).toEqual([

@@ -51,6 +51,8 @@ export function admitAnthropicRequest(
   const stops = request.stopSequences?.length ?? 0;
   if (stops > (capabilities.maxStopSequences ?? 0)) throw reject(`${stops} stop sequences; the model takes at most ${capabilities.maxStopSequences ?? 0}`);
   if (options.structuredOutput !== undefined) throw reject("structured output is not available through this adapter");
+  // The runtime validates the answer against its own schema whatever the provider does.
+  if (request.responseFormat !== undefined) warnings.push("responseFormat was not sent: structured output is not available through this adapter");
   const budget = options.thinkingBudgetTokens;
   if (budget !== undefined && !thinking) throw reject("the model has no extended thinking");
   const maxTokens = request.maxOutputTokens ?? DEFAULT_MAX_TOKENS + (budget ?? 0);

@@ -2,8 +2,8 @@
 // with the schema's own validator, sends a mismatch back to the model (bounded, journaled) and
 // puts the validated value in `result.output`; the journal alone gives it back on resume.
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
-import { YokeError, parseYokeEvent, type ModelRequest } from "@yoke/protocol";
-import { refuse, say } from "@yoke/testkit";
+import { YokeError, canonicalJson, parseYokeEvent, type ModelRequest } from "@yoke/protocol";
+import { createScriptedModel, failWith, refuse, say } from "@yoke/testkit";
 import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
@@ -51,6 +51,8 @@ describe("structured output", () => {
           const note = request.messages.at(-1);
           expect(note?.role).toBe("user");
           expect(JSON.stringify(note)).toMatch(/does not match the required output schema: it is not JSON/);
+          // The schema itself goes with the note: a provider that cannot constrain output never showed it.
+          expect(JSON.stringify(note)).toContain(JSON.stringify(`matches this JSON Schema:\n${canonicalJson(z.toJSONSchema(Weather, { io: "input" }))}`).slice(1, -1));
           return say('```json\n{"city":"Paris","celsius":"21"}\n```');
         },
         (request) => {
@@ -82,6 +84,17 @@ describe("structured output", () => {
 
     const once = rig([say("nope")], { output: Weather, outputRetries: 0 });
     expect((await once.harness.start("t")).outcome.status).toBe("verification_failed");
+  });
+
+  it("a resume counts the answers already sent back from the journal, as the first process did", async () => {
+    const { harness, journal } = rig([say("not json"), failWith(new YokeError("PROVIDER_REQUEST_INVALID", "bad request"))], { output: Weather, outputRetries: 1 });
+    const runId = "run_00000000000099";
+    const started = await harness.start("t", { runId }).catch((error: unknown) => error);
+    expect(YokeError.hasCode(started, "PROVIDER_REQUEST_INVALID")).toBe(true);
+    const model = createScriptedModel([say("still not json")]);
+    const resumed = await createHarness({ provider: model, journal, tenantId: TENANT, output: Weather, outputRetries: 1, sleep: async () => {} }).resume(runId);
+    model.assertConsumed();
+    expect(resumed.outcome.status).toBe("verification_failed");
   });
 
   it("a refusal is never output: the run ends refused", async () => {

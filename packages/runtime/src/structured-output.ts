@@ -1,5 +1,6 @@
 import {
   YokeError,
+  canonicalJson,
   describeIssues,
   jsonSchemaOf,
   validateWithSchema,
@@ -60,9 +61,12 @@ export async function judgeAnswer(output: ResolvedOutput, response: Pick<ModelRe
   return { ok: true, json, value: result.value };
 }
 
-/** The note for the model after an answer that is not the output; deterministic. */
-export function outputNote(reason: string): string {
-  return `${NOTE_PREFIX}: ${reason}\nAnswer again with JSON that matches the schema.`;
+/**
+ * The note for the model after an answer that is not the output, with the schema itself (a
+ * provider that cannot constrain its output has not shown it to the model); deterministic.
+ */
+export function outputNote(reason: string, output: ResolvedOutput): string {
+  return `${NOTE_PREFIX}: ${reason}\nAnswer again with only a JSON value that matches this JSON Schema:\n${canonicalJson(output.responseFormat.schema)}`;
 }
 
 /**

@@ -5,7 +5,7 @@ import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { truncationDrafts } from "./output-limit.js";
-import { OUTPUT_SCHEMA_SOURCE, judgeAnswer, outputNote, outputRetriesUsed } from "../structured-output.js";
+import { OUTPUT_SCHEMA_SOURCE, judgeAnswer, outputNote, outputRetriesUsed, type ResolvedOutput } from "../structured-output.js";
 
 /**
  * Phase `responded` (a response without tool calls):
@@ -43,7 +43,7 @@ export async function actOnResponse(context: RunContext): Promise<void> {
       let output: JsonValue | undefined;
       if (context.deps.output !== undefined) {
         const verdict = await judgeAnswer(context.deps.output, response);
-        if (!verdict.ok) return rejectAnswer(context, state, turnId, verdict.reason);
+        if (!verdict.ok) return rejectAnswer(context, context.deps.output, state, turnId, verdict.reason);
         output = verdict.json;
       }
       if (context.deps.checkCompletion === undefined) return commit(context, [runCompleted(context, state, { status: "completed" }, output)]);
@@ -57,7 +57,7 @@ export async function actOnResponse(context: RunContext): Promise<void> {
  * check; the reason goes back to the model (`input.added`, source `output-schema`) while
  * `outputRetries` allow and turns are left, else the run ends `verification_failed`.
  */
-async function rejectAnswer(context: RunContext, state: RunState, turnId: string, reason: string): Promise<void> {
+async function rejectAnswer(context: RunContext, output: ResolvedOutput, state: RunState, turnId: string, reason: string): Promise<void> {
   const why = `the final answer does not match the output schema: ${reason}`;
   const checked: YokeEventDraft = { type: "completion.checked", at: context.deps.clock.now(), causationId: turnId, data: { turnId, passed: false, reason: why } };
   const retriesUsed = outputRetriesUsed(state);
@@ -67,7 +67,7 @@ async function rejectAnswer(context: RunContext, state: RunState, turnId: string
       type: "input.added",
       at: context.deps.clock.now(),
       causationId: turnId,
-      data: { source: OUTPUT_SCHEMA_SOURCE, content: [{ type: "text", text: outputNote(reason) }] },
+      data: { source: OUTPUT_SCHEMA_SOURCE, content: [{ type: "text", text: outputNote(reason, output) }] },
     };
     return commit(context, [checked, note, ...nextTurnDrafts(context, preview(context, [checked, note], state.length))]);
   }

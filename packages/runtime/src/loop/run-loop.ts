@@ -18,23 +18,25 @@ import { outputValue } from "../structured-output.js";
  * error that stops the run is journaled as `run.failed` before it propagates.
  */
 export async function runLoop(context: RunContext): Promise<RunResult> {
+  let result: Omit<RunResult, "output">;
   try {
-    return await driveRun(context);
+    result = await driveRun(context);
   } catch (error) {
     // The journal says why the run stopped; it stays resumable from where it was.
     await journalRunFailure(context, error);
     throw error;
   }
+  // Outside the loop's guard: the run has finished, nothing about it is a failure to journal.
+  return { ...result, output: await outputValue(context.deps.output, result.state.output) };
 }
 
-async function driveRun(context: RunContext): Promise<RunResult> {
+async function driveRun(context: RunContext): Promise<Omit<RunResult, "output">> {
   for (;;) {
     const state = context.accumulator.peek();
     if (state.phase === "finished") {
       if (state.outcome === undefined) throw new YokeError("INTERNAL", `run ${state.runId} finished without an outcome`);
       const snapshot = context.accumulator.snapshot();
-      const output = await outputValue(context.deps.output, snapshot.output);
-      return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), output, state: snapshot };
+      return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), state: snapshot };
     }
     if (state.phase === "ready" && hasPendingCompensations(context)) {
       // Effects already journaled as being undone are undone before anything else, cancelled or not.

@@ -40,11 +40,11 @@ export function zod3ToJsonSchema(schema: Zod3Like): JsonObject {
 
 function convert(schema: Zod3Like, path: string): JsonObject {
   const def = schema._def;
-  const body = convertType(schema, def, path);
+  const body = convertType(def, path);
   return def.description === undefined ? body : { ...body, description: def.description };
 }
 
-function convertType(schema: Zod3Like, def: Zod3Def, path: string): JsonObject {
+function convertType(def: Zod3Def, path: string): JsonObject {
   switch (def.typeName) {
     case "ZodString":
       return withChecks({ type: "string" }, def.checks, stringCheck);
@@ -102,7 +102,6 @@ function convertType(schema: Zod3Like, def: Zod3Def, path: string): JsonObject {
     case "ZodCatch":
       return convert((def.type ?? def.innerType) as Zod3Like, path);
     default:
-      void schema;
       throw new Zod3Unsupported(def.typeName ?? "an unknown zod 3 type", path);
   }
 }

@@ -23,8 +23,8 @@ export interface OpenAIRequestOptions {
   parallelToolCalls?: boolean;
   /**
    * Constrain the text output to a JSON schema in the strict subset (see `strictSchemaViolations`).
-   * Without it, the request's `responseFormat` is sent the same way: strict when its schema is in
-   * the subset (e.g. `z.strictObject` with every property required), else as a non-strict
+   * Without it, the request's `responseFormat` is sent the same way (without its root `$schema`):
+   * strict when its schema is in the subset (e.g. `z.strictObject` with every property required), else as a non-strict
    * `json_schema` the model is asked, not forced, to follow (`strict: false`).
    */
   structuredOutput?: { name: string; schema: { [key: string]: JsonValue }; description?: string; strict?: boolean };
@@ -71,7 +71,9 @@ export function readOpenAIOptions(request: ModelRequest): OpenAIRequestOptions {
     if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("providerOptions.openai.structuredOutput.schema must be a JSON schema object");
     options.structuredOutput = { name, schema, ...(typeof description === "string" ? { description } : {}) };
   } else if (request.responseFormat !== undefined) {
-    const { name, schema, description } = request.responseFormat;
+    // The root's `$schema` names the dialect (zod and others add it); it constrains nothing and is
+    // outside the strict subset's keywords, so it is not sent.
+    const { name, schema: { $schema: _dialect, ...schema }, description } = request.responseFormat;
     const strict = strictSchemaViolations(schema).length === 0;
     options.structuredOutput = { name: name ?? "output", schema, ...(description === undefined ? {} : { description }), strict };
   }

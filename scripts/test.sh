@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every check and every test: build, typecheck, package lint (publint + attw), the
-# lockfile guard, then the whole vitest suite. Prints `N passed, N failed` from vitest's JSON
-# report and exits non-zero on any failure.
+# Runs every check and every test: the lockfile guard, lint and format (Biome), build,
+# typecheck, package lint (publint + attw), then the whole vitest suite. Prints
+# `N passed, N failed` from vitest's JSON report and exits non-zero on any failure.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$ROOT/scripts/bootstrap.sh"
@@ -14,6 +14,9 @@ if grep -qE 'https?://|tarball:' pnpm-lock.yaml || grep -q '"resolved"' .toolcha
   echo "lockfile records a registry URL; it must not" >&2
   exit 1
 fi
+
+# Lint and format check (Biome, biome.jsonc): DESIGN.md's layering, import cycles, the house format.
+pnpm run --silent lint
 
 turbo run build typecheck lint:pkg --output-logs=errors-only
 

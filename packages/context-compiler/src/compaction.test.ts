@@ -106,7 +106,11 @@ describe("compaction", () => {
   it("uses an injected model summarizer, and leaves the overflow to the caller rather than calling it inside compile", async () => {
     const transcript = makeTranscript(60);
     const requests: number[] = [];
-    const config = { ...SMALL, compaction: { threshold: 0.6, summarize: async ({ items }: { items: readonly unknown[] }) => (requests.push(items.length), "the model's summary") } };
+    const summarize = async ({ items }: { items: readonly unknown[] }) => {
+      requests.push(items.length);
+      return "the model's summary";
+    };
+    const config = { ...SMALL, compaction: { threshold: 0.6, summarize } };
     expect(() => compile(inputAt(transcript, 60), config)).toThrow(expect.objectContaining({ details: expect.objectContaining({ compactionRequired: true }) }));
     const revision = await compactContext(inputAt(transcript, 60), config);
     expect(revision).toMatchObject({ summarizer: "model", summary: "the model's summary" });

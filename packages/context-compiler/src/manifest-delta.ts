@@ -32,11 +32,11 @@ function same(a: unknown, b: unknown): boolean {
   const right = b as Record<string, unknown>;
   let members = 0;
   for (const key in left) {
-    if (!Object.prototype.hasOwnProperty.call(left, key) || left[key] === undefined) continue;
+    if (!Object.hasOwn(left, key) || left[key] === undefined) continue;
     members++;
-    if (!Object.prototype.hasOwnProperty.call(right, key) || !same(left[key], right[key])) return false;
+    if (!Object.hasOwn(right, key) || !same(left[key], right[key])) return false;
   }
-  for (const key in right) if (Object.prototype.hasOwnProperty.call(right, key) && right[key] !== undefined) members--;
+  for (const key in right) if (Object.hasOwn(right, key) && right[key] !== undefined) members--;
   return members === 0;
 }
 

@@ -65,7 +65,7 @@ function pieceCounterFor(encoding: TiktokenEncodingName): PieceCounter {
  * (bounded, shared per encoding), so repeated text costs a lookup, not an encode.
  */
 export function tiktokenCounter(encoding: TiktokenEncodingName): TokenCounter {
-  if (!Object.prototype.hasOwnProperty.call(RANK_MODULES, encoding)) {
+  if (!Object.hasOwn(RANK_MODULES, encoding)) {
     throw new YokeError("CONFIG_INVALID", `unknown tiktoken encoding ${String(encoding)}`);
   }
   return {

@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { YokeError, type ArtifactDigest, type ArtifactRef, type ArtifactStoreV1 } from "@yoke/protocol";
 import { bytesOf, checkMaxBytes, hexOf, missing, refOf, sha256HexOf, verified } from "./artifact-bytes.js";
@@ -69,7 +69,7 @@ export function createFileArtifactStore(options: FileArtifactStoreOptions): File
     const created = await mkdir(shard, { recursive: true });
     // A name no other writer uses (O_EXCL): two puts of the same bytes race to one atomic rename.
     let temporary: string;
-    let handle;
+    let handle: FileHandle;
     for (;;) {
       temporary = join(shard, `.${process.pid}.${++temporaries}.tmp`);
       try {
@@ -155,7 +155,7 @@ function unavailable(verb: "read" | "write", path: string, cause: unknown): Yoke
 }
 
 async function syncDirectory(directory: string): Promise<void> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(directory, constants.O_RDONLY);
     await handle.sync();

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { YokeError, type JournalHead, type RunScope } from "@yoke/protocol";
 
@@ -78,7 +78,7 @@ export class HeadWitness {
 
   /** Reads what other processes appended since the last look (all of it again after a compaction replaced the file). */
   refresh(): void {
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(this.path);
     } catch (error) {

@@ -47,7 +47,7 @@ function tamper(sql: string, ...params: unknown[]): void {
 /** Opens the file and reads the run: what happened, and the events seen before it happened. */
 async function openAndRead(options: { create?: boolean } = {}): Promise<{ events: JournalEvent[]; error?: YokeError; verify?: unknown }> {
   const events: JournalEvent[] = [];
-  let journal;
+  let journal: Awaited<ReturnType<typeof createSqliteJournal>> | undefined;
   try {
     journal = await createSqliteJournal({ filename, ...options });
     for await (const event of journal.read(scope)) events.push(event);

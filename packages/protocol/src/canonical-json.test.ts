@@ -91,7 +91,7 @@ describe("canonicalJson key order", () => {
     fc.assert(
       fc.property(wide, ([keys, values]) => {
         const record: Record<string, unknown> = {};
-        keys.forEach((key, index) => Object.defineProperty(record, key, { value: values[index], enumerable: true, writable: true, configurable: true }));
+        for (const [index, key] of keys.entries()) Object.defineProperty(record, key, { value: values[index], enumerable: true, writable: true, configurable: true });
         const sorted = [...keys].sort();
         const expected = `{${sorted.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
         expect(canonicalJson(record)).toBe(expected);

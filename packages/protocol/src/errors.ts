@@ -92,6 +92,7 @@ export class YokeError extends Error {
   readonly code: YokeErrorCode;
   readonly retryable: boolean;
   readonly details: Readonly<Record<string, unknown>>;
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by isInstance() through the Symbol.for key, across duplicate installs
   private readonly [MARKER] = true;
 
   constructor(code: YokeErrorCode, message: string, options: YokeErrorOptions = {}) {

@@ -282,7 +282,7 @@ export type YokeEventDraft = {
 }[YokeEventType];
 
 export function isYokeEventType(type: string): type is YokeEventType {
-  return Object.prototype.hasOwnProperty.call(EVENT_DATA_SCHEMAS, type);
+  return Object.hasOwn(EVENT_DATA_SCHEMAS, type);
 }
 
 /**

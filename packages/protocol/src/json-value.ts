@@ -36,7 +36,7 @@ function check(value: unknown, depth: number): boolean {
       const prototype = Object.getPrototypeOf(value);
       if (prototype !== Object.prototype && prototype !== null) return false;
       for (const key in value) {
-        if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+        if (!Object.hasOwn(value, key)) continue;
         if (!check((value as Record<string, unknown>)[key], depth + 1)) return false;
       }
       return true;

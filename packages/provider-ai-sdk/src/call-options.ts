@@ -1,5 +1,5 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, SharedV4ProviderOptions } from "@ai-sdk/provider";
-import { parseToolArguments, type AssistantPart, type ModelRequest, type ProviderMetadata } from "@yoke/protocol";
+import { YokeError, parseToolArguments, type AssistantPart, type ModelRequest, type ProviderMetadata } from "@yoke/protocol";
 import { passThroughOptions, type AiSdkRequestOptions } from "./provider-options.js";
 import { providerTools, serverToolPrompt } from "./server-tools.js";
 import { toolResultOutput } from "./tool-result-output.js";
@@ -69,6 +69,8 @@ export function toPrompt(messages: ModelRequest["messages"], provider: string): 
             content: message.content.map((part) => ({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: toolResultOutput(part.result) })),
           },
         ];
+      default:
+        throw new YokeError("INTERNAL", `a message with role ${JSON.stringify((message as { role: unknown }).role)} has no prompt form`);
     }
   });
 }

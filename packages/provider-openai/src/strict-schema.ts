@@ -68,7 +68,7 @@ export function strictSchemaViolations(schema: JsonValue): StrictSchemaViolation
       }
     }
     if (node.items !== undefined) visit(node.items, `${path}/items`, depth + 1);
-    if (Array.isArray(node.anyOf)) node.anyOf.forEach((child, index) => visit(child, `${path}/anyOf/${index}`, depth + 1));
+    if (Array.isArray(node.anyOf)) for (const [index, child] of node.anyOf.entries()) visit(child, `${path}/anyOf/${index}`, depth + 1);
     for (const defsKey of ["$defs", "definitions"] as const) {
       const defs = node[defsKey];
       if (isSchema(defs)) for (const [name, child] of Object.entries(defs)) visit(child, `${path}/${defsKey}/${name}`, depth);

@@ -168,7 +168,7 @@ export function preview(context: RunContext, drafts: readonly YokeEventDraft[], 
     throw new YokeError("INTERNAL", "a preview must start at the committed length, or where the staged preview ends");
   }
   try {
-    drafts.forEach((draft, index) => accumulator.apply(provisional(context, draft, fromSeq + index)));
+    for (const [index, draft] of drafts.entries()) accumulator.apply(provisional(context, draft, fromSeq + index));
   } catch (error) {
     fold.failure = { error };
     throw error;

@@ -124,7 +124,7 @@ describe("the replay server splits bodies into separately flushed writes", () =>
     const seen = boundaries(chunks);
     expect(seen.some((offset) => insideCharacter(stream, offset)), `seed ${seed}: a read ends inside a character`).toBe(true);
     expect(seen.some((offset) => betweenNewlines(stream, offset)), `seed ${seed}: a read ends between \\n and \\n`).toBe(true);
-    expect(() => chunks.forEach((chunk) => new TextDecoder("utf-8", { fatal: true }).decode(chunk))).toThrow();
+    expect(() => chunks.map((chunk) => new TextDecoder("utf-8", { fatal: true }).decode(chunk))).toThrow();
     expect(parseSse(chunks)).toEqual([...events, ...events, ...events, ...events]);
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { YokeError } from "@yoke/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { createReplayServer, encodeSse, isTrickyOffset, readReplayFixture, replaySplitOffsets, type ReplayServer } from "./replay.js";
+import { createReplayServer, encodeSse, readReplayFixture, type ReplayServer } from "./replay.js";
 
 let server: ReplayServer | undefined;
 afterEach(async () => {

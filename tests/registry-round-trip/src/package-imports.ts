@@ -88,3 +88,48 @@ export function dependencyProblems(dir: string): string[] {
   }
   return problems;
 }
+
+/** The @yoke/* names a package.json field lists. */
+const yokeNames = (field: Record<string, string> | undefined): string[] => Object.keys(field ?? {}).filter((name) => name.startsWith("@yoke/"));
+
+/**
+ * DESIGN.md "Packages and who may import whom", for package.json: @yoke/protocol lists no @yoke
+ * package; a layer (every other package but the runtime, testkit included) depends on
+ * @yoke/protocol alone and may take the @yoke/testkit doubles as a devDependency; the runtime
+ * composes layers but never ships testkit. The source side is biome.jsonc's noRestrictedImports.
+ */
+export function layeringProblems(manifest: {
+  name: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}): string[] {
+  const shipped = [...yokeNames(manifest.dependencies), ...yokeNames(manifest.peerDependencies)];
+  const dev = yokeNames(manifest.devDependencies);
+  const problems: string[] = [];
+  const forbid = (names: string[], allowed: (name: string) => boolean, field: string, why: string) => {
+    for (const name of names) if (!allowed(name)) problems.push(`${manifest.name} lists ${name} in ${field}: ${why}`);
+  };
+  if (manifest.name === "@yoke/protocol") {
+    forbid([...shipped, ...dev], () => false, "its dependencies", "@yoke/protocol is the bottom of the stack and depends on no @yoke package");
+  } else if (manifest.name === "@yoke/runtime") {
+    forbid(shipped, (name) => name !== "@yoke/testkit", "dependencies or peerDependencies", "the runtime never ships the test doubles");
+  } else {
+    forbid(shipped, (name) => name === "@yoke/protocol", "dependencies or peerDependencies", "a layer depends on @yoke/protocol alone; only the runtime composes layers");
+    forbid(dev, (name) => name === "@yoke/protocol" || (name === "@yoke/testkit" && manifest.name !== name), "devDependencies", "a layer's tests use @yoke/protocol and the @yoke/testkit doubles; a test that composes layers belongs to the runtime or tests/");
+  }
+  return problems;
+}
+
+/** Relative imports under packages/<dir>/src that resolve outside packages/<dir>: a way round the layering. */
+export function escapingImports(dir: string): string[] {
+  const packageDir = join(repoRoot, "packages", dir);
+  const problems: string[] = [];
+  for (const file of sourceFiles(join(packageDir, "src"))) {
+    for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s+|import\(\s*|require\(\s*)"(\.{1,2}\/[^"]+)"/g)) {
+      const target = relative(packageDir, join(dirname(file), m[1]!));
+      if (target.startsWith("..")) problems.push(`${relative(packageDir, file)} imports ${m[1]}, outside packages/${dir}`);
+    }
+  }
+  return problems;
+}

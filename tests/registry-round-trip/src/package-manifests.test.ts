@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dependencyProblems, importedPackages } from "./package-imports.ts";
+import { dependencyProblems, escapingImports, importedPackages, layeringProblems } from "./package-imports.ts";
 import { manifestOf, packageDirs, repoRoot } from "./readmes.ts";
 
 const dirs = packageDirs();
@@ -15,6 +15,14 @@ const full = (dir: string) =>
 describe("published package.json files", () => {
   it.each(dirs)("@yoke/%s lists every package its shipped code imports, and nothing it does not", (dir) => {
     expect(dependencyProblems(dir), `packages/${dir}/package.json`).toEqual([]);
+  });
+
+  it.each(dirs)("@yoke/%s lists only the @yoke packages DESIGN.md's layering lets it depend on", (dir) => {
+    expect(layeringProblems(full(dir)), `packages/${dir}/package.json`).toEqual([]);
+  });
+
+  it.each(dirs)("@yoke/%s's relative imports stay inside the package", (dir) => {
+    expect(escapingImports(dir)).toEqual([]);
   });
 
   it.each(dirs)("@yoke/%s depends on ranges, not pinned versions", (dir) => {
@@ -59,6 +67,23 @@ describe("published package.json files", () => {
     const stated = "Node ≥ 22.14";
     expect(readFileSync(join(repoRoot, "README.md"), "utf8")).toContain(stated);
     for (const dir of dirs) expect(readFileSync(join(repoRoot, "packages", dir, "README.md"), "utf8"), `packages/${dir}/README.md`).toContain(stated);
+  });
+});
+
+describe("the layering check of package.json", () => {
+  it("names a layer that depends on another layer, protocol on any @yoke package, and the runtime shipping testkit", () => {
+    expect(layeringProblems({ name: "@yoke/scheduler", dependencies: { "@yoke/protocol": "workspace:^", "@yoke/journal": "workspace:^" } })).toEqual([
+      "@yoke/scheduler lists @yoke/journal in dependencies or peerDependencies: a layer depends on @yoke/protocol alone; only the runtime composes layers",
+    ]);
+    expect(layeringProblems({ name: "@yoke/scheduler", devDependencies: { "@yoke/testkit": "workspace:^", "@yoke/journal": "workspace:^" } })).toHaveLength(1);
+    expect(layeringProblems({ name: "@yoke/provider-openai", peerDependencies: { "@yoke/context-compiler": "workspace:^" } })).toHaveLength(1);
+    expect(layeringProblems({ name: "@yoke/protocol", devDependencies: { "@yoke/testkit": "workspace:^" } })).toHaveLength(1);
+    expect(layeringProblems({ name: "@yoke/testkit", devDependencies: { "@yoke/testkit": "workspace:^" } })).toHaveLength(1);
+    expect(layeringProblems({ name: "@yoke/runtime", dependencies: { "@yoke/testkit": "workspace:^" } })).toHaveLength(1);
+    expect(
+      layeringProblems({ name: "@yoke/runtime", dependencies: { "@yoke/journal": "workspace:^", "@yoke/scheduler": "workspace:^" }, devDependencies: { "@yoke/testkit": "workspace:^" } }),
+    ).toEqual([]);
+    expect(layeringProblems({ name: "@yoke/journal", dependencies: { "@yoke/protocol": "workspace:^" }, devDependencies: { "@yoke/testkit": "workspace:^" } })).toEqual([]);
   });
 });
 

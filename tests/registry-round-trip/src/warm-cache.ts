@@ -29,7 +29,7 @@ async function main(): Promise<void> {
         if (round) round.push(spec);
         else rounds.push([spec]);
       }
-      rounds.forEach((round, index) => installs.push({ project: join(work, `${dir}-${index}`), specs: round }));
+      for (const [index, round] of rounds.entries()) installs.push({ project: join(work, `${dir}-${index}`), specs: round });
     }
     const install = ({ project, specs }: { project: string; specs: string[] }) => {
       const env = npmEnvironment(project, registry.url, join(work, "npm-cache"));

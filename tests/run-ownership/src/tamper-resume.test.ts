@@ -48,13 +48,22 @@ async function crashedWithChargeInFlight(options: Partial<SqliteJournalOptions>)
 async function resume(filename: string, options: Partial<SqliteJournalOptions>) {
   const calls = { model: 0, tool: 0 };
   const model = createScriptedModel([say("done")]);
-  const counted = { ...model, generate: (...args: Parameters<typeof model.generate>) => ((calls.model += 1), model.generate(...args)) };
+  const counted = {
+    ...model,
+    generate: (...args: Parameters<typeof model.generate>) => {
+      calls.model += 1;
+      return model.generate(...args);
+    },
+  };
   const charge = defineTool({
     name: "charge",
     description: "Charges the card.",
     input: z.object({ amount: z.number() }),
     sideEffect: "irreversible",
-    execute: async () => ((calls.tool += 1), "charged"),
+    execute: async () => {
+      calls.tool += 1;
+      return "charged";
+    },
     reconcile: async () => ({ status: "not_applied" }),
   });
   let error: unknown;

@@ -24,6 +24,6 @@ export const anyText = fc.oneof(
   fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...FRAGMENTS) }, whitespaceRun, fc.string({ maxLength: 6 })), { maxLength: 40 }).map((parts) => parts.join("")),
   fc.string({ unit: "binary", maxLength: 80 }),
   fc.string({ unit: "grapheme", maxLength: 80 }),
-  fc.stringMatching(/^[ a-zA-Z0-9_{}()[\];:.,'"=<>\/\n\t-]{0,120}$/),
+  fc.stringMatching(/^[ a-zA-Z0-9_{}()[\];:.,'"=<>/\n\t-]{0,120}$/),
 );
 

@@ -1,4 +1,4 @@
-import { type JsonValue, type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import type { JsonValue, ModelResponse, RunState, YokeEventDraft } from "@yoke/protocol";
 import type { CompletionCheck, CompletionVerdict } from "../harness-types.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";

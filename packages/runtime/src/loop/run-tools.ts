@@ -117,7 +117,6 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
     const record = state.actions.find((action) => action.actionId === call.actionId);
     const decision = await decisionOf(call);
-    let settlement: Settlement;
     if (record === undefined && call.started !== undefined) {
       // A `tool.started` of a journal written before action transactions: never re-run.
       const at = context.deps.clock.now();
@@ -151,7 +150,7 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
       escalation ??= { actionId: record.actionId, reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})` };
       continue;
     }
-    settlement = await batch.recover(record, decision.tool, decision.value);
+    const settlement = await batch.recover(record, decision.tool, decision.value);
     drafts.push(...batch.drain());
     logRecovery(context, record, settlement);
     if (settlement.kind === "retry") items.push(settlement.item);

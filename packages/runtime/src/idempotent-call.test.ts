@@ -1,7 +1,9 @@
+// The scheduler's idempotent call over the journal's memory idempotency store: two layers
+// composed, so the test lives in the runtime (DESIGN.md: only the runtime composes layers).
 import { createMemoryIdempotencyStore } from "@yoke/journal";
 import { YokeError, steppingClock } from "@yoke/protocol";
+import { argumentDigest, callIdempotently } from "@yoke/scheduler";
 import { describe, expect, it } from "vitest";
-import { argumentDigest, callIdempotently } from "./idempotent-call.js";
 
 const clock = steppingClock(0, 1);
 

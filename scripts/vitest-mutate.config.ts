@@ -1,4 +1,3 @@
-// @ts-nocheck
 // The vitest config Stryker runs (see scripts/mutate.ts): one project, the package being
 // mutated (YOKE_MUTATE_PACKAGE), with the shared setup of the root config.
 import { join } from "node:path";

@@ -1,4 +1,3 @@
-// @ts-nocheck
 // Generated scenarios under the crash injector: testkit's generatedScenario (random tools,
 // faults, conflicts and compensations over several turns) killed at every durable append × 3
 // kill points, each kill followed by a resume in a fresh process and checked against the

@@ -1,4 +1,3 @@
-// @ts-nocheck
 // What a generated scenario's run actually exercised, read from its journal: which
 // side-effect classes ran with and without a reconciler, whether an action went uncertain
 // with and without one, compensations that worked and failed, and conflicting calls in one

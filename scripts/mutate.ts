@@ -48,6 +48,8 @@ mkdirSync(reports, { recursive: true });
 
 let status = 0;
 for (const name of packages) {
+  // YOKE_MUTATE_FILES (comma-separated globs under the package) narrows one run, e.g. to a file you changed.
+  const patterns = process.env.YOKE_MUTATE_FILES?.split(",").filter(Boolean) ?? TARGETS[name]!;
   const config = {
     packageManager: "pnpm",
     // By path: under pnpm, Stryker's own plugin discovery does not see its sibling packages.
@@ -57,7 +59,7 @@ for (const name of packages) {
     checkers: ["typescript"],
     tsconfigFile: `packages/${name}/tsconfig.json`,
     typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-    mutate: TARGETS[name]!.map((pattern) => (pattern.startsWith("!") ? `!packages/${name}/${pattern.slice(1)}` : `packages/${name}/${pattern}`)),
+    mutate: patterns.map((pattern) => (pattern.startsWith("!") ? `!packages/${name}/${pattern.slice(1)}` : `packages/${name}/${pattern}`)),
     inPlace: true,
     // Stryker would otherwise prepend "// @ts-nocheck" to every TypeScript file of the repo while it
     // runs (in place!); vitest does not type-check, and the TypeScript checker judges each mutant.

@@ -40,6 +40,24 @@ describe("budget edges", () => {
     expect(decision(tokens)).toBe("omitted");
   });
 
+  it("charges the framing once and then each item in full: the second item fits only in what the first left", () => {
+    const first: EvidenceItem = { id: "doc:first", kind: "evidence", text: "Deploys need a green main and a signed tag. ".repeat(30), priority: 9 };
+    const second: EvidenceItem = { id: "doc:second", kind: "evidence", text: "Rollbacks are one command: pnpm rollback. ".repeat(20), priority: 1 };
+    const bare = compile(inputAt(transcript, 12), WIDE).manifest.allocation;
+    const both = compile(inputAt(transcript, 12, { evidence: [first, second] }), WIDE).manifest;
+    const tokens = (id: string) => both.items.find((entry) => entry.id === id)!.tokens;
+    const framing = both.allocation.overhead - bare.overhead;
+    const decisions = (free: number) => {
+      const config = { ...WIDE, contextWindow: bare.used + free + WIDE.maxOutputTokens };
+      const { manifest } = compile(inputAt(transcript, 12, { evidence: [first, second] }), config);
+      expect(manifest.allocation.free).toBeGreaterThanOrEqual(0);
+      return ["doc:first", "doc:second"].map((id) => manifest.items.find((entry) => entry.id === id)!.decision);
+    };
+    const exact = tokens("doc:first") + framing + tokens("doc:second");
+    expect(decisions(exact)).toEqual(["included", "included"]);
+    expect(decisions(exact - 1)).toEqual(["included", "omitted"]);
+  });
+
   it("keeps the output reserve when the transcript overflows: over the window minus the reserve is an overflow", () => {
     const { used, mandatory } = compile(inputAt(transcript, 12), WIDE).manifest.allocation;
     // A reserve that leaves room for the mandatory state anywhere in the band, so only the transcript overflows.

@@ -19,6 +19,7 @@ export default defineConfig({
       },
     })),
     setupFiles: [join(import.meta.dirname, "scripts/vitest-setup.ts")],
+    globalSetup: [join(import.meta.dirname, "scripts/vitest-fc-seed.ts")],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     passWithNoTests: false,

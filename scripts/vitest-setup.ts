@@ -1,5 +1,11 @@
 // A test fails on stray console output: output nobody asserts on is output nobody reads.
+import fc from "fast-check";
 import { afterEach, beforeEach, expect, vi } from "vitest";
+import { fcSeedFromEnv } from "./vitest-fc-seed.ts";
+
+// Every property of the run uses the run's seed (drawn and printed once by vitest-fc-seed.ts).
+const seed = fcSeedFromEnv();
+if (seed !== undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
 
 const methods = ["log", "info", "warn", "error", "debug"] as const;
 const spies: ReturnType<typeof vi.spyOn>[] = [];

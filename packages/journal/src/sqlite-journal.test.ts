@@ -3,13 +3,14 @@ import { eventDraft, rejectionOf, runStartedDraft } from "@yoke/testkit";
 import { describeJournalContract } from "@yoke/testkit/contracts";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { refuseWriteAtFile } from "./__fixtures__/refuse-write.js";
 import { tempDirectory } from "./__fixtures__/temp-files.js";
 import { createSqliteJournal, type SqliteJournal } from "./sqlite-journal.js";
 
 describeJournalContract("sqlite", async () => {
   const directory = tempDirectory();
   const journal = await createSqliteJournal({ filename: directory.file("journal.db") });
-  return { journal, cleanup: () => directory.remove() };
+  return { journal, cleanup: () => directory.remove(), refuseWriteAt: refuseWriteAtFile(directory.file("journal.db")) };
 });
 
 const scope: RunScope = { tenantId: "tenant_a", runId: "run_1" };

@@ -5,6 +5,7 @@ import { eventDraft, rejectionOf, runStartedDraft } from "@yoke/testkit";
 import { describeJournalContract } from "@yoke/testkit/contracts";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { refuseWriteAtFile } from "./__fixtures__/refuse-write.js";
 import { tempDirectory } from "./__fixtures__/temp-files.js";
 import { KEYED_GOLDEN_HASH, testKeyMaterial, testKeys } from "./__fixtures__/test-keys.js";
 import { computeEventHash, computeEventHmac } from "./chain.js";
@@ -15,7 +16,7 @@ describeJournalContract(
   async () => {
     const directory = tempDirectory();
     const journal = await createSqliteJournal({ filename: directory.file("journal.db"), keys: testKeys().provider });
-    return { journal, cleanup: () => directory.remove() };
+    return { journal, cleanup: () => directory.remove(), refuseWriteAt: refuseWriteAtFile(directory.file("journal.db")) };
   },
   { goldenRunStartedHash: KEYED_GOLDEN_HASH, chain: "hmac-sha256" },
 );

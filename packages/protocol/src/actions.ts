@@ -153,6 +153,9 @@ const ADMISSION: readonly ActionTransitionInput[] = [
   { type: "action.executing" },
 ];
 
+// Mutation testing (pnpm mutate) reports the initial reason and the early return below as
+// surviving: they are equivalent mutants. ADMISSION from no action always succeeds (the
+// transition table test pins every step), so neither branch can be observed.
 function admitted(): ActionTransitionResult {
   let result: ActionTransitionResult = { ok: false, reason: "no admission step" };
   for (const step of ADMISSION) {

@@ -5,13 +5,15 @@
 export { describeJournalContract } from "./journal-contract.js";
 export type { JournalContractOptions } from "./journal-contract.js";
 export type { JournalContractStore, JournalStoreFactory } from "./journal-contract-support.js";
-export { PROVIDER_CONTRACT_REQUESTS, PROVIDER_CONTRACT_SEEDS, WEATHER_TOOL, describeProviderContract } from "./provider-contract.js";
+export { PROVIDER_CONTRACT_REQUESTS, PROVIDER_CONTRACT_SEEDS, WEATHER_TOOL, describeProviderContract, providerContractTests } from "./provider-contract.js";
 export type {
   ProviderContractContext,
   ProviderContractFactory,
   ProviderContractOptions,
   ProviderContractScenario,
   ProviderContractSubject,
+  ProviderContractTest,
+  ProviderContractTests,
 } from "./provider-contract.js";
 export { describeRunLeaseContract } from "./lease-contract.js";
 export type { LeaseContractOptions, LeaseStoreFactory } from "./lease-contract.js";

@@ -74,6 +74,22 @@ export function describeIdempotencyStoreContract(name: string, factory: Idempote
       expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 100, leaseMs: 100 })).toEqual({ kind: "claimed", reclaimed: true });
     });
 
+    it("a completed key stays completed long after its lease; a reclaim starts a fresh lease", async () => {
+      const claim = (now: number, key = "k") => store.claim({ tenantId: "tenant_a", key, argumentDigest: "d", now, leaseMs: LEASE });
+      await claim(1_000);
+      await store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "d", outcome: ok("done"), now: 2_000 });
+      for (const now of [1_000 + LEASE - 1, 1_000 + LEASE, 1_000 + LEASE + 1, 1_000 + 100 * LEASE]) {
+        expect(await claim(now), `claim at ${now}`).toEqual({ kind: "completed", outcome: ok("done") });
+      }
+
+      await claim(5_000, "running");
+      expect(await claim(5_000 + LEASE - 1, "running")).toEqual({ kind: "in_progress", claimedAt: 5_000 });
+      expect(await claim(5_000 + LEASE, "running")).toEqual({ kind: "claimed", reclaimed: true });
+      // The reclaim is a new lease from its own time: a third claimant waits for that one.
+      expect(await claim(5_000 + 2 * LEASE - 1, "running")).toEqual({ kind: "in_progress", claimedAt: 5_000 + LEASE });
+      expect(await claim(5_000 + 2 * LEASE, "running")).toEqual({ kind: "claimed", reclaimed: true });
+    });
+
     it("32 concurrent submissions of one key run the effect exactly once and all get its outcome", async () => {
       let runs = 0;
       let release!: () => void;

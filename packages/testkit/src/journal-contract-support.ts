@@ -15,6 +15,13 @@ export interface JournalContractStore {
   readonly journal: JournalV1;
   /** Runs after the suite has closed the journal (delete temp files, drop schemas). */
   readonly cleanup?: () => Promise<void> | void;
+  /**
+   * Makes this store's storage refuse the write of event `seq` of `scope` from now on (a
+   * database trigger, a full disk, a failing network), for the case that checks a batch
+   * refused part-way through its writes stores nothing. A store that cannot arrange it omits
+   * this; the case then refuses the batch with a malformed draft at the same position.
+   */
+  readonly refuseWriteAt?: (scope: RunScope, seq: number) => Promise<void> | void;
 }
 
 export type JournalStoreFactory = () => Promise<JournalContractStore> | JournalContractStore;
@@ -22,6 +29,8 @@ export type JournalStoreFactory = () => Promise<JournalContractStore> | JournalC
 /** The store of the test that is running; a fresh one per test. */
 export interface StoreContext {
   readonly journal: JournalV1;
+  /** The store's `refuseWriteAt`, when its factory gave one. */
+  readonly refuseWriteAt?: ((scope: RunScope, seq: number) => Promise<void> | void) | undefined;
 }
 
 export function useFreshStore(makeStore: JournalStoreFactory): StoreContext {
@@ -43,6 +52,9 @@ export function useFreshStore(makeStore: JournalStoreFactory): StoreContext {
     get journal(): JournalV1 {
       if (!store) throw new YokeError("INTERNAL", "the journal contract's store is only available inside a test");
       return store.journal;
+    },
+    get refuseWriteAt() {
+      return store?.refuseWriteAt;
     },
   };
 }

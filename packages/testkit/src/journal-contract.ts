@@ -1,4 +1,4 @@
-import { GENESIS_HASH, type EventDraft } from "@yoke/protocol";
+import { GENESIS_HASH, YokeError, type EventDraft } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { describeJournalModel } from "./journal-contract-model.js";
@@ -50,6 +50,7 @@ export function describeJournalContract(name: string, makeStore: JournalStoreFac
     const context = useFreshStore(makeStore);
     describeAppendAndRead(context, options);
     describeRejectedAppends(context);
+    describeRefusedMidBatch(context);
     describeJournalScoping(context);
     describeJournalProperties(context, { numRuns: options.numRuns ?? 50 });
     describeJournalModel(context, { numRuns: options.numRuns ?? 50 });
@@ -230,6 +231,40 @@ function describeRejectedAppends(context: StoreContext): void {
       }
       expect((await context.journal.head(scope))?.length).toBe(2);
       expect(await context.journal.verify(scope)).toMatchObject({ ok: true, events: 2 });
+    });
+  });
+}
+
+function describeRefusedMidBatch(context: StoreContext): void {
+  describe("a batch refused part-way through its writes", () => {
+    // 20 events: a store that writes in chunks (SQLite: 16 rows per INSERT) has written a
+    // whole chunk before event 17 is refused. Nothing of the batch may remain.
+    it("leaves head, read and verify unchanged when event 17 of 20 is refused", async () => {
+      const scope = scopeOf("run_mid_batch");
+      await context.journal.append(scope, 0, [runStartedDraft(), ...notes(1, 2)]);
+      const head = await context.journal.head(scope);
+      const events = await collect(context.journal.read(scope));
+      const verified = await context.journal.verify(scope);
+      const refusedSeq = 3 + 16;
+      const batch = notes(3, 20);
+      if (context.refuseWriteAt === undefined) {
+        batch[16] = { type: "test.noted", at: 0, data: [1, 2] } as unknown as EventDraft;
+      } else {
+        await context.refuseWriteAt(scope, refusedSeq);
+      }
+      let refused: unknown;
+      try {
+        await context.journal.append(scope, 3, batch);
+      } catch (error) {
+        refused = error;
+      }
+      expect(YokeError.isInstance(refused), `expected the refused batch to reject with a YokeError, got ${String(refused)}`).toBe(true);
+      expect(await context.journal.head(scope)).toEqual(head);
+      expect(await collect(context.journal.read(scope))).toEqual(events);
+      expect(await collect(context.journal.read(scope, { fromSeq: 3 }))).toEqual([]);
+      expect(await context.journal.verify(scope)).toEqual(verified);
+      const next = await context.journal.append(scope, 3, notes(3, 2));
+      expect(next.events.map((event) => event.seq)).toEqual([3, 4]);
     });
   });
 }

@@ -174,24 +174,61 @@ function checkStream(adapter: ProviderAdapterV1, parts: readonly ModelStreamPart
  * ```
  */
 export function describeProviderContract(name: string, makeSubject: ProviderContractFactory, options: ProviderContractOptions = {}): void {
-  const seeds = options.seeds ?? PROVIDER_CONTRACT_SEEDS;
+  const contract = providerContractTests(makeSubject, options);
   describe(`provider contract: ${name}`, () => {
-    const open: ProviderContractSubject[] = [];
-    const firstSeed = seeds[0] ?? 0;
-    const subject = async (scenario: ProviderContractScenario, seed = firstSeed) => {
-      const made = await makeSubject(scenario, { seed });
-      open.push(made);
-      return made;
-    };
-    afterEach(async () => {
-      for (const made of open.splice(0)) await made.close?.();
-    });
-    // A test that reaches the provider, once per split seed.
-    const eachSeed = (title: string, body: (seed: number) => Promise<void>) => {
-      for (const seed of seeds) it(`${title} [split seed ${seed}]`, () => body(seed));
-    };
+    afterEach(contract.cleanup);
+    for (const test of contract.tests) it(test.title, test.run);
+  });
+}
 
-    it("declares specification v1, its ids and a well-formed capability matrix", async () => {
+/** One test of the provider contract: its title (the same `describeProviderContract` gives it) and its body. */
+export interface ProviderContractTest {
+  readonly title: string;
+  readonly run: () => Promise<void>;
+}
+
+/** The provider contract as data, for a test file that registers the tests itself. */
+export interface ProviderContractTests {
+  readonly tests: readonly ProviderContractTest[];
+  /** Closes every subject the tests opened so far: register it with `afterEach`. */
+  readonly cleanup: () => Promise<void>;
+}
+
+/**
+ * The tests `describeProviderContract` registers, as a list. Register them with a literal
+ * `describe` and `it.for` in the adapter's test file, and `vitest list` (which reads test
+ * files statically) shows the contract suite instead of "No test suite found".
+ *
+ * @example
+ * ```ts
+ * const contract = providerContractTests(async (scenario, { seed }) => subjectFor(scenario, seed));
+ * describe("provider contract: my adapter", () => {
+ *   afterEach(contract.cleanup);
+ *   it.for(contract.tests)("$title", (test) => test.run());
+ * });
+ * ```
+ */
+export function providerContractTests(makeSubject: ProviderContractFactory, options: ProviderContractOptions = {}): ProviderContractTests {
+  const seeds = options.seeds ?? PROVIDER_CONTRACT_SEEDS;
+  const tests: ProviderContractTest[] = [];
+  const open: ProviderContractSubject[] = [];
+  const firstSeed = seeds[0] ?? 0;
+  const subject = async (scenario: ProviderContractScenario, seed = firstSeed) => {
+    const made = await makeSubject(scenario, { seed });
+    open.push(made);
+    return made;
+  };
+  const cleanup = async () => {
+    for (const made of open.splice(0)) await made.close?.();
+  };
+  const test = (title: string, run: () => Promise<void>) => void tests.push({ title, run });
+  // A test that reaches the provider, once per split seed.
+  const eachSeed = (title: string, body: (seed: number) => Promise<void>) => {
+    for (const seed of seeds) test(`${title} [split seed ${seed}]`, () => body(seed));
+  };
+  {
+
+    test("declares specification v1, its ids and a well-formed capability matrix", async () => {
       const { adapter } = await subject("text");
       expect(adapter.specificationVersion).toBe("v1");
       expect(adapter.provider).toMatch(/^\S+$/);
@@ -295,7 +332,7 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       if (requestCount) expect(requestCount()).toBe(1);
     });
 
-    it("rejects an already-aborted call with CANCELLED before calling the provider", async () => {
+    test("rejects an already-aborted call with CANCELLED before calling the provider", async () => {
       const { adapter, requestCount } = await subject("text");
       const controller = new AbortController();
       controller.abort();
@@ -312,5 +349,6 @@ export function describeProviderContract(name: string, makeSubject: ProviderCont
       controller.abort();
       expect((await pending).code).toBe("CANCELLED");
     });
-  });
+  }
+  return { tests, cleanup };
 }

@@ -39,6 +39,7 @@ import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } f
  */
 export function createHarness(options: HarnessOptions): Harness {
   const deps = resolveOptions(options);
+  const ownsJournal = typeof options.journal === "string";
 
   return {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult> {
@@ -89,6 +90,10 @@ export function createHarness(options: HarnessOptions): Harness {
           if (!any) throw notFound(scope);
         },
       };
+    },
+
+    async close(): Promise<void> {
+      if (ownsJournal) await deps.journal.close();
     },
   };
 }

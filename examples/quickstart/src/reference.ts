@@ -15,19 +15,8 @@ import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
 import { canonicalJson, steppingClock, ulidIdSource, type JournalEvent } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
-import {
-  crashInjection,
-  crashPlanFromEnv,
-  createEffectLedger,
-  createScriptedModel,
-  generatedScenario,
-  printScenarioReport,
-  referenceScenario,
-  SCENARIO_REPORT_ENV,
-  summarizeActions,
-  type CrashPlan,
-  type KillPoint,
-} from "@yoke/testkit";
+import { createEffectLedger, createScriptedModel, generatedScenario, referenceScenario, summarizeActions } from "@yoke/testkit";
+import { crashInjection, crashPlanFromEnv, printScenarioReport, SCENARIO_REPORT_ENV, type CrashPlan, type KillPoint } from "@yoke/testkit/crash";
 import { describeEvent } from "./timeline.ts";
 
 const { values } = parseArgs({

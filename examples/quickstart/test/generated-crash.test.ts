@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { KILL_POINTS, runCrashInjector } from "@yoke/testkit";
+import { KILL_POINTS, runCrashInjector } from "@yoke/testkit/crash";
 import { afterAll, describe, expect, it } from "vitest";
 import { REQUIRED_COVERAGE, describeCoverage, journalCoverage, type CoverageItem } from "./scenario-coverage.ts";
 

@@ -8,40 +8,30 @@
  * Manifests are journaled as deltas; `rebuildRequest` reconstructs the request bytes from
  * the journal alone. Compaction makes new context revisions; forks hand a child an explicit
  * parent revision and take back typed claims.
+ *
+ * The delimiter, hashing and rendering helpers the runtime shares, the manifest's part-level
+ * schemas and the tuning constants are in `@yoke/context-compiler/internal`, which has no
+ * semver guarantee.
  */
-export { sha256Hex, truncateUtf8 } from "./artifacts.js";
 export type { Artifact, ArtifactSource } from "./artifacts.js";
 export { compactContext } from "./compact-context.js";
 export { extractiveSummary, leastTrusted } from "./compaction.js";
 export { ContextRevisionSchema } from "./compaction-types.js";
 export type { CompactionPolicy, ContextRevision, Summarize, SummarizeRequest } from "./compaction-types.js";
-export { compile, createContextCompiler, delimiterNonce } from "./compiler.js";
+export { compile, createContextCompiler } from "./compiler.js";
 export type { CompileResult, ContextCompiler } from "./compiler.js";
 export { ChildResultSchema, ClaimSchema, EvidenceRefSchema, ForkOriginSchema, checkChildResult, forkContext } from "./fork.js";
 export type { ChildResult, Claim, EvidenceRef, ForkOptions, ForkOrigin } from "./fork.js";
-export { DEFAULT_TOOL_OUTPUT_BUDGET_BYTES, MESSAGE_OVERHEAD_TOKENS, contextInputFromRunState, toolOutputBudget } from "./input.js";
+export { contextInputFromRunState } from "./input.js";
 export type { CompileConfig, ContextInput, EvidenceItem, PinnedConstraint, SourceMessage } from "./input.js";
 export { applyManifestDelta, diffManifest } from "./manifest-delta.js";
-export {
-  AllocationSchema,
-  ITEM_KINDS,
-  ItemKindSchema,
-  MANIFEST_VERSION,
-  ManifestDeltaSchema,
-  ManifestItemSchema,
-  ManifestSchema,
-  ManifestToolSchema,
-  PartTruncationSchema,
-  SECTIONS,
-  SectionSchema,
-} from "./manifest-schema.js";
+export { ManifestDeltaSchema, ManifestSchema } from "./manifest-schema.js";
 export type { Allocation, ItemKind, Manifest, ManifestDelta, ManifestItem, ManifestTool, PartTruncation, Section } from "./manifest-schema.js";
-export { contextOverflowError, isContextOverflow } from "./overflow.js";
+export { isContextOverflow } from "./overflow.js";
 export type { ContextOverflowDetails } from "./overflow.js";
 export { rebuildRequest } from "./rebuild.js";
-export { toolResultText } from "./render.js";
 export type { RebuildInput, RebuildResult } from "./rebuild.js";
-export { ESTIMATED_CHARS_PER_TOKEN, encodingForModel, estimatedTokenCounter, tiktokenCounter, tokenCounterForModel } from "./tokenizer.js";
+export { estimatedTokenCounter, tiktokenCounter, tokenCounterForModel } from "./tokenizer.js";
 export type { TiktokenEncodingName, TokenCountMode, TokenCounter } from "./tokenizer.js";
-export { TRUST_LABELS, TrustLabelSchema, closeDelimiter, escapeUntrusted, isUntrusted, openDelimiter, trustRule, wrapContent } from "./trust.js";
+export { TRUST_LABELS, TrustLabelSchema } from "./trust.js";
 export type { TrustLabel } from "./trust.js";

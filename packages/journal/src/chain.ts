@@ -1,20 +1,6 @@
 import { hash as oneShotHash } from "node:crypto";
-import {
-  EVENT_SCHEMA_VERSION,
-  EVENT_TYPE_PATTERN,
-  GENESIS_HASH,
-  JOURNAL_KEY_ID_PATTERN,
-  JournalEventSchema,
-  YokeError,
-  canonicalJson,
-  type EventDraft,
-  type JournalEvent,
-  type JournalHead,
-  type JournalKey,
-  type JsonValue,
-  type RunScope,
-  type VerifyResult,
-} from "@yoke/protocol";
+import { EVENT_SCHEMA_VERSION, GENESIS_HASH, JournalEventSchema, YokeError, canonicalJson, type EventDraft, type JournalEvent, type JournalHead, type JournalKey, type JsonValue, type RunScope, type VerifyResult } from "@yoke/protocol";
+import { EVENT_TYPE_PATTERN, JOURNAL_KEY_ID_PATTERN } from "@yoke/protocol/internal";
 import { HMAC_HASH_PREFIX, chainKeyOf, checkKeyedHash, hmacSeal, keyIdOf, type ChainKey, type JournalKeyRing } from "./keyed-chain.js";
 
 /** The hash of an event: SHA-256 over the canonical JSON of every field but `hash`. */

@@ -1,5 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
-import { JOURNAL_KEY_ID_PATTERN, YokeError, type JournalKey, type JournalKeyProvider, type VerifyResult } from "@yoke/protocol";
+import { YokeError, type JournalKey, type JournalKeyProvider, type VerifyResult } from "@yoke/protocol";
+import { JOURNAL_KEY_ID_PATTERN } from "@yoke/protocol/internal";
 
 /** The option both stores take to key their chain (`createMemoryJournal`, `createSqliteJournal`). */
 export interface JournalKeyOptions {

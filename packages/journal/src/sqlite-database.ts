@@ -52,9 +52,9 @@ export async function openDatabaseFile(filename: string, busyTimeoutMs: number, 
     ({ default: Database } = await import("better-sqlite3"));
   } catch (error) {
     throw new YokeError(
-      "CONFIG_INVALID",
-      "the SQLite journal needs the optional peer dependency better-sqlite3: install it, or pass { database }",
-      { cause: error },
+      "DEPENDENCY_MISSING",
+      "the SQLite journal needs the optional peer dependency better-sqlite3: install it (npm install better-sqlite3), or pass { database }",
+      { cause: error, details: { package: "better-sqlite3" } },
     );
   }
   try {

@@ -55,6 +55,7 @@ export const YOKE_ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: { retryable: false, summary: "an idempotency key was reused with different arguments" },
   // runtime and configuration
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
+  DEPENDENCY_MISSING: { retryable: false, summary: "an optional peer dependency a feature needs is not installed (details.package names it)" },
   DUPLICATE_ID: { retryable: false, summary: "an id source produced an id that was already used" },
   CANCELLED: { retryable: false, summary: "the operation was cancelled by its caller" },
   // testkit

@@ -4,25 +4,15 @@
  * envelope, the versioned interfaces every layer implements (`JournalV1`,
  * `ProviderAdapterV1`, `ArtifactStoreV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
  * closed code table. Depends on zod only.
+ *
+ * Helpers other @yoke packages share (the action state machine, provider SDK error mapping,
+ * part-level zod schemas, hash and id patterns) are in `@yoke/protocol/internal`, which
+ * has no semver guarantee.
  */
-export {
-  ACTION_EVENT_TYPES,
-  ACTION_STATES,
-  RECONCILE_VERDICTS,
-  isFinalActionState,
-  transitionAction,
-} from "./actions.js";
-export type {
-  ActionEventType,
-  ActionState,
-  ActionStatus,
-  ActionTransitionInput,
-  ActionTransitionResult,
-  ReconcileVerdict,
-} from "./actions.js";
+export type { ActionState, ActionStatus, ReconcileVerdict } from "./actions.js";
 export { ArtifactDigestSchema, ArtifactRefSchema, artifactDigestOf } from "./artifacts.js";
 export type { ArtifactDigest, ArtifactMeta, ArtifactRef, ArtifactStoreV1 } from "./artifacts.js";
-export { CANONICAL_JSON_MAX_DEPTH, canonicalJson } from "./canonical-json.js";
+export { canonicalJson } from "./canonical-json.js";
 export type { CanonicalJsonOptions } from "./canonical-json.js";
 export { systemClock, steppingClock } from "./clock.js";
 export type { Clock } from "./clock.js";
@@ -31,14 +21,9 @@ export type { YokeErrorCode, YokeErrorOptions } from "./errors.js";
 export {
   EVENT_DATA_SCHEMAS,
   EVENT_SCHEMA_VERSION,
-  EVENT_TYPE_PATTERN,
-  ChainHashSchema,
   EventDraftSchema,
   GENESIS_HASH,
-  HashSchema,
-  JOURNAL_KEY_ID_PATTERN,
   JournalEventSchema,
-  OutcomeSchema,
   SideEffectClassSchema,
   YOKE_EVENT_TYPES,
   isEventOfType,
@@ -64,7 +49,7 @@ export type {
   IdempotencyOutcome,
   IdempotencyStoreV1,
 } from "./idempotency.js";
-export { ID_KINDS, idSchema, newId, parseId, sequentialIdSource, ulidIdSource } from "./ids.js";
+export { newId, parseId, sequentialIdSource, ulidIdSource } from "./ids.js";
 export type {
   ActionId,
   AttemptId,
@@ -95,31 +80,13 @@ export type {
   VerifyResult,
 } from "./journal.js";
 export {
-  AssistantPartSchema,
   JsonValueSchema,
-  MessageSchema,
   ModelRequestSchema,
   ModelResponseSchema,
-  ProviderMetadataSchema,
-  ReasoningPartSchema,
-  ResponseFormatSchema,
-  RefusalPartSchema,
   STOP_REASONS,
-  ServerToolCallPartSchema,
-  ServerToolResultPartSchema,
-  ServerToolSpecSchema,
-  StopReasonSchema,
-  TextPartSchema,
-  ToolCallPartSchema,
-  ToolResultEnvelopeSchema,
-  ToolResultPartSchema,
   ToolSpecSchema,
-  TruncatedToolCallPartSchema,
-  TruncationSchema,
-  UsageSchema,
   parseToolArguments,
   toolCallsOf,
-  withUsageTotals,
 } from "./model.js";
 export type {
   AssistantPart,
@@ -145,11 +112,6 @@ export type {
   Usage,
 } from "./model.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
-export { addUsage } from "./provider.js";
-export { cancellable, providerError, retryAfterMs, withRequestId } from "./provider-errors.js";
-export type { ProviderErrorContext, SdkErrorLike } from "./provider-errors.js";
-export { PROVIDER_ERROR_CLASSES, classifyProviderError } from "./provider-error-classes.js";
-export type { ProviderErrorClass, ProviderErrorKind } from "./provider-error-classes.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";
 export type { ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";

@@ -1,4 +1,5 @@
-import { YokeError, providerError, withRequestId, type ProviderErrorContext } from "@yoke/protocol";
+import { YokeError } from "@yoke/protocol";
+import { providerError, withRequestId, type ProviderErrorContext } from "@yoke/protocol/internal";
 
 /** Where a failure was seen, for the shared classification; `requestId` from the 200's headers. */
 export type AiSdkErrorContext = ProviderErrorContext;

@@ -1,5 +1,6 @@
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
-import { YokeError, parseToolArguments, withUsageTotals, type AssistantPart, type JsonValue, type ModelResponse, type ProviderMetadata, type StopReason, type Usage } from "@yoke/protocol";
+import { YokeError, parseToolArguments, type AssistantPart, type JsonValue, type ModelResponse, type ProviderMetadata, type StopReason, type Usage } from "@yoke/protocol";
+import { withUsageTotals } from "@yoke/protocol/internal";
 import { AI_SDK_OPTIONS_KEY } from "./provider-options.js";
 import { jsonMetadata, type FoldedResult } from "./stream-folder.js";
 

@@ -1,4 +1,5 @@
-import { YokeError, parseToolArguments, withUsageTotals, type AssistantPart, type JsonValue, type ModelResponse, type StopReason, type ToolCallPart, type Usage } from "@yoke/protocol";
+import { YokeError, parseToolArguments, type AssistantPart, type JsonValue, type ModelResponse, type StopReason, type ToolCallPart, type Usage } from "@yoke/protocol";
+import { withUsageTotals } from "@yoke/protocol/internal";
 import { serverToolCall, serverToolResult, type JsonObject } from "./server-tools.js";
 
 /** The subset of an Anthropic `Message` (or one folded from stream events) the adapter reads. */

@@ -1,4 +1,5 @@
-import { YokeError, withUsageTotals, type AssistantPart, type JsonValue, type ModelResponse, type ModelStreamPart, type StopReason, type Usage } from "@yoke/protocol";
+import { YokeError, type AssistantPart, type JsonValue, type ModelResponse, type ModelStreamPart, type StopReason, type Usage } from "@yoke/protocol";
+import { withUsageTotals } from "@yoke/protocol/internal";
 import { isWholeJson, toolCall, truncatedCall } from "./responses-response.js";
 
 /** The subset of a Chat Completions response, or of a stream chunk, the adapter reads. */

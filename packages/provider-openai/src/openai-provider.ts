@@ -1,14 +1,5 @@
-import {
-  YokeError,
-  cancellable,
-  withRequestId,
-  type GenerateOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ModelStreamPart,
-  type ProviderAdapterV1,
-  type ProviderCapabilities,
-} from "@yoke/protocol";
+import { YokeError, type GenerateOptions, type ModelRequest, type ModelResponse, type ModelStreamPart, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
+import { cancellable, withRequestId } from "@yoke/protocol/internal";
 import { admitOpenAIRequest, type OpenAIApi } from "./admission.js";
 import { openAICapabilities, openAIModelFamily } from "./capabilities.js";
 import { chatBody } from "./chat-request.js";

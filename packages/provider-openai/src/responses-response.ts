@@ -1,15 +1,5 @@
-import {
-  YokeError,
-  parseToolArguments,
-  withUsageTotals,
-  type AssistantPart,
-  type JsonValue,
-  type ModelResponse,
-  type StopReason,
-  type ToolCallPart,
-  type TruncatedToolCallPart,
-  type Usage,
-} from "@yoke/protocol";
+import { YokeError, parseToolArguments, type AssistantPart, type JsonValue, type ModelResponse, type StopReason, type ToolCallPart, type TruncatedToolCallPart, type Usage } from "@yoke/protocol";
+import { withUsageTotals } from "@yoke/protocol/internal";
 
 /** The subset of a Responses API `Response` object the adapter reads. */
 export interface WireResponse {

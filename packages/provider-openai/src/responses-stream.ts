@@ -1,4 +1,5 @@
-import { YokeError, classifyProviderError, type ModelStreamPart } from "@yoke/protocol";
+import { YokeError, type ModelStreamPart } from "@yoke/protocol";
+import { classifyProviderError } from "@yoke/protocol/internal";
 import { isCutFunctionCall, type WireFunctionCall, type WireOutputItem, type WireResponse } from "./responses-response.js";
 
 /** The subset of Responses API stream events the adapter reads. */

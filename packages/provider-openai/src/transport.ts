@@ -1,5 +1,6 @@
 import OpenAI from "openai";
-import { providerError, type JsonValue } from "@yoke/protocol";
+import { type JsonValue } from "@yoke/protocol";
+import { providerError } from "@yoke/protocol/internal";
 import { callWithResponse, type SdkCall } from "./with-response.js";
 import type { OpenAIApi } from "./admission.js";
 

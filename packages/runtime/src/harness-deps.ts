@@ -1,5 +1,5 @@
 import { YokeError, systemClock, ulidIdSource, type SchemaLike } from "@yoke/protocol";
-import { createMemoryJournal } from "@yoke/journal";
+import { createLazySqliteJournal, createMemoryJournal } from "@yoke/journal";
 import { realTimers } from "@yoke/scheduler";
 import type { AnyTool } from "./define-tool.js";
 import type { HarnessOptions } from "./harness-types.js";
@@ -30,7 +30,8 @@ export const DEFAULT_OUTPUT_RETRIES = 2;
 export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>): HarnessDeps {
   const tenantId = options.tenantId ?? DEFAULT_TENANT_ID;
   if (typeof tenantId !== "string" || tenantId === "") invalid("tenantId must be a non-empty string", "tenantId");
-  const journal = options.journal ?? createMemoryJournal();
+  if (options.journal === "") invalid("journal must be a JournalV1 or the path of a SQLite file", "journal");
+  const journal = typeof options.journal === "string" ? createLazySqliteJournal({ filename: options.journal }) : (options.journal ?? createMemoryJournal());
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   if (!Number.isInteger(maxTurns) || maxTurns < 1) invalid("maxTurns must be a positive integer", "maxTurns");
   const modelRetries = options.modelRetries ?? DEFAULT_MODEL_RETRIES;

@@ -113,8 +113,15 @@ export interface ContextOptions {
  * ```
  */
 export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = SchemaLike | undefined> {
-  /** Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the process. Pass a SQLite journal to survive a restart. */
-  journal?: JournalV1;
+  /**
+   * Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the
+   * process. Pass a SQLite journal to survive a restart, or just its path: `"./yoke.db"`
+   * opens (creating it if needed) a SQLite journal there on first use, and `harness.close()`
+   * closes it. A path needs the optional peer `better-sqlite3` (DEPENDENCY_MISSING names it
+   * on first use when it is not installed); an open failure is the typed error of the
+   * harness call that needed the journal.
+   */
+  journal?: JournalV1 | string;
   provider: ProviderAdapterV1;
   /** Default: none. */
   tools?: readonly AnyTool[];
@@ -309,4 +316,17 @@ export interface Harness<Output = unknown> {
    * EVENT_INVALID for an event that is not one of Yoke's.
    */
   events(runId: string): AsyncIterable<YokeEvent>;
+  /**
+   * Closes what the harness opened itself: the SQLite journal of `journal: "<path>"`. A
+   * journal passed in as an object is the caller's and stays open. Calls after `close()`
+   * that need the journal reject with JOURNAL_CLOSED.
+   *
+   * @example
+   * ```ts
+   * const harness = createHarness({ journal: "./yoke.db", provider });
+   * const { runId } = await harness.start("Summarize notes.txt");
+   * await harness.close(); // a later harness on "./yoke.db" can resume(runId)
+   * ```
+   */
+  close(): Promise<void>;
 }

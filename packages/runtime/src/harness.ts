@@ -45,6 +45,7 @@ import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } f
  */
 export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
   const deps = resolveOptions(options);
+  const ownsJournal = typeof options.journal === "string";
 
   const harness: Harness = {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult> {
@@ -95,6 +96,10 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
           if (!any) throw notFound(scope);
         },
       };
+    },
+
+    async close(): Promise<void> {
+      if (ownsJournal) await deps.journal.close();
     },
   };
   // `result.output` is the schema's validated value (structured-output.ts), so its type is the schema's.

@@ -72,18 +72,18 @@ export async function generateWithRetry(
       return options.accept(await attemptOnce(provider, request, options));
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      const retrying = isRetryable(error) && attempt < options.retries;
+      const retrying = isRetryableModelError(error) && attempt < options.retries;
       const requestId = YokeError.isInstance(error) ? error.details.requestId : undefined;
       await options.onFailure({
         attempt: attempt + 1,
         code: YokeError.isInstance(error) ? error.code : "PROVIDER_UNAVAILABLE",
         message: error instanceof Error ? error.message : String(error),
-        retryable: isRetryable(error),
+        retryable: isRetryableModelError(error),
         retrying,
         ...(typeof requestId === "string" ? { requestId } : {}),
       });
-      if (!retrying || !isRetryable(error)) throw error;
-      const waitMs = retryDelay(error, attempt);
+      if (!retrying || !isRetryableModelError(error)) throw error;
+      const waitMs = modelRetryDelayMs(error, attempt);
       options.logger.warn({ code: error.code, attempt: attempt + 1, waitMs, requestId }, "model call failed; retrying");
       await options.sleep(waitMs, options.signal);
     }
@@ -116,11 +116,32 @@ async function attemptOnce(provider: ProviderAdapterV1, request: ModelRequest, o
   }
 }
 
-function isRetryable(error: unknown): error is YokeError {
+/**
+ * The model retry policy's test: a YokeError marked retryable whose code is
+ * PROVIDER_RATE_LIMITED, PROVIDER_UNAVAILABLE, PROVIDER_STREAM_CUT or PROVIDER_TIMEOUT.
+ *
+ * @example
+ * ```ts
+ * isRetryableModelError(new YokeError("PROVIDER_RATE_LIMITED", "429")); // true
+ * isRetryableModelError(new YokeError("PROVIDER_REQUEST_INVALID", "400")); // false
+ * ```
+ */
+export function isRetryableModelError(error: unknown): error is YokeError {
   return YokeError.isInstance(error) && error.retryable && RETRYABLE_CODES.has(error.code);
 }
 
-function retryDelay(error: YokeError, attempt: number): number {
+/**
+ * The model retry policy's wait before retry number `attempt + 1` (attempt 0 is the first
+ * call): the provider's `details.retryAfterMs` when it gave one, else 500 ms doubled per
+ * attempt, at most 30 s.
+ *
+ * @example
+ * ```ts
+ * modelRetryDelayMs(new YokeError("PROVIDER_UNAVAILABLE", "503"), 2); // 2000
+ * modelRetryDelayMs(new YokeError("PROVIDER_RATE_LIMITED", "429", { details: { retryAfterMs: 7 } }), 0); // 7
+ * ```
+ */
+export function modelRetryDelayMs(error: YokeError, attempt: number): number {
   const hinted = error.details.retryAfterMs;
   if (typeof hinted === "number" && Number.isFinite(hinted) && hinted >= 0) return hinted;
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempt);

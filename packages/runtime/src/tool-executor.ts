@@ -1,7 +1,7 @@
 import { executeBatch, type AttemptOutcome, type DispatchItem, type Timers } from "@yoke/scheduler";
 import type { Clock } from "@yoke/protocol";
 
-export { errorEnvelope } from "@yoke/scheduler";
+export { errorEnvelope } from "@yoke/scheduler/internal";
 
 /**
  * The one seam through which the loop runs tools: a batch of leased attempts (their

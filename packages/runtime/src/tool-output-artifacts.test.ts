@@ -27,7 +27,7 @@ function fileStore() {
   return { store: createFileArtifactStore({ directory: directory.path }), directory: directory.path };
 }
 
-async function runWith(journal: JournalV1, tools: readonly AnyTool[], options: Partial<HarnessOptions> = {}) {
+async function runWith(journal: JournalV1, tools: readonly AnyTool[], options: Omit<Partial<HarnessOptions>, "journal"> = {}) {
   const { harness, model } = rig(script(), { journal, tools, maxEventOutputBytes: LIMIT, ...options });
   const result = await harness.start("Dump the log.", { runId: RUN });
   model.assertConsumed();

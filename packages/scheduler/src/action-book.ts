@@ -1,11 +1,5 @@
-import {
-  transitionAction,
-  type ActionRecord,
-  type ActionStatus,
-  type ActionTransitionInput,
-  type EventData,
-  type YokeEventDraft,
-} from "@yoke/protocol";
+import { type ActionRecord, type ActionStatus, type EventData, type YokeEventDraft } from "@yoke/protocol";
+import { transitionAction, type ActionTransitionInput } from "@yoke/protocol/internal";
 
 /** A draft of one `action.*` event. */
 export type ActionEventDraft = Extract<YokeEventDraft, { type: `action.${string}` }>;

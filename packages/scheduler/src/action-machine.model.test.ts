@@ -1,18 +1,8 @@
 // Model-based test of the action state machine as the scheduler journals it: whatever
 // sequence of events, commits and crashes, no illegal transition reaches the journal, and
 // the journal alone rebuilds the state the model expects.
-import {
-  ACTION_EVENT_TYPES,
-  ACTION_STATES,
-  RECONCILE_VERDICTS,
-  transitionAction,
-  YokeError,
-  type ActionEventType,
-  type ActionState,
-  type ActionStatus,
-  type ActionTransitionInput,
-  type ReconcileVerdict,
-} from "@yoke/protocol";
+import { YokeError, type ActionState, type ActionStatus, type ReconcileVerdict } from "@yoke/protocol";
+import { ACTION_EVENT_TYPES, ACTION_STATES, RECONCILE_VERDICTS, transitionAction, type ActionEventType, type ActionTransitionInput } from "@yoke/protocol/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ActionBook, transitionInput, type ActionEventDraft } from "./action-book.js";

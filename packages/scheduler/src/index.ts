@@ -5,16 +5,16 @@
  * `@yoke/protocol` before it is staged for the journal. Batches run conflict-aware from the
  * tools' read and write sets; uncertain effects are resolved only by reconciliation;
  * compensations run in reverse order of commit. Imports `@yoke/protocol` only.
+ *
+ * The action book that stages transitions, the envelope builders and the conflict-graph
+ * helpers are in `@yoke/scheduler/internal`, which has no semver guarantee.
  */
-export { ActionBook, transitionInput } from "./action-book.js";
-export type { ActionEventDraft, StageResult } from "./action-book.js";
 export { BatchTransaction, DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./batch-transaction.js";
 export type { BatchTransactionOptions, ProposedCall, Settlement } from "./batch-transaction.js";
 export { compensationPlan, pendingCompensations } from "./compensation-plan.js";
 export type { CompensableTool } from "./compensation-plan.js";
-export { ALL_RESOURCES, conflictPredecessors, conflicts, defaultAccess } from "./conflicts.js";
-export { errorEnvelope, outputEnvelope } from "./envelopes.js";
-export { accessOf, executeBatch, realTimers } from "./execute-batch.js";
+export { conflicts, defaultAccess } from "./conflicts.js";
+export { executeBatch, realTimers } from "./execute-batch.js";
 export type { AttemptOutcome, DispatchItem, ExecuteBatchOptions, Timers } from "./execute-batch.js";
-export { argumentDigest, callIdempotently } from "./idempotent-call.js";
+export { callIdempotently } from "./idempotent-call.js";
 export type { IdempotentCallOptions } from "./idempotent-call.js";

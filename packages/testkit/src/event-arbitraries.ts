@@ -1,4 +1,5 @@
-import { EVENT_SCHEMA_VERSION, EVENT_TYPE_PATTERN, type EventDraft, type JsonValue, type ToolSpec } from "@yoke/protocol";
+import { EVENT_SCHEMA_VERSION, type EventDraft, type JsonValue, type ToolSpec } from "@yoke/protocol";
+import { EVENT_TYPE_PATTERN } from "@yoke/protocol/internal";
 import fc from "fast-check";
 import type { RunStartedDraft } from "./event-drafts.js";
 

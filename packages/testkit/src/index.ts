@@ -4,7 +4,8 @@
  * (malformed, unknown and duplicate tool calls, refusals, truncation), and event drafts.
  *
  * The contract suites (vitest) are in `@yoke/testkit/contracts`, the fast-check arbitraries
- * in `@yoke/testkit/arbitraries`, so importing the scripted model loads neither.
+ * in `@yoke/testkit/arbitraries`, so importing the scripted model loads neither; the crash
+ * injector (Node child processes) is in `@yoke/testkit/crash`.
  */
 export { SCRIPTED_CAPABILITIES, createScriptedModel } from "./scripted-model.js";
 export type { ScriptedModel, ScriptedModelOptions } from "./scripted-model.js";
@@ -42,7 +43,3 @@ export { generatedScenario } from "./generated-scenario.js";
 export type { GeneratedBehaviour, GeneratedScenarioOptions } from "./generated-scenario.js";
 export { summarizeActions } from "./action-summary.js";
 export type { ActionSummary, UncertainAction } from "./action-summary.js";
-export { ACK_LOG_ENV, CRASH_PLAN_ENV, KILL_POINTS, crashInjection, crashPlanFromEnv } from "./crash-point.js";
-export type { CrashPlan, CrashingJournal, KillPoint } from "./crash-point.js";
-export { SCENARIO_REPORT_ENV, SCENARIO_REPORT_PREFIX, printScenarioReport, runCrashInjector } from "./crash-injector.js";
-export type { CrashInjectorOptions, CrashInjectorResult, KillPointResult, ScenarioReport } from "./crash-injector.js";

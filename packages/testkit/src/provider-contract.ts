@@ -1,13 +1,5 @@
-import {
-  ModelResponseSchema,
-  type ProviderErrorKind,
-  STOP_REASONS,
-  type ModelRequest,
-  type ModelResponse,
-  type ModelStreamPart,
-  type ProviderAdapterV1,
-  type ToolSpec,
-} from "@yoke/protocol";
+import { ModelResponseSchema, STOP_REASONS, type ModelRequest, type ModelResponse, type ModelStreamPart, type ProviderAdapterV1, type ToolSpec } from "@yoke/protocol";
+import { type ProviderErrorKind } from "@yoke/protocol/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "./rejection.js";
 

@@ -140,7 +140,10 @@ export interface TestRig {
 }
 
 /** A harness with a memory journal, a still clock, sequential ids and an instant sleep. */
-export function rig(steps: readonly ScriptedStep[], options: Partial<HarnessOptions> & { idStart?: number } = {}): TestRig {
+export function rig(
+  steps: readonly ScriptedStep[],
+  options: Omit<Partial<HarnessOptions>, "journal"> & { journal?: JournalV1; idStart?: number } = {},
+): TestRig {
   const { idStart, ...overrides } = options;
   const model = createScriptedModel(steps);
   const journal = recordingJournal(overrides.journal);

@@ -78,7 +78,7 @@ describe("a custom loop from @yoke/runtime/loop", () => {
         },
       });
       const calls = toolCallsOf(response);
-      const verdicts = validateCalls(calls, tools);
+      const verdicts = await validateCalls(calls, tools);
       await journal.append(scope, seq, [
         yokeEventDraft("model.responded", { turnId, response, latencyMs: 0 }, at()),
         ...verdicts.map((verdict, position) => {
@@ -102,7 +102,7 @@ describe("a custom loop from @yoke/runtime/loop", () => {
         const call = calls[position]!;
         const startedAt = clock.now();
         const output = `echo: ${(verdict.value as { text: string }).text}`;
-        const { result } = outputEnvelope(verdict.tool, output, startedAt, clock);
+        const { result } = await outputEnvelope(verdict.tool, output, startedAt, clock);
         completed.push(
           yokeEventDraft(
             "tool.completed",

@@ -2,7 +2,8 @@
 // composed, so the test lives in the runtime (DESIGN.md: only the runtime composes layers).
 import { createMemoryIdempotencyStore } from "@yoke/journal";
 import { YokeError, steppingClock } from "@yoke/protocol";
-import { argumentDigest, callIdempotently } from "@yoke/scheduler";
+import { callIdempotently } from "@yoke/scheduler";
+import { argumentDigest } from "@yoke/scheduler/internal";
 import { describe, expect, it } from "vitest";
 
 const clock = steppingClock(0, 1);

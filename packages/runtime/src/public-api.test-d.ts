@@ -8,12 +8,14 @@ declare const provider: ProviderAdapterV1;
 // The journal option takes a JournalV1 or the path of a SQLite file.
 expectTypeOf<HarnessOptions["journal"]>().toEqualTypeOf<JournalV1 | string | undefined>();
 const harness = createHarness({ journal: "./yoke.db", provider });
-expectTypeOf(harness).toEqualTypeOf<Harness>();
+// Without an `output` schema, a run has no structured output; `Harness` alone (Output = unknown) accepts any harness.
+expectTypeOf(harness).toEqualTypeOf<Harness<undefined>>();
+expectTypeOf(harness).toMatchTypeOf<Harness>();
 expectTypeOf(harness.close()).toEqualTypeOf<Promise<void>>();
 // @ts-expect-error a provider is required
 createHarness({ journal: "./yoke.db" });
 
-expectTypeOf(harness.start("task")).toEqualTypeOf<Promise<RunResult>>();
+expectTypeOf(harness.start("task")).toEqualTypeOf<Promise<RunResult<undefined>>>();
 expectTypeOf<RunResult["text"]>().toEqualTypeOf<string>();
 expectTypeOf<RunResult["state"]>().toEqualTypeOf<RunState>();
 expectTypeOf(harness.getState("run_1")).toEqualTypeOf<Promise<RunState>>();

@@ -7,7 +7,7 @@ import {
   type ContextInput,
   type SourceMessage,
 } from "@yoke/context-compiler";
-import { YokeError, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
@@ -112,7 +112,7 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
   context.compiled.staged.set(manifest.requestHash, result);
   const at = context.deps.clock.now();
   const delta = journaledDelta(diffManifest(context.compiled.manifest, manifest));
-  const compactions = result.compactions.map((compaction) => JSON.parse(JSON.stringify(compaction)) as JsonRecord);
+  const compactions = result.compactions.map((compaction) => JSON.parse(canonicalJson(compaction)) as JsonRecord);
   return [
     {
       type: "context.compiled",

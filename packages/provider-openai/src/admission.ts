@@ -1,10 +1,9 @@
 import { YokeError, type ModelRequest } from "@yoke/protocol";
-import type { OpenAIModelFamily } from "./capabilities.js";
+import type { OpenAIApi, OpenAIModelFamily } from "./capabilities.js";
 import type { OpenAIRequestOptions } from "./provider-options.js";
 import { strictSchemaViolations } from "./strict-schema.js";
 
-/** Which OpenAI endpoint an adapter calls. */
-export type OpenAIApi = "responses" | "chat";
+export type { OpenAIApi } from "./capabilities.js";
 
 /**
  * Decides, before any network call, whether the target can represent the request. Returns

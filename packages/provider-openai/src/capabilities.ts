@@ -1,5 +1,7 @@
 import type { ProviderCapabilities } from "@yoke/protocol";
-import type { OpenAIApi } from "./admission.js";
+
+/** Which OpenAI endpoint an adapter calls. */
+export type OpenAIApi = "responses" | "chat";
 
 /**
  * What one OpenAI model family can do. `reasoning` families spend reasoning tokens, take

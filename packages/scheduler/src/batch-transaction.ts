@@ -12,10 +12,9 @@ import {
 } from "@yoke/protocol";
 import { ActionBook, type ActionEventDraft } from "./action-book.js";
 import { errorEnvelope, messageOf } from "./envelopes.js";
-import type { AttemptOutcome, DispatchItem } from "./execute-batch.js";
+import { maxAttempts, retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
 
-/** Attempts an action may take when its tool does not say. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
+export { DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./attempts.js";
 
 /** A call the runtime accepted: where it came from, and its input as journaled and as parsed. */
 export interface ProposedCall {
@@ -258,15 +257,6 @@ export class BatchTransaction {
       });
     }
   }
-}
-
-/** Whether a failed attempt is followed by another one: retryable, and attempts are left. */
-export function retriesAfter(item: DispatchItem, outcome: Extract<AttemptOutcome, { kind: "failed" }>): boolean {
-  return outcome.retryable && item.attempt < maxAttempts(item.tool);
-}
-
-export function maxAttempts(tool: ToolDeclarationV1<any>): number {
-  return tool.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
 }
 
 /**

@@ -30,7 +30,7 @@ export interface CompiledContext {
    * The transcript sources of the last compile, extended as messages are added, so the
    * compiler's per-message caches hit (see `contextInputOf`).
    */
-  transcript: SourceMessage[];
+  transcript: readonly SourceMessage[];
   lastCompiledHash: string | undefined;
 }
 

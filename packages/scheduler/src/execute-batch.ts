@@ -1,12 +1,8 @@
 import {
   YokeError,
-  type ActionId,
-  type AttemptId,
   type Clock,
-  type JsonValue,
   type ToolAccess,
   type ToolDeclarationV1,
-  type ToolResultEnvelope,
 } from "@yoke/protocol";
 import { retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";

@@ -148,7 +148,10 @@ export const EVENT_DATA_SCHEMAS = {
   }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
   "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema }),
-  /** Journaled before the handler is invoked. */
+  /**
+   * Legacy: journals written before action transactions (docs/decisions/0002). Read and
+   * folded, never written; `action.admitted` (or `action.executing`) replaced it.
+   */
   "tool.started": z.object({
     ...callRef,
     actionId: z.string(),
@@ -156,6 +159,7 @@ export const EVENT_DATA_SCHEMAS = {
     attempt: z.number().int().positive(),
     input: JsonValueSchema,
   }),
+  /** Legacy, like `tool.started` (the runtime writes it only to close an interrupted legacy call); `action.committed` and `action.failed` replaced it. */
   "tool.completed": z.object({ ...callRef, actionId: z.string(), attemptId: z.string(), result: ToolResultEnvelopeSchema }),
   /**
    * A tool call the runtime accepted, admitted in one step: proposed, validated, authorized

@@ -56,6 +56,7 @@ export type {
   YokeEventDraft,
   YokeEventOf,
   YokeEventType,
+  StoredJson,
 } from "./events.js";
 export type {
   IdempotencyClaim,

@@ -181,6 +181,25 @@ describe("contextInputFromRunState", () => {
     expect(input.transcript.map((entry) => entry.message)).toEqual(transcript.map((entry) => entry.message));
     expect(compile(input, FAST).request.messages).toHaveLength(2 + 6);
   });
+
+  it("reuses the sources of a previous transcript while the state's messages still start with them", () => {
+    const transcript = makeTranscript(3);
+    const task = { role: "user" as const, content: [{ type: "text" as const, text: "Find and fix the failing test." }] };
+    const messages = [task, ...transcript.map((entry) => entry.message)];
+    const state = { length: 10, task: "Find and fix the failing test.", systemPrompt: undefined, tools: TOOLS, messages: messages.slice(0, 4) };
+    const first = contextInputFromRunState(state);
+    const grown = { ...state, length: 16, messages };
+    const next = contextInputFromRunState(grown, { previousTranscript: first.transcript });
+    first.transcript.forEach((source, index) => expect(next.transcript[index]).toBe(source));
+    expect(next).toEqual(contextInputFromRunState(grown));
+    expect(compile(next, FAST).bytes).toBe(compile(contextInputFromRunState(grown), FAST).bytes);
+    // A state that does not extend it (message 2 differs) gets new sources from there on.
+    const other = { ...grown, messages: [task, messages[1]!, messages[3]!, ...messages.slice(3)] };
+    const rebuilt = contextInputFromRunState(other, { previousTranscript: first.transcript });
+    expect(rebuilt.transcript[0]).toBe(first.transcript[0]);
+    expect(rebuilt.transcript[1]!.message).toBe(messages[3]);
+    expect(rebuilt).toEqual(contextInputFromRunState(other));
+  });
 });
 
 describe("budgets", () => {

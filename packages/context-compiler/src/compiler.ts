@@ -2,7 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { YokeError, canonicalJson, type Message, type ModelRequest } from "@yoke/protocol";
 import { sha256Hex, type Artifact } from "./artifacts.js";
 import { extractiveSummary, makeRevision, selectCompaction, summaryCharBudget, summaryTokenAllowance } from "./compaction.js";
-import type { ContextRevision } from "./compaction-types.js";
+import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
 import { headerFrame, reindexed, systemEntry, taskEntry, toolsEntry, transcriptEntry, type Entry, type ToolsEntry } from "./entries.js";
 import { DEFAULT_TOOL_OUTPUT_BUDGET_BYTES, MESSAGE_OVERHEAD_TOKENS, toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
 import { candidatesOf, layoutContext, tailStartOf, type Columns, type Layout } from "./layout.js";
@@ -73,20 +73,29 @@ function validate(config: CompileConfig): void {
   if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new YokeError("CONFIG_INVALID", "compaction.threshold must be in (0, 1]");
 }
 
-/** The digest state after a layout's frames; valid while its columns are only appended to. */
-interface Checkpoint {
-  readonly columns: Columns;
-  readonly header: string;
-  readonly frames: number;
-  readonly hash: Hash;
+/** What a compiler fixes once, from its config. */
+interface CompilerSetup {
+  readonly config: CompileConfig;
+  readonly counter: TokenCounter;
+  readonly policy: CompactionPolicy | undefined;
+  /** Tokens for the context: the window less the output reserve. */
+  readonly available: number;
+  readonly configDigest: string;
+  readonly tokenizer: Manifest["tokenizer"];
 }
 
-/** Creates a compiler; see `ContextCompiler`. Throws CONFIG_INVALID for an invalid config. */
-export function createContextCompiler(config: CompileConfig): ContextCompiler {
+function setupOf(config: CompileConfig): CompilerSetup {
   validate(config);
   const counter: TokenCounter = config.tokenCounter ?? tokenCounterForModel(config.model);
+  const tokenizer: Manifest["tokenizer"] = { encoding: counter.encoding, mode: counter.mode };
+  if (counter.charsPerToken !== undefined) tokenizer.charsPerToken = counter.charsPerToken;
+  return { config, counter, policy: config.compaction, available: config.contextWindow - config.maxOutputTokens, configDigest: configDigestOf(config, counter), tokenizer };
+}
+
+/** The digest of everything in the config that changes rendering. */
+function configDigestOf(config: CompileConfig, counter: TokenCounter): string {
   const policy = config.compaction;
-  const configDigest = sha256Hex(
+  return sha256Hex(
     canonicalJson({
       model: config.model,
       contextWindow: config.contextWindow,
@@ -104,29 +113,41 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
           : [policy.threshold, policy.keepRecentMessages ?? null, policy.maxSummaryChars ?? null, policy.summarize === undefined ? "extractive" : "model"],
     }),
   );
-  const budgetOf = (toolName: string) => toolOutputBudget(config, toolName);
-  const available = config.contextWindow - config.maxOutputTokens;
-  const tokenizer: Manifest["tokenizer"] = { encoding: counter.encoding, mode: counter.mode };
-  if (counter.charsPerToken !== undefined) tokenizer.charsPerToken = counter.charsPerToken;
+}
 
-  // Caches, keyed by what they depend on.
+/** The tools entry with the request header it makes. */
+interface ToolsPart {
+  readonly entry: ToolsEntry;
+  readonly header: ReturnType<typeof renderHeader>;
+  readonly headerJson: Manifest["header"];
+  readonly frame: { frame: string; frameBytes: number };
+}
+
+/** The entries of one context, each cached by what it depends on: a turn renders and counts only what is new. */
+function entryCaches(setup: CompilerSetup) {
+  const { config, counter } = setup;
+  const budgetOf = (toolName: string) => toolOutputBudget(config, toolName);
   const transcriptCache = new WeakMap<Message, { id: string; trust: string | undefined; nonce: string; entry: Entry }>();
-  let toolsCache: { key: readonly unknown[]; entry: ToolsEntry; header: ReturnType<typeof renderHeader>; headerJson: Manifest["header"]; frame: { frame: string; frameBytes: number } } | undefined;
+  let toolsCache: { key: readonly unknown[]; part: ToolsPart } | undefined;
   let systemCache: { key: string; entry: Entry } | undefined;
   let taskCache: { key: string; entry: Entry } | undefined;
-  let checkpoint: Checkpoint | undefined;
   let nonceCache: { readonly task: string; readonly systemPrompt: string | undefined; readonly nonce: string } | undefined;
-  let lastLayout: Layout | undefined;
-
-  const cached = {
-    tools(input: ContextInput, nonce: string) {
+  return {
+    /** The nonce depends on the task and system prompt only: recomputed when they change. */
+    nonce(input: ContextInput): string {
+      if (nonceCache === undefined || nonceCache.task !== input.task || nonceCache.systemPrompt !== input.systemPrompt) {
+        nonceCache = { task: input.task, systemPrompt: input.systemPrompt, nonce: delimiterNonce(input, config.delimiterSeed) };
+      }
+      return nonceCache.nonce;
+    },
+    tools(input: ContextInput, nonce: string): ToolsPart {
       const key = [input.tools, input.remoteTools, nonce];
       if (toolsCache === undefined || toolsCache.key.some((value, index) => value !== key[index])) {
         const entry = toolsEntry(input.tools, new Set(input.remoteTools ?? []), nonce, counter);
         const header = renderHeader({ ...config, tools: entry.tools });
-        toolsCache = { key, entry, header, headerJson: headerAsJson(header), frame: headerFrame(header) };
+        toolsCache = { key, part: { entry, header, headerJson: headerAsJson(header), frame: headerFrame(header) } };
       }
-      return toolsCache;
+      return toolsCache.part;
     },
     system(input: ContextInput, nonce: string): Entry {
       const key = canonicalJson([input.systemPrompt ?? null, nonce, input.constraints ?? []]);
@@ -149,13 +170,24 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
       return entry;
     },
   };
+}
 
-  /**
-   * SHA-256 of the request bytes: the header frame, the layout's frames (the stable prefix)
-   * and the evidence frame. The digest state after the stable prefix is kept: when the next
-   * layout appends to the same columns under the same header, only its new frames are hashed.
-   */
-  const digest = (header: string, layout: Layout, evidenceFrame: string | undefined): string => {
+/** The digest state after a layout's frames; valid while its columns are only appended to. */
+interface Checkpoint {
+  readonly columns: Columns;
+  readonly header: string;
+  readonly frames: number;
+  readonly hash: Hash;
+}
+
+/**
+ * SHA-256 of the request bytes: the header frame, the layout's frames (the stable prefix)
+ * and the evidence frame. The digest state after the stable prefix is kept: when the next
+ * layout appends to the same columns under the same header, only its new frames are hashed.
+ */
+function requestDigester(): (header: string, layout: Layout, evidenceFrame: string | undefined) => string {
+  let checkpoint: Checkpoint | undefined;
+  return (header, layout, evidenceFrame) => {
     const { columns, count } = layout;
     let hash: Hash;
     let from = 0;
@@ -172,113 +204,131 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
     if (evidenceFrame !== undefined) hash.update(evidenceFrame, "utf8");
     return hash.digest("hex");
   };
+}
 
+/**
+ * The layout of the input under the window: CONTEXT_OVERFLOW when mandatory state does not
+ * fit; when the transcript does not, compacted extractively under the policy (one compaction
+ * normally suffices; a second folds the first summary in), else CONTEXT_OVERFLOW.
+ */
+function fitLayout(setup: CompilerSetup, build: (compactions: readonly ContextRevision[]) => Layout, journaled: readonly ContextRevision[]): { layout: Layout; made: ContextRevision[] } {
+  const { config, policy, available } = setup;
+  const overflow = { available, contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens };
+  let compactions = journaled;
+  let layout = build(compactions);
+  if (layout.mandatory > available) {
+    throw contextOverflowError({ reason: "context_overflow", what: "mandatory", required: layout.mandatory, ...overflow, sections: { ...layout.sections }, compactionRequired: false });
+  }
+  const made: ContextRevision[] = [];
+  if (layout.used > available && policy !== undefined && policy.summarize === undefined) {
+    const maxChars = summaryCharBudget(policy, available);
+    const target = Math.floor(available * policy.threshold);
+    for (let attempt = 0; attempt < 2 && layout.used > available; attempt++) {
+      const replaced = selectCompaction(candidatesOf(layout), tailStartOf(layout), layout.used - target + summaryTokenAllowance(maxChars), policy);
+      if (replaced === undefined) break;
+      const compaction = makeRevision(replaced, layout.resolved, extractiveSummary({ items: replaced, maxChars }), "extractive");
+      made.push(compaction);
+      compactions = [...compactions, compaction];
+      layout = build(compactions);
+    }
+  }
+  if (layout.used > available) {
+    throw contextOverflowError({
+      reason: "context_overflow", what: "transcript", required: layout.used, ...overflow, sections: { ...layout.sections },
+      compactionRequired: policy?.summarize !== undefined,
+      compactionFailed: policy !== undefined && policy.summarize === undefined,
+    });
+  }
+  return { layout, made };
+}
+
+/** A fitted layout's messages, items and artifacts, with the evidence that fits in what is left. */
+interface Filled {
+  readonly messages: Message[];
+  readonly items: ManifestItem[];
+  readonly artifacts: Artifact[];
+  readonly sections: Record<Section, number>;
+  readonly overhead: number;
+  readonly evidenceFrame: string | undefined;
+  readonly evidenceBytes: number;
+}
+
+function fillLayout(setup: CompilerSetup, input: ContextInput, layout: Layout, nonce: string): Filled {
+  const { counter, available } = setup;
+  const { columns, count } = layout;
+  const evidence = fillEvidence(input.evidence ?? [], available - layout.used, nonce, counter, count.entries);
+  // Copies of the layout's part of its columns, which later turns append to.
+  const messages = columns.messages.slice(0, count.entries);
+  const items: ManifestItem[] = columns.items.slice(0, count.items);
+  const artifacts: Artifact[] = columns.artifacts.slice(0, count.artifacts);
+  let overhead = layout.overhead;
+  let evidenceFrame: string | undefined;
+  let evidenceBytes = 0;
+  if (evidence.included.length > 0) {
+    const message = renderEvidenceMessage(evidence.included.map((entry) => entry.block));
+    evidenceFrame = `${canonicalJson(message)}\n`;
+    messages.push(message);
+    evidenceBytes = Buffer.byteLength(evidenceFrame, "utf8");
+    overhead += MESSAGE_OVERHEAD_TOKENS + counter.count(EVIDENCE_HEADING);
+  }
+  items.push(...evidence.items);
+  for (const entry of evidence.included) artifacts.push({ hash: entry.hash, text: entry.item.text });
+  return { messages, items, artifacts, sections: { ...layout.sections, evidence: evidence.tokens }, overhead, evidenceFrame, evidenceBytes };
+}
+
+function manifestOf(setup: CompilerSetup, input: ContextInput, tools: ToolsPart, nonce: string, layout: Layout, filled: Filled, requestHash: string): Manifest {
+  const { config, available } = setup;
+  const { sections, overhead } = filled;
+  const used = Object.values(sections).reduce((sum, value) => sum + value, 0) + overhead;
+  const allocation: Allocation = { contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens, mandatory: layout.mandatory, sections, overhead, used, free: available - used };
+  const stableBytes = tools.frame.frameBytes + layout.bytes;
+  return {
+    version: MANIFEST_VERSION,
+    revision: input.revision,
+    contextRevision: layout.resolved.latest,
+    model: config.model,
+    tokenizer: setup.tokenizer,
+    configDigest: setup.configDigest,
+    delimiterNonce: nonce,
+    header: tools.headerJson,
+    tools: tools.entry.manifest.slice(),
+    items: filled.items,
+    allocation,
+    stablePrefix: { messages: layout.count.entries, bytes: stableBytes },
+    messageCount: filled.messages.length,
+    requestBytes: stableBytes + filled.evidenceBytes,
+    requestHash,
+  };
+}
+
+/** Creates a compiler; see `ContextCompiler`. Throws CONFIG_INVALID for an invalid config. */
+export function createContextCompiler(config: CompileConfig): ContextCompiler {
+  const setup = setupOf(config);
+  const entries = entryCaches(setup);
+  const digest = requestDigester();
+  let lastLayout: Layout | undefined;
   return {
     config,
     compile(input) {
-      // The nonce depends on the task and system prompt only: recomputed when they change.
-      if (nonceCache === undefined || nonceCache.task !== input.task || nonceCache.systemPrompt !== input.systemPrompt) {
-        nonceCache = { task: input.task, systemPrompt: input.systemPrompt, nonce: delimiterNonce(input, config.delimiterSeed) };
-      }
-      const nonce = nonceCache.nonce;
-      const tools = cached.tools(input, nonce);
-      const fixed: Entry[] = [cached.system(input, nonce), cached.task(input)];
+      const nonce = entries.nonce(input);
+      const tools = entries.tools(input, nonce);
+      const fixed: Entry[] = [entries.system(input, nonce), entries.task(input)];
       const build = (compactions: readonly ContextRevision[]): Layout =>
-        (lastLayout = layoutContext({ input, compactions, fixed, tools: tools.entry, nonce, counter, transcript: cached.transcript }, lastLayout));
-      let compactions = input.compactions ?? [];
-      let layout = build(compactions);
-      const sectionsOf = (current: Layout) => ({ ...current.sections });
-      if (layout.mandatory > available) {
-        throw contextOverflowError({
-          reason: "context_overflow", what: "mandatory", required: layout.mandatory, available,
-          contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens, sections: sectionsOf(layout), compactionRequired: false,
-        });
-      }
-      const made: ContextRevision[] = [];
-      if (layout.used > available) {
-        if (policy !== undefined && policy.summarize === undefined) {
-          const maxChars = summaryCharBudget(policy, available);
-          const target = Math.floor(available * policy.threshold);
-          // One compaction normally suffices; a second folds the first summary in.
-          for (let attempt = 0; attempt < 2 && layout.used > available; attempt++) {
-            const replaced = selectCompaction(candidatesOf(layout), tailStartOf(layout), layout.used - target + summaryTokenAllowance(maxChars), policy);
-            if (replaced === undefined) break;
-            const compaction = makeRevision(replaced, layout.resolved, extractiveSummary({ items: replaced, maxChars }), "extractive");
-            made.push(compaction);
-            compactions = [...compactions, compaction];
-            layout = build(compactions);
-          }
-        }
-        if (layout.used > available) {
-          throw contextOverflowError({
-            reason: "context_overflow", what: "transcript", required: layout.used, available,
-            contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens, sections: sectionsOf(layout),
-            compactionRequired: policy?.summarize !== undefined,
-            compactionFailed: policy !== undefined && policy.summarize === undefined,
-          });
-        }
-      }
+        (lastLayout = layoutContext({ input, compactions, fixed, tools: tools.entry, nonce, counter: setup.counter, transcript: entries.transcript }, lastLayout));
+      const { layout, made } = fitLayout(setup, build, input.compactions ?? []);
+      const filled = fillLayout(setup, input, layout, nonce);
+      const manifest = manifestOf(setup, input, tools, nonce, layout, filled, digest(tools.frame.frame, layout, filled.evidenceFrame));
       const { columns, count } = layout;
-      const evidence = fillEvidence(input.evidence ?? [], available - layout.used, nonce, counter, count.entries);
-      // Copies of the layout's part of its columns, which later turns append to.
-      const messages = columns.messages.slice(0, count.entries);
-      let evidenceFrame: string | undefined;
-      let requestBytes = tools.frame.frameBytes + layout.bytes;
-      const items: ManifestItem[] = columns.items.slice(0, count.items);
-      const sections: Record<Section, number> = { ...layout.sections, evidence: evidence.tokens };
-      let overhead = layout.overhead;
-      if (evidence.included.length > 0) {
-        const message = renderEvidenceMessage(evidence.included.map((entry) => entry.block));
-        const text = `${canonicalJson(message)}\n`;
-        messages.push(message);
-        evidenceFrame = text;
-        requestBytes += Buffer.byteLength(text, "utf8");
-        overhead += MESSAGE_OVERHEAD_TOKENS + counter.count(EVIDENCE_HEADING);
-      }
-      items.push(...evidence.items);
-      const stableMessages = count.entries;
-      const hash = digest(tools.frame.frame, layout, evidenceFrame);
-      const stableBytes = tools.frame.frameBytes + layout.bytes;
-      const used = Object.values(sections).reduce((sum, value) => sum + value, 0) + overhead;
-      const allocation: Allocation = {
-        contextWindow: config.contextWindow,
-        outputReserve: config.maxOutputTokens,
-        mandatory: layout.mandatory,
-        sections,
-        overhead,
-        used,
-        free: available - used,
-      };
-      const manifest: Manifest = {
-        version: MANIFEST_VERSION,
-        revision: input.revision,
-        contextRevision: layout.resolved.latest,
-        model: config.model,
-        tokenizer,
-        configDigest,
-        delimiterNonce: nonce,
-        header: tools.headerJson,
-        tools: tools.entry.manifest.slice(),
-        items,
-        allocation,
-        stablePrefix: { messages: stableMessages, bytes: stableBytes },
-        messageCount: messages.length,
-        requestBytes,
-        requestHash: hash,
-      };
-      const request: ModelRequest = { ...tools.header, messages, stablePrefixMessages: stableMessages };
-      const artifacts: Artifact[] = columns.artifacts.slice(0, count.artifacts);
-      for (const entry of evidence.included) artifacts.push({ hash: entry.hash, text: entry.item.text });
       let bytes: string | undefined;
-      const threshold = policy === undefined ? Infinity : available * policy.threshold;
+      const threshold = setup.policy === undefined ? Infinity : setup.available * setup.policy.threshold;
       return {
-        request,
+        request: { ...tools.header, messages: filled.messages, stablePrefixMessages: count.entries },
         manifest,
         get bytes() {
-          bytes ??= tools.frame.frame + columns.frames.slice(0, count.entries).join("") + (evidenceFrame ?? "");
+          bytes ??= tools.frame.frame + columns.frames.slice(0, count.entries).join("") + (filled.evidenceFrame ?? "");
           return bytes;
         },
-        artifacts,
+        artifacts: filled.artifacts,
         // Evidence is refilled every turn; only the history counts towards compaction.
         compactionDue: layout.used > threshold,
         compactions: made,

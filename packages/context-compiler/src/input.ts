@@ -100,32 +100,62 @@ export const DEFAULT_TOOL_OUTPUT_BUDGET_BYTES = 16 * 1024;
 /** Tokens charged per message for the provider's framing (role, separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
+/** What `contextInputFromRunState` adds to a run state's own fields. */
+export interface RunStateInputOptions extends Pick<ContextInput, "constraints" | "evidence" | "compactions" | "remoteTools"> {
+  /**
+   * The transcript of the input taken from an earlier state of the same run. Its sources are
+   * reused (the same objects, so the compiler sees at once that the transcript only grew)
+   * while the state's messages still start with theirs.
+   */
+  readonly previousTranscript?: readonly SourceMessage[];
+}
+
 /**
  * A compile input from a folded run state. Transcript ids are `message:<index>` in
- * `state.messages` (index 0 is the task); pass your own ids (event sequence numbers) when
- * you have them.
+ * `state.messages` (index 0 is the task): positions, which a crash recovery does not move,
+ * so a resumed run renders the same bytes as an uninterrupted one. The runtime compiles
+ * every request and rebuilds every journaled one from this.
  *
  * @example
  * ```ts
- * const input = contextInputFromRunState(accumulator.peek());
+ * let input = contextInputFromRunState(accumulator.peek());
+ * // next turn: cost proportional to the new messages
+ * input = contextInputFromRunState(accumulator.peek(), { previousTranscript: input.transcript });
  * ```
  */
 export function contextInputFromRunState(
   state: Pick<RunState, "length" | "task" | "systemPrompt" | "tools" | "messages">,
-  extra: Pick<ContextInput, "constraints" | "evidence" | "compactions" | "remoteTools"> = {},
+  options: RunStateInputOptions = {},
 ): ContextInput {
-  const transcript: SourceMessage[] = [];
-  for (let index = 1; index < state.messages.length; index++) {
-    transcript.push({ id: `message:${index}`, message: state.messages[index]! });
-  }
+  const { previousTranscript, constraints, evidence, compactions, remoteTools } = options;
   return {
     revision: state.length,
     ...(state.systemPrompt === undefined ? {} : { systemPrompt: state.systemPrompt }),
     task: state.task,
     tools: state.tools,
-    transcript,
-    ...extra,
+    ...(remoteTools === undefined ? {} : { remoteTools }),
+    transcript: transcriptOf(state.messages, previousTranscript),
+    ...(constraints === undefined ? {} : { constraints }),
+    ...(evidence === undefined ? {} : { evidence }),
+    ...(compactions === undefined ? {} : { compactions }),
   };
+}
+
+/** One source per message after the task, reusing `previous` where it still matches. */
+function transcriptOf(messages: RunState["messages"], previous: readonly SourceMessage[] = []): SourceMessage[] {
+  let kept = Math.min(previous.length, messages.length - 1);
+  for (let index = 0; index < kept; index++) {
+    const source = previous[index]!;
+    if (source.message !== messages[index + 1] || source.id !== `message:${index + 1}` || source.trust !== undefined) {
+      kept = index;
+      break;
+    }
+  }
+  const transcript = previous.slice(0, kept);
+  for (let index = kept + 1; index < messages.length; index++) {
+    transcript.push({ id: `message:${index}`, message: messages[index]! });
+  }
+  return transcript;
 }
 
 /** A tool's output budget in UTF-8 bytes under `config`. */

@@ -11,7 +11,6 @@ import {
   type ToolSpec,
 } from "@yoke/protocol";
 import { sha256Hex, truncateUtf8, utf8Length, type Artifact } from "./artifacts.js";
-import { canonicalText } from "./canonical-frame.js";
 import type { PartTruncation } from "./manifest-schema.js";
 import { compilerNote, isUntrusted, trustRule, wrapContent, type TrustLabel } from "./trust.js";
 
@@ -200,7 +199,7 @@ function toolPartText(part: ToolResultPart): string {
 
 /** One frame of the request bytes: canonical JSON, which never contains a raw newline. */
 export function frame(value: Message | RequestHeader): string {
-  return `${canonicalText(value)}\n`;
+  return `${canonicalJson(value)}\n`;
 }
 
 /** The request header as rendered (no undefined members, so its canonical form is fixed). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RECONCILE_VERDICTS } from "./actions.js";
 import { YokeError } from "./errors.js";
-import { JsonObjectSchema } from "./json-value.js";
+import { JsonObjectSchema, type JsonValue } from "./json-value.js";
 import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelopeSchema, ToolSpecSchema } from "./model.js";
 
 /**
@@ -148,7 +148,10 @@ export const EVENT_DATA_SCHEMAS = {
   }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
   "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema }),
-  /** Journaled before the handler is invoked. */
+  /**
+   * Legacy: journals written before action transactions (docs/decisions/0002). Read and
+   * folded, never written; `action.admitted` (or `action.executing`) replaced it.
+   */
   "tool.started": z.object({
     ...callRef,
     actionId: z.string(),
@@ -156,6 +159,7 @@ export const EVENT_DATA_SCHEMAS = {
     attempt: z.number().int().positive(),
     input: JsonValueSchema,
   }),
+  /** Legacy, like `tool.started` (the runtime writes it only to close an interrupted legacy call); `action.committed` and `action.failed` replaced it. */
   "tool.completed": z.object({ ...callRef, actionId: z.string(), attemptId: z.string(), result: ToolResultEnvelopeSchema }),
   /**
    * A tool call the runtime accepted, admitted in one step: proposed, validated, authorized
@@ -241,7 +245,28 @@ export const EVENT_DATA_SCHEMAS = {
 
 export type YokeEventType = keyof typeof EVENT_DATA_SCHEMAS;
 export const YOKE_EVENT_TYPES = Object.keys(EVENT_DATA_SCHEMAS) as YokeEventType[];
-export type EventData<T extends YokeEventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
+/** The data of a stored event of type `T`, as the journal gives it back (see `StoredJson`). */
+export type EventData<T extends YokeEventType> = StoredJson<z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>>;
+/**
+ * The data a draft of type `T` is typed with: zod's output type, whose optional members may be
+ * `undefined` in the type (values built from parsed models, envelopes and outcomes). The
+ * journal stores none: leave such a member out rather than setting it to `undefined`.
+ */
+type DraftData<T extends YokeEventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
+
+/**
+ * `T` as the journal gives it back: parsed JSON, where an optional member is absent, never
+ * `undefined`. zod types an optional member `T | undefined`, which a JSON object cannot
+ * hold; without this a typed event would not be a `JournalEvent` under
+ * `exactOptionalPropertyTypes`. Types that are JSON already are left as they are.
+ */
+export type StoredJson<T> = T extends JsonValue
+  ? T
+  : T extends readonly unknown[]
+    ? { [I in keyof T]: StoredJson<T[I]> }
+    : T extends object
+      ? { [K in keyof T]: StoredJson<Exclude<T[K], undefined>> }
+      : T;
 
 /** A stored event whose type is one of Yoke's own, with typed data. */
 export type YokeEvent = {
@@ -278,7 +303,7 @@ export function isEventOfType<T extends YokeEventType>(event: YokeEvent, type: T
 
 /** A draft of one of Yoke's own events, typed by its `type`: `JournalV1.append` takes it as it is. */
 export type YokeEventDraft = {
-  [T in YokeEventType]: { type: T; at: number; causationId?: string | null; data: EventData<T> };
+  [T in YokeEventType]: { type: T; at: number; causationId?: string | null; data: DraftData<T> };
 }[YokeEventType];
 
 export function isYokeEventType(type: string): type is YokeEventType {

@@ -1,8 +1,9 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { steppingClock } from "./clock.js";
 import { YokeError } from "./errors.js";
-import { idSchema, newId, parseId, sequentialIdSource, ulidIdSource } from "./ids.js";
+import { idSchema, newId, parseId, sequentialIdSource, ulidIdSource, type ActionId, type RunId } from "./ids.js";
+import type { ToolCallContext } from "./tool-declaration.js";
 
 describe("id sources", () => {
   it("sequential ids are deterministic and sort in creation order", () => {
@@ -44,5 +45,19 @@ describe("id sources", () => {
     expect(() => parseId("run", "run_")).toThrow(YokeError);
     expect(idSchema("tenant").safeParse("tenant_x").success).toBe(true);
     expect(idSchema("tenant").safeParse("run_x").success).toBe(false);
+  });
+});
+
+describe("ids at the public boundary", () => {
+  it("are plain strings: an id read from a database or a CLI argument needs no cast", () => {
+    const fromDatabase: string = "action_01";
+    const context: Pick<ToolCallContext, "actionId" | "attemptId"> = { actionId: fromDatabase, attemptId: "attempt_01" };
+    expectTypeOf(context.actionId).toEqualTypeOf<string>();
+    expectTypeOf<RunId>().toEqualTypeOf<string>();
+    expectTypeOf<ActionId>().toEqualTypeOf<string>();
+    const minted = newId(sequentialIdSource(), "run");
+    expectTypeOf(minted).toEqualTypeOf<string>();
+    expectTypeOf(parseId("run", minted)).toEqualTypeOf<string>();
+    expect(parseId("run", minted)).toBe(minted);
   });
 });

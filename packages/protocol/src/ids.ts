@@ -2,28 +2,27 @@ import { z } from "zod";
 import type { Clock } from "./clock.js";
 import { YokeError } from "./errors.js";
 
-declare const brand: unique symbol;
-type Brand<T, B extends string> = T & { readonly [brand]: B };
+// Ids are plain strings, not branded types: a run id read from a database, a URL or a CLI
+// argument goes straight to `harness.resume`, `RunScope` and the tool context without a cast.
+// The names below say which id a signature means; `parseId` checks the `<kind>_<body>` form
+// where that matters.
 
-export type TenantId = Brand<string, "TenantId">;
-export type SessionId = Brand<string, "SessionId">;
-export type RunId = Brand<string, "RunId">;
-export type TurnId = Brand<string, "TurnId">;
-export type ActionId = Brand<string, "ActionId">;
-export type AttemptId = Brand<string, "AttemptId">;
+/** A tenant's id: every journal query is scoped by it. */
+export type TenantId = string;
+/** A session's id (a conversation that holds runs). */
+export type SessionId = string;
+/** A run's id, unique within its tenant. */
+export type RunId = string;
+/** A turn's id (one model request and what follows it). */
+export type TurnId = string;
+/** An action's id: stable across attempts, the idempotency key of its external writes. */
+export type ActionId = string;
+/** One attempt of an action. */
+export type AttemptId = string;
 
 /** The kinds of id in Yoke's identity chain `tenant → session → run → turn → action → attempt`. */
 export const ID_KINDS = ["tenant", "session", "run", "turn", "action", "attempt"] as const;
 export type IdKind = (typeof ID_KINDS)[number];
-
-export interface IdOfKind {
-  tenant: TenantId;
-  session: SessionId;
-  run: RunId;
-  turn: TurnId;
-  action: ActionId;
-  attempt: AttemptId;
-}
 
 /** An id is `<kind>_<body>` where the body sorts in creation order. */
 const ID_PATTERN = /^(tenant|session|run|turn|action|attempt)_[0-9A-Za-z_-]{1,64}$/;
@@ -44,30 +43,27 @@ export interface IdSource {
   next(kind: IdKind): string;
 }
 
-/** Mints a branded id of `kind` from `source`. */
-export function newId<K extends IdKind>(source: IdSource, kind: K): IdOfKind[K] {
-  return `${kind}_${source.next(kind)}` as IdOfKind[K];
+/** Mints an id of `kind` from `source`: `<kind>_<body>`. */
+export function newId(source: IdSource, kind: IdKind): string {
+  return `${kind}_${source.next(kind)}`;
 }
 
-/** Checks that `value` is a well-formed id of `kind` and brands it; throws CONFIG_INVALID otherwise. */
-export function parseId<K extends IdKind>(kind: K, value: string): IdOfKind[K] {
+/** Checks that `value` is a well-formed id of `kind` and returns it; throws CONFIG_INVALID otherwise. */
+export function parseId(kind: IdKind, value: string): string {
   if (!ID_PATTERN.test(value) || !value.startsWith(`${kind}_`)) {
     throw new YokeError("CONFIG_INVALID", `not a ${kind} id: ${JSON.stringify(value.slice(0, 80))}`, {
       details: { kind },
     });
   }
-  return value as IdOfKind[K];
+  return value;
 }
 
-/** zod schema for an id of `kind`, branded. */
-export function idSchema<K extends IdKind>(kind: K): z.ZodType<IdOfKind[K], string> {
+/** zod schema for an id of `kind`. */
+export function idSchema(kind: IdKind): z.ZodType<string, string> {
   return z
     .string()
     .regex(ID_PATTERN)
-    .refine((value) => value.startsWith(`${kind}_`), { message: `expected a ${kind} id` }) as unknown as z.ZodType<
-    IdOfKind[K],
-    string
-  >;
+    .refine((value) => value.startsWith(`${kind}_`), { message: `expected a ${kind} id` });
 }
 
 /** A counter per kind, zero-padded: `00000000000001`, `00000000000002`, … Deterministic. */

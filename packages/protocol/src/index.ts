@@ -1,5 +1,5 @@
 /**
- * @yoke/protocol — the shared vocabulary of Yoke: branded ids and the id source, the
+ * @yoke/protocol — the shared vocabulary of Yoke: ids and the id source, the
  * canonical event union (zod), the normalized model request and response, the tool-result
  * envelope, the versioned interfaces every layer implements (`JournalV1`,
  * `ProviderAdapterV1`, `ArtifactStoreV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
@@ -41,6 +41,7 @@ export type {
   YokeEventDraft,
   YokeEventOf,
   YokeEventType,
+  StoredJson,
 } from "./events.js";
 export type {
   IdempotencyClaim,
@@ -54,7 +55,6 @@ export type {
   ActionId,
   AttemptId,
   IdKind,
-  IdOfKind,
   IdSource,
   RunId,
   SessionId,

@@ -98,10 +98,10 @@ export interface JournalKeyProvider {
 }
 
 export interface ReadOptions {
-  /** First sequence number to return (inclusive). Default 0. */
-  readonly fromSeq?: number;
-  /** Last sequence number to return (exclusive). Default: the end. */
-  readonly toSeq?: number;
+  /** First sequence number to return (inclusive). Default (also when `undefined`) 0. */
+  readonly fromSeq?: number | undefined;
+  /** Last sequence number to return (exclusive). Default (also when `undefined`): the end. */
+  readonly toSeq?: number | undefined;
 }
 
 export interface RunSummary {

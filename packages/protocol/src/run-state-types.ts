@@ -21,7 +21,7 @@ export interface PendingToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly arguments: JsonValue | undefined;
-  /** Set once `tool.started` or `action.executing` is journaled: the effect may have begun. */
+  /** Set once `action.admitted` or `action.executing` (or a legacy `tool.started`) is journaled: the effect may have begun. */
   readonly started?: { readonly actionId: string; readonly attemptId: string; readonly attempt: number };
   /** Set once `action.proposed` is journaled: the action this call became. */
   readonly actionId?: string;

@@ -28,8 +28,8 @@ interface WireChatToolCall {
 
 /** A chat completion folded from a stream or read from a JSON body. */
 interface ChatResult {
-  id?: string;
-  model?: string;
+  id?: string | undefined;
+  model?: string | undefined;
   text: string;
   refusal: string;
   calls: { id: string; name: string; arguments: string }[];

@@ -8,8 +8,7 @@ import {
   type ManifestDelta,
   type SourceMessage,
 } from "@yoke/context-compiler";
-import { YokeError, isJsonObject, type EventData, type JournalEvent, type JsonValue, type ModelRequest, type YokeEvent } from "@yoke/protocol";
-import { withoutUndefined } from "./plain-json.js";
+import { YokeError, canonicalJson, isJsonObject, type EventData, type JournalEvent, type JsonValue, type ModelRequest, type YokeEvent } from "@yoke/protocol";
 
 /**
  * What one `start` or `resume` knows about the run's compiled context, kept current from the
@@ -31,7 +30,7 @@ export interface CompiledContext {
    * The transcript sources of the last compile, extended as messages are added, so the
    * compiler's per-message caches hit (see `contextInputOf`).
    */
-  transcript: SourceMessage[];
+  transcript: readonly SourceMessage[];
   lastCompiledHash: string | undefined;
 }
 
@@ -57,7 +56,7 @@ export function createCompiledContext(): CompiledContext {
 export function journaledDelta(delta: ManifestDelta): Record<string, JsonValue> {
   const { base: _base, set, ...rest } = delta;
   const { requestHash: _hash, revision: _revision, ...fields } = set;
-  const journaled: unknown = withoutUndefined({ ...rest, set: fields });
+  const journaled: unknown = JSON.parse(canonicalJson({ ...rest, set: fields }));
   if (!isJsonObject(journaled)) throw new YokeError("INTERNAL", "the context compiler's manifest delta is not plain JSON");
   return journaled;
 }

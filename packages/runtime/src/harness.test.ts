@@ -60,13 +60,17 @@ describe("createHarness: the happy path", () => {
       release: { runtime: `@yoke/runtime@${RUNTIME_VERSION}`, eventSchemaVersion: 1 },
       tools: [echoTool.spec, store.tool.spec],
     });
+    const actionEvents = new Set<string>();
     for (const raw of events) {
       const event = parseYokeEvent(raw);
-      if (event.type === "tool.started" || event.type === "tool.completed") expect(event.causationId).toBe(event.data.actionId);
+      if (event.type === "action.admitted") expect(event.causationId).toBe(event.data.turnId);
+      if (event.type === "action.committed" || event.type === "action.failed") expect(event.causationId).toBe(event.data.actionId);
+      if (event.type === "action.admitted" || event.type === "action.committed") actionEvents.add(event.type);
       if (event.type === "turn.started" || event.type === "model.requested" || event.type === "model.responded") {
         expect(event.causationId).toBe(event.data.turnId);
       }
     }
+    expect([...actionEvents].sort()).toEqual(["action.admitted", "action.committed"]);
   });
 
   it("journals the hash of exactly the request the model received", async () => {

@@ -22,9 +22,9 @@ import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } f
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
  * journals every step before acting on it. A tool turn costs two durable appends: the
- * response with every call's `tool.started`/`tool.rejected`, then every result with the
- * next turn's `turn.started`, `context.compiled` (the compiler's manifest delta) and
- * `model.requested`. Requests are compiled by `@yoke/context-compiler`.
+ * response with every call's `action.admitted`/`tool.rejected`, then every outcome
+ * (`action.committed`, `action.failed`, …) with the next turn's `turn.started`,
+ * `context.compiled` (the compiler's manifest delta) and `model.requested`. Requests are compiled by `@yoke/context-compiler`.
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
-import { applyManifestDelta, rebuildRequest, type Manifest, type SourceMessage } from "@yoke/context-compiler";
+import { applyManifestDelta, contextInputFromRunState, rebuildRequest, type ContextInput, type Manifest } from "@yoke/context-compiler";
 import { sha256Hex } from "@yoke/context-compiler/internal";
 import { RunStateAccumulator, YokeError, type EventData, type JournalEvent, type JournalV1, type ModelRequest, type RunScope } from "@yoke/protocol";
 import { cutOutputsOf, verifyOutOfLine, type CutOutput, type ReconstructOptions } from "./cut-outputs.js";
 import { parseManifestDelta } from "./compiled-context.js";
-import { transcriptItemId } from "./request-builder.js";
 
 export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
 
@@ -66,7 +65,7 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
   const accumulator = new RunStateAccumulator();
   const artifacts = new Map<string, string>();
   let manifest: Manifest | undefined;
-  let found: { seq: number; manifest: Manifest; requestHash: string; transcript: SourceMessage[]; sourceSeqs: Map<string, number> } | undefined;
+  let found: { seq: number; manifest: Manifest; requestHash: string; input: ContextInput; sourceSeqs: Map<string, number> } | undefined;
   for (const stored of events) {
     const event = accumulator.apply(stored);
     if (event.type === "context.compiled") {
@@ -85,14 +84,10 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
       }
       const state = accumulator.peek();
       if (found === undefined && state.turns === turnIndex && compiledInTurn++ === requestInTurn) {
-        const transcript: SourceMessage[] = [];
-        const sourceSeqs = new Map<string, number>();
-        for (let index = 1; index < state.messages.length; index++) {
-          const id = transcriptItemId(index);
-          transcript.push({ id, message: state.messages[index]! });
-          sourceSeqs.set(id, state.messageSeqs[index]!);
-        }
-        found = { seq: event.seq, manifest, requestHash: data.requestHash, transcript, sourceSeqs };
+        // The input the runtime compiled this request from; transcript item `index` is message `index + 1`.
+        const input = contextInputFromRunState(state);
+        const sourceSeqs = new Map(input.transcript.map((source, index) => [source.id, state.messageSeqs[index + 1]!] as const));
+        found = { seq: event.seq, manifest, requestHash: data.requestHash, input, sourceSeqs };
       }
     } else if (event.type === "model.requested" && found !== undefined) {
       const data = event.data;
@@ -103,12 +98,7 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
           actual: data.requestHash,
         });
       }
-      const state = accumulator.peek();
-      const rebuilt = rebuildRequest({
-        manifest: found.manifest,
-        source: { ...(state.systemPrompt === undefined ? {} : { systemPrompt: state.systemPrompt }), task: state.task, transcript: found.transcript },
-        artifacts,
-      });
+      const rebuilt = rebuildRequest({ manifest: found.manifest, source: found.input, artifacts });
       if (!rebuilt.matches) {
         throw mismatch(
           `turn ${turnIndex}: the request rebuilt from the journal hashes to ${rebuilt.requestHash}, not to the ${data.requestHash} journaled in event ${event.seq} (model.requested); ${rebuilt.bytes.length === found.manifest.requestBytes ? "same length" : `${Buffer.byteLength(rebuilt.bytes, "utf8")} bytes, not ${found.manifest.requestBytes}`}`,
@@ -123,7 +113,7 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
         requestHash: rebuilt.requestHash,
         manifest: found.manifest,
         sourceSeqs: found.sourceSeqs,
-        cutOutputs: cutOutputsOf(found.manifest, found.transcript, found.sourceSeqs),
+        cutOutputs: cutOutputsOf(found.manifest, found.input.transcript, found.sourceSeqs),
       };
     }
   }

@@ -1,13 +1,13 @@
 import {
+  contextInputFromRunState,
   createContextCompiler,
   diffManifest,
   estimatedTokenCounter,
   type CompileConfig,
   type CompileResult,
   type ContextInput,
-  type SourceMessage,
 } from "@yoke/context-compiler";
-import { YokeError, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
@@ -39,51 +39,21 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
 }
 
 /**
- * The manifest id of transcript message `index` of `RunState.messages` (0 is the task):
- * its position, which a crash recovery does not move, so a resumed run renders the same
- * bytes as an uninterrupted one. `RunState.messageSeqs[index]` is the event it came from.
- */
-export function transcriptItemId(index: number): string {
-  return `message:${index}`;
-}
-
-/**
- * The compiler's input for a run state: the transcript after the task (ids from
- * `transcriptItemId`), with the harness's pinned constraints, evidence and the compactions
- * journaled so far.
+ * The compiler's input for a run state (`contextInputFromRunState`), with the harness's
+ * pinned constraints, evidence and the compactions journaled so far. The transcript of the
+ * last input is passed on, so its sources are reused and a turn costs its new messages.
  */
 export function contextInputOf(context: RunContext, state: RunState): ContextInput {
   const { compactions } = context.compiled;
-  const transcript = transcriptOf(context, state);
   const { constraints, evidence } = context.deps.context;
-  return {
-    revision: state.length,
-    ...(state.systemPrompt === undefined ? {} : { systemPrompt: state.systemPrompt }),
-    task: state.task,
-    tools: state.tools,
-    transcript,
+  const input = contextInputFromRunState(state, {
+    previousTranscript: context.compiled.transcript,
     ...(constraints === undefined ? {} : { constraints }),
     ...(evidence === undefined ? {} : { evidence: evidence(state) }),
     ...(compactions.length === 0 ? {} : { compactions: compactions.slice() }),
-  };
-}
-
-/**
- * The transcript sources of `state`, one per message after the task. `RunState.messages`
- * only grows, so the sources of earlier turns are kept (the same objects, so the compiler's
- * caches hit) and only new messages are added: O(new messages) per turn.
- */
-function transcriptOf(context: RunContext, state: RunState): SourceMessage[] {
-  const { messages } = state;
-  let transcript = context.compiled.transcript;
-  const kept = transcript.length;
-  if (kept > messages.length - 1 || (kept > 0 && transcript[kept - 1]!.message !== messages[kept])) {
-    transcript = context.compiled.transcript = [];
-  }
-  for (let index = transcript.length + 1; index < messages.length; index++) {
-    transcript.push({ id: transcriptItemId(index), message: messages[index]! });
-  }
-  return transcript;
+  });
+  context.compiled.transcript = input.transcript;
+  return input;
 }
 
 /** Compiles the request `state` gives with the context's long-lived compiler. Throws CONTEXT_OVERFLOW when it cannot fit. */
@@ -112,7 +82,7 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
   context.compiled.staged.set(manifest.requestHash, result);
   const at = context.deps.clock.now();
   const delta = journaledDelta(diffManifest(context.compiled.manifest, manifest));
-  const compactions = result.compactions.map((compaction) => JSON.parse(JSON.stringify(compaction)) as JsonRecord);
+  const compactions = result.compactions.map((compaction) => JSON.parse(canonicalJson(compaction)) as JsonRecord);
   return [
     {
       type: "context.compiled",

@@ -194,5 +194,7 @@ function provisional(context: RunContext, draft: YokeEventDraft, seq: number): Y
 /** The typed event a draft became: its type and data with the envelope the store gave it. */
 export function typedStored(draft: YokeEventDraft, stored: Omit<JournalEvent, "type" | "data">): YokeEvent {
   const { schemaVersion, tenantId, runId, seq, at, causationId, prevHash, hash } = stored;
-  return { ...draft, schemaVersion, tenantId, runId, seq, at, causationId, prevHash, hash };
+  // A draft's data is typed with zod's output types, whose optional members may be `undefined`;
+  // the journal accepts only drafts with no `undefined` member, so what it stored is the draft's data.
+  return { ...draft, schemaVersion, tenantId, runId, seq, at, causationId, prevHash, hash } as YokeEvent;
 }

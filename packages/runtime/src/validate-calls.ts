@@ -11,7 +11,7 @@ export type CallDecision =
       readonly tool: AnyTool;
       /** The parsed input, as the handler receives it. */
       readonly value: unknown;
-      /** What `tool.started` records: the parsed input when it is JSON, else the model's arguments. */
+      /** What `action.admitted` records: the parsed input when it is JSON, else the model's arguments. */
       readonly input: JsonValue;
     }
   | { readonly kind: "reject"; readonly code: RejectionCode; readonly message: string };

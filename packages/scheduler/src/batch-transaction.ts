@@ -1,9 +1,7 @@
 import {
   YokeError,
   newId,
-  type ActionId,
   type ActionRecord,
-  type AttemptId,
   type Clock,
   type IdSource,
   type JsonValue,
@@ -12,10 +10,9 @@ import {
 } from "@yoke/protocol";
 import { ActionBook, type ActionEventDraft } from "./action-book.js";
 import { errorEnvelope, messageOf } from "./envelopes.js";
-import type { AttemptOutcome, DispatchItem } from "./execute-batch.js";
+import { maxAttempts, retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
 
-/** Attempts an action may take when its tool does not say. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
+export { DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./attempts.js";
 
 /** A call the runtime accepted: where it came from, and its input as journaled and as parsed. */
 export interface ProposedCall {
@@ -104,7 +101,7 @@ export class BatchTransaction {
         deadlineAt,
       },
     });
-    return { tool: call.tool, input: call.value, actionId: actionId as ActionId, attemptId: attemptId as AttemptId, attempt: 1, deadlineAt };
+    return { tool: call.tool, input: call.value, actionId, attemptId, attempt: 1, deadlineAt };
   }
 
   /** Stages the next attempt's lease and `executing` for an action that may take one. */
@@ -114,7 +111,7 @@ export class BatchTransaction {
     const deadlineAt = this.#clock.now() + tool.timeoutMs;
     this.#stage({ type: "action.leased", at: this.#clock.now(), causationId: actionId, data: { actionId, attemptId, attempt, deadlineAt } });
     this.#stage({ type: "action.executing", at: this.#clock.now(), causationId: actionId, data: { actionId, attemptId } });
-    return { tool, input: value, actionId: actionId as ActionId, attemptId: attemptId as AttemptId, attempt, deadlineAt };
+    return { tool, input: value, actionId, attemptId, attempt, deadlineAt };
   }
 
   /**
@@ -134,7 +131,7 @@ export class BatchTransaction {
       const attemptId = record.attemptId ?? newId(this.#ids, "attempt");
       this.#stage({ type: "action.executing", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId, attemptId } });
       const deadlineAt = this.#clock.now() + tool.timeoutMs;
-      const item = { tool, input: value, actionId: record.actionId as ActionId, attemptId: attemptId as AttemptId, attempt: record.status.attempt, deadlineAt };
+      const item = { tool, input: value, actionId: record.actionId, attemptId, attempt: record.status.attempt, deadlineAt };
       return { kind: "retry", item };
     }
     if (state === "executing") {
@@ -196,7 +193,7 @@ export class BatchTransaction {
     const { actionId } = record;
     try {
       if (!tool.compensate) throw new YokeError("TOOL_COMPENSATION_FAILED", `${tool.name} has no compensation`);
-      await tool.compensate(value, { actionId: actionId as ActionId, idempotencyKey: `${actionId}:compensate`, receipt: record.receipt, signal });
+      await tool.compensate(value, { actionId, idempotencyKey: `${actionId}:compensate`, receipt: record.receipt, signal });
     } catch (error) {
       const message = messageOf(error);
       this.#stage({ type: "action.compensation_failed", at: this.#clock.now(), causationId: actionId, data: { actionId, message } });
@@ -260,15 +257,6 @@ export class BatchTransaction {
   }
 }
 
-/** Whether a failed attempt is followed by another one: retryable, and attempts are left. */
-export function retriesAfter(item: DispatchItem, outcome: Extract<AttemptOutcome, { kind: "failed" }>): boolean {
-  return outcome.retryable && item.attempt < maxAttempts(item.tool);
-}
-
-export function maxAttempts(tool: ToolDeclarationV1<any>): number {
-  return tool.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-}
-
 /**
  * Whether an uncertain effect happened. The tool's reconciler decides; without one, a
  * `none` or `idempotent` tool is `retry_safe` (another attempt under the same key does no
@@ -281,7 +269,7 @@ async function askReconciler(
 ): Promise<Exclude<ReconcileResult, { status: "unknown" }> | { status: "retry_safe" } | { status: "unknown"; reason: string }> {
   if (tool.reconcile) {
     try {
-      const answer = await tool.reconcile(actionId as ActionId, receipt);
+      const answer = await tool.reconcile(actionId, receipt);
       if (answer.status === "unknown") return { status: "unknown", reason: answer.reason ?? `the reconciler of ${tool.name} could not tell whether action ${actionId} applied` };
       return answer;
     } catch (error) {

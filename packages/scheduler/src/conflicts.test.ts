@@ -1,4 +1,4 @@
-import { steppingClock, type ActionId, type AttemptId, type ToolAccess } from "@yoke/protocol";
+import { steppingClock, type ToolAccess } from "@yoke/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { neverTimers } from "./__fixtures__/manual-timers.js";
@@ -43,8 +43,8 @@ describe("conflict-aware batches (property)", () => {
           // Each handler finishes when the fast-check scheduler says: random durations, no clock.
           tool: declaration({ name: `t${index}`, access: () => set, execute: () => s.schedule(Promise.resolve("ok"), `t${index}`) }),
           input: {},
-          actionId: `action_${index}` as ActionId,
-          attemptId: `attempt_${index}` as AttemptId,
+          actionId: `action_${index}`,
+          attemptId: `attempt_${index}`,
           attempt: 1,
           deadlineAt: Number.MAX_SAFE_INTEGER,
         }));

@@ -1,4 +1,4 @@
-import { YokeError, steppingClock, type ActionId, type AttemptId, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
+import { YokeError, steppingClock, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { manualTimers, neverTimers } from "./__fixtures__/manual-timers.js";
@@ -9,8 +9,8 @@ const clock = steppingClock(0, 0);
 const item = (tool: ToolDeclarationV1<any>, index = 0): DispatchItem => ({
   tool,
   input: {},
-  actionId: `action_${index}` as ActionId,
-  attemptId: `attempt_${index}` as AttemptId,
+  actionId: `action_${index}`,
+  attemptId: `attempt_${index}`,
   attempt: 1,
   deadlineAt: 100,
 });

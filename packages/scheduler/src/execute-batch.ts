@@ -1,41 +1,15 @@
 import {
   YokeError,
-  type ActionId,
-  type AttemptId,
   type Clock,
-  type JsonValue,
   type ToolAccess,
   type ToolDeclarationV1,
-  type ToolResultEnvelope,
 } from "@yoke/protocol";
-import { retriesAfter } from "./batch-transaction.js";
+import { retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";
 import { DispatchSlots } from "./dispatch-slots.js";
 import { errorEnvelope, messageOf, outputEnvelope } from "./envelopes.js";
 
-/** One leased attempt, already durable as executing (`action.admitted` or `action.executing`). */
-export interface DispatchItem {
-  readonly tool: ToolDeclarationV1<any>;
-  /** The input as the tool's schema parsed it. */
-  readonly input: unknown;
-  readonly actionId: ActionId;
-  readonly attemptId: AttemptId;
-  readonly attempt: number;
-  /** Clock time after which the attempt must not be dispatched, and is abandoned if running. */
-  readonly deadlineAt: number;
-}
-
-/** What one attempt came to. */
-export type AttemptOutcome =
-  | { readonly kind: "committed"; readonly result: ToolResultEnvelope; readonly receipt: JsonValue | undefined }
-  | { readonly kind: "failed"; readonly result: ToolResultEnvelope; readonly retryable: boolean; readonly dispatched: boolean }
-  | { readonly kind: "uncertain"; readonly reason: string }
-  /**
-   * Not dispatched, and still leased: an earlier call it conflicts with has not settled for
-   * good (its attempt failed and will be retried, or its outcome is uncertain). Dispatch the
-   * same item again in the round that settles that call; there is nothing to journal for it.
-   */
-  | { readonly kind: "deferred" };
+export type { AttemptOutcome, DispatchItem } from "./attempts.js";
 
 /** Timers the scheduler arms deadlines with. Tests inject fake ones; nothing sleeps on the wall clock. */
 export interface Timers {

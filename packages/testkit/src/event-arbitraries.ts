@@ -1,4 +1,4 @@
-import { EVENT_SCHEMA_VERSION, type EventDraft, type JsonValue, type ToolSpec } from "@yoke/protocol";
+import { EVENT_SCHEMA_VERSION, type EventData, type EventDraft, type JsonValue } from "@yoke/protocol";
 import { EVENT_TYPE_PATTERN } from "@yoke/protocol/internal";
 import fc from "fast-check";
 import type { RunStartedDraft } from "./event-drafts.js";
@@ -42,7 +42,7 @@ const causationId = fc.option(text, { nil: undefined }).chain((value) =>
   value === undefined ? fc.constantFrom(undefined, null) : fc.constant(value),
 );
 
-const toolSpec: fc.Arbitrary<ToolSpec> = fc.record({
+const toolSpec: fc.Arbitrary<EventData<"run.started">["tools"][number]> = fc.record({
   name: fc.stringMatching(/^[a-zA-Z0-9_-]{1,64}$/),
   description: text,
   inputSchema: eventDataArbitrary(),

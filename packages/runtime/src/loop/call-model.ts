@@ -1,6 +1,7 @@
 import {
   ModelResponseSchema,
   YokeError,
+  canonicalJson,
   toolCallsOf,
   type ModelResponse,
   type YokeEventDraft,
@@ -14,7 +15,6 @@ import { validateCalls } from "../validate-calls.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { nextTurnDrafts } from "./next-turn.js";
-import { withoutUndefined } from "../plain-json.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
@@ -99,5 +99,6 @@ function normalizeResponse(raw: ModelResponse): ModelResponse {
       cause: parsed.error,
     });
   }
-  return withoutUndefined(parsed.data) as ModelResponse;
+  // As the journal will give it back: no undefined members, -0 as 0.
+  return JSON.parse(canonicalJson(parsed.data)) as ModelResponse;
 }

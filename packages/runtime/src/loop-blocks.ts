@@ -3,13 +3,13 @@ import {
   RunStateAccumulator,
   YokeError,
   readYokeEvents,
-  type EventData,
   type JournalV1,
   type ModelRequest,
   type ModelResponse,
   type ProviderAdapterV1,
   type RunScope,
   type RunState,
+  type YokeEventDraft,
   type YokeEventType,
 } from "@yoke/protocol";
 import type { Timers } from "@yoke/scheduler";
@@ -21,7 +21,7 @@ export interface YokeEventDraftOf<T extends YokeEventType> {
   readonly type: T;
   readonly at: number;
   readonly causationId: string | null;
-  readonly data: EventData<T>;
+  readonly data: Extract<YokeEventDraft, { type: T }>["data"];
 }
 
 /**
@@ -37,7 +37,7 @@ export interface YokeEventDraftOf<T extends YokeEventType> {
  */
 export function yokeEventDraft<T extends YokeEventType>(
   type: T,
-  data: EventData<T>,
+  data: YokeEventDraftOf<T>["data"],
   options: { readonly at: number; readonly causationId?: string | null },
 ): YokeEventDraftOf<T> {
   const schema = EVENT_DATA_SCHEMAS[type];
@@ -48,7 +48,7 @@ export function yokeEventDraft<T extends YokeEventType>(
       details: { type },
     });
   }
-  return { type, at: options.at, causationId: options.causationId ?? null, data: parsed.data as EventData<T> };
+  return { type, at: options.at, causationId: options.causationId ?? null, data: parsed.data as YokeEventDraftOf<T>["data"] };
 }
 
 /**

@@ -42,7 +42,18 @@ function rawStore(label: string, synchronous: "full" | "normal") {
   const { db, insert } = openRawEvents(join(dir, `${label}-raw.sqlite`), synchronous);
   const commit = db.transaction((events: readonly JournalEvent[]) => {
     for (const event of events) {
-      insert.run(event.tenantId, event.runId, event.seq, event.type, event.at, event.causationId, JSON.stringify(event.data), event.prevHash, event.hash, event.schemaVersion);
+      insert.run(
+        event.tenantId,
+        event.runId,
+        event.seq,
+        event.type,
+        event.at,
+        event.causationId,
+        JSON.stringify(event.data),
+        event.prevHash,
+        event.hash,
+        event.schemaVersion,
+      );
     }
   });
   return { commit: (events: readonly JournalEvent[]) => commit.immediate(events), close: () => db.close() };
@@ -103,7 +114,8 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
       }
       if (appends.length % 2 !== 1) throw new Error(`turn.started after ${appends.length} appends: the turn shape changed`);
       if (raw !== undefined) {
-        if (appends.length === 1) raw.commit(appends[0]!); // run.started + the first request
+        if (appends.length === 1)
+          raw.commit(appends[0]!); // run.started + the first request
         else {
           raw.commit(appends.at(-2)!);
           raw.commit(appends.at(-1)!);

@@ -28,7 +28,9 @@ counter.count("warm up: builds the encoder once, as a long-lived process would")
 // The floor's encoder: js-tiktoken itself, resolved from the package that depends on it.
 // (Typed structurally: the bench does not depend on js-tiktoken itself.)
 const requireTiktoken = createRequire(import.meta.resolve("@yoke/context-compiler"));
-const { Tiktoken } = requireTiktoken("js-tiktoken/lite") as { Tiktoken: new (ranks: unknown) => { encode(text: string, allowed: string[], disallowed: string[]): number[] } };
+const { Tiktoken } = requireTiktoken("js-tiktoken/lite") as {
+  Tiktoken: new (ranks: unknown) => { encode(text: string, allowed: string[], disallowed: string[]): number[] };
+};
 const ranks = requireTiktoken("js-tiktoken/ranks/o200k_base") as { default?: unknown };
 const encoder = new Tiktoken(ranks.default ?? ranks);
 const straight = { count: (text: string) => encoder.encode(text, [], []).length };
@@ -54,7 +56,14 @@ function transcriptOf(turns: number, size: "short" | "long"): SourceMessage[] {
           : `export function parse${turn}(input: string): Node[] {\n  if (input === "") return [];\n  return tokenize(input).map(toNode);\n}\n`;
     const tool: Message = {
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: `call_${turn}`, toolName: "read_file", result: { status: "ok", content: [{ type: "text", text }], timing: { startedAt: turn, endedAt: turn + 1, durationMs: 1 } } }],
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: `call_${turn}`,
+          toolName: "read_file",
+          result: { status: "ok", content: [{ type: "text", text }], timing: { startedAt: turn, endedAt: turn + 1, durationMs: 1 } },
+        },
+      ],
     };
     out.push({ id: `event:${turn * 5 + 3}`, message: assistant }, { id: `event:${turn * 5 + 5}`, message: tool });
   }
@@ -78,7 +87,9 @@ function tokenizeOnce(messages: readonly Message[], counter: { count(text: strin
   for (const message of messages) {
     if (message.role === "system") tokens += counter.count(message.content);
     else if (message.role === "user") for (const part of message.content) tokens += counter.count(part.text);
-    else if (message.role === "assistant") for (const part of message.content) tokens += counter.count(part.type === "tool-call" ? `${part.toolName} ${part.rawArguments}` : "text" in part ? part.text : "");
+    else if (message.role === "assistant")
+      for (const part of message.content)
+        tokens += counter.count(part.type === "tool-call" ? `${part.toolName} ${part.rawArguments}` : "text" in part ? part.text : "");
     else for (const part of message.content) for (const text of part.result.content) tokens += counter.count(text.text);
   }
   return tokens;

@@ -26,11 +26,7 @@ function bytesUnder(dir: string): number {
 function installedPackages(modules: string): { name: string; bytes: number }[] {
   return readdirSync(modules, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
-    .flatMap((entry) =>
-      entry.name.startsWith("@")
-        ? readdirSync(join(modules, entry.name)).map((name) => `${entry.name}/${name}`)
-        : [entry.name],
-    )
+    .flatMap((entry) => (entry.name.startsWith("@") ? readdirSync(join(modules, entry.name)).map((name) => `${entry.name}/${name}`) : [entry.name]))
     .map((name) => ({ name, bytes: bytesUnder(join(modules, name)) }));
 }
 

@@ -65,8 +65,18 @@ function rawRound(round: number): number {
   const drafts = Array.from({ length: perRound }, (_, turn) => draftsFor(turn));
   const commitTurn = db.transaction((turn: number, turnDrafts: EventDraft[]) => {
     turnDrafts.forEach((draft, index) => {
-      insert.run("tenant_bench", runId, turn * EVENTS_PER_TURN + index, draft.type, draft.at, draft.causationId ?? null,
-        JSON.stringify(draft.data), GENESIS_HASH, GENESIS_HASH, 1);
+      insert.run(
+        "tenant_bench",
+        runId,
+        turn * EVENTS_PER_TURN + index,
+        draft.type,
+        draft.at,
+        draft.causationId ?? null,
+        JSON.stringify(draft.data),
+        GENESIS_HASH,
+        GENESIS_HASH,
+        1,
+      );
     });
   });
   const start = process.hrtime.bigint();

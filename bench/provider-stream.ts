@@ -32,7 +32,12 @@ if (providerName === "anthropic") {
   const client = new Anthropic({ apiKey: "sk-ant-bench", baseURL: server.url, maxRetries: 0 });
   adapter = createAnthropicProvider({ model: "claude-sonnet-4-6", client });
   raw = async () => {
-    const stream = await client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4096, messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], stream: true });
+    const stream = await client.messages.create({
+      model: "claude-sonnet-4-6",
+      max_tokens: 4096,
+      messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }],
+      stream: true,
+    });
     for await (const _event of stream);
   };
 } else if (providerName === "ai-sdk") {
@@ -47,7 +52,12 @@ if (providerName === "anthropic") {
   const client = new OpenAI({ apiKey: "sk-bench", baseURL: `${server.url}/v1`, maxRetries: 0 });
   adapter = createOpenAIProvider({ model: "gpt-5-mini", client });
   raw = async () => {
-    const stream = await client.responses.create({ model: "gpt-5-mini", input: [{ role: "user", content: [{ type: "input_text", text: "Say hello." }] }], store: false, stream: true });
+    const stream = await client.responses.create({
+      model: "gpt-5-mini",
+      input: [{ role: "user", content: [{ type: "input_text", text: "Say hello." }] }],
+      store: false,
+      stream: true,
+    });
     for await (const _event of stream);
   };
 }

@@ -3,14 +3,30 @@
 import { benchStartupAndSize } from "./startup-and-size.ts";
 import { fmt, printTable, runChild } from "./stats.ts";
 
-interface AppendVariant { eventsPerSecond: number; usPerAppend: number; vsRaw: number; vsBare: number; extraUsPerAppend: number }
+interface AppendVariant {
+  eventsPerSecond: number;
+  usPerAppend: number;
+  vsRaw: number;
+  vsBare: number;
+  extraUsPerAppend: number;
+}
 interface AppendResult {
-  synchronous: string; eventBytes: number; yoke: number; raw: number; ratio: number;
+  synchronous: string;
+  eventBytes: number;
+  yoke: number;
+  raw: number;
+  ratio: number;
   variants: Record<"bare" | "witness" | "lease" | "both", AppendVariant>;
 }
 interface TurnsResult {
-  turns: number; synchronous: string; medianTurnUs: number; tailMedianTurnUs: number; meanTurnUs: number;
-  peakRssMb: number; heapAfterGcMb?: number; journalBytes: number;
+  turns: number;
+  synchronous: string;
+  medianTurnUs: number;
+  tailMedianTurnUs: number;
+  meanTurnUs: number;
+  peakRssMb: number;
+  heapAfterGcMb?: number;
+  journalBytes: number;
 }
 
 const quick = process.argv.includes("--quick");
@@ -29,8 +45,19 @@ for (const mode of ["full", "normal"]) {
     fmt(bare.vsRaw, 2),
     fmt(both.vsRaw, 2),
   ]);
-  for (const [name, variant] of [["head witness", witness], ["lease", lease], ["witness + lease", both]] as const) {
-    ownershipRows.push([mode.toUpperCase(), name, fmt(bare.usPerAppend, 1), fmt(variant.usPerAppend, 1), fmt(variant.extraUsPerAppend, 1), fmt(variant.vsBare, 2)]);
+  for (const [name, variant] of [
+    ["head witness", witness],
+    ["lease", lease],
+    ["witness + lease", both],
+  ] as const) {
+    ownershipRows.push([
+      mode.toUpperCase(),
+      name,
+      fmt(bare.usPerAppend, 1),
+      fmt(variant.usPerAppend, 1),
+      fmt(variant.extraUsPerAppend, 1),
+      fmt(variant.vsBare, 2),
+    ]);
   }
 }
 printTable(
@@ -72,16 +99,32 @@ printTable(
 // The peak RSS above is mostly V8's young generation, which grows with the allocation rate;
 // the same 800-turn run with the young generation capped shows what the run itself needs.
 const capped = runChild<TurnsResult>("harness-turns.ts", ["800", "normal"], ["--expose-gc", "--max-semi-space-size=4"]);
-console.log(`\n800 turns (NORMAL) with node --max-semi-space-size=4: peak RSS ${fmt(capped.peakRssMb, 1)} MB, heap after GC ${fmt(capped.heapAfterGcMb ?? Number.NaN, 1)} MB`);
 console.log(
-  `\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`,
+  `\n800 turns (NORMAL) with node --max-semi-space-size=4: peak RSS ${fmt(capped.peakRssMb, 1)} MB, heap after GC ${fmt(capped.heapAfterGcMb ?? Number.NaN, 1)} MB`,
 );
+console.log(`\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`);
 
-interface ProviderStreamResult { provider: string; responses: number; streamBytes: number; adapterUs: number; rawUs: number; ratio: number; overheadUs: number }
+interface ProviderStreamResult {
+  provider: string;
+  responses: number;
+  streamBytes: number;
+  adapterUs: number;
+  rawUs: number;
+  ratio: number;
+  overheadUs: number;
+}
 const providerRows: string[][] = [];
 for (const provider of ["openai", "anthropic", "ai-sdk"]) {
   const result = runChild<ProviderStreamResult>("provider-stream.ts", [provider, quick ? "200" : "1000", quick ? "3" : "5"]);
-  providerRows.push([provider, String(result.responses), fmt(result.streamBytes), fmt(result.adapterUs), fmt(result.rawUs), fmt(result.overheadUs), fmt(result.ratio, 2)]);
+  providerRows.push([
+    provider,
+    String(result.responses),
+    fmt(result.streamBytes),
+    fmt(result.adapterUs),
+    fmt(result.rawUs),
+    fmt(result.overheadUs),
+    fmt(result.ratio, 2),
+  ]);
 }
 printTable(
   "Provider adapter per streamed response vs the raw SDK on the same recorded stream, loopback replay server (µs, median of rounds)",
@@ -90,24 +133,54 @@ printTable(
 );
 
 // Context compiler: full and per-turn compile, each next to its floor (tokenizing the same text once).
-interface ContextFullResult { events: number; messages: number; tokens: number; compacted: number; coldMs: number; warmMs: number; againMs: number; floorMs: number }
-interface ContextTurnsResult { turns: number; tokens: number; medianTurnUs: number; tailMedianTurnUs: number; floorTurnUs: number; deltaBytes: number; snapshotBytes: number }
+interface ContextFullResult {
+  events: number;
+  messages: number;
+  tokens: number;
+  compacted: number;
+  coldMs: number;
+  warmMs: number;
+  againMs: number;
+  floorMs: number;
+}
+interface ContextTurnsResult {
+  turns: number;
+  tokens: number;
+  medianTurnUs: number;
+  tailMedianTurnUs: number;
+  floorTurnUs: number;
+  deltaBytes: number;
+  snapshotBytes: number;
+}
 const contextFull = runChild<ContextFullResult>("context-compile.ts", ["full", quick ? "3" : "7"]);
 printTable(
   "Context compile of a 10,000-event run into a 128k-token window, js-tiktoken o200k_base (ms, median of rounds)",
   ["events", "messages", "tokens", "compacted", "full compile", "floor: tokenize once", "ratio", "next turn, cached"],
-  [[
-    fmt(contextFull.events), fmt(contextFull.messages), fmt(contextFull.tokens), fmt(contextFull.compacted),
-    fmt(contextFull.coldMs, 1), fmt(contextFull.floorMs, 1), fmt(contextFull.coldMs / contextFull.floorMs, 2), fmt(contextFull.warmMs, 2),
-  ]],
+  [
+    [
+      fmt(contextFull.events),
+      fmt(contextFull.messages),
+      fmt(contextFull.tokens),
+      fmt(contextFull.compacted),
+      fmt(contextFull.coldMs, 1),
+      fmt(contextFull.floorMs, 1),
+      fmt(contextFull.coldMs / contextFull.floorMs, 2),
+      fmt(contextFull.warmMs, 2),
+    ],
+  ],
 );
 const contextTurns = [50, 200, 800].map((turns) => runChild<ContextTurnsResult>("context-compile.ts", ["turns", String(turns)]));
 printTable(
   "Context compile per turn, one long-lived compiler (µs; floor: tokenizing the turn's new messages once)",
   ["turns", "tokens", "median/turn", "last-50 median", "floor/turn", "manifest deltas KiB", "full snapshots KiB"],
   contextTurns.map((result) => [
-    String(result.turns), fmt(result.tokens), fmt(result.medianTurnUs), fmt(result.tailMedianTurnUs), fmt(result.floorTurnUs),
-    fmt(result.deltaBytes / 1024), fmt(result.snapshotBytes / 1024),
+    String(result.turns),
+    fmt(result.tokens),
+    fmt(result.medianTurnUs),
+    fmt(result.tailMedianTurnUs),
+    fmt(result.floorTurnUs),
+    fmt(result.deltaBytes / 1024),
+    fmt(result.snapshotBytes / 1024),
   ]),
 );
 console.log(
@@ -118,9 +191,22 @@ console.log(
 // Action transactions (issue 3): throughput through every state, and a whole tool turn against
 // two raw fsync'd transactions of the same rows, both on SQLite synchronous=FULL.
 interface ActionsResult {
-  turns: number; actionsPerSecond: number; yokeTurnUs: number; rawTurnUs: number; ratio: number; appendsPerTurn: number; turnBytes: number;
-  yokeTurnNormalUs: number; yokeAppendNormalUs: number; rawTurnNormalUs: number; ratioNormal: number;
-  yokeTurnAt50Us: number; yokeTurnAt800Us: number; rawTurnAt50Us: number; rawTurnAt800Us: number; journalFloorRatio: number;
+  turns: number;
+  actionsPerSecond: number;
+  yokeTurnUs: number;
+  rawTurnUs: number;
+  ratio: number;
+  appendsPerTurn: number;
+  turnBytes: number;
+  yokeTurnNormalUs: number;
+  yokeAppendNormalUs: number;
+  rawTurnNormalUs: number;
+  ratioNormal: number;
+  yokeTurnAt50Us: number;
+  yokeTurnAt800Us: number;
+  rawTurnAt50Us: number;
+  rawTurnAt800Us: number;
+  journalFloorRatio: number;
   turnOverJournalRatio: number;
 }
 const actions = runChild<ActionsResult>("action-transactions.ts", [quick ? "100" : "400", quick ? "3" : "5"]);
@@ -128,7 +214,16 @@ printTable(
   "Action transactions: no-op irreversible tools, every state journaled (median of rounds; actions/s with synchronous=FULL)",
   ["sync", "turns", "actions/s (4 per turn)", "tool turn µs (2 actions)", "raw: same rows, 2 txns µs", "ratio", "appends per tool turn", "bytes per turn"],
   [
-    ["FULL", String(actions.turns), fmt(actions.actionsPerSecond), fmt(actions.yokeTurnUs), fmt(actions.rawTurnUs), fmt(actions.ratio, 2), fmt(actions.appendsPerTurn, 1), fmt(actions.turnBytes)],
+    [
+      "FULL",
+      String(actions.turns),
+      fmt(actions.actionsPerSecond),
+      fmt(actions.yokeTurnUs),
+      fmt(actions.rawTurnUs),
+      fmt(actions.ratio, 2),
+      fmt(actions.appendsPerTurn, 1),
+      fmt(actions.turnBytes),
+    ],
     ["NORMAL", String(actions.turns), "", fmt(actions.yokeTurnNormalUs), fmt(actions.rawTurnNormalUs), fmt(actions.ratioNormal, 2), "", ""],
   ],
 );
@@ -157,6 +252,5 @@ console.log(
     `(800/50 = ${fmt(actions.yokeTurnAt800Us / actions.yokeTurnAt50Us, 2)}; 1.00 = flat); raw in the same windows: ` +
     `${fmt(actions.rawTurnAt50Us)} and ${fmt(actions.rawTurnAt800Us)} µs`,
 );
-
 
 await benchStartupAndSize(quick);

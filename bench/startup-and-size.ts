@@ -2,8 +2,21 @@
 // alone. Run on their own with `node bench/startup-and-size.ts [--quick]`.
 import { fmt, median, printTable, runChild, runNode } from "./stats.ts";
 
-interface ColdStartResult { mode: string; nodeStartMs: number; importMs: number; firstTurnMs: number; peakRssMb: number }
-interface InstallSizeRow { name: string; tarballBytes: number; ownBytes: number; nodeModulesBytes: number; packages: number; largest: { name: string; bytes: number }[] }
+interface ColdStartResult {
+  mode: string;
+  nodeStartMs: number;
+  importMs: number;
+  firstTurnMs: number;
+  peakRssMb: number;
+}
+interface InstallSizeRow {
+  name: string;
+  tarballBytes: number;
+  ownBytes: number;
+  nodeModulesBytes: number;
+  packages: number;
+  largest: { name: string; bytes: number }[];
+}
 
 export async function benchStartupAndSize(quick: boolean): Promise<void> {
   // Cold start (issue 12): `import` of @yoke/runtime, @yoke/journal and @yoke/testkit, then a
@@ -18,7 +31,10 @@ export async function benchStartupAndSize(quick: boolean): Promise<void> {
       const started = performance.now();
       const result =
         mode === "bare node"
-          ? runNode<ColdStartResult>(["-e", "console.log(JSON.stringify({ mode: 'bare', nodeStartMs: performance.now(), importMs: 0, firstTurnMs: 0, peakRssMb: process.resourceUsage().maxRSS / 1024 }))"])
+          ? runNode<ColdStartResult>([
+              "-e",
+              "console.log(JSON.stringify({ mode: 'bare', nodeStartMs: performance.now(), importMs: 0, firstTurnMs: 0, peakRssMb: process.resourceUsage().maxRSS / 1024 }))",
+            ])
           : runChild<ColdStartResult>("cold-start.ts", [mode]);
       cold.get(mode)!.wallMs.push(performance.now() - started);
       cold.get(mode)!.result.push(result);
@@ -30,12 +46,30 @@ export async function benchStartupAndSize(quick: boolean): Promise<void> {
     `Cold start in a fresh process: import @yoke/runtime + journal + testkit, then a first turn (scripted model, memory journal); median of ${coldRounds} interleaved rounds`,
     ["path", "node boot ms", "import ms", "first turn ms", "process wall ms", "peak RSS MB", "wall / bare node", "wall / eager"],
     coldModes.map((mode) => [
-      mode === "bare node" ? "bare `node -e`" : mode === "estimated" ? "estimated counts (default)" : mode === "exact" ? "exact counts (gpt-4o): lazy load" : "eager tokenizer (before)",
-      fmt(coldMedian(mode, (r) => r.nodeStartMs), 1),
-      fmt(coldMedian(mode, (r) => r.importMs), 1),
-      fmt(coldMedian(mode, (r) => r.firstTurnMs), 1),
+      mode === "bare node"
+        ? "bare `node -e`"
+        : mode === "estimated"
+          ? "estimated counts (default)"
+          : mode === "exact"
+            ? "exact counts (gpt-4o): lazy load"
+            : "eager tokenizer (before)",
+      fmt(
+        coldMedian(mode, (r) => r.nodeStartMs),
+        1,
+      ),
+      fmt(
+        coldMedian(mode, (r) => r.importMs),
+        1,
+      ),
+      fmt(
+        coldMedian(mode, (r) => r.firstTurnMs),
+        1,
+      ),
       fmt(coldWall(mode), 1),
-      fmt(coldMedian(mode, (r) => r.peakRssMb), 1),
+      fmt(
+        coldMedian(mode, (r) => r.peakRssMb),
+        1,
+      ),
       fmt(coldWall(mode) / coldWall("bare node"), 2),
       fmt(coldWall(mode) / coldWall("eager"), 2),
     ]),

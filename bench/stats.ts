@@ -38,8 +38,7 @@ export function printTable(title: string, header: readonly string[], rows: reado
   for (const row of rows) console.log(line(row));
 }
 
-export const fmt = (value: number, digits = 0) =>
-  value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /**
  * A bare better-sqlite3 file with the journal's `events` table (WAL, the given synchronous

@@ -21,7 +21,12 @@ interface EntryCount {
 }
 
 function exportedNames(dtsPath: string): string[] {
-  const program = ts.createProgram([dtsPath], { noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  const program = ts.createProgram([dtsPath], {
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(dtsPath);
   if (source === undefined) throw new Error(`cannot read ${dtsPath}`);
@@ -81,7 +86,10 @@ function usage(): void {
       if (owner === `packages/${pkg.slice("@yoke/".length)}`) continue;
       for (const match of text.matchAll(importRe)) {
         for (const raw of match[1]!.split(",")) {
-          const name = raw.replace(/^\s*type\s+/, "").split(/\s+as\s+/)[0]!.trim();
+          const name = raw
+            .replace(/^\s*type\s+/, "")
+            .split(/\s+as\s+/)[0]!
+            .trim();
           if (name === "") continue;
           if (!usedBy.has(name)) usedBy.set(name, new Set());
           usedBy.get(name)!.add(owner);
@@ -94,7 +102,13 @@ function usage(): void {
 }
 
 if (args.has("--json")) {
-  console.log(JSON.stringify(counts.map(({ pkg, entry, names }) => ({ pkg, entry, count: names.length, names })), null, 2));
+  console.log(
+    JSON.stringify(
+      counts.map(({ pkg, entry, names }) => ({ pkg, entry, count: names.length, names })),
+      null,
+      2,
+    ),
+  );
 } else if (args.has("--usage")) {
   usage();
 } else {

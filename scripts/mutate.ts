@@ -82,7 +82,11 @@ for (const name of packages) {
   const configFile = join(root, ".stryker-tmp", `${name}.config.json`);
   mkdirSync(join(root, ".stryker-tmp"), { recursive: true });
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
-  const run = spawnSync(process.execPath, [join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", configFile], { cwd: root, env, stdio: "inherit" });
+  const run = spawnSync(process.execPath, [join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", configFile], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
   if (run.status !== 0) status = run.status ?? 1;
 }
 process.exit(status);

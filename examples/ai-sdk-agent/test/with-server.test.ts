@@ -36,7 +36,10 @@ describe("examples/ai-sdk-agent with a server", () => {
     // The second request carries the first call and its result back, through the bridge.
     const second = server.requests[1]!.body as { model: string; messages: { role: string; tool_call_id?: string; content?: unknown }[] };
     expect(second.model).toBe("qwen3:8b");
-    expect(second.messages.find((message) => message.role === "tool")).toMatchObject({ tool_call_id: "call_agent_read", content: expect.stringContaining("ship the journal\nwrite the tests\nrun the demo\n") });
+    expect(second.messages.find((message) => message.role === "tool")).toMatchObject({
+      tool_call_id: "call_agent_read",
+      content: expect.stringContaining("ship the journal\nwrite the tests\nrun the demo\n"),
+    });
     expect(readFileSync(join(dir, "workspace", "summary.md"), "utf8")).toContain("- run the demo");
   });
 });

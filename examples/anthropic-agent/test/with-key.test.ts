@@ -15,7 +15,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("examples/anthropic-agent with a key", () => {
   it("runs the quick-start task to verified success", async () => {
-    const server = await createReplayServer(["turn-1.sse", "turn-2.sse", "turn-3.sse", "turn-4.sse"].map((file) => readReplayFixture(fixtures, file, { path: "/v1/messages" })));
+    const server = await createReplayServer(
+      ["turn-1.sse", "turn-2.sse", "turn-3.sse", "turn-4.sse"].map((file) => readReplayFixture(fixtures, file, { path: "/v1/messages" })),
+    );
     const env = { ...process.env, ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: server.url };
     const child = spawn(process.execPath, [main, "--dir", dir], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

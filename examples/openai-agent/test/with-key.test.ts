@@ -15,7 +15,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("examples/openai-agent with a key", () => {
   it("runs the quick-start task to verified success", async () => {
-    const server = await createReplayServer(["turn-1.sse", "turn-2.sse", "turn-3.sse", "turn-4.sse"].map((file) => readReplayFixture(fixtures, file, { path: "/v1/responses" })));
+    const server = await createReplayServer(
+      ["turn-1.sse", "turn-2.sse", "turn-3.sse", "turn-4.sse"].map((file) => readReplayFixture(fixtures, file, { path: "/v1/responses" })),
+    );
     const env = { ...process.env, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
     const child = spawn(process.execPath, [main, "--dir", dir], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

@@ -118,9 +118,7 @@ function finalStateDigest(state: RunState): string {
       ? { role: message.role, content: message.content.map(({ result: { timing: _timing, ...result }, ...part }) => ({ ...part, result })) }
       : message,
   );
-  const files = Object.fromEntries(
-    listFiles(workspace).map((path) => [path, readFileSync(join(workspace, path), "utf8")]),
-  );
+  const files = Object.fromEntries(listFiles(workspace).map((path) => [path, readFileSync(join(workspace, path), "utf8")]));
   const body = canonicalJson({ outcome: state.outcome ?? null, turns: state.turns, transcript, files });
   return createHash("sha256").update(body).digest("hex").slice(0, 32);
 }
@@ -135,4 +133,3 @@ function seededRandom(seed: number): () => number {
   let state = seed % 2147483647 || 1;
   return () => (state = (state * 48271) % 2147483647) / 2147483647;
 }
-

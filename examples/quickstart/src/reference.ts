@@ -95,15 +95,16 @@ for (const action of summary.uncertain) log(`uncertain: ${action.toolName} ${act
 log(`ledger: ${JSON.stringify(ledger.netState())}, duplicated effects ${ledger.duplicates()}`);
 log(`journal verify: ${verification.ok ? `ok (${verification.events} events)` : `FAILED at ${verification.firstBadSeq}`}`);
 // The one line a crash injector reads; a user run skips it.
-if (process.env[SCENARIO_REPORT_ENV] === "1") printScenarioReport({
-  outcome: result.outcome.status,
-  finalState,
-  verified: verification.ok,
-  hashes: events.map((event) => event.hash),
-  duplicatedEffects: ledger.duplicates(),
-  uncertain: summary.uncertain,
-  silentRetries: summary.silentRetries,
-});
+if (process.env[SCENARIO_REPORT_ENV] === "1")
+  printScenarioReport({
+    outcome: result.outcome.status,
+    finalState,
+    verified: verification.ok,
+    hashes: events.map((event) => event.hash),
+    duplicatedEffects: ledger.duplicates(),
+    uncertain: summary.uncertain,
+    silentRetries: summary.silentRetries,
+  });
 
 function log(line: string): void {
   if (!values.quiet) console.log(line);

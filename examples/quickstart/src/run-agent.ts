@@ -42,7 +42,11 @@ export async function runAgent(provider: ProviderAdapterV1, dirOption: string): 
 
 /** One line per journal event: what the model said or called, and what each tool returned. */
 function describe(event: JournalEvent): string {
-  const data = event.data as { response?: { stopReason: string; content: { type: string; text?: string; toolName?: string; rawArguments?: string }[] }; toolName?: string; result?: { status: string; content: { text: string }[] } };
+  const data = event.data as {
+    response?: { stopReason: string; content: { type: string; text?: string; toolName?: string; rawArguments?: string }[] };
+    toolName?: string;
+    result?: { status: string; content: { text: string }[] };
+  };
   const clip = (text: string) => (text.length > 70 ? `${text.slice(0, 69)}…` : text).replace(/\s+/g, " ");
   let detail = "";
   if (data.response) {

@@ -18,7 +18,11 @@ export function describeEvent(event: YokeEvent): string {
       const added = delta.append ?? [];
       const cut = added.filter((item) => item.decision === "truncated").length;
       const artifacts = event.data.artifacts?.length ?? 0;
-      const extras = [cut > 0 ? `${cut} cut` : "", artifacts > 0 ? `${artifacts} artifact${artifacts === 1 ? "" : "s"} kept` : "", event.data.compactions ? "compacted" : ""].filter(Boolean);
+      const extras = [
+        cut > 0 ? `${cut} cut` : "",
+        artifacts > 0 ? `${artifacts} artifact${artifacts === 1 ? "" : "s"} kept` : "",
+        event.data.compactions ? "compacted" : "",
+      ].filter(Boolean);
       const used = delta.set?.allocation?.used;
       const tokens = used === undefined ? "" : `, ${used} tokens`;
       return `${head} manifest: ${delta.keep ?? 0} items kept, ${added.length} added${tokens}${extras.length > 0 ? ` (${extras.join(", ")})` : ""}`;

@@ -33,33 +33,45 @@ const seeds = soak > 0 ? Array.from({ length: soak }, (_, index) => index + 1) :
 const covered = new Map<number, Set<CoverageItem>>();
 
 describe("generated scenarios under the crash injector", () => {
-  it.for(seeds)("seed %i survives a SIGKILL at every durable transition × 3 kill points", async (seed, { annotate, task }) => {
-    let next = 0;
-    let baseline: string | undefined;
-    const result = runCrashInjector({
-      script,
-      args: ["--seed", String(seed), "--quiet"],
-      newDirectory: (label) => {
-        const dir = mkdtempSync(join(root, `${seed}-${label}-${next++}-`));
-        if (label === "baseline") baseline = dir;
-        return dir;
-      },
-    });
-    expect(result.failures).toEqual([]);
-    expect(result.killPoints).toBe(result.appends * KILL_POINTS.length);
-    const uncertain = result.results.flatMap((entry) => entry.report?.uncertain ?? []);
-    expect(baseline).toBeDefined();
-    const coverage = await journalCoverage(seed, baseline!);
-    covered.set(seed, coverage);
-    const summary = `seed ${seed}: ${result.killPoints} kill points (${result.appends} appends × ${KILL_POINTS.length}), crash-free outcome ${result.baseline.outcome}, ${uncertain.length} uncertain actions, all reconciled or escalated; covers ${describeCoverage(coverage)}`;
-    task.meta.summary = summary;
-    void annotate(summary);
-  }, 600_000);
+  it.for(seeds)(
+    "seed %i survives a SIGKILL at every durable transition × 3 kill points",
+    async (seed, { annotate, task }) => {
+      let next = 0;
+      let baseline: string | undefined;
+      const result = runCrashInjector({
+        script,
+        args: ["--seed", String(seed), "--quiet"],
+        newDirectory: (label) => {
+          const dir = mkdtempSync(join(root, `${seed}-${label}-${next++}-`));
+          if (label === "baseline") baseline = dir;
+          return dir;
+        },
+      });
+      expect(result.failures).toEqual([]);
+      expect(result.killPoints).toBe(result.appends * KILL_POINTS.length);
+      const uncertain = result.results.flatMap((entry) => entry.report?.uncertain ?? []);
+      expect(baseline).toBeDefined();
+      const coverage = await journalCoverage(seed, baseline!);
+      covered.set(seed, coverage);
+      const summary = `seed ${seed}: ${result.killPoints} kill points (${result.appends} appends × ${KILL_POINTS.length}), crash-free outcome ${result.baseline.outcome}, ${uncertain.length} uncertain actions, all reconciled or escalated; covers ${describeCoverage(coverage)}`;
+      task.meta.summary = summary;
+      void annotate(summary);
+    },
+    600_000,
+  );
 
   // Runs after the seeds above (a file's tests run in order).
   it("the seeds cover every side-effect class with and without a reconciler, uncertainty, retries, compensation and conflicts", ({ annotate, task }) => {
     const union = new Set([...covered.values()].flatMap((items) => [...items]));
-    const rows = REQUIRED_COVERAGE.map((item) => `${item}: ${[...covered].filter(([, items]) => items.has(item)).map(([seed]) => seed).join(" ") || "none"}`);
+    const rows = REQUIRED_COVERAGE.map(
+      (item) =>
+        `${item}: ${
+          [...covered]
+            .filter(([, items]) => items.has(item))
+            .map(([seed]) => seed)
+            .join(" ") || "none"
+        }`,
+    );
     const summary = `coverage by seed: ${rows.join("; ")}`;
     task.meta.summary = summary;
     void annotate(summary);

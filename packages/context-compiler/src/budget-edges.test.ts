@@ -87,13 +87,23 @@ describe("budget edges", () => {
       expect(Buffer.byteLength(text, "utf8"), label).toBeGreaterThan(budget);
       const tool: Message = {
         role: "tool",
-        content: [{ type: "tool-result", toolCallId: "call_utf8", toolName: "read_file", result: { status: "ok", content: [{ type: "text", text }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } } }],
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_utf8",
+            toolName: "read_file",
+            result: { status: "ok", content: [{ type: "text", text }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } },
+          },
+        ],
       };
       const assistant: Message = {
         role: "assistant",
         content: [{ type: "tool-call", toolCallId: "call_utf8", toolName: "read_file", rawArguments: '{"path":"i18n.txt"}', arguments: { path: "i18n.txt" } }],
       };
-      const run: SourceMessage[] = [{ id: "event:3", message: assistant }, { id: "event:5", message: tool }];
+      const run: SourceMessage[] = [
+        { id: "event:3", message: assistant },
+        { id: "event:5", message: tool },
+      ];
       const { request, manifest, artifacts } = compile(inputAt(run, 1), { ...FAST, toolOutputBudgets: { read_file: budget } });
       const item = manifest.items.find((entry) => entry.id === "event:5")!;
       expect(item.decision, label).toBe("truncated");

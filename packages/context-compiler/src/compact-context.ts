@@ -20,7 +20,11 @@ import { tokenCounterForModel } from "./tokenizer.js";
  * if (revision) input = { ...input, compactions: [...(input.compactions ?? []), revision] };
  * ```
  */
-export async function compactContext(input: ContextInput, config: CompileConfig, options: { readonly force?: boolean } = {}): Promise<ContextRevision | undefined> {
+export async function compactContext(
+  input: ContextInput,
+  config: CompileConfig,
+  options: { readonly force?: boolean } = {},
+): Promise<ContextRevision | undefined> {
   const policy = config.compaction;
   if (policy === undefined) return undefined;
   const counter = config.tokenCounter ?? tokenCounterForModel(config.model);

@@ -29,12 +29,22 @@ function transcriptOf(turns: readonly { kind: "calls" | "user"; calls: number; s
       out.push({ id: `e${out.length}`, message: { role: "user", content: [{ type: "text", text: "u".repeat(turn.size) }] } });
       return;
     }
-    const calls = Array.from({ length: turn.calls }, (_, call) => ({ type: "tool-call" as const, toolCallId: `c${index}_${call}`, toolName: "read_file", rawArguments: "{}" }));
+    const calls = Array.from({ length: turn.calls }, (_, call) => ({
+      type: "tool-call" as const,
+      toolCallId: `c${index}_${call}`,
+      toolName: "read_file",
+      rawArguments: "{}",
+    }));
     out.push({ id: `e${out.length}`, message: { role: "assistant", content: [{ type: "text", text: "a".repeat(turn.size) }, ...calls] } });
     if (calls.length > 0) {
       const message: Message = {
         role: "tool",
-        content: calls.map((call) => ({ type: "tool-result", toolCallId: call.toolCallId, toolName: "read_file", result: { status: "ok", content: [{ type: "text", text: "r".repeat(turn.size) }], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } } })),
+        content: calls.map((call) => ({
+          type: "tool-result",
+          toolCallId: call.toolCallId,
+          toolName: "read_file",
+          result: { status: "ok", content: [{ type: "text", text: "r".repeat(turn.size) }], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } },
+        })),
       };
       out.push({ id: `e${out.length}`, message });
     }

@@ -15,7 +15,11 @@ const FAST = { ...CONFIG, tokenCounter: estimatedTokenCounter() };
 function reverseKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(reverseKeys) as T;
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, member]) => [key, reverseKeys(member)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, member]) => [key, reverseKeys(member)]),
+  ) as T;
 }
 
 const evidence: EvidenceItem[] = [
@@ -58,7 +62,10 @@ describe("compile", () => {
     const { request, manifest, bytes } = compile(inputAt(transcript, 6, { evidence }), FAST);
     expect(manifest.requestHash).toBe(sha256Hex(bytes));
     expect(manifest.requestBytes).toBe(Buffer.byteLength(bytes));
-    const lines = bytes.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown);
+    const lines = bytes
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
     const { messages, stablePrefixMessages, ...header } = request;
     expect(lines[0]).toEqual(header);
     expect(lines.slice(1)).toEqual(messages);
@@ -174,7 +181,10 @@ describe("contextInputFromRunState", () => {
       task: "Find and fix the failing test.",
       systemPrompt: "You are a careful software engineer.",
       tools: TOOLS,
-      messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "Find and fix the failing test." }] }, ...transcript.map((entry) => entry.message)],
+      messages: [
+        { role: "user" as const, content: [{ type: "text" as const, text: "Find and fix the failing test." }] },
+        ...transcript.map((entry) => entry.message),
+      ],
     };
     const input = contextInputFromRunState(state);
     expect(input.transcript.map((entry) => entry.id)).toEqual(["message:1", "message:2", "message:3", "message:4", "message:5", "message:6"]);
@@ -208,7 +218,12 @@ describe("budgets", () => {
   it("fills evidence by priority after mandatory state and the output reserve, recording omissions", () => {
     const small = { ...FAST, contextWindow: 8_000, maxOutputTokens: 1_000 };
     const base = compile(inputAt(transcript, 40), small).manifest.allocation;
-    const big = (id: string, priority: number): EvidenceItem => ({ id, kind: "evidence", text: "x".repeat(Math.floor((base.free - 200) * 3.2 * 0.6)), priority });
+    const big = (id: string, priority: number): EvidenceItem => ({
+      id,
+      kind: "evidence",
+      text: "x".repeat(Math.floor((base.free - 200) * 3.2 * 0.6)),
+      priority,
+    });
     const { manifest } = compile(inputAt(transcript, 40, { evidence: [big("low", 1), big("high", 9)] }), small);
     const decisions = Object.fromEntries(manifest.items.filter((item) => item.section === "evidence").map((item) => [item.id, [item.decision, item.reason]]));
     expect(decisions).toEqual({ high: ["included", undefined], low: ["omitted", "budget"] });
@@ -256,7 +271,9 @@ describe("tool results through the envelope", () => {
     const message = request.messages[item.message!]! as Extract<ModelRequest["messages"][number], { role: "tool" }>;
     const envelope = message.content[0]!.result;
     expect(envelope.truncation).toEqual({ originalBytes: cut.originalBytes, keptBytes: cut.keptBytes, artifactHash: cut.artifactHash });
-    expect(envelope.content[0]!.text).toContain(`⟦yoke: output truncated: kept ${cut.keptBytes} of ${cut.originalBytes} bytes; the full output is artifact sha256:${cut.artifactHash}⟧`);
+    expect(envelope.content[0]!.text).toContain(
+      `⟦yoke: output truncated: kept ${cut.keptBytes} of ${cut.originalBytes} bytes; the full output is artifact sha256:${cut.artifactHash}⟧`,
+    );
     // The source transcript is not touched.
     expect(transcript[3]!.message.role === "tool" && transcript[3]!.message.content[0]!.result.truncation).toBeUndefined();
     // The artifact is the transcript's own text: a journal of tool events need not keep it twice.
@@ -268,16 +285,27 @@ describe("tool results through the envelope", () => {
     const transcript = makeTranscript(2);
     const digest = `sha256:${"c3".repeat(32)}`;
     const inline = "x".repeat(5_000);
-    const offloaded = (text: string, originalBytes: number): typeof transcript[number] => ({
+    const offloaded = (text: string, originalBytes: number): (typeof transcript)[number] => ({
       id: "event:99",
       message: {
         role: "tool",
-        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", result: {
-          status: "ok",
-          content: [{ type: "text", text }],
-          truncation: { originalBytes, keptBytes: Buffer.byteLength(text), artifact: { digest, bytes: originalBytes, mediaType: "text/plain; charset=utf-8" } },
-          timing: { startedAt: 0, endedAt: 1, durationMs: 1 },
-        } }],
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_1",
+            toolName: "read_file",
+            result: {
+              status: "ok",
+              content: [{ type: "text", text }],
+              truncation: {
+                originalBytes,
+                keptBytes: Buffer.byteLength(text),
+                artifact: { digest, bytes: originalBytes, mediaType: "text/plain; charset=utf-8" },
+              },
+              timing: { startedAt: 0, endedAt: 1, durationMs: 1 },
+            },
+          },
+        ],
       },
     });
     const over = [...transcript.slice(0, 3), offloaded(inline, 20_000_000)];
@@ -291,7 +319,9 @@ describe("tool results through the envelope", () => {
     // Under the budget, the inline text is shown whole, with the note that it is not all.
     const under = [...transcript.slice(0, 3), offloaded("y".repeat(1_000), 9_000_000)];
     const small = compile({ ...inputAt(transcript, 2), transcript: under }, { ...FAST, toolOutputBudgets: { read_file: 2_000 } });
-    expect(small.manifest.items.find((entry) => entry.id === "event:99")!.truncations).toEqual([{ part: 0, originalBytes: 9_000_000, keptBytes: 1_000, artifactHash: "c3".repeat(32) }]);
+    expect(small.manifest.items.find((entry) => entry.id === "event:99")!.truncations).toEqual([
+      { part: 0, originalBytes: 9_000_000, keptBytes: 1_000, artifactHash: "c3".repeat(32) },
+    ]);
   });
 });
 

@@ -63,7 +63,8 @@ export function delimiterNonce(input: Pick<ContextInput, "task" | "systemPrompt"
 
 function validate(config: CompileConfig): void {
   const positive = (value: number | undefined, name: string) => {
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) throw new YokeError("CONFIG_INVALID", `${name} must be a positive integer`, { details: { [name]: value } });
+    if (value !== undefined && !(Number.isInteger(value) && value > 0))
+      throw new YokeError("CONFIG_INVALID", `${name} must be a positive integer`, { details: { [name]: value } });
   };
   positive(config.contextWindow, "contextWindow");
   positive(config.maxOutputTokens, "maxOutputTokens");
@@ -89,7 +90,14 @@ function setupOf(config: CompileConfig): CompilerSetup {
   const counter: TokenCounter = config.tokenCounter ?? tokenCounterForModel(config.model);
   const tokenizer: Manifest["tokenizer"] = { encoding: counter.encoding, mode: counter.mode };
   if (counter.charsPerToken !== undefined) tokenizer.charsPerToken = counter.charsPerToken;
-  return { config, counter, policy: config.compaction, available: config.contextWindow - config.maxOutputTokens, configDigest: configDigestOf(config, counter), tokenizer };
+  return {
+    config,
+    counter,
+    policy: config.compaction,
+    available: config.contextWindow - config.maxOutputTokens,
+    configDigest: configDigestOf(config, counter),
+    tokenizer,
+  };
 }
 
 /** The digest of everything in the config that changes rendering. */
@@ -211,13 +219,24 @@ function requestDigester(): (header: string, layout: Layout, evidenceFrame: stri
  * fit; when the transcript does not, compacted extractively under the policy (one compaction
  * normally suffices; a second folds the first summary in), else CONTEXT_OVERFLOW.
  */
-function fitLayout(setup: CompilerSetup, build: (compactions: readonly ContextRevision[]) => Layout, journaled: readonly ContextRevision[]): { layout: Layout; made: ContextRevision[] } {
+function fitLayout(
+  setup: CompilerSetup,
+  build: (compactions: readonly ContextRevision[]) => Layout,
+  journaled: readonly ContextRevision[],
+): { layout: Layout; made: ContextRevision[] } {
   const { config, policy, available } = setup;
   const overflow = { available, contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens };
   let compactions = journaled;
   let layout = build(compactions);
   if (layout.mandatory > available) {
-    throw contextOverflowError({ reason: "context_overflow", what: "mandatory", required: layout.mandatory, ...overflow, sections: { ...layout.sections }, compactionRequired: false });
+    throw contextOverflowError({
+      reason: "context_overflow",
+      what: "mandatory",
+      required: layout.mandatory,
+      ...overflow,
+      sections: { ...layout.sections },
+      compactionRequired: false,
+    });
   }
   const made: ContextRevision[] = [];
   if (layout.used > available && policy !== undefined && policy.summarize === undefined) {
@@ -234,7 +253,11 @@ function fitLayout(setup: CompilerSetup, build: (compactions: readonly ContextRe
   }
   if (layout.used > available) {
     throw contextOverflowError({
-      reason: "context_overflow", what: "transcript", required: layout.used, ...overflow, sections: { ...layout.sections },
+      reason: "context_overflow",
+      what: "transcript",
+      required: layout.used,
+      ...overflow,
+      sections: { ...layout.sections },
       compactionRequired: policy?.summarize !== undefined,
       compactionFailed: policy !== undefined && policy.summarize === undefined,
     });
@@ -280,7 +303,15 @@ function manifestOf(setup: CompilerSetup, input: ContextInput, tools: ToolsPart,
   const { config, available } = setup;
   const { sections, overhead } = filled;
   const used = Object.values(sections).reduce((sum, value) => sum + value, 0) + overhead;
-  const allocation: Allocation = { contextWindow: config.contextWindow, outputReserve: config.maxOutputTokens, mandatory: layout.mandatory, sections, overhead, used, free: available - used };
+  const allocation: Allocation = {
+    contextWindow: config.contextWindow,
+    outputReserve: config.maxOutputTokens,
+    mandatory: layout.mandatory,
+    sections,
+    overhead,
+    used,
+    free: available - used,
+  };
   const stableBytes = tools.frame.frameBytes + layout.bytes;
   return {
     version: MANIFEST_VERSION,
@@ -314,7 +345,10 @@ export function createContextCompiler(config: CompileConfig): ContextCompiler {
       const tools = entries.tools(input, nonce);
       const fixed: Entry[] = [entries.system(input, nonce), entries.task(input)];
       const build = (compactions: readonly ContextRevision[]): Layout =>
-        (lastLayout = layoutContext({ input, compactions, fixed, tools: tools.entry, nonce, counter: setup.counter, transcript: entries.transcript }, lastLayout));
+        (lastLayout = layoutContext(
+          { input, compactions, fixed, tools: tools.entry, nonce, counter: setup.counter, transcript: entries.transcript },
+          lastLayout,
+        ));
       const { layout, made } = fitLayout(setup, build, input.compactions ?? []);
       const filled = fillLayout(setup, input, layout, nonce);
       const manifest = manifestOf(setup, input, tools, nonce, layout, filled, digest(tools.frame.frame, layout, filled.evidenceFrame));

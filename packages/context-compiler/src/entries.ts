@@ -73,9 +73,25 @@ export function systemEntry(systemPrompt: string | undefined, nonce: string, con
   const items: ManifestItem[] = [];
   const artifacts: Artifact[] = [];
   if (systemPrompt !== undefined && systemPrompt !== "") {
-    items.push({ id: "system", kind: "system_prompt", trust: "system", section: "system", decision: "included", message: 0, tokens: counter.count(systemPrompt) });
+    items.push({
+      id: "system",
+      kind: "system_prompt",
+      trust: "system",
+      section: "system",
+      decision: "included",
+      message: 0,
+      tokens: counter.count(systemPrompt),
+    });
   }
-  items.push({ id: "trust-rule", kind: "trust_rule", trust: "system", section: "system", decision: "included", message: 0, tokens: counter.count(trustRule(nonce)) });
+  items.push({
+    id: "trust-rule",
+    kind: "trust_rule",
+    trust: "system",
+    section: "system",
+    decision: "included",
+    message: 0,
+    tokens: counter.count(trustRule(nonce)),
+  });
   for (const constraint of sorted) {
     const hash = sha256Hex(constraint.text);
     artifacts.push({ hash, text: constraint.text });
@@ -90,7 +106,12 @@ export function systemEntry(systemPrompt: string | undefined, nonce: string, con
       contentHash: hash,
     });
   }
-  return entryOf(message, items.reduce((sum, item) => sum + item.tokens, 0), items, artifacts);
+  return entryOf(
+    message,
+    items.reduce((sum, item) => sum + item.tokens, 0),
+    items,
+    artifacts,
+  );
 }
 
 export function taskEntry(task: string, counter: TokenCounter): Entry {

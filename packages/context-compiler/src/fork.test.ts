@@ -13,7 +13,12 @@ describe("forks", () => {
 
   it("starts a child from an explicit parent revision with shared items as evidence, not the transcript", () => {
     const { input, origin } = forkContext(parent, { task: "Find why module 3 fails.", share: ["event:18", "doc:1"] });
-    expect(origin).toEqual({ parentRevision: parent.manifest.revision, parentContextRevision: 0, parentRequestHash: parent.manifest.requestHash, shared: ["event:18", "doc:1"] });
+    expect(origin).toEqual({
+      parentRevision: parent.manifest.revision,
+      parentContextRevision: 0,
+      parentRequestHash: parent.manifest.requestHash,
+      shared: ["event:18", "doc:1"],
+    });
     expect(input.transcript).toEqual([]);
     expect(input.constraints).toEqual(parentInput.constraints);
     expect(input.evidence!.map((item) => [item.id, item.trust])).toEqual([
@@ -32,7 +37,11 @@ describe("forks", () => {
   it("accepts typed claims whose evidence the child was shown, and reports the rest", () => {
     const { input, origin } = forkContext(parent, { task: "Find why module 3 fails.", share: ["event:20"] });
     const childManifest = compile(input, FAST).manifest;
-    const good = { origin, status: "completed", claims: [{ claim: "module 3 reads a missing file", confidence: "high", evidence: [{ ref: "parent:event:20" }] }] };
+    const good = {
+      origin,
+      status: "completed",
+      claims: [{ claim: "module 3 reads a missing file", confidence: "high", evidence: [{ ref: "parent:event:20" }] }],
+    };
     const checked = checkChildResult(good, { origin, childManifest });
     expect(checked.ok && ChildResultSchema.parse(checked.result)).toBeTruthy();
     const bad = checkChildResult({ ...good, claims: [{ claim: "c", confidence: "high", evidence: [{ ref: "event:2" }] }] }, { origin, childManifest });

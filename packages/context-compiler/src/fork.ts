@@ -67,7 +67,10 @@ export interface ForkOptions {
  * const { input: childInput, origin } = forkContext({ input, manifest }, { task: "find why test X fails", share: ["event:14"] });
  * ```
  */
-export function forkContext(parent: { readonly input: ContextInput; readonly manifest: Manifest }, options: ForkOptions): { input: ContextInput; origin: ForkOrigin } {
+export function forkContext(
+  parent: { readonly input: ContextInput; readonly manifest: Manifest },
+  options: ForkOptions,
+): { input: ContextInput; origin: ForkOrigin } {
   const shared = options.share ?? [];
   const known = new Map(parent.manifest.items.map((item) => [item.id, item]));
   const transcript = new Map(parent.input.transcript.map((entry) => [entry.id, entry]));
@@ -81,8 +84,14 @@ export function forkContext(parent: { readonly input: ContextInput; readonly man
     }
     const text = original?.text ?? visibleText(message!.message);
     // Shared items keep their trust; a principal's message becomes data in the child.
-    const trust = original?.trust ?? (message === undefined ? "retrieved" : message.trust ?? defaultTrust(message.message));
-    return { id: `parent:${id}`, kind: "evidence", text, priority: shared.length - index, trust: trust === "tool_output" || trust === "remote_tool_description" ? trust : "retrieved" };
+    const trust = original?.trust ?? (message === undefined ? "retrieved" : (message.trust ?? defaultTrust(message.message)));
+    return {
+      id: `parent:${id}`,
+      kind: "evidence",
+      text,
+      priority: shared.length - index,
+      trust: trust === "tool_output" || trust === "remote_tool_description" ? trust : "retrieved",
+    };
   });
   const systemPrompt = options.systemPrompt ?? parent.input.systemPrompt;
   const input: ContextInput = {

@@ -82,7 +82,8 @@ function summaryFor(revision: ContextRevision, index: number, nonce: string, cou
   if (byNonce === undefined) summaries.set(revision, (byNonce = new Map()));
   const key = `${nonce}:${counter.encoding}:${counter.charsPerToken ?? ""}`;
   let entry = byNonce.get(key);
-  if (entry === undefined || entry.items[0]?.message !== index) byNonce.set(key, (entry = entry === undefined ? summaryEntry(revision, index, nonce, counter) : reindexed(entry, index)));
+  if (entry === undefined || entry.items[0]?.message !== index)
+    byNonce.set(key, (entry = entry === undefined ? summaryEntry(revision, index, nonce, counter) : reindexed(entry, index)));
   return entry;
 }
 
@@ -118,7 +119,8 @@ function extends_(previous: Layout | undefined, options: LayoutOptions): previou
   if (previous === undefined) return false;
   const basis = previous.basis;
   const sources = options.input.transcript;
-  if (basis.compactions.length !== options.compactions.length || basis.compactions.some((revision, index) => revision !== options.compactions[index])) return false;
+  if (basis.compactions.length !== options.compactions.length || basis.compactions.some((revision, index) => revision !== options.compactions[index]))
+    return false;
   if (basis.tools !== options.tools || basis.nonce !== options.nonce || basis.fixed.length !== options.fixed.length) return false;
   if (basis.fixed.some((entry, index) => entry !== options.fixed[index])) return false;
   const laidOut = previous.columns.sources;

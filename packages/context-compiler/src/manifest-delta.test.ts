@@ -31,7 +31,12 @@ describe("manifest deltas", () => {
     const reordered = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(reordered);
       if (typeof value !== "object" || value === null) return value;
-      return Object.fromEntries([...Object.entries(value).reverse().map(([key, member]) => [key, reordered(member)]), ["absent", undefined]]);
+      return Object.fromEntries([
+        ...Object.entries(value)
+          .reverse()
+          .map(([key, member]) => [key, reordered(member)]),
+        ["absent", undefined],
+      ]);
     };
     const field = fc.constantFrom("tokenizer", "header", "tools", "allocation", "stablePrefix", "model") satisfies fc.Arbitrary<keyof Manifest>;
     fc.assert(

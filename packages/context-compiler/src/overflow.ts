@@ -23,7 +23,11 @@ export function contextOverflowError(details: ContextOverflowDetails): YokeError
     details.what === "mandatory"
       ? `mandatory context needs ${details.required} tokens but only ${details.available} are available (window ${details.contextWindow} − output ${details.outputReserve}); no constraint is dropped`
       : `the transcript needs ${details.required} tokens but only ${details.available} are available${
-          details.compactionRequired ? "; run compactContext first" : details.compactionFailed === true ? "; compaction could not free enough" : "; configure a compaction policy"
+          details.compactionRequired
+            ? "; run compactContext first"
+            : details.compactionFailed === true
+              ? "; compaction could not free enough"
+              : "; configure a compaction policy"
         }`;
   return new YokeError("CONTEXT_OVERFLOW", message, { details: { ...details } });
 }

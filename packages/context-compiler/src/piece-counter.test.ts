@@ -64,7 +64,12 @@ describe("memoized token counting", () => {
     it(`equals js-tiktoken's count on a corpus of prose, code and JSON (${encoding})`, () => {
       const counter = tiktokenCounter(encoding);
       const root = join(import.meta.dirname, "..");
-      const files = [join(root, "README.md"), ...readdirSync(import.meta.dirname).filter((name) => name.endsWith(".ts")).map((name) => join(import.meta.dirname, name))];
+      const files = [
+        join(root, "README.md"),
+        ...readdirSync(import.meta.dirname)
+          .filter((name) => name.endsWith(".ts"))
+          .map((name) => join(import.meta.dirname, name)),
+      ];
       const corpus = files.map((file) => readFileSync(file, "utf8"));
       corpus.push(JSON.stringify(JSON.parse(readFileSync(join(root, "package.json"), "utf8")), null, 2), corpus.join("\r\n"));
       for (const document of corpus) {

@@ -45,7 +45,8 @@ function recordRun(turns: number): { file: string; sent: string[] } {
   const sent: string[] = [];
   let previous: Manifest | undefined;
   for (let turn = 0; turn < turns; turn++) {
-    if (turn > 0) for (const source of transcript.slice(turn * 2 - 2, turn * 2)) records.push({ kind: "message.added", id: source.id, message: source.message });
+    if (turn > 0)
+      for (const source of transcript.slice(turn * 2 - 2, turn * 2)) records.push({ kind: "message.added", id: source.id, message: source.message });
     const input: ContextInput = {
       revision: turn,
       systemPrompt: "You are careful.",
@@ -78,7 +79,9 @@ function recordRun(turns: number): { file: string; sent: string[] } {
 
 /** Reads only the journal file and rebuilds turn `k`'s request. */
 function rebuildFromJournal(file: string, k: number) {
-  const records = readFileSync(file, "utf8").split("\n").map((line) => JSON.parse(line) as JournalRecord);
+  const records = readFileSync(file, "utf8")
+    .split("\n")
+    .map((line) => JSON.parse(line) as JournalRecord);
   const transcript: SourceMessage[] = [];
   const artifacts = new Map<string, string>();
   let started: Extract<JournalRecord, { kind: "run.started" }> | undefined;
@@ -115,8 +118,8 @@ describe("rebuildRequest (incident reconstruction)", () => {
 
   it("names the missing piece when the journal lacks an artifact", () => {
     const { manifest } = rebuildFromJournal(file, 5);
-    expect(() => rebuildRequest({ manifest, source: { task: "Fix the bug.", systemPrompt: "You are careful.", transcript: [] }, artifacts: new Map() })).toThrow(
-      expect.objectContaining({ code: "JOURNAL_CORRUPT" }),
-    );
+    expect(() =>
+      rebuildRequest({ manifest, source: { task: "Fix the bug.", systemPrompt: "You are careful.", transcript: [] }, artifacts: new Map() }),
+    ).toThrow(expect.objectContaining({ code: "JOURNAL_CORRUPT" }));
   });
 });

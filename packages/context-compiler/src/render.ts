@@ -72,7 +72,14 @@ export function planTruncations(message: Message, budgetOf: (toolName: string) =
   return { truncations, artifacts };
 }
 
-function renderToolPart(part: ToolResultPart, index: number, id: string, trust: TrustLabel, nonce: string, truncations: readonly PartTruncation[]): ToolResultPart {
+function renderToolPart(
+  part: ToolResultPart,
+  index: number,
+  id: string,
+  trust: TrustLabel,
+  nonce: string,
+  truncations: readonly PartTruncation[],
+): ToolResultPart {
   const result = part.result;
   const cut = truncations.find((entry) => entry.part === index);
   const full = toolResultText(result);
@@ -133,10 +140,15 @@ export function renderTaskMessage(task: string): Message {
   return { role: "user", content: [{ type: "text", text: task }] };
 }
 
-export function summaryText(summary: { readonly revision: number; readonly replaces: readonly string[]; readonly summary: string; readonly trust: TrustLabel }, nonce: string): string {
+export function summaryText(
+  summary: { readonly revision: number; readonly replaces: readonly string[]; readonly summary: string; readonly trust: TrustLabel },
+  nonce: string,
+): string {
   const first = summary.replaces[0] ?? "";
   const last = summary.replaces.at(-1) ?? "";
-  const note = compilerNote(`context revision ${summary.revision}: summary of ${summary.replaces.length} earlier items (${first} … ${last}); the originals remain in the journal`);
+  const note = compilerNote(
+    `context revision ${summary.revision}: summary of ${summary.replaces.length} earlier items (${first} … ${last}); the originals remain in the journal`,
+  );
   return `${note}\n${wrapContent(summary.summary, { trust: summary.trust, source: `summary:${summary.revision}`, nonce })}`;
 }
 

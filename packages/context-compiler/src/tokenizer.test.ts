@@ -5,7 +5,13 @@ import { ESTIMATED_CHARS_PER_TOKEN, encodingForModel, estimatedTokenCounter, tik
 const SAMPLE = [
   "The context compiler reserves mandatory state and output headroom first, then fills optional evidence by priority. When mandatory state does not fit, it returns a typed error rather than silently dropping a constraint.",
   "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nconst values = [1, 2, 3].map((value) => add(value, 10));\n",
-  JSON.stringify({ path: "src/index.ts", lines: 120, exports: ["compile", "createContextCompiler"], ok: true, timing: { startedAt: 1700000000000, endedAt: 1700000000042 } }),
+  JSON.stringify({
+    path: "src/index.ts",
+    lines: 120,
+    exports: ["compile", "createContextCompiler"],
+    ok: true,
+    timing: { startedAt: 1700000000000, endedAt: 1700000000042 },
+  }),
   " FAIL  src/compiler.test.ts > compile > keeps the prefix\nAssertionError: expected false to be true\n    at /work/main/packages/context-compiler/src/compiler.test.ts:88:21\n",
   "Bitte prüfe die Datei und antworte auf Deutsch: Größe, Änderungen, Fehler.",
 ].join("\n\n");
@@ -16,7 +22,11 @@ describe("token counting", () => {
     expect(["gpt-4", "gpt-4-turbo", "gpt-3.5-turbo", "text-embedding-3-small"].map(encodingForModel)).toEqual(Array(4).fill("cl100k_base"));
     expect(encodingForModel("claude-sonnet-4-5")).toBeUndefined();
     expect(tokenCounterForModel("gpt-4o")).toMatchObject({ encoding: "o200k_base", mode: "exact" });
-    expect(tokenCounterForModel("claude-sonnet-4-5")).toMatchObject({ encoding: "estimate:claude", mode: "estimated", charsPerToken: ESTIMATED_CHARS_PER_TOKEN });
+    expect(tokenCounterForModel("claude-sonnet-4-5")).toMatchObject({
+      encoding: "estimate:claude",
+      mode: "estimated",
+      charsPerToken: ESTIMATED_CHARS_PER_TOKEN,
+    });
   });
 
   it("counts with the real tokenizer, special-token text included", () => {

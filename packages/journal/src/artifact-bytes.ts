@@ -47,9 +47,13 @@ export function missing(digest: unknown, where?: string): YokeError {
 export function verified(bytes: Uint8Array, hex: string, where?: string): Uint8Array {
   const actual = sha256HexOf(bytes);
   if (actual !== hex) {
-    throw new YokeError("ARTIFACT_CORRUPT", `artifact sha256:${hex} holds ${bytes.byteLength} bytes that hash to sha256:${actual}${where === undefined ? "" : ` (${where})`}`, {
-      details: { digest: `sha256:${hex}`, actual: `sha256:${actual}`, ...(where === undefined ? {} : { path: where }) },
-    });
+    throw new YokeError(
+      "ARTIFACT_CORRUPT",
+      `artifact sha256:${hex} holds ${bytes.byteLength} bytes that hash to sha256:${actual}${where === undefined ? "" : ` (${where})`}`,
+      {
+        details: { digest: `sha256:${hex}`, actual: `sha256:${actual}`, ...(where === undefined ? {} : { path: where }) },
+      },
+    );
   }
   return bytes;
 }

@@ -70,7 +70,7 @@ describe("the README's chain formula", () => {
     try {
       await journal.append(scope, 0, [runStartedDraft()]);
       await journal.append(scope, 1, [
-        eventDraft("test.noted", { "z": 1, "a": [1.5, -0, 1e21, null, true], "é": "naïve ☃ 𝄞", "B": { "y": { "x": "\u2028\n\"" } }, "10": 2, "9": 3 }),
+        eventDraft("test.noted", { z: 1, a: [1.5, -0, 1e21, null, true], é: "naïve ☃ 𝄞", B: { y: { x: '\u2028\n"' } }, "10": 2, "9": 3 }),
         eventDraft("test.noted", { empty: {}, list: [] }, { causationId: "event_0" }),
       ]);
       expectChain(await readAll(journal, scope));

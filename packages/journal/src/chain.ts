@@ -1,5 +1,18 @@
 import { hash as oneShotHash } from "node:crypto";
-import { EVENT_SCHEMA_VERSION, GENESIS_HASH, JournalEventSchema, YokeError, canonicalJson, type EventDraft, type JournalEvent, type JournalHead, type JournalKey, type JsonValue, type RunScope, type VerifyResult } from "@yoke/protocol";
+import {
+  EVENT_SCHEMA_VERSION,
+  GENESIS_HASH,
+  JournalEventSchema,
+  YokeError,
+  canonicalJson,
+  type EventDraft,
+  type JournalEvent,
+  type JournalHead,
+  type JournalKey,
+  type JsonValue,
+  type RunScope,
+  type VerifyResult,
+} from "@yoke/protocol";
 import { EVENT_TYPE_PATTERN, JOURNAL_KEY_ID_PATTERN } from "@yoke/protocol/internal";
 import { HMAC_HASH_PREFIX, chainKeyOf, checkKeyedHash, hmacSeal, keyIdOf, type ChainKey, type JournalKeyRing } from "./keyed-chain.js";
 
@@ -76,11 +89,9 @@ export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly 
     const checked = checkDraft(drafts[index]!, index);
     const seq = head.length + index;
     if ((seq === 0) !== (checked.type === "run.started")) {
-      throw new YokeError(
-        "JOURNAL_INVALID_APPEND",
-        seq === 0 ? "the first event of a run must be run.started" : "run.started may only be the first event",
-        { details: { seq, type: checked.type } },
-      );
+      throw new YokeError("JOURNAL_INVALID_APPEND", seq === 0 ? "the first event of a run must be run.started" : "run.started may only be the first event", {
+        details: { seq, type: checked.type },
+      });
     }
     let canonicalData: string;
     try {
@@ -150,13 +161,7 @@ type ChainFailure = Extract<VerifyResult, { ok: false }>;
  * other rejects. With `keys` (a keyed journal), the hash must be an HMAC under a key the
  * ring already holds for the tenant (see `checkEventAskingKeys`).
  */
-export function checkEvent(
-  scope: RunScope,
-  expectedSeq: number,
-  expectedPrevHash: string,
-  candidate: unknown,
-  keys?: JournalKeyRing,
-): ChainFailure | null {
+export function checkEvent(scope: RunScope, expectedSeq: number, expectedPrevHash: string, candidate: unknown, keys?: JournalKeyRing): ChainFailure | null {
   const parsed = JournalEventSchema.safeParse(candidate);
   if (!parsed.success) {
     return { ok: false, firstBadSeq: expectedSeq, reason: "malformed", message: parsed.error.message };
@@ -219,8 +224,7 @@ export async function checkEventAskingKeys(
  * JOURNAL_CHAIN_BROKEN. `details.reason` is the verify reason.
  */
 export function chainError(scope: RunScope, failure: ChainFailure): YokeError {
-  const code =
-    failure.reason === "malformed" ? "JOURNAL_CORRUPT" : failure.reason === "key_required" ? "JOURNAL_KEY_UNAVAILABLE" : "JOURNAL_CHAIN_BROKEN";
+  const code = failure.reason === "malformed" ? "JOURNAL_CORRUPT" : failure.reason === "key_required" ? "JOURNAL_KEY_UNAVAILABLE" : "JOURNAL_CHAIN_BROKEN";
   return new YokeError(code, `run ${scope.runId}: event ${failure.firstBadSeq} failed verification (${failure.reason}): ${failure.message}`, {
     details: { tenantId: scope.tenantId, runId: scope.runId, seq: failure.firstBadSeq, reason: failure.reason },
   });
@@ -230,9 +234,7 @@ export const EMPTY_HEAD: JournalHead = { length: 0, hash: GENESIS_HASH };
 
 /** The conflict a stale writer gets. */
 export function conflictError(scope: RunScope, expectedSeq: number, actualLength: number): YokeError {
-  return new YokeError(
-    "JOURNAL_CONFLICT",
-    `run ${scope.runId}: append expected sequence ${expectedSeq} but the run has ${actualLength} events`,
-    { details: { tenantId: scope.tenantId, runId: scope.runId, expectedSeq, actualSeq: actualLength } },
-  );
+  return new YokeError("JOURNAL_CONFLICT", `run ${scope.runId}: append expected sequence ${expectedSeq} but the run has ${actualLength} events`, {
+    details: { tenantId: scope.tenantId, runId: scope.runId, expectedSeq, actualSeq: actualLength },
+  });
 }

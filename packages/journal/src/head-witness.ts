@@ -1,4 +1,17 @@
-import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { dirname } from "node:path";
 import { YokeError, type JournalHead, type RunScope } from "@yoke/protocol";
 
@@ -57,7 +70,12 @@ export class HeadWitness {
    * Writes a new witness holding `heads` (atomically: a temp file, fsynced, renamed over
    * `path`, the directory fsynced), replacing any file there.
    */
-  static create(path: string, journalId: string, heads: Iterable<{ scope: RunScope; head: JournalHead }>, compactAtBytes = DEFAULT_COMPACT_AT_BYTES): HeadWitness {
+  static create(
+    path: string,
+    journalId: string,
+    heads: Iterable<{ scope: RunScope; head: JournalHead }>,
+    compactAtBytes = DEFAULT_COMPACT_AT_BYTES,
+  ): HeadWitness {
     const witness = new HeadWitness(path, journalId, compactAtBytes);
     for (const entry of heads) witness.heads.set(keyOf(entry.scope), entry);
     witness.rewrite();
@@ -160,7 +178,8 @@ export class HeadWitness {
       const scope = { tenantId: entry[0] as string, runId: entry[1] as string };
       const key = keyOf(scope);
       const known = this.heads.get(key);
-      if (known === undefined || known.head.length < (entry[2] as number)) this.heads.set(key, { scope, head: { length: entry[2] as number, hash: entry[3] as string } });
+      if (known === undefined || known.head.length < (entry[2] as number))
+        this.heads.set(key, { scope, head: { length: entry[2] as number, hash: entry[3] as string } });
       start = end + 1;
     }
     this.offset = baseOffset + start;

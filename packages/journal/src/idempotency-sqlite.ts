@@ -1,10 +1,4 @@
-import {
-  YokeError,
-  canonicalJson,
-  type IdempotencyClaim,
-  type IdempotencyOutcome,
-  type IdempotencyStoreV1,
-} from "@yoke/protocol";
+import { YokeError, canonicalJson, type IdempotencyClaim, type IdempotencyOutcome, type IdempotencyStoreV1 } from "@yoke/protocol";
 import { Kysely, SqliteDialect } from "kysely";
 import { DEFAULT_BUSY_TIMEOUT_MS, applyPragmas, openDatabaseFile, type SqliteDatabaseLike } from "./sqlite-database.js";
 import { toJournalError } from "./sqlite-errors.js";

@@ -92,7 +92,12 @@ describe("keyed chain: memory journal", () => {
     const drafts = [runStartedDraft(), ...notes(2)];
     const genuine = sealEvents(scope, head, drafts, await keys.sealingKey("tenant_a"));
     const wrongMaterial = sealEvents(scope, head, drafts, chainKeyOf({ keyId: "k1", key: testKeyMaterial("tenant_b", "k1") }));
-    expect(await verifyList([...genuine.slice(0, 2), ...wrongMaterial.slice(2)].map((event, seq) => (seq === 2 ? { ...event, prevHash: genuine[1]!.hash } : event)), keys)).toMatchObject({
+    expect(
+      await verifyList(
+        [...genuine.slice(0, 2), ...wrongMaterial.slice(2)].map((event, seq) => (seq === 2 ? { ...event, prevHash: genuine[1]!.hash } : event)),
+        keys,
+      ),
+    ).toMatchObject({
       ok: false,
       firstBadSeq: 2,
       reason: "hash_mismatch",

@@ -186,11 +186,10 @@ export class ChainReport {
 function unavailable(tenantId: string, keyId: string | undefined, cause: unknown, why?: string): YokeError {
   if (YokeError.hasCode(cause, "JOURNAL_KEY_UNAVAILABLE")) return cause;
   const reason = why ?? (cause instanceof Error ? cause.message : String(cause));
-  return new YokeError(
-    "JOURNAL_KEY_UNAVAILABLE",
-    `no usable journal key for tenant ${tenantId}${keyId === undefined ? "" : ` (key ${keyId})`}: ${reason}`,
-    { details: { tenantId, keyId: keyId ?? null }, ...(cause === undefined ? {} : { cause }) },
-  );
+  return new YokeError("JOURNAL_KEY_UNAVAILABLE", `no usable journal key for tenant ${tenantId}${keyId === undefined ? "" : ` (key ${keyId})`}: ${reason}`, {
+    details: { tenantId, keyId: keyId ?? null },
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {

@@ -41,9 +41,7 @@ function lazyJournal(open: () => Promise<JournalV1>, shape: LazyJournalShape): J
     opening ??= open().then(
       (journal) => journal,
       (error: unknown) => {
-        const typed = YokeError.isInstance(error)
-          ? error
-          : new YokeError("JOURNAL_UNAVAILABLE", `could not open ${shape.description}`, { cause: error });
+        const typed = YokeError.isInstance(error) ? error : new YokeError("JOURNAL_UNAVAILABLE", `could not open ${shape.description}`, { cause: error });
         if (typed.retryable) opening = undefined;
         throw typed;
       },

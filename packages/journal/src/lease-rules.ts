@@ -18,11 +18,9 @@ export function isLive(stored: StoredLease, now: number): boolean {
  */
 export function nextLease(scope: RunScope, current: StoredLease | null, request: LeaseRequest, now: number): RunLease {
   if (current !== null && isLive(current, now) && request.ownerIsGone?.(current.lease) !== true) {
-    throw new YokeError(
-      "RUN_LEASE_HELD",
-      `run ${scope.runId} is owned by ${current.lease.ownerId} until ${new Date(current.lease.expiresAt).toISOString()}`,
-      { details: { tenantId: scope.tenantId, runId: scope.runId, ownerId: current.lease.ownerId, expiresAt: current.lease.expiresAt, token: current.lease.token } },
-    );
+    throw new YokeError("RUN_LEASE_HELD", `run ${scope.runId} is owned by ${current.lease.ownerId} until ${new Date(current.lease.expiresAt).toISOString()}`, {
+      details: { tenantId: scope.tenantId, runId: scope.runId, ownerId: current.lease.ownerId, expiresAt: current.lease.expiresAt, token: current.lease.token },
+    });
   }
   return {
     tenantId: scope.tenantId,
@@ -68,7 +66,12 @@ export function checkTtl(ttlMs: number): void {
 }
 
 function lostError(lease: RunLease, current: StoredLease | null): YokeError {
-  const now = current === null ? "no lease" : current.released ? `a released lease (token ${current.lease.token})` : `token ${current.lease.token} of ${current.lease.ownerId}`;
+  const now =
+    current === null
+      ? "no lease"
+      : current.released
+        ? `a released lease (token ${current.lease.token})`
+        : `token ${current.lease.token} of ${current.lease.ownerId}`;
   return new YokeError("RUN_LEASE_LOST", `run ${lease.runId}: the writer's lease (token ${lease.token}) is not current; the run has ${now}`, {
     details: {
       tenantId: lease.tenantId,

@@ -1,14 +1,7 @@
 // Type tests of @yoke/journal's public entry, checked by the package's `tsc`.
 import type { JournalEvent, JournalV1, RunLeasesV1 } from "@yoke/protocol";
 import { expectTypeOf } from "vitest";
-import {
-  computeEventHash,
-  createLazySqliteJournal,
-  createMemoryJournal,
-  createSqliteJournal,
-  type SqliteJournal,
-  type SqliteJournalOptions,
-} from "./index.js";
+import { computeEventHash, createLazySqliteJournal, createMemoryJournal, createSqliteJournal, type SqliteJournal, type SqliteJournalOptions } from "./index.js";
 
 // Every store is a JournalV1; the SQLite store opens asynchronously, the lazy one does not.
 expectTypeOf(createMemoryJournal()).toExtend<JournalV1>();

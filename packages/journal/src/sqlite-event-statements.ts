@@ -126,19 +126,11 @@ export class EventStatements {
    * `beforePage` runs before each query (the journal's closed check). With `keys`, a key id
    * the ring does not hold yet is looked up (a `pending` step) and the event checked again.
    */
-  *walk(
-    scope: RunScope,
-    fromSeq: number,
-    toSeq: number,
-    beforePage: () => void,
-    keys?: JournalKeyRing,
-  ): Generator<ChainStep, void, undefined> {
+  *walk(scope: RunScope, fromSeq: number, toSeq: number, beforePage: () => void, keys?: JournalKeyRing): Generator<ChainStep, void, undefined> {
     let prevHash = GENESIS_HASH;
     if (fromSeq > 0) {
       beforePage();
-      const predecessor = this.query("read", () => this.hashAtStatement.get(scope.tenantId, scope.runId, fromSeq - 1)) as
-        | { hash: unknown }
-        | undefined;
+      const predecessor = this.query("read", () => this.hashAtStatement.get(scope.tenantId, scope.runId, fromSeq - 1)) as { hash: unknown } | undefined;
       if (predecessor === undefined) {
         const later = this.query("read", () => this.firstFromStatement.get(scope.tenantId, scope.runId, fromSeq));
         if (later !== undefined) {
@@ -151,13 +143,10 @@ export class EventStatements {
     let expected = fromSeq;
     while (expected < toSeq) {
       beforePage();
-      const rows = this.query("read", () =>
-        this.pageStatement.all(scope.tenantId, scope.runId, expected, toSeq, READ_PAGE_SIZE),
-      ) as EventRow[];
+      const rows = this.query("read", () => this.pageStatement.all(scope.tenantId, scope.runId, expected, toSeq, READ_PAGE_SIZE)) as EventRow[];
       for (const row of rows) {
         const event = rowToEvent(scope, row);
-        let problem =
-          typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event, keys);
+        let problem = typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event, keys);
         const keyId = keys === undefined ? undefined : missingKeyId(problem, event, keys, scope.tenantId);
         if (keyId !== undefined) {
           yield { pending: (keys as JournalKeyRing).lookup(scope.tenantId, keyId) };

@@ -94,7 +94,15 @@ describe("sqlite journal: head witness", () => {
     db.close();
     expect(await journal.verify(scope)).toMatchObject({ ok: false, reason: "truncated", firstBadSeq: 1 });
     expect((await rejectionOf(journal.head(scope)))?.code).toBe("JOURNAL_TRUNCATED");
-    expect((await rejectionOf((async () => { for await (const event of journal.read(scope)) void event; })()))?.code).toBe("JOURNAL_TRUNCATED");
+    expect(
+      (
+        await rejectionOf(
+          (async () => {
+            for await (const event of journal.read(scope)) void event;
+          })(),
+        )
+      )?.code,
+    ).toBe("JOURNAL_TRUNCATED");
     // Appending over the gap would re-do acknowledged work: refused too.
     expect((await rejectionOf(journal.append(scope, 1, notes(1, 1))))?.code).toBe("JOURNAL_TRUNCATED");
     await journal.close();

@@ -14,8 +14,7 @@ describeJournalContract("sqlite", async () => {
 });
 
 const scope: RunScope = { tenantId: "tenant_a", runId: "run_1" };
-const notes = (from: number, count: number) =>
-  Array.from({ length: count }, (_, index) => eventDraft("test.noted", { index: from + index }));
+const notes = (from: number, count: number) => Array.from({ length: count }, (_, index) => eventDraft("test.noted", { index: from + index }));
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -70,9 +69,7 @@ describe("sqlite journal", () => {
     for (let round = 1; round <= 20; round++) {
       // Alternate which journal writes first, so neither can rely on what it saw last.
       const writers = round % 2 === 0 ? [a, b, b] : [b, a, a];
-      const outcomes = await Promise.allSettled(
-        writers.map((writer, index) => writer.append(scope, round, [eventDraft("test.noted", { index, round })])),
-      );
+      const outcomes = await Promise.allSettled(writers.map((writer, index) => writer.append(scope, round, [eventDraft("test.noted", { index, round })])));
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
       for (const outcome of outcomes) {
         if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "JOURNAL_CONFLICT" });
@@ -144,12 +141,7 @@ describe("sqlite journal", () => {
   });
 
   it("refuses invalid options with CONFIG_INVALID", async () => {
-    for (const options of [
-      {},
-      { filename, database: new Database(":memory:") },
-      { filename, synchronous: "off" },
-      { filename, busyTimeoutMs: -1 },
-    ]) {
+    for (const options of [{}, { filename, database: new Database(":memory:") }, { filename, synchronous: "off" }, { filename, busyTimeoutMs: -1 }]) {
       const error = await rejection(createSqliteJournal(options as never));
       expect(error.code).toBe("CONFIG_INVALID");
     }
@@ -159,9 +151,7 @@ describe("sqlite journal", () => {
     const journal = await open();
     const bad = { tenantId: "tenant_a", runId: "run_\ud800" };
     expect((await rejection(journal.append(bad, 0, [runStartedDraft()]))).code).toBe("JOURNAL_INVALID_APPEND");
-    expect((await rejection(journal.append(scope, 0, [runStartedDraft({ causationId: "x\udc00" })]))).code).toBe(
-      "JOURNAL_INVALID_APPEND",
-    );
+    expect((await rejection(journal.append(scope, 0, [runStartedDraft({ causationId: "x\udc00" })]))).code).toBe("JOURNAL_INVALID_APPEND");
     // What SQLite would have stored instead must stay another run.
     await journal.append({ tenantId: "tenant_a", runId: "run_\ufffd" }, 0, [runStartedDraft()]);
     expect(await journal.head(bad)).toBeNull();

@@ -19,14 +19,7 @@ import {
 import { Kysely, SqliteDialect } from "kysely";
 import { EMPTY_HEAD, chainError, conflictError, sealDrafts } from "./chain.js";
 import { ChainReport, keyRingOf, type ChainKey, type JournalKeyOptions, type JournalKeyRing } from "./keyed-chain.js";
-import {
-  DEFAULT_BUSY_TIMEOUT_MS,
-  applyPragmas,
-  openDatabaseFile,
-  quickCheck,
-  type SqliteDatabaseLike,
-  type SqliteDurability,
-} from "./sqlite-database.js";
+import { DEFAULT_BUSY_TIMEOUT_MS, applyPragmas, openDatabaseFile, quickCheck, type SqliteDatabaseLike, type SqliteDurability } from "./sqlite-database.js";
 import { isUniqueViolation, toJournalError } from "./sqlite-errors.js";
 import { EventStatements } from "./sqlite-event-statements.js";
 import { HeadCache } from "./sqlite-head-cache.js";
@@ -226,29 +219,40 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
     if (leaseStatements === undefined) throw new YokeError("JOURNAL_READ_ONLY", `the SQLite journal was opened read-only; cannot ${operation}`);
     return leaseStatements;
   };
-  const appendTransaction = db.transaction((scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], appendOptions: AppendOptions | undefined, key: ChainKey | undefined) => {
-    checkAppendLease(scope, (leaseStatements as LeaseStatements).get(scope), appendOptions, clock.now());
-    const cached = heads.get(scope);
-    const head = cached?.length === expectedSeq ? cached : (statements.head(scope) ?? EMPTY_HEAD);
-    const witnessed = witness?.witness.expected(scope);
-    if (witnessed !== undefined && head.length < witnessed.length) {
-      throw witnessFailureError(scope, { ok: false, firstBadSeq: head.length, reason: "truncated", message: `the run has ${head.length} events but its head witness says ${witnessed.length} were acknowledged` }, witness!.witness.path);
-    }
-    if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
-    const sealed = sealDrafts(scope, head, drafts, key);
-    const events: JournalEvent[] = new Array(sealed.length);
-    for (let index = 0; index < sealed.length; index++) {
-      const { event } = sealed[index]!;
-      if (event.causationId !== null && LONE_SURROGATE.test(event.causationId)) {
-        throw new YokeError("JOURNAL_INVALID_APPEND", `event ${event.seq}: causationId is not well-formed Unicode`, {
-          details: { seq: event.seq },
-        });
+  const appendTransaction = db.transaction(
+    (scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], appendOptions: AppendOptions | undefined, key: ChainKey | undefined) => {
+      checkAppendLease(scope, (leaseStatements as LeaseStatements).get(scope), appendOptions, clock.now());
+      const cached = heads.get(scope);
+      const head = cached?.length === expectedSeq ? cached : (statements.head(scope) ?? EMPTY_HEAD);
+      const witnessed = witness?.witness.expected(scope);
+      if (witnessed !== undefined && head.length < witnessed.length) {
+        throw witnessFailureError(
+          scope,
+          {
+            ok: false,
+            firstBadSeq: head.length,
+            reason: "truncated",
+            message: `the run has ${head.length} events but its head witness says ${witnessed.length} were acknowledged`,
+          },
+          witness!.witness.path,
+        );
       }
-      events[index] = event;
-    }
-    statements.insertAll(sealed);
-    return events;
-  });
+      if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
+      const sealed = sealDrafts(scope, head, drafts, key);
+      const events: JournalEvent[] = new Array(sealed.length);
+      for (let index = 0; index < sealed.length; index++) {
+        const { event } = sealed[index]!;
+        if (event.causationId !== null && LONE_SURROGATE.test(event.causationId)) {
+          throw new YokeError("JOURNAL_INVALID_APPEND", `event ${event.seq}: causationId is not well-formed Unicode`, {
+            details: { seq: event.seq },
+          });
+        }
+        events[index] = event;
+      }
+      statements.insertAll(sealed);
+      return events;
+    },
+  );
   // The witness line is written after the commit (a crash before it leaves the witness one
   // append behind, never ahead) and under the write lock again, so no compaction races it.
   const witnessTransaction = db.transaction((scope: RunScope, head: JournalHead) => witness!.record(scope, head, syncWitness));
@@ -398,12 +402,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
 }
 
 function storable(scope: RunScope): boolean {
-  return (
-    typeof scope.tenantId === "string" &&
-    typeof scope.runId === "string" &&
-    !LONE_SURROGATE.test(scope.tenantId) &&
-    !LONE_SURROGATE.test(scope.runId)
-  );
+  return typeof scope.tenantId === "string" && typeof scope.runId === "string" && !LONE_SURROGATE.test(scope.tenantId) && !LONE_SURROGATE.test(scope.runId);
 }
 
 function sequenceOption(value: number | undefined, fallback: number, name: string): number {

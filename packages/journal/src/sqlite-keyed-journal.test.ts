@@ -60,7 +60,12 @@ describe("sqlite journal, keyed", () => {
     }
   };
   const rows = (): Row[] =>
-    raw((db) => db.prepare("SELECT seq, type, at, causation_id, data, prev_hash, hash FROM events WHERE tenant_id = ? AND run_id = ? ORDER BY seq").all(scope.tenantId, scope.runId) as Row[]);
+    raw(
+      (db) =>
+        db
+          .prepare("SELECT seq, type, at, causation_id, data, prev_hash, hash FROM events WHERE tenant_id = ? AND run_id = ? ORDER BY seq")
+          .all(scope.tenantId, scope.runId) as Row[],
+    );
   const envelopeOf = (row: Omit<Row, "hash">) => ({
     schemaVersion: EVENT_SCHEMA_VERSION,
     tenantId: scope.tenantId,
@@ -75,11 +80,20 @@ describe("sqlite journal, keyed", () => {
   /** Appends a row after the run's head whose hash is whatever `hashOf` computes. */
   const appendRaw = (hashOf: (envelope: ReturnType<typeof envelopeOf>) => string): number => {
     const head = rows().at(-1)!;
-    const forged = { seq: head.seq + 1, type: "action.committed", at: head.at + 1, causation_id: null, data: canonicalJson({ actionId: "act_1", attemptId: "att_1" }), prev_hash: head.hash };
+    const forged = {
+      seq: head.seq + 1,
+      type: "action.committed",
+      at: head.at + 1,
+      causation_id: null,
+      data: canonicalJson({ actionId: "act_1", attemptId: "att_1" }),
+      prev_hash: head.hash,
+    };
     const hash = hashOf(envelopeOf(forged));
     raw((db) =>
       db
-        .prepare("INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .prepare(
+          "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
         .run(scope.tenantId, scope.runId, forged.seq, forged.type, forged.at, null, forged.data, forged.prev_hash, hash, EVENT_SCHEMA_VERSION),
     );
     return forged.seq;
@@ -126,7 +140,10 @@ describe("sqlite journal, keyed", () => {
     raw((db) => db.prepare("DELETE FROM events WHERE seq = 3").run());
     appendRaw((envelope) => computeEventHmac(envelope, { keyId: "k9", key: Buffer.alloc(32, 9) }));
     expect(await writer.verify(scope)).toMatchObject({ ok: false, firstBadSeq: 3, reason: "key_mismatch" });
-    expect(await rejectionOf(collect(writer.read(scope, { fromSeq: 2 })))).toMatchObject({ code: "JOURNAL_CHAIN_BROKEN", details: { seq: 3, reason: "key_mismatch" } });
+    expect(await rejectionOf(collect(writer.read(scope, { fromSeq: 2 })))).toMatchObject({
+      code: "JOURNAL_CHAIN_BROKEN",
+      details: { seq: 3, reason: "key_mismatch" },
+    });
   });
 
   it("rejects an edited event re-sealed with the plain hash, and the events after it", async () => {

@@ -9,11 +9,7 @@ export const LIST_RUNS_PAGE_SIZE = 256;
  * One page of a tenant's runs, ordered by run id, starting after `afterRunId`. Length and
  * last timestamp come from the highest sequence number, as `head()` does.
  */
-export async function listRunsPage(
-  kysely: Kysely<JournalTables>,
-  tenantId: string,
-  afterRunId: string | null,
-): Promise<RunSummary[]> {
+export async function listRunsPage(kysely: Kysely<JournalTables>, tenantId: string, afterRunId: string | null): Promise<RunSummary[]> {
   const bounds = kysely
     .selectFrom("events")
     .select((eb) => ["run_id", eb.fn.min("seq").as("first_seq"), eb.fn.max("seq").as("last_seq")])
@@ -27,16 +23,10 @@ export async function listRunsPage(
     const rows = await kysely
       .selectFrom(bounds)
       .innerJoin("events as first", (join) =>
-        join
-          .on("first.tenant_id", "=", tenantId)
-          .onRef("first.run_id", "=", "bounds.run_id")
-          .onRef("first.seq", "=", "bounds.first_seq"),
+        join.on("first.tenant_id", "=", tenantId).onRef("first.run_id", "=", "bounds.run_id").onRef("first.seq", "=", "bounds.first_seq"),
       )
       .innerJoin("events as last", (join) =>
-        join
-          .on("last.tenant_id", "=", tenantId)
-          .onRef("last.run_id", "=", "bounds.run_id")
-          .onRef("last.seq", "=", "bounds.last_seq"),
+        join.on("last.tenant_id", "=", tenantId).onRef("last.run_id", "=", "bounds.run_id").onRef("last.seq", "=", "bounds.last_seq"),
       )
       .select(["bounds.run_id", "bounds.last_seq", "first.at as first_at", "last.at as last_at"])
       .orderBy("bounds.run_id")

@@ -5,13 +5,7 @@ import type { Kysely, TableMetadata } from "kysely";
 import { Migrator } from "kysely/migration";
 import type { SqliteDatabaseLike } from "./sqlite-database.js";
 import { toJournalError } from "./sqlite-errors.js";
-import {
-  EVENTS_COLUMNS,
-  SQLITE_JOURNAL_FORMAT,
-  SQLITE_JOURNAL_SCHEMA_VERSION,
-  migrationProvider,
-  type JournalTables,
-} from "./sqlite-migrations.js";
+import { EVENTS_COLUMNS, SQLITE_JOURNAL_FORMAT, SQLITE_JOURNAL_SCHEMA_VERSION, migrationProvider, type JournalTables } from "./sqlite-migrations.js";
 
 const KYSELY_TABLES = new Set(["kysely_migration", "kysely_migration_lock"]);
 
@@ -39,11 +33,9 @@ export async function ensureSchema(kysely: Kysely<JournalTables>, db: SqliteData
   const fresh = tables.every((table) => KYSELY_TABLES.has(table.name));
   if (fresh) {
     if (!options.allowInit || options.readOnly) {
-      throw new YokeError(
-        "JOURNAL_NOT_INITIALIZED",
-        `${options.describe} exists but holds no journal; pass create: true to write a new journal into it`,
-        { details: { filename: options.describe } },
-      );
+      throw new YokeError("JOURNAL_NOT_INITIALIZED", `${options.describe} exists but holds no journal; pass create: true to write a new journal into it`, {
+        details: { filename: options.describe },
+      });
     }
     options.beforeInit();
   } else {

@@ -134,7 +134,11 @@ function bindWitness(
   if (options.mode === "adopt" && !options.readOnly) return adopt(db, statements, path, named ?? randomUUID());
   const found = HeadWitness.read(path);
   if (named !== null) {
-    if (found === null) throw witnessError(path, `the journal names head witness ${named}, but the file is missing (open with headWitness: "adopt" to accept the journal as it is)`);
+    if (found === null)
+      throw witnessError(
+        path,
+        `the journal names head witness ${named}, but the file is missing (open with headWitness: "adopt" to accept the journal as it is)`,
+      );
     if (found.journalId !== named) {
       found.close();
       throw witnessError(path, `the head witness belongs to journal ${found.journalId}, not to this one (${named})`);

@@ -152,7 +152,10 @@ describe("the run-state fold refuses every illegal event after a commit with ACT
   // Two calls, the second still executing, so the run stays in tools_pending after the first commits.
   const response = toolUse(["call_1", "pay"], ["call_2", "book"]);
   const committed = [
-    { type: "run.started", data: { sessionId: "session_1", task: "t", tools: [], limits: { maxTurns: 3 }, release: { runtime: "test", eventSchemaVersion: 1 } } },
+    {
+      type: "run.started",
+      data: { sessionId: "session_1", task: "t", tools: [], limits: { maxTurns: 3 }, release: { runtime: "test", eventSchemaVersion: 1 } },
+    },
     { type: "turn.started", data: { turnId: "turn_1", index: 1 } },
     { type: "model.requested", data: { turnId: "turn_1", requestHash: GENESIS_HASH, messageCount: 1 } },
     { type: "model.responded", data: { turnId: "turn_1", response, latencyMs: 0 } },
@@ -168,7 +171,11 @@ describe("the run-state fold refuses every illegal event after a commit with ACT
     { type: "action.executing", data: { actionId: "action_2", attemptId: "action_2_1" } },
     {
       type: "action.committed",
-      data: { actionId: "action_1", attemptId: "action_1_1", result: { status: "ok", content: [{ type: "text", text: "paid" }], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } } },
+      data: {
+        actionId: "action_1",
+        attemptId: "action_1_1",
+        result: { status: "ok", content: [{ type: "text", text: "paid" }], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } },
+      },
     },
   ];
   const after: Array<[string, { type: string; data: Record<string, unknown> }]> = [

@@ -19,7 +19,10 @@ describe("transitionAction", () => {
       if (result.ok) status = result.status;
     }
     expect(status).toEqual(at("committed"));
-    expect(transitionAction(at("authorized", 0), { type: "action.executing" })).toEqual({ ok: false, reason: "action.executing is not legal in state authorized" });
+    expect(transitionAction(at("authorized", 0), { type: "action.executing" })).toEqual({
+      ok: false,
+      reason: "action.executing is not legal in state authorized",
+    });
   });
 
   it("leaves uncertain only through reconciliation", () => {

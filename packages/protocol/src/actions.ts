@@ -71,9 +71,7 @@ export interface ActionStatus {
   readonly retryable: boolean;
 }
 
-export type ActionTransitionResult =
-  | { readonly ok: true; readonly status: ActionStatus }
-  | { readonly ok: false; readonly reason: string };
+export type ActionTransitionResult = { readonly ok: true; readonly status: ActionStatus } | { readonly ok: false; readonly reason: string };
 
 const NOT_DISPATCHED: ReadonlySet<ActionState> = new Set(["proposed", "validated", "authorized", "leased"]);
 
@@ -100,8 +98,7 @@ export function transitionAction(status: ActionStatus | undefined, event: Action
     return event.type === "action.proposed" ? ok({ state: "proposed", attempt: 0, retryable: false }) : illegal(event.type, "none");
   }
   const { state } = status;
-  const to = (next: ActionState, changes: Partial<ActionStatus> = {}): ActionTransitionResult =>
-    ok({ ...status, retryable: false, ...changes, state: next });
+  const to = (next: ActionState, changes: Partial<ActionStatus> = {}): ActionTransitionResult => ok({ ...status, retryable: false, ...changes, state: next });
   switch (event.type) {
     case "action.proposed":
     case "action.admitted":

@@ -70,7 +70,10 @@ describe("canonicalJson key order", () => {
       if (Array.isArray(value)) return `[${value.map(reference).join(",")}]`;
       if (value !== null && typeof value === "object") {
         const record = value as Record<string, unknown>;
-        return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(",")}}`;
+        return `{${Object.keys(record)
+          .sort()
+          .map((key) => `${JSON.stringify(key)}:${reference(record[key])}`)
+          .join(",")}}`;
       }
       return JSON.stringify(value);
     };
@@ -85,13 +88,19 @@ describe("canonicalJson key order", () => {
 
   it("sorts objects of any width, including past the in-place sort's 32 keys", () => {
     // Keys in random insertion order, values sometimes needing their own reordering.
-    const wide = fc.uniqueArray(fc.string({ maxLength: 6 }), { minLength: 0, maxLength: 80 }).chain((keys) =>
-      fc.tuple(fc.constant(keys), fc.array(fc.oneof(fc.integer(), fc.dictionary(fc.string({ maxLength: 3 }), fc.boolean())), { minLength: keys.length, maxLength: keys.length })),
-    );
+    const wide = fc
+      .uniqueArray(fc.string({ maxLength: 6 }), { minLength: 0, maxLength: 80 })
+      .chain((keys) =>
+        fc.tuple(
+          fc.constant(keys),
+          fc.array(fc.oneof(fc.integer(), fc.dictionary(fc.string({ maxLength: 3 }), fc.boolean())), { minLength: keys.length, maxLength: keys.length }),
+        ),
+      );
     fc.assert(
       fc.property(wide, ([keys, values]) => {
         const record: Record<string, unknown> = {};
-        for (const [index, key] of keys.entries()) Object.defineProperty(record, key, { value: values[index], enumerable: true, writable: true, configurable: true });
+        for (const [index, key] of keys.entries())
+          Object.defineProperty(record, key, { value: values[index], enumerable: true, writable: true, configurable: true });
         const sorted = [...keys].sort();
         const expected = `{${sorted.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
         expect(canonicalJson(record)).toBe(expected);
@@ -147,7 +156,10 @@ describe("canonicalJson on any value, JSON or not", () => {
     }
   };
 
-  const key = fc.oneof(fc.constantFrom("role", "content", "type", "text", "__proto__", "toJSON", "0", "1", "10", "01", "a", "B", "é", "", "\uD83D"), fc.string({ unit: "binary", maxLength: 6 }));
+  const key = fc.oneof(
+    fc.constantFrom("role", "content", "type", "text", "__proto__", "toJSON", "0", "1", "10", "01", "a", "B", "é", "", "\uD83D"),
+    fc.string({ unit: "binary", maxLength: 6 }),
+  );
   const leaf = fc.oneof(
     fc.string({ unit: "binary", maxLength: 12 }),
     fc.double(),

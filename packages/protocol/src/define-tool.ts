@@ -3,15 +3,7 @@ import type { ActionId } from "./ids.js";
 import type { JsonValue } from "./json-value.js";
 import { ToolSpecSchema, type ToolSpec } from "./model.js";
 import { jsonSchemaOf, type InferSchemaOutput, type SchemaLike } from "./schema-adapter.js";
-import type {
-  CompensationContext,
-  ReconcileResult,
-  SideEffectClass,
-  ToolAccess,
-  ToolCallContext,
-  ToolDeclarationV1,
-  ToolOutput,
-} from "./tool-declaration.js";
+import type { CompensationContext, ReconcileResult, SideEffectClass, ToolAccess, ToolCallContext, ToolDeclarationV1, ToolOutput } from "./tool-declaration.js";
 
 /** Default `timeoutMs` of a tool. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -129,9 +121,14 @@ export function defineTool<Input extends SchemaLike>(definition: ToolDefinition<
       cause: spec.error,
     });
   }
-  for (const [option, value] of [["outputBudget", definition.outputBudget], ["maxAttempts", definition.maxAttempts]] as const) {
+  for (const [option, value] of [
+    ["outputBudget", definition.outputBudget],
+    ["maxAttempts", definition.maxAttempts],
+  ] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
-      throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: ${option} must be a positive integer`, { details: { tool: definition.name, [option]: value } });
+      throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: ${option} must be a positive integer`, {
+        details: { tool: definition.name, [option]: value },
+      });
     }
   }
   return { ...definition, specificationVersion: "v1", timeoutMs, spec: spec.data };

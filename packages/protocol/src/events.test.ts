@@ -35,7 +35,11 @@ describe("parseYokeEvent", () => {
 
   it("keeps the provider's request id on model.responded and model.failed; events without one still parse", () => {
     const response = { provider: "openai", model: "gpt-5-mini", content: [], stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 } };
-    const responded = parseYokeEvent({ ...base, type: "model.responded", data: { turnId: "turn_1", response: { ...response, requestId: "req_1" }, latencyMs: 3 } });
+    const responded = parseYokeEvent({
+      ...base,
+      type: "model.responded",
+      data: { turnId: "turn_1", response: { ...response, requestId: "req_1" }, latencyMs: 3 },
+    });
     expect(responded.type === "model.responded" && responded.data.response.requestId).toBe("req_1");
     const old = parseYokeEvent({ ...base, type: "model.responded", data: { turnId: "turn_1", response, latencyMs: 3 } });
     expect(old.type === "model.responded" && old.data.response.requestId).toBeUndefined();
@@ -46,14 +50,12 @@ describe("parseYokeEvent", () => {
   });
 
   it("refuses events from a newer schema version instead of misreading them", () => {
-    const newer = () =>
-      parseYokeEvent({ ...base, schemaVersion: EVENT_SCHEMA_VERSION + 1, type: "turn.started", data: { turnId: "t", index: 1 } });
+    const newer = () => parseYokeEvent({ ...base, schemaVersion: EVENT_SCHEMA_VERSION + 1, type: "turn.started", data: { turnId: "t", index: 1 } });
     expect(newer).toThrow(expect.objectContaining({ code: "JOURNAL_SCHEMA_UNSUPPORTED" }));
   });
 
   it("validates every outcome of the closed set and nothing else", () => {
-    const completed = (outcome: unknown) => () =>
-      parseYokeEvent({ ...base, type: "run.completed", data: { outcome: outcome as never, turns: 1 } });
+    const completed = (outcome: unknown) => () => parseYokeEvent({ ...base, type: "run.completed", data: { outcome: outcome as never, turns: 1 } });
     expect(completed({ status: "verified_success" })).not.toThrow();
     expect(completed({ status: "completed" })).not.toThrow();
     expect(completed({ status: "budget_exhausted", budget: "turns", limit: 3 })).not.toThrow();
@@ -75,25 +77,35 @@ describe("ChainHashSchema", () => {
 
 describe("typed events", () => {
   const turn = parseYokeEvent({ ...base, type: "turn.started", data: { turnId: "turn_1", index: 1 } });
-  const failed = parseYokeEvent({ ...base, type: "run.failed", data: { turnId: "turn_1", code: "PROVIDER_UNAVAILABLE", message: "503", retryable: true, requestId: "req_1", attempts: 3 } });
+  const failed = parseYokeEvent({
+    ...base,
+    type: "run.failed",
+    data: { turnId: "turn_1", code: "PROVIDER_UNAVAILABLE", message: "503", retryable: true, requestId: "req_1", attempts: 3 },
+  });
 
   it("isEventOfType narrows by one type or several", () => {
     expect(isEventOfType(turn, "turn.started")).toBe(true);
     expect(isEventOfType(turn, "run.failed")).toBe(false);
     expect(isEventOfType(failed, ["run.failed", "run.completed"])).toBe(true);
     expect(isEventOfType(turn, ["run.failed", "run.completed"])).toBe(false);
-    if (isEventOfType(failed, "run.failed")) expect([failed.data.code, failed.data.requestId, failed.data.attempts]).toEqual(["PROVIDER_UNAVAILABLE", "req_1", 3]);
+    if (isEventOfType(failed, "run.failed"))
+      expect([failed.data.code, failed.data.requestId, failed.data.attempts]).toEqual(["PROVIDER_UNAVAILABLE", "req_1", 3]);
   });
 
   it("readYokeEvents yields a store's events validated and typed, and refuses one that is not Yoke's", async () => {
     const stored: JournalEvent[] = [{ ...base, seq: 0, type: "turn.started", data: { turnId: "turn_1", index: 1 } }];
-    const store = { read: async function* () { yield* stored; } };
+    const store = {
+      read: async function* () {
+        yield* stored;
+      },
+    };
     const read = [];
     for await (const event of readYokeEvents(store, { tenantId: "tenant_a", runId: "run_1" })) read.push(event);
     expect(read).toEqual(stored);
     stored.push({ ...base, seq: 1, type: "turn.exploded", data: {} });
-    const drain = async () => { for await (const _event of readYokeEvents(store, { tenantId: "tenant_a", runId: "run_1" })); };
+    const drain = async () => {
+      for await (const _event of readYokeEvents(store, { tenantId: "tenant_a", runId: "run_1" }));
+    };
     await expect(drain()).rejects.toMatchObject({ code: "EVENT_INVALID" });
   });
 });
-

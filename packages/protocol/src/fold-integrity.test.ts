@@ -7,7 +7,10 @@ import { GENESIS_HASH } from "./events.js";
 import { reduceRun } from "./run-state.js";
 import { eventsOf } from "./__fixtures__/events-of.js";
 
-const started = { type: "run.started", data: { sessionId: "session_1", task: "t", tools: [], limits: { maxTurns: 3 }, release: { runtime: "test", eventSchemaVersion: 1 } } };
+const started = {
+  type: "run.started",
+  data: { sessionId: "session_1", task: "t", tools: [], limits: { maxTurns: 3 }, release: { runtime: "test", eventSchemaVersion: 1 } },
+};
 const turn = { type: "turn.started", data: { turnId: "turn_1", index: 1 } };
 const requested = { type: "model.requested", data: { turnId: "turn_1", requestHash: GENESIS_HASH, messageCount: 1 } };
 

@@ -19,7 +19,7 @@ describe("id sources", () => {
     fc.assert(
       fc.property(fc.array(fc.nat(3), { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 2 ** 31 }), (steps, seed) => {
         let state = seed;
-        const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+        const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
         const clock = steppingClock(1_700_000_000_000, 0);
         const source = ulidIdSource({ clock, random });
         const ids = steps.map((step) => {

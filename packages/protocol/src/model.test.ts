@@ -35,7 +35,14 @@ describe("assistant parts", () => {
     const content = [
       { type: "refusal", text: "I can't help with that." },
       { type: "tool-call-truncated", toolCallId: "c1", toolName: "write", rawArguments: '{"path":"a' },
-      { type: "server-tool-call", provider: "anthropic", toolCallId: "srv_1", toolName: "web_search", arguments: { query: "q" }, raw: { type: "server_tool_use", id: "srv_1" } },
+      {
+        type: "server-tool-call",
+        provider: "anthropic",
+        toolCallId: "srv_1",
+        toolName: "web_search",
+        arguments: { query: "q" },
+        raw: { type: "server_tool_use", id: "srv_1" },
+      },
       { type: "server-tool-result", provider: "anthropic", toolCallId: "srv_1", resultType: "web_search_tool_result", raw: { type: "web_search_tool_result" } },
     ].map((part) => AssistantPartSchema.parse(part));
     expect(toolCallsOf({ content })).toEqual([]);

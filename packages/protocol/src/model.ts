@@ -221,7 +221,10 @@ export const ResponseFormatSchema = z.object({
   type: z.literal("json"),
   schema: JsonObjectSchema,
   /** `[a-zA-Z0-9_-]{1,64}`; providers that need a name get `output` without one. */
-  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/).optional(),
+  name: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]{1,64}$/)
+    .optional(),
   description: z.string().optional(),
 });
 export type ResponseFormat = z.infer<typeof ResponseFormatSchema>;

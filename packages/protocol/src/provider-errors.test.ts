@@ -60,7 +60,10 @@ describe("providerError", () => {
   });
 
   it("does not retry a status-less error of a type nobody knows", () => {
-    const error = providerError(Object.assign(new Error("?"), { error: { type: "error", error: { type: "something_new" } } }), { ...context, streamStarted: true });
+    const error = providerError(Object.assign(new Error("?"), { error: { type: "error", error: { type: "something_new" } } }), {
+      ...context,
+      streamStarted: true,
+    });
     expect(error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: false, details: { type: "something_new", kind: "unknown" } });
   });
 

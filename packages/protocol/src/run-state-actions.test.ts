@@ -49,7 +49,11 @@ describe("RunStateAccumulator over action events", () => {
   });
 
   it("refuses a journal holding an illegal transition with ACTION_TRANSITION_ILLEGAL", () => {
-    const events = [...head, ...admit("action_1", "call_1", "pay", "irreversible").slice(0, 3), { type: "action.committed", data: { actionId: "action_1", attemptId: "x", result: result("paid") } }];
+    const events = [
+      ...head,
+      ...admit("action_1", "call_1", "pay", "irreversible").slice(0, 3),
+      { type: "action.committed", data: { actionId: "action_1", attemptId: "x", result: result("paid") } },
+    ];
     try {
       reduceRun(eventsOf(events));
       expect.unreachable();
@@ -85,7 +89,19 @@ describe("RunStateAccumulator over action events", () => {
   it("one action.admitted folds exactly like its five admission events (older journals still fold)", () => {
     const admitted = (actionId: string, toolCallId: string, toolName: string, sideEffect: string) => ({
       type: "action.admitted",
-      data: { turnId: "turn_1", toolCallId, toolName, actionId, input: {}, sideEffect, decision: "allow", rule: "default", attemptId: `${actionId}_1`, attempt: 1, deadlineAt: 0 },
+      data: {
+        turnId: "turn_1",
+        toolCallId,
+        toolName,
+        actionId,
+        input: {},
+        sideEffect,
+        decision: "allow",
+        rule: "default",
+        attemptId: `${actionId}_1`,
+        attempt: 1,
+        deadlineAt: 0,
+      },
     });
     const outcomes = [
       { type: "action.committed", data: { actionId: "action_2", attemptId: "action_2_1", result: result("booked"), receipt: { id: 9 } } },
@@ -116,7 +132,19 @@ describe("RunStateAccumulator over action events", () => {
   it("refuses action.admitted for an action that exists (ACTION_TRANSITION_ILLEGAL) or for another attempt (EVENT_INVALID)", () => {
     const again = {
       type: "action.admitted",
-      data: { turnId: "turn_1", toolCallId: "call_2", toolName: "book", actionId: "action_1", input: {}, sideEffect: "none", decision: "allow", rule: "default", attemptId: "a", attempt: 1, deadlineAt: 0 },
+      data: {
+        turnId: "turn_1",
+        toolCallId: "call_2",
+        toolName: "book",
+        actionId: "action_1",
+        input: {},
+        sideEffect: "none",
+        decision: "allow",
+        rule: "default",
+        attemptId: "a",
+        attempt: 1,
+        deadlineAt: 0,
+      },
     };
     const codeOf = (events: { type: string; data: Record<string, unknown> }[]) => {
       try {

@@ -341,7 +341,6 @@ export function reduceRun(events: Iterable<JournalEvent>): RunState {
   return accumulator.snapshot();
 }
 
-
 function initialState(event: JournalEvent, data: EventData<"run.started">): MutableRunState {
   return {
     tenantId: event.tenantId,

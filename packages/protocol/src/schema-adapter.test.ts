@@ -63,7 +63,9 @@ describe("jsonSchemaOf: the JSON Schema the model is shown", () => {
 
   it("zod 3: a type JSON Schema cannot express is CONFIG_INVALID naming it and where it is", () => {
     const error = configError(() => jsonSchemaOf(z3.object({ at: z3.object({ when: z3.date() }) }), "tool t: input"));
-    expect(error.message).toMatch(/^tool t: input: the zod schema has no JSON Schema form: ZodDate at at\.when has no JSON Schema form; give it one with jsonSchema/);
+    expect(error.message).toMatch(
+      /^tool t: input: the zod schema has no JSON Schema form: ZodDate at at\.when has no JSON Schema form; give it one with jsonSchema/,
+    );
   });
 
   it("Standard JSON Schema: arktype and valibot's toStandardJsonSchema, draft 2020-12", () => {
@@ -131,7 +133,8 @@ describe("defineTool from @yoke/protocol (no runtime needed)", () => {
 
   it("rejects an output that is not a schema", () => {
     expect(
-      configError(() => defineTool({ name: "t", description: "d", input: z.object({}), output: {} as never, sideEffect: "none", execute: async () => "ok" })).message,
+      configError(() => defineTool({ name: "t", description: "d", input: z.object({}), output: {} as never, sideEffect: "none", execute: async () => "ok" }))
+        .message,
     ).toMatch(/output must be a Standard Schema/);
   });
 });

@@ -84,7 +84,11 @@ export function jsonSchema(
  */
 export function jsonSchemaOf(schema: unknown, label: string): JsonObject {
   // arktype's schemas are functions.
-  if ((typeof schema !== "object" && typeof schema !== "function") || schema === null || typeof (schema as Partial<StandardSchemaV1>)["~standard"]?.validate !== "function") {
+  if (
+    (typeof schema !== "object" && typeof schema !== "function") ||
+    schema === null ||
+    typeof (schema as Partial<StandardSchemaV1>)["~standard"]?.validate !== "function"
+  ) {
     throw new YokeError(
       "CONFIG_INVALID",
       `${label}: the schema is not a Standard Schema; pass a zod, valibot or arktype schema, or a plain JSON Schema as jsonSchema(json, { validate })`,
@@ -107,15 +111,21 @@ export function jsonSchemaOf(schema: unknown, label: string): JsonObject {
   } catch (cause) {
     if (YokeError.isInstance(cause)) throw cause;
     const what = cause instanceof Zod3Unsupported ? `: ${cause.message}` : "";
-    throw new YokeError("CONFIG_INVALID", `${label}: the ${standard.vendor} schema has no JSON Schema form${what}; give it one with jsonSchema(json, { validate: schema })`, {
-      details: { label, vendor: standard.vendor },
-      cause,
-    });
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `${label}: the ${standard.vendor} schema has no JSON Schema form${what}; give it one with jsonSchema(json, { validate: schema })`,
+      {
+        details: { label, vendor: standard.vendor },
+        cause,
+      },
+    );
   }
   // A JSON round trip drops `undefined` members, which some converters leave.
   const json: unknown = produced === undefined ? undefined : JSON.parse(JSON.stringify(produced));
   if (!isJsonObject(json)) {
-    throw new YokeError("CONFIG_INVALID", `${label}: the ${standard.vendor} schema's JSON Schema is not a JSON object`, { details: { label, vendor: standard.vendor } });
+    throw new YokeError("CONFIG_INVALID", `${label}: the ${standard.vendor} schema's JSON Schema is not a JSON object`, {
+      details: { label, vendor: standard.vendor },
+    });
   }
   return json;
 }

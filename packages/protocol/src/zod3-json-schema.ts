@@ -16,7 +16,10 @@ interface Zod3Def {
 
 /** Thrown (and turned into CONFIG_INVALID by the caller) for a zod 3 type JSON Schema cannot express. */
 export class Zod3Unsupported extends Error {
-  constructor(readonly typeName: string, readonly path: string) {
+  constructor(
+    readonly typeName: string,
+    readonly path: string,
+  ) {
     super(`${typeName} at ${path} has no JSON Schema form`);
   }
 }

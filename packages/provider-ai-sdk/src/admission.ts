@@ -28,7 +28,9 @@ export function admitAiSdkRequest(
   }
   const stops = request.stopSequences ?? options.stopSequences ?? [];
   if (stops.length > (capabilities.maxStopSequences ?? 0)) {
-    throw reject(`${stops.length} stop sequences exceed the model's ${capabilities.maxStopSequences ?? 0} (set capabilities.maxStopSequences if it takes more)`);
+    throw reject(
+      `${stops.length} stop sequences exceed the model's ${capabilities.maxStopSequences ?? 0} (set capabilities.maxStopSequences if it takes more)`,
+    );
   }
   const strict = request.tools.find((tool) => tool.strict === true);
   if (strict !== undefined && capabilities.strictTools !== true) {

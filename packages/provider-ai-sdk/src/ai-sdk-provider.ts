@@ -103,10 +103,18 @@ export function createAiSdkProvider(options: AiSdkProviderOptions): AiSdkProvide
     const unified = folded.finishReason?.unified;
     if (unified === undefined || unified === "interrupted") {
       const message = unified === undefined ? "the response stream ended without a finish part" : "the provider stream ended without a completion signal";
-      throw withRequestId(new YokeError("PROVIDER_STREAM_CUT", message, { details: { provider, ...(unified === undefined ? {} : { finishReason: unified }) } }), requestId);
+      throw withRequestId(
+        new YokeError("PROVIDER_STREAM_CUT", message, { details: { provider, ...(unified === undefined ? {} : { finishReason: unified }) } }),
+        requestId,
+      );
     }
     if (unified === "error") {
-      throw withRequestId(new YokeError("PROVIDER_UNAVAILABLE", "the model finished with an error", { details: { provider, finishReason: unified, rawFinishReason: folded.finishReason?.raw ?? null } }), requestId);
+      throw withRequestId(
+        new YokeError("PROVIDER_UNAVAILABLE", "the model finished with an error", {
+          details: { provider, finishReason: unified, rawFinishReason: folded.finishReason?.raw ?? null },
+        }),
+        requestId,
+      );
     }
     return mapFolded(folded, { provider, modelId, requestId }, warnings);
   };
@@ -114,7 +122,8 @@ export function createAiSdkProvider(options: AiSdkProviderOptions): AiSdkProvide
   const run = async (request: ModelRequest, { signal, onStreamPart }: GenerateOptions): Promise<ModelResponse> => {
     const requestOptions = readAiSdkOptions(request);
     const warnings = admitAiSdkRequest(request, requestOptions, target);
-    if (signal?.aborted) throw new YokeError("CANCELLED", `the ${provider} call was cancelled before it was sent`, { cause: signal.reason, details: { provider } });
+    if (signal?.aborted)
+      throw new YokeError("CANCELLED", `the ${provider} call was cancelled before it was sent`, { cause: signal.reason, details: { provider } });
     const callOptions = toCallOptions(request, withResponseFormat(request, requestOptions, capabilities), signal, provider);
     if (options.headers !== undefined) callOptions.headers = { ...options.headers };
     const before = { provider, signal, streamStarted: false, now };
@@ -128,7 +137,12 @@ export function createAiSdkProvider(options: AiSdkProviderOptions): AiSdkProvide
       if (result.response?.id !== undefined) folder.result.id = result.response.id;
       if (result.response?.modelId !== undefined) folder.result.modelId = result.response.modelId;
       folder.pushContent(result.content);
-      folder.push({ type: "finish", finishReason: result.finishReason, usage: result.usage, ...(result.providerMetadata === undefined ? {} : { providerMetadata: result.providerMetadata }) });
+      folder.push({
+        type: "finish",
+        finishReason: result.finishReason,
+        usage: result.usage,
+        ...(result.providerMetadata === undefined ? {} : { providerMetadata: result.providerMetadata }),
+      });
       return finish(folder.result, requestId, warnings);
     }
     const result = await Promise.resolve(model.doStream(callOptions)).catch((error: unknown) => {

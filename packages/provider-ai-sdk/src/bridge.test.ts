@@ -14,7 +14,14 @@ const finishPart = (unified: string, raw: string | undefined): LanguageModelV4St
 
 describe("createAiSdkProvider", () => {
   it("refuses a model of another specification version with CONFIG_INVALID", () => {
-    const v2 = { specificationVersion: "v2", provider: "old", modelId: "old-model", supportedUrls: {}, doGenerate: async () => ({}), doStream: async () => ({}) };
+    const v2 = {
+      specificationVersion: "v2",
+      provider: "old",
+      modelId: "old-model",
+      supportedUrls: {},
+      doGenerate: async () => ({}),
+      doStream: async () => ({}),
+    };
     expect(() => createAiSdkProvider({ model: v2 as never })).toThrowError(expect.objectContaining({ code: "CONFIG_INVALID" }));
   });
 
@@ -29,17 +36,28 @@ describe("createAiSdkProvider", () => {
     expect([provider.provider, provider.modelId, provider.model.specificationVersion]).toEqual(["older.chat", "older-model", "v4"]);
     expect(provider.capabilities.inputModalities).toEqual(["text", "audio"]);
     const response = await provider.generate(ask("x", { tools: [weatherTool], toolChoice: "auto" }));
-    expect(response.content).toEqual([{ type: "tool-call", toolCallId: "c1", toolName: "get_weather", rawArguments: '{"city":"Kyiv"}', arguments: { city: "Kyiv" } }]);
+    expect(response.content).toEqual([
+      { type: "tool-call", toolCallId: "c1", toolName: "get_weather", rawArguments: '{"city":"Kyiv"}', arguments: { city: "Kyiv" } },
+    ]);
     expect(response.stopReason).toBe("tool_use");
     expect(model.doStreamCalls[0]!.toolChoice).toEqual({ type: "auto" });
   });
 
   it("reads input modalities from supportedUrls, keeps conservative defaults, and lets options override", () => {
-    const model = new MockLanguageModelV4({ provider: "mock.chat", modelId: "m", supportedUrls: () => ({ "image/*": [/^https:/], "application/pdf": [/^https:/] }) });
+    const model = new MockLanguageModelV4({
+      provider: "mock.chat",
+      modelId: "m",
+      supportedUrls: () => ({ "image/*": [/^https:/], "application/pdf": [/^https:/] }),
+    });
     const provider = createAiSdkProvider({ model, capabilities: { contextWindow: 200_000, parallelToolCalls: true } });
     expect(provider.provider).toBe("mock.chat");
     expect(provider.modelId).toBe("m");
-    expect(provider.capabilities).toEqual({ ...DEFAULT_AI_SDK_CAPABILITIES, inputModalities: ["text", "image", "file"], contextWindow: 200_000, parallelToolCalls: true });
+    expect(provider.capabilities).toEqual({
+      ...DEFAULT_AI_SDK_CAPABILITIES,
+      inputModalities: ["text", "image", "file"],
+      contextWindow: 200_000,
+      parallelToolCalls: true,
+    });
     // A promised supportedUrls (the mock's default) cannot be read synchronously: text only.
     expect(createAiSdkProvider({ model: new MockLanguageModelV4({ supportedUrls: { "image/*": [/./] } }) }).capabilities.inputModalities).toEqual(["text"]);
     expect(createAiSdkProvider({ model, provider: "my-gateway" }).provider).toBe("my-gateway");
@@ -51,27 +69,58 @@ describe("createAiSdkProvider", () => {
     const controller = new AbortController();
     const request: ModelRequest = {
       messages: [
-        { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "a" },
+            { type: "text", text: "b" },
+          ],
+        },
         {
           role: "assistant",
           content: [
             { type: "reasoning", text: "thinking", providerMetadata: { anthropic: { signature: "sig_1" } } },
-            { type: "tool-call", toolCallId: "c1", toolName: "get_weather", rawArguments: '{"city":"Oslo"}', arguments: { city: "Oslo" }, providerMetadata: { google: { thoughtSignature: "ts" } } },
+            {
+              type: "tool-call",
+              toolCallId: "c1",
+              toolName: "get_weather",
+              rawArguments: '{"city":"Oslo"}',
+              arguments: { city: "Oslo" },
+              providerMetadata: { google: { thoughtSignature: "ts" } },
+            },
             { type: "tool-call", toolCallId: "c2", toolName: "get_weather", rawArguments: '{"city": "Os', argumentsError: "Unexpected end of JSON input" },
           ],
         },
         {
           role: "tool",
           content: [
-            { type: "tool-result", toolCallId: "c1", toolName: "get_weather", result: { status: "ok", content: [], output: { celsius: 4 }, timing: { startedAt: 0, endedAt: 0, durationMs: 0 } } },
-            { type: "tool-result", toolCallId: "c2", toolName: "get_weather", result: { status: "error", content: [{ type: "text", text: "bad JSON" }], error: { code: "TOOL_INPUT_INVALID", message: "not JSON" }, timing: { startedAt: 0, endedAt: 0, durationMs: 0 } } },
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              toolName: "get_weather",
+              result: { status: "ok", content: [], output: { celsius: 4 }, timing: { startedAt: 0, endedAt: 0, durationMs: 0 } },
+            },
+            {
+              type: "tool-result",
+              toolCallId: "c2",
+              toolName: "get_weather",
+              result: {
+                status: "error",
+                content: [{ type: "text", text: "bad JSON" }],
+                error: { code: "TOOL_INPUT_INVALID", message: "not JSON" },
+                timing: { startedAt: 0, endedAt: 0, durationMs: 0 },
+              },
+            },
           ],
         },
       ],
       tools: [weatherTool],
       toolChoice: "required",
       maxOutputTokens: 100,
-      providerOptions: { "ai-sdk": { structuredOutput: { name: "weather", schema: { type: "object" } }, topP: 0.9, stopSequences: ["END"] }, google: { thinkingConfig: { thinkingBudget: 0 } } },
+      providerOptions: {
+        "ai-sdk": { structuredOutput: { name: "weather", schema: { type: "object" } }, topP: 0.9, stopSequences: ["END"] },
+        google: { thinkingConfig: { thinkingBudget: 0 } },
+      },
     };
     await provider.generate(request, { signal: controller.signal });
     const call = model.doStreamCalls[0]!;
@@ -79,7 +128,13 @@ describe("createAiSdkProvider", () => {
     expect(call.headers).toEqual({ "x-team": "agents" });
     expect({ ...call, abortSignal: undefined, headers: undefined }).toEqual({
       prompt: [
-        { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "a" },
+            { type: "text", text: "b" },
+          ],
+        },
         {
           role: "assistant",
           content: [
@@ -117,7 +172,9 @@ describe("createAiSdkProvider", () => {
     const plain = modelStreaming(textParts('{"celsius":4}'));
     const response = await createAiSdkProvider({ model: plain }).generate(ask("json", { responseFormat: format }));
     expect(plain.doStreamCalls[0]!.responseFormat).toBeUndefined();
-    expect(response.warnings).toContain("responseFormat was not sent: the model declares no structured output (set capabilities.structuredOutput if it has one)");
+    expect(response.warnings).toContain(
+      "responseFormat was not sent: the model declares no structured output (set capabilities.structuredOutput if it has one)",
+    );
   });
 
   it("sends a tool call back in the key order the model wrote, not the journal's canonical order", async () => {
@@ -126,7 +183,18 @@ describe("createAiSdkProvider", () => {
       messages: [
         { role: "user", content: [{ type: "text", text: "write it" }] },
         // As a journal gives it back: `arguments` in canonical JSON (keys sorted), `rawArguments` verbatim.
-        { role: "assistant", content: [{ type: "tool-call", toolCallId: "w1", toolName: "write_file", rawArguments: '{"path":"a.md","content":"x"}', arguments: { content: "x", path: "a.md" } }] },
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool-call",
+              toolCallId: "w1",
+              toolName: "write_file",
+              rawArguments: '{"path":"a.md","content":"x"}',
+              arguments: { content: "x", path: "a.md" },
+            },
+          ],
+        },
       ],
       tools: [],
     });
@@ -149,7 +217,13 @@ describe("createAiSdkProvider", () => {
 
   it("keeps reasoning metadata from start, delta and end parts on the reasoning part, and the model's warnings", async () => {
     const parts: LanguageModelV4StreamPart[] = [
-      { type: "stream-start", warnings: [{ type: "unsupported", feature: "temperature", details: "reasoning models ignore it" }, { type: "other", message: "beta model" }] },
+      {
+        type: "stream-start",
+        warnings: [
+          { type: "unsupported", feature: "temperature", details: "reasoning models ignore it" },
+          { type: "other", message: "beta model" },
+        ],
+      },
       { type: "reasoning-start", id: "r0", providerMetadata: { anthropic: { redacted: false } } },
       { type: "reasoning-delta", id: "r0", delta: "Let me think." },
       { type: "reasoning-end", id: "r0", providerMetadata: { anthropic: { signature: "sig_9" } } },
@@ -176,7 +250,9 @@ describe("createAiSdkProvider", () => {
   });
 
   it("rejects a stream that finishes interrupted, or ends without a finish part, as PROVIDER_STREAM_CUT and emits no finish", async () => {
-    const provider = createAiSdkProvider({ model: modelStreaming([...textParts("half").slice(0, -1), finishPart("interrupted", undefined)], textParts("half").slice(0, -1)) });
+    const provider = createAiSdkProvider({
+      model: modelStreaming([...textParts("half").slice(0, -1), finishPart("interrupted", undefined)], textParts("half").slice(0, -1)),
+    });
     for (let index = 0; index < 2; index += 1) {
       const stream = collect();
       const error = await rejection(provider.generate(ask("x"), { onStreamPart: stream.onStreamPart }));
@@ -191,7 +267,14 @@ describe("createAiSdkProvider", () => {
       provider: "mock.chat",
       modelId: "m",
       doStream: [
-        streamOf([{ type: "stream-start", warnings: [] }, { type: "error", error: { type: "invalid_request_error", message: "bad tool schema" } }, finishPart("error", undefined)], { headers: { "request-id": "req_mock_1" } }),
+        streamOf(
+          [
+            { type: "stream-start", warnings: [] },
+            { type: "error", error: { type: "invalid_request_error", message: "bad tool schema" } },
+            finishPart("error", undefined),
+          ],
+          { headers: { "request-id": "req_mock_1" } },
+        ),
         streamOf([{ type: "stream-start", warnings: [] }, { type: "error", error: jsonError }, finishPart("error", undefined)]),
         streamOf([{ type: "stream-start", warnings: [] }, finishPart("error", undefined)]),
       ],
@@ -223,7 +306,10 @@ describe("createAiSdkProvider", () => {
   });
 
   it("turns a call that emits only a final tool-call part into start, one delta and end stream parts", async () => {
-    const parts: LanguageModelV4StreamPart[] = [{ type: "tool-call", toolCallId: "c9", toolName: "get_weather", input: '{"city":"Quito"}' }, finishPart("tool-calls", "tool_use")];
+    const parts: LanguageModelV4StreamPart[] = [
+      { type: "tool-call", toolCallId: "c9", toolName: "get_weather", input: '{"city":"Quito"}' },
+      finishPart("tool-calls", "tool_use"),
+    ];
     const stream = collect();
     await createAiSdkProvider({ model: modelStreaming(parts) }).generate(ask("x", { tools: [weatherTool] }), { onStreamPart: stream.onStreamPart });
     expect(stream.parts.slice(0, 3)).toEqual([

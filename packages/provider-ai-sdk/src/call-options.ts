@@ -66,7 +66,12 @@ export function toPrompt(messages: ModelRequest["messages"], provider: string): 
         return [
           {
             role: "tool",
-            content: message.content.map((part) => ({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: toolResultOutput(part.result) })),
+            content: message.content.map((part) => ({
+              type: "tool-result",
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              output: toolResultOutput(part.result),
+            })),
           },
         ];
       default:
@@ -81,7 +86,12 @@ export function toPrompt(messages: ModelRequest["messages"], provider: string): 
  * tools, tool choice, limits, stop sequences, `responseFormat` for structured output, the
  * abort signal, and every `providerOptions` key but the bridge's own.
  */
-export function toCallOptions(request: ModelRequest, options: AiSdkRequestOptions, signal: AbortSignal | undefined, provider: string): LanguageModelV4CallOptions {
+export function toCallOptions(
+  request: ModelRequest,
+  options: AiSdkRequestOptions,
+  signal: AbortSignal | undefined,
+  provider: string,
+): LanguageModelV4CallOptions {
   const call: LanguageModelV4CallOptions = { prompt: toPrompt(request.messages, provider) };
   const tools: NonNullable<LanguageModelV4CallOptions["tools"]> = request.tools.map((tool) => ({
     type: "function",
@@ -102,7 +112,12 @@ export function toCallOptions(request: ModelRequest, options: AiSdkRequestOption
   if (stopSequences !== undefined) call.stopSequences = stopSequences;
   if (options.structuredOutput !== undefined) {
     const { schema, name, description } = options.structuredOutput;
-    call.responseFormat = { type: "json", schema: schema as never, ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
+    call.responseFormat = {
+      type: "json",
+      schema: schema as never,
+      ...(name === undefined ? {} : { name }),
+      ...(description === undefined ? {} : { description }),
+    };
   }
   const providerOptions = passThroughOptions(request);
   if (providerOptions !== undefined) call.providerOptions = providerOptions as SharedV4ProviderOptions;

@@ -38,7 +38,11 @@ describe("the bridge's request features over @ai-sdk/openai-compatible", () => {
       { type: "tool-call", toolCallId: "call_bridge_paris", toolName: "get_weather", rawArguments: '{"city":"Paris"}', arguments: { city: "Paris" } },
       { type: "tool-call-truncated", toolCallId: "call_bridge_tokyo", toolName: "get_weather", rawArguments: '{"city":"To' },
     ]);
-    expect(response).toMatchObject({ stopReason: "max_tokens", rawStopReason: "length", usage: { inputTokens: 40, outputTokens: 24, uncachedInputTokens: 40, totalTokens: 64 } });
+    expect(response).toMatchObject({
+      stopReason: "max_tokens",
+      rawStopReason: "length",
+      usage: { inputTokens: 40, outputTokens: 24, uncachedInputTokens: 40, totalTokens: 64 },
+    });
     expect(toolCallsOf(response)).toHaveLength(1);
     expect(stream.parts.filter((part) => part.type === "tool-call-truncated")).toEqual([{ type: "tool-call-truncated", toolCallId: "call_bridge_tokyo" }]);
 
@@ -49,7 +53,17 @@ describe("the bridge's request features over @ai-sdk/openai-compatible", () => {
       messages: [
         ...request.messages,
         { role: "assistant", content: response.content },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: "call_bridge_paris", toolName: "get_weather", result: { status: "ok", content: [{ type: "text", text: "18°C" }], timing } }] },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call_bridge_paris",
+              toolName: "get_weather",
+              result: { status: "ok", content: [{ type: "text", text: "18°C" }], timing },
+            },
+          ],
+        },
       ],
     });
     const messages = (server.requests[1]!.body as { messages: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[] }).messages;
@@ -60,7 +74,11 @@ describe("the bridge's request features over @ai-sdk/openai-compatible", () => {
   it("reports a Chat Completions refusal as the provider package does: text, and a content-filter finish (the specification has no refusal part)", async () => {
     const { provider } = await replay([fixture("refusal.sse")]);
     const response = await provider.generate(ask("Help me with something harmful."));
-    expect(response).toMatchObject({ content: [{ type: "text", text: "I'm sorry, I can't help with that." }], stopReason: "content_filter", rawStopReason: "stop" });
+    expect(response).toMatchObject({
+      content: [{ type: "text", text: "I'm sorry, I can't help with that." }],
+      stopReason: "content_filter",
+      rawStopReason: "stop",
+    });
   });
 
   it("hands a declared server tool to the provider package as a provider tool; one it does not support is not sent, and its warning comes back", async () => {

@@ -41,7 +41,6 @@ function sdkErrorOf(error: ApiCallErrorLike, thrown: unknown): Record<string, un
   };
 }
 
-
 /**
  * Turns whatever a wrapped AI SDK model threw, or sent as a stream `error` part, into a
  * YokeError with the same codes as every other adapter: an APICallError goes through the

@@ -1,12 +1,22 @@
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
-import { YokeError, parseToolArguments, type AssistantPart, type JsonValue, type ModelResponse, type ProviderMetadata, type StopReason, type Usage } from "@yoke/protocol";
+import {
+  YokeError,
+  parseToolArguments,
+  type AssistantPart,
+  type JsonValue,
+  type ModelResponse,
+  type ProviderMetadata,
+  type StopReason,
+  type Usage,
+} from "@yoke/protocol";
 import { withUsageTotals } from "@yoke/protocol/internal";
 import { AI_SDK_OPTIONS_KEY } from "./provider-options.js";
 import { jsonMetadata, type FoldedResult } from "./stream-folder.js";
 
 type JsonObject = { [key: string]: JsonValue };
 
-const count = (value: number | undefined): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined);
+const count = (value: number | undefined): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
 
 /**
  * The specification's usage as Yoke's: totals, cached input read and written, reasoning, and
@@ -90,7 +100,12 @@ export function mapFolded(
     throw new YokeError("INTERNAL", "mapFolded was called without a finish reason", { details: { provider: target.provider } });
   }
   const warnings = [...admissionWarnings, ...folded.warnings];
-  const stopReason = stopReasonOf(finish.unified, content.some((part) => part.type === "tool-call"), warnings, finish.raw);
+  const stopReason = stopReasonOf(
+    finish.unified,
+    content.some((part) => part.type === "tool-call"),
+    warnings,
+    finish.raw,
+  );
   const own: JsonObject = { finishReason: finish.unified };
   if (target.requestId !== undefined) own.requestId = target.requestId;
   if (folded.usage?.raw !== undefined) own.rawUsage = JSON.parse(JSON.stringify(folded.usage.raw)) as JsonObject;

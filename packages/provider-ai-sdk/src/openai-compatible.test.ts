@@ -26,12 +26,22 @@ const conversation: ModelRequest = {
     {
       role: "tool",
       content: [
-        { type: "tool-result", toolCallId: "call_1", toolName: "get_weather", result: { status: "ok", content: [{ type: "text", text: "18°C, cloudy" }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } } },
+        {
+          type: "tool-result",
+          toolCallId: "call_1",
+          toolName: "get_weather",
+          result: { status: "ok", content: [{ type: "text", text: "18°C, cloudy" }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } },
+        },
         {
           type: "tool-result",
           toolCallId: "call_2",
           toolName: "get_weather",
-          result: { status: "error", content: [], error: { code: "TOOL_FAILED", message: "no such city" }, timing: { startedAt: 0, endedAt: 1, durationMs: 1 } },
+          result: {
+            status: "error",
+            content: [],
+            error: { code: "TOOL_FAILED", message: "no such city" },
+            timing: { startedAt: 0, endedAt: 1, durationMs: 1 },
+          },
         },
       ],
     },
@@ -171,7 +181,10 @@ describe("the bridge over @ai-sdk/openai-compatible", () => {
     });
     expect(response.providerMetadata?.["ai-sdk"]).toMatchObject({ finishReason: "stop", requestId: "req_bridge_ok" });
     expect(response.requestId).toBe("req_bridge_ok");
-    expect(stream.parts.filter((part) => part.type === "text-delta").map((part) => (part as { text: string }).text)).toEqual(["Héllo, ça va", " — 你好 from the bridge 👋."]);
+    expect(stream.parts.filter((part) => part.type === "text-delta").map((part) => (part as { text: string }).text)).toEqual([
+      "Héllo, ça va",
+      " — 你好 from the bridge 👋.",
+    ]);
   });
 
   it("keeps reasoning as its own part, counts reasoning tokens and maps length to max_tokens", async () => {
@@ -263,7 +276,12 @@ describe("the bridge over @ai-sdk/openai-compatible", () => {
     const stream = collect();
     const response = await provider.generate(ask("Say hello."), { onStreamPart: stream.onStreamPart });
     expect((server.requests[0]!.body as { stream?: boolean }).stream).toBeUndefined();
-    expect(response).toMatchObject({ id: "chatcmpl-bridge-json", content: [{ type: "text", text: "Hello from the bridge." }], stopReason: "end_turn", usage: { inputTokens: 14, outputTokens: 5, cacheReadTokens: 8 } });
+    expect(response).toMatchObject({
+      id: "chatcmpl-bridge-json",
+      content: [{ type: "text", text: "Hello from the bridge." }],
+      stopReason: "end_turn",
+      usage: { inputTokens: 14, outputTokens: 5, cacheReadTokens: 8 },
+    });
     expect(response.providerMetadata?.["ai-sdk"]).toMatchObject({ requestId: "req_bridge_json" });
     expect(stream.parts.map((part) => part.type)).toEqual(["text-delta", "finish"]);
   });

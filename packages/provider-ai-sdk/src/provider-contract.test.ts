@@ -11,7 +11,12 @@ import { MockLanguageModelV4, fixture, hangingStream, streamOf, textParts, toolC
 const mockScenarios: Record<ProviderContractScenario, (options: LanguageModelV4CallOptions) => Promise<LanguageModelV4StreamResult>> = {
   text: async () => streamOf(textParts("Héllo from the mock model — 你好 👋."), { headers: { "x-request-id": "req_mock_text" } }),
   "tool-calls": async () =>
-    streamOf(toolCallParts([{ id: "call_mock_paris", input: '{"city":"Paris"}' }, { id: "call_mock_tokyo", input: '{"city":"Tokyo"}' }])),
+    streamOf(
+      toolCallParts([
+        { id: "call_mock_paris", input: '{"city":"Paris"}' },
+        { id: "call_mock_tokyo", input: '{"city":"Tokyo"}' },
+      ]),
+    ),
   "malformed-arguments": async () => streamOf(toolCallParts([{ id: "call_mock_bad", input: '{"city": "Par' }])),
   "rate-limited": async () => {
     throw new APICallError({
@@ -41,7 +46,10 @@ const mockScenarios: Record<ProviderContractScenario, (options: LanguageModelV4C
     streamOf(
       [
         ...textParts("Start").slice(0, 3),
-        { type: "error", error: { error: { message: "You exceeded your current quota", type: "insufficient_quota", param: null, code: "insufficient_quota" } } },
+        {
+          type: "error",
+          error: { error: { message: "You exceeded your current quota", type: "insufficient_quota", param: null, code: "insufficient_quota" } },
+        },
         { type: "finish", finishReason: { unified: "error", raw: undefined }, usage: usage(0, 0) },
       ],
       { headers: { "x-request-id": "req_mock_quota" } },

@@ -43,7 +43,8 @@ export function readAiSdkOptions(request: ModelRequest): AiSdkRequestOptions {
   }
   if (raw.stopSequences !== undefined) {
     const stops = raw.stopSequences;
-    if (!Array.isArray(stops) || !stops.every((stop) => typeof stop === "string")) throw invalid('providerOptions["ai-sdk"].stopSequences must be an array of strings');
+    if (!Array.isArray(stops) || !stops.every((stop) => typeof stop === "string"))
+      throw invalid('providerOptions["ai-sdk"].stopSequences must be an array of strings');
     options.stopSequences = stops as string[];
   }
   const structured = raw.structuredOutput;

@@ -9,7 +9,11 @@ import { MockLanguageModelV4, ask, collect, rejection, streamOf, textParts, tool
 
 const modelStreaming = (parts: LanguageModelV4StreamPart[], extra: { supportsStructuredOutputs?: boolean } = {}) =>
   Object.assign(new MockLanguageModelV4({ provider: "mock.chat", modelId: "mock-model", doStream: [streamOf(parts)] }), extra);
-const finish = (unified: "length" | "tool-calls" | "content-filter", raw: string): LanguageModelV4StreamPart => ({ type: "finish", finishReason: { unified, raw }, usage: usage(20, 10) });
+const finish = (unified: "length" | "tool-calls" | "content-filter", raw: string): LanguageModelV4StreamPart => ({
+  type: "finish",
+  finishReason: { unified, raw },
+  usage: usage(20, 10),
+});
 const search: ServerToolSpec = { provider: "mock.chat", type: "openai.web_search", name: "web_search", options: { searchContextSize: "low" } };
 
 describe("request features the specification expresses", () => {
@@ -47,7 +51,9 @@ describe("request features the specification expresses", () => {
     const given = { inputTokens: { total: 100, noCache: 35, cacheRead: 60, cacheWrite: 10 }, outputTokens: { total: 7, text: 7, reasoning: undefined } };
     const response = await createAiSdkProvider({ model: modelStreaming(textParts("ok", { usage: given })) }).generate(ask("x"));
     expect(response.usage).toEqual({ inputTokens: 100, outputTokens: 7, cacheReadTokens: 60, cacheWriteTokens: 10, uncachedInputTokens: 35, totalTokens: 107 });
-    const computed = await createAiSdkProvider({ model: modelStreaming(textParts("ok", { usage: { ...given, inputTokens: { ...given.inputTokens, noCache: undefined } } })) }).generate(ask("x"));
+    const computed = await createAiSdkProvider({
+      model: modelStreaming(textParts("ok", { usage: { ...given, inputTokens: { ...given.inputTokens, noCache: undefined } } })),
+    }).generate(ask("x"));
     expect(computed.usage).toMatchObject({ uncachedInputTokens: 30, totalTokens: 107 });
   });
 
@@ -73,7 +79,13 @@ describe("request features the specification expresses", () => {
     await createAiSdkProvider({ model: back }).generate({
       messages: [
         { role: "user", content: [{ type: "text", text: "x" }] },
-        { role: "assistant", content: [{ type: "reasoning", text: "One.\n\nTwo.", summary: ["One.", "Two."], providerMetadata: metadata }, { type: "text", text: "Done." }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "reasoning", text: "One.\n\nTwo.", summary: ["One.", "Two."], providerMetadata: metadata },
+            { type: "text", text: "Done." },
+          ],
+        },
       ],
       tools: [],
     });
@@ -90,7 +102,11 @@ describe("request features the specification expresses", () => {
   it("maps a content-filter finish to content_filter with the provider's raw reason (a refusal arrives as text: the specification has no refusal part)", async () => {
     const parts = [...textParts("I can't help with that.").slice(0, -1), finish("content-filter", "content_filter")];
     const response = await createAiSdkProvider({ model: modelStreaming(parts) }).generate(ask("x"));
-    expect(response).toMatchObject({ stopReason: "content_filter", rawStopReason: "content_filter", content: [{ type: "text", text: "I can't help with that." }] });
+    expect(response).toMatchObject({
+      stopReason: "content_filter",
+      rawStopReason: "content_filter",
+      content: [{ type: "text", text: "I can't help with that." }],
+    });
   });
 });
 
@@ -103,7 +119,9 @@ describe("a tool call cut by the output limit", () => {
       finish("length", "length"),
     ];
     const stream = collect();
-    const response = await createAiSdkProvider({ model: modelStreaming(parts) }).generate(ask("x", { tools: [weatherTool] }), { onStreamPart: stream.onStreamPart });
+    const response = await createAiSdkProvider({ model: modelStreaming(parts) }).generate(ask("x", { tools: [weatherTool] }), {
+      onStreamPart: stream.onStreamPart,
+    });
     expect(response.stopReason).toBe("max_tokens");
     expect(response.content).toEqual([
       { type: "tool-call", toolCallId: "c1", toolName: "get_weather", rawArguments: '{"city":"Paris"}', arguments: { city: "Paris" } },
@@ -117,7 +135,9 @@ describe("a tool call cut by the output limit", () => {
   it("is a tool-call-truncated part when a tool-call's input does not parse and the finish is length; with another finish it stays a call with argumentsError", async () => {
     const cut = [...toolCallParts([{ id: "c3", input: '{"city": "Ber' }]).slice(0, -1), finish("length", "max_tokens")];
     const stream = collect();
-    const response = await createAiSdkProvider({ model: modelStreaming(cut) }).generate(ask("x", { tools: [weatherTool] }), { onStreamPart: stream.onStreamPart });
+    const response = await createAiSdkProvider({ model: modelStreaming(cut) }).generate(ask("x", { tools: [weatherTool] }), {
+      onStreamPart: stream.onStreamPart,
+    });
     expect(response.content).toEqual([{ type: "tool-call-truncated", toolCallId: "c3", toolName: "get_weather", rawArguments: '{"city": "Ber' }]);
     expect(response).toMatchObject({ stopReason: "max_tokens", rawStopReason: "max_tokens" });
     expect(stream.parts.at(-2)).toEqual({ type: "tool-call-truncated", toolCallId: "c3" });
@@ -148,7 +168,13 @@ describe("a tool call cut by the output limit", () => {
     await createAiSdkProvider({ model }).generate({
       messages: [
         { role: "user", content: [{ type: "text", text: "x" }] },
-        { role: "assistant", content: [{ type: "text", text: "Checking." }, { type: "tool-call-truncated", toolCallId: "c2", toolName: "get_weather", rawArguments: '{"city":"To' }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Checking." },
+            { type: "tool-call-truncated", toolCallId: "c2", toolName: "get_weather", rawArguments: '{"city":"To' },
+          ],
+        },
         { role: "user", content: [{ type: "text", text: "Your call was cut by the output limit; call again." }] },
       ],
       tools: [weatherTool],
@@ -177,33 +203,77 @@ describe("server tools (the specification's provider tools)", () => {
     expect(provider.capabilities.serverTools).toBeUndefined();
     expect((await rejection(provider.generate(ask("x", { serverTools: [search] })))).code).toBe("PROVIDER_ADMISSION_REJECTED");
     const declared = createAiSdkProvider({ model, capabilities: { serverTools: ["openai.web_search"] } });
-    expect(() => declared.admit(ask("x", { serverTools: [{ ...search, provider: "anthropic" }] }))).toThrowError(expect.objectContaining({ code: "PROVIDER_ADMISSION_REJECTED" }));
-    expect(() => declared.admit(ask("x", { serverTools: [{ ...search, type: "openai.file_search" }] }))).toThrowError(expect.objectContaining({ code: "PROVIDER_ADMISSION_REJECTED" }));
+    expect(() => declared.admit(ask("x", { serverTools: [{ ...search, provider: "anthropic" }] }))).toThrowError(
+      expect.objectContaining({ code: "PROVIDER_ADMISSION_REJECTED" }),
+    );
+    expect(() => declared.admit(ask("x", { serverTools: [{ ...search, type: "openai.file_search" }] }))).toThrowError(
+      expect.objectContaining({ code: "PROVIDER_ADMISSION_REJECTED" }),
+    );
     expect(model.doStreamCalls).toHaveLength(0);
   });
 
   it("declares a listed server tool as a provider tool, streams its call and result as server tool parts, and sends them back verbatim", async () => {
-    const call = { type: "tool-call", toolCallId: "ws_1", toolName: "web_search", input: '{"query":"Kyiv weather"}', providerExecuted: true, providerMetadata: { openai: { itemId: "ws_1" } } } as const;
-    const result = { type: "tool-result", toolCallId: "ws_1", toolName: "web_search", result: { status: "completed" }, providerMetadata: { openai: { itemId: "ws_1" } } } as const;
-    const model = new MockLanguageModelV4({ provider: "mock.chat", modelId: "mock-model", doStream: [streamOf([call, result, ...textParts("Sunny.").slice(2)]), streamOf(textParts("ok"))] });
+    const call = {
+      type: "tool-call",
+      toolCallId: "ws_1",
+      toolName: "web_search",
+      input: '{"query":"Kyiv weather"}',
+      providerExecuted: true,
+      providerMetadata: { openai: { itemId: "ws_1" } },
+    } as const;
+    const result = {
+      type: "tool-result",
+      toolCallId: "ws_1",
+      toolName: "web_search",
+      result: { status: "completed" },
+      providerMetadata: { openai: { itemId: "ws_1" } },
+    } as const;
+    const model = new MockLanguageModelV4({
+      provider: "mock.chat",
+      modelId: "mock-model",
+      doStream: [streamOf([call, result, ...textParts("Sunny.").slice(2)]), streamOf(textParts("ok"))],
+    });
     const provider = createAiSdkProvider({ model, capabilities: { serverTools: ["openai.web_search"] } });
     const stream = collect();
     const request: ModelRequest = ask("Weather in Kyiv?", { serverTools: [search] });
     const response = await provider.generate(request, { onStreamPart: stream.onStreamPart });
     expect(model.doStreamCalls[0]!.tools).toEqual([{ type: "provider", id: "openai.web_search", name: "web_search", args: { searchContextSize: "low" } }]);
-    const serverCall = { type: "server-tool-call", provider: "mock.chat", toolCallId: "ws_1", toolName: "web_search", arguments: { query: "Kyiv weather" }, raw: call };
+    const serverCall = {
+      type: "server-tool-call",
+      provider: "mock.chat",
+      toolCallId: "ws_1",
+      toolName: "web_search",
+      arguments: { query: "Kyiv weather" },
+      raw: call,
+    };
     const serverResult = { type: "server-tool-result", provider: "mock.chat", toolCallId: "ws_1", resultType: "tool-result", raw: result };
     expect(response.content).toEqual([serverCall, serverResult, { type: "text", text: "Sunny." }]);
     expect(response.stopReason).toBe("end_turn");
-    expect(stream.parts.slice(0, 2)).toEqual([{ type: "server-tool-call", part: serverCall }, { type: "server-tool-result", part: serverResult }]);
+    expect(stream.parts.slice(0, 2)).toEqual([
+      { type: "server-tool-call", part: serverCall },
+      { type: "server-tool-result", part: serverResult },
+    ]);
     expect(response.warnings).toBeUndefined();
 
     await provider.generate({ ...request, messages: [...request.messages, { role: "assistant", content: response.content }] });
     expect(model.doStreamCalls[1]!.prompt[1]).toEqual({
       role: "assistant",
       content: [
-        { type: "tool-call", toolCallId: "ws_1", toolName: "web_search", input: { query: "Kyiv weather" }, providerExecuted: true, providerOptions: { openai: { itemId: "ws_1" } } },
-        { type: "tool-result", toolCallId: "ws_1", toolName: "web_search", output: { type: "json", value: { status: "completed" } }, providerOptions: { openai: { itemId: "ws_1" } } },
+        {
+          type: "tool-call",
+          toolCallId: "ws_1",
+          toolName: "web_search",
+          input: { query: "Kyiv weather" },
+          providerExecuted: true,
+          providerOptions: { openai: { itemId: "ws_1" } },
+        },
+        {
+          type: "tool-result",
+          toolCallId: "ws_1",
+          toolName: "web_search",
+          output: { type: "json", value: { status: "completed" } },
+          providerOptions: { openai: { itemId: "ws_1" } },
+        },
         { type: "text", text: "Sunny." },
       ],
     });
@@ -217,7 +287,14 @@ describe("server tools (the specification's provider tools)", () => {
         {
           role: "assistant",
           content: [
-            { type: "server-tool-call", provider: "anthropic", toolCallId: "srvtoolu_1", toolName: "web_search", arguments: { query: "x" }, raw: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "x" } } },
+            {
+              type: "server-tool-call",
+              provider: "anthropic",
+              toolCallId: "srvtoolu_1",
+              toolName: "web_search",
+              arguments: { query: "x" },
+              raw: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "x" } },
+            },
             { type: "text", text: "Found it." },
           ],
         },

@@ -33,7 +33,14 @@ export function providerTools(request: ModelRequest): LanguageModelV4ProviderToo
 /** A provider-executed `tool-call` part as a server tool call; `raw` is the part verbatim. */
 export function serverToolCallOf(part: LanguageModelV4ToolCall, provider: string): ServerToolCallPart {
   const parsed = parseToolArguments(part.input);
-  return { type: "server-tool-call", provider, toolCallId: part.toolCallId, toolName: part.toolName, arguments: parsed.ok ? parsed.value : part.input, raw: json(part) };
+  return {
+    type: "server-tool-call",
+    provider,
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    arguments: parsed.ok ? parsed.value : part.input,
+    raw: json(part),
+  };
 }
 
 /**
@@ -66,7 +73,13 @@ export function serverToolPrompt(part: ServerToolCallPart | ServerToolResultPart
     const input = typeof raw.input === "string" ? parseToolArguments(raw.input) : undefined;
     return [
       withOptions(
-        { type: "tool-call", toolCallId: part.toolCallId, toolName: toolName || part.toolName, input: input?.ok ? input.value : (raw.input ?? part.arguments), providerExecuted: true },
+        {
+          type: "tool-call",
+          toolCallId: part.toolCallId,
+          toolName: toolName || part.toolName,
+          input: input?.ok ? input.value : (raw.input ?? part.arguments),
+          providerExecuted: true,
+        },
         raw,
       ),
     ];

@@ -74,7 +74,10 @@ const merge = (a: ProviderMetadata | undefined, b: SharedV4ProviderMetadata | un
 export class StreamFolder {
   readonly result: FoldedResult = { blocks: [], warnings: [] };
   private readonly open = new Map<string, Block>();
-  private readonly inputs = new Map<string, { toolName: string; text: boolean; started: boolean; deltas: boolean; input: string; providerMetadata?: ProviderMetadata }>();
+  private readonly inputs = new Map<
+    string,
+    { toolName: string; text: boolean; started: boolean; deltas: boolean; input: string; providerMetadata?: ProviderMetadata }
+  >();
   private readonly emit: Emit;
   private readonly provider: string;
 
@@ -114,10 +117,17 @@ export class StreamFolder {
     this.inputs.delete(part.toolCallId);
     if (pending?.started !== true) this.emit?.({ type: "tool-call-start", toolCallId: part.toolCallId, toolName: part.toolName });
     // Text-encoded input deltas do not concatenate to the JSON arguments: send the final input once.
-    if ((pending?.deltas !== true || pending.text) && part.input !== "") this.emit?.({ type: "tool-call-delta", toolCallId: part.toolCallId, argumentsDelta: part.input });
+    if ((pending?.deltas !== true || pending.text) && part.input !== "")
+      this.emit?.({ type: "tool-call-delta", toolCallId: part.toolCallId, argumentsDelta: part.input });
     this.emit?.({ type: "tool-call-end", toolCallId: part.toolCallId });
     const metadata = merge(pending?.providerMetadata, part.providerMetadata);
-    this.result.blocks.push({ kind: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, ...(metadata === undefined ? {} : { providerMetadata: metadata }) });
+    this.result.blocks.push({
+      kind: "tool-call",
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      input: part.input,
+      ...(metadata === undefined ? {} : { providerMetadata: metadata }),
+    });
   }
 
   /** Takes one stream part. */
@@ -177,7 +187,14 @@ export class StreamFolder {
       }
       case "tool-input-start":
         if (part.providerExecuted) return;
-        this.inputs.set(part.id, { toolName: part.toolName, text: part.inputEncoding === "text", started: true, deltas: false, input: "", ...(part.providerMetadata === undefined ? {} : { providerMetadata: merge(undefined, part.providerMetadata)! }) });
+        this.inputs.set(part.id, {
+          toolName: part.toolName,
+          text: part.inputEncoding === "text",
+          started: true,
+          deltas: false,
+          input: "",
+          ...(part.providerMetadata === undefined ? {} : { providerMetadata: merge(undefined, part.providerMetadata)! }),
+        });
         this.emit?.({ type: "tool-call-start", toolCallId: part.id, toolName: part.toolName });
         return;
       case "tool-input-delta": {
@@ -231,7 +248,11 @@ export class StreamFolder {
           this.push({ type: "text-delta", id: `text-${index}`, delta: part.text });
           return;
         case "reasoning":
-          this.push({ type: "reasoning-start", id: `reasoning-${index}`, ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }) });
+          this.push({
+            type: "reasoning-start",
+            id: `reasoning-${index}`,
+            ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }),
+          });
           this.push({ type: "reasoning-delta", id: `reasoning-${index}`, delta: part.text });
           return;
         default:

@@ -18,7 +18,10 @@ export interface CompatReplay {
 }
 
 /** A replay server serving `exchanges`, and the bridge over a real `@ai-sdk/openai-compatible` chat model aimed at it. */
-export async function compatReplay(exchanges: ReplayExchange[], options: Partial<AiSdkProviderOptions> & { supportsStructuredOutputs?: boolean } = {}): Promise<CompatReplay> {
+export async function compatReplay(
+  exchanges: ReplayExchange[],
+  options: Partial<AiSdkProviderOptions> & { supportsStructuredOutputs?: boolean } = {},
+): Promise<CompatReplay> {
   const server = await createReplayServer(exchanges);
   const { supportsStructuredOutputs, ...rest } = options;
   const local = createOpenAICompatible({
@@ -38,7 +41,10 @@ export const usage = (input: number, output: number, extra: { cacheRead?: number
 });
 
 /** A stream result of these parts, optionally failing with `error` after them (a cut connection). */
-export function streamOf(parts: readonly LanguageModelV4StreamPart[], options: { error?: unknown; headers?: Record<string, string> } = {}): LanguageModelV4StreamResult {
+export function streamOf(
+  parts: readonly LanguageModelV4StreamPart[],
+  options: { error?: unknown; headers?: Record<string, string> } = {},
+): LanguageModelV4StreamResult {
   const stream = new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
       for (const part of parts) controller.enqueue(part);

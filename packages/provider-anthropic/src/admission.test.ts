@@ -64,5 +64,4 @@ describe("capability matrix and admission", () => {
     expect(errors.map((error) => error.code)).toEqual(Array(5).fill("PROVIDER_ADMISSION_REJECTED"));
     expect(server.requests).toHaveLength(0);
   });
-
 });

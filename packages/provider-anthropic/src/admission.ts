@@ -35,14 +35,18 @@ export function admitAnthropicRequest(
   }
   const serverTools = request.serverTools ?? [];
   if ((request.tools.length > 0 || serverTools.length > 0) && !capabilities.toolCalls) throw reject("the model does not call tools");
-  if (request.toolChoice === "required" && request.tools.length === 0 && serverTools.length === 0) throw reject("toolChoice is required but no tools are offered");
+  if (request.toolChoice === "required" && request.tools.length === 0 && serverTools.length === 0)
+    throw reject("toolChoice is required but no tools are offered");
   for (const spec of serverTools) {
     if (spec.provider !== "anthropic") throw reject(`server tool ${spec.name} is a ${spec.provider} tool`);
-    if (!(capabilities.serverTools ?? []).includes(spec.type)) throw reject(`server tool type ${spec.type} is not one the adapter declares (${(capabilities.serverTools ?? []).join(", ") || "none"})`);
-    if (spec.options !== undefined && ("type" in spec.options || "name" in spec.options)) throw reject(`server tool ${spec.name}: options may not set type or name`);
+    if (!(capabilities.serverTools ?? []).includes(spec.type))
+      throw reject(`server tool type ${spec.type} is not one the adapter declares (${(capabilities.serverTools ?? []).join(", ") || "none"})`);
+    if (spec.options !== undefined && ("type" in spec.options || "name" in spec.options))
+      throw reject(`server tool ${spec.name}: options may not set type or name`);
   }
   const strict = request.tools.filter((tool) => tool.strict === true);
-  if (strict.length > 0 && capabilities.strictTools !== true) throw reject(`strict tools (${strict.map((tool) => tool.name).join(", ")}) need a model with strict tool use`);
+  if (strict.length > 0 && capabilities.strictTools !== true)
+    throw reject(`strict tools (${strict.map((tool) => tool.name).join(", ")}) need a model with strict tool use`);
   if (strict.length > MAX_STRICT_TOOLS) throw reject(`${strict.length} strict tools; the API takes at most ${MAX_STRICT_TOOLS}`);
   for (const tool of strict) {
     const problem = strictSchemaProblem(tool.inputSchema);

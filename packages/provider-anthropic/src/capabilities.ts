@@ -44,7 +44,12 @@ export const ANTHROPIC_MODEL_FAMILIES: readonly (AnthropicModelFamily & { readon
   { prefix: "claude-sonnet-4", family: "claude-sonnet-4", thinking: true, capabilities: { ...base, maxOutputTokens: 64_000 } },
   { prefix: "claude-haiku-4", family: "claude-haiku-4", thinking: true, capabilities: { ...base, maxOutputTokens: 64_000 } },
   { prefix: "claude-3-7-sonnet", family: "claude-3.7-sonnet", thinking: true, capabilities: { ...base, maxOutputTokens: 64_000 } },
-  { prefix: "claude-3-5-haiku", family: "claude-3.5-haiku", thinking: false, capabilities: { ...base, inputModalities: ["text", "image"], maxOutputTokens: 8_192 } },
+  {
+    prefix: "claude-3-5-haiku",
+    family: "claude-3.5-haiku",
+    thinking: false,
+    capabilities: { ...base, inputModalities: ["text", "image"], maxOutputTokens: 8_192 },
+  },
 ];
 
 // An unlisted model: no server tools either (declare them with `capabilities` if it has them).

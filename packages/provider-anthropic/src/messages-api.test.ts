@@ -18,7 +18,10 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
   it("streams a text answer", async () => {
     const { server, provider } = await open([fixture("text.sse")]);
     const { parts, onStreamPart } = collect();
-    const response = await provider.generate({ messages: [{ role: "system", content: "Be brief." }, ...ask("Say hello").messages], tools: [], temperature: 0 }, { onStreamPart });
+    const response = await provider.generate(
+      { messages: [{ role: "system", content: "Be brief." }, ...ask("Say hello").messages], tools: [], temperature: 0 },
+      { onStreamPart },
+    );
     expect(response).toEqual({
       id: "msg_text_01",
       provider: "anthropic",
@@ -173,7 +176,11 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
     const { provider } = await open([fixture("max-tokens.sse"), fixture("refusal.sse"), fixture("pause-turn.sse")]);
     expect(await provider.generate(ask("List"))).toMatchObject({ stopReason: "max_tokens", rawStopReason: "max_tokens" });
     expect(await provider.generate(ask("Harmful"))).toMatchObject({ stopReason: "refusal", rawStopReason: "refusal" });
-    expect(await provider.generate(ask("Search"))).toMatchObject({ stopReason: "pause", rawStopReason: "pause_turn", content: [{ type: "text", text: "Let me search for that." }] });
+    expect(await provider.generate(ask("Search"))).toMatchObject({
+      stopReason: "pause",
+      rawStopReason: "pause_turn",
+      content: [{ type: "text", text: "Let me search for that." }],
+    });
   });
 
   it("keeps thinking blocks with their signatures and sends them back verbatim", async () => {
@@ -182,7 +189,11 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
     const request = ask("Summarize notes/todo.txt", { tools: [weatherTool], providerOptions: { anthropic: { thinkingBudgetTokens: 2048 } } });
     const first = await provider.generate(request, { onStreamPart });
     expect(first.content).toEqual([
-      { type: "reasoning", text: "The user wants a summary. I should read the file first.", providerMetadata: { anthropic: { signature: "EqQBCkgIARABGAIiQL2signature" } } },
+      {
+        type: "reasoning",
+        text: "The user wants a summary. I should read the file first.",
+        providerMetadata: { anthropic: { signature: "EqQBCkgIARABGAIiQL2signature" } },
+      },
       { type: "reasoning", text: "", providerMetadata: { anthropic: { redactedData: "EmwKAhgBEgy3redacted" } } },
       { type: "tool-call", toolCallId: "toolu_read", toolName: "read_file", rawArguments: '{"path":"notes/todo.txt"}', arguments: { path: "notes/todo.txt" } },
     ]);
@@ -197,7 +208,7 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
       ],
     };
     await provider.generate(next);
-    expect((server.requests[1]!.body as { messages: unknown[]; thinking: unknown; max_tokens: number })).toMatchInlineSnapshot(`
+    expect(server.requests[1]!.body as { messages: unknown[]; thinking: unknown; max_tokens: number }).toMatchInlineSnapshot(`
       {
         "max_tokens": 6144,
         "messages": [
@@ -276,12 +287,30 @@ describe("Messages API over the real SDK and recorded wire traffic", () => {
     const messages: ModelRequest["messages"] = [
       { role: "system", content: "You are a careful assistant." },
       ...ask("Read notes/todo.txt").messages,
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "toolu_1", toolName: "read_file", rawArguments: JSON.stringify({ path: "notes/todo.txt" }), arguments: { path: "notes/todo.txt" } }] },
+      {
+        role: "assistant",
+        content: [
+          {
+            type: "tool-call",
+            toolCallId: "toolu_1",
+            toolName: "read_file",
+            rawArguments: JSON.stringify({ path: "notes/todo.txt" }),
+            arguments: { path: "notes/todo.txt" },
+          },
+        ],
+      },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "toolu_1", toolName: "read_file", result: ok("ship it") }] },
       ...ask("Now summarize.").messages,
     ];
     const response = await provider.generate({ messages, tools: [weatherTool], stablePrefixMessages: 4 });
-    expect(response.usage).toEqual({ inputTokens: 6020, outputTokens: 3, cacheReadTokens: 4200, cacheWriteTokens: 1800, uncachedInputTokens: 20, totalTokens: 6023 });
+    expect(response.usage).toEqual({
+      inputTokens: 6020,
+      outputTokens: 3,
+      cacheReadTokens: 4200,
+      cacheWriteTokens: 1800,
+      uncachedInputTokens: 20,
+      totalTokens: 6023,
+    });
     expect((server.requests[0]!.body as { messages: unknown }).messages).toMatchInlineSnapshot(`
       [
         {

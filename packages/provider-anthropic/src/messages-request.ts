@@ -43,7 +43,8 @@ export function messagesBody(
   }
   const prefix = request.stablePrefixMessages ?? 0;
   const breakpoint = prefix > 0 && options.promptCaching !== false ? lastBlock[prefix - 1] : undefined;
-  if (breakpoint !== undefined) breakpoint.cache_control = options.cacheTtl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl: options.cacheTtl };
+  if (breakpoint !== undefined)
+    breakpoint.cache_control = options.cacheTtl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl: options.cacheTtl };
 
   const budget = options.thinkingBudgetTokens;
   const body: { [key: string]: JsonValue } = {
@@ -52,7 +53,12 @@ export function messagesBody(
     messages,
   };
   if (system.length > 0) body.system = system;
-  const tools: Block[] = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema, ...(tool.strict === true ? { strict: true } : {}) }));
+  const tools: Block[] = request.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+    ...(tool.strict === true ? { strict: true } : {}),
+  }));
   for (const spec of request.serverTools ?? []) tools.push(serverToolDefinition(spec));
   if (tools.length > 0) body.tools = tools;
   const choice = request.toolChoice;
@@ -80,7 +86,8 @@ function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
     case "assistant":
       return message.content.flatMap((part): Block[] => {
         if (part.type === "text") return part.text === "" ? [] : [{ type: "text", text: part.text }];
-        if (part.type === "tool-call") return [{ type: "tool_use", id: part.toolCallId, name: part.toolName, input: toolInput(part.rawArguments, part.arguments) }];
+        if (part.type === "tool-call")
+          return [{ type: "tool_use", id: part.toolCallId, name: part.toolName, input: toolInput(part.rawArguments, part.arguments) }];
         if (part.type === "server-tool-call" || part.type === "server-tool-result") {
           const block = serverToolBlock(part);
           return block === undefined ? [] : [block];

@@ -1,4 +1,13 @@
-import { YokeError, parseToolArguments, type AssistantPart, type JsonValue, type ModelResponse, type StopReason, type ToolCallPart, type Usage } from "@yoke/protocol";
+import {
+  YokeError,
+  parseToolArguments,
+  type AssistantPart,
+  type JsonValue,
+  type ModelResponse,
+  type StopReason,
+  type ToolCallPart,
+  type Usage,
+} from "@yoke/protocol";
 import { withUsageTotals } from "@yoke/protocol/internal";
 import { serverToolCall, serverToolResult, type JsonObject } from "./server-tools.js";
 
@@ -93,7 +102,8 @@ export function mapMessage(wire: WireMessage, fallbackModel: string, warnings: r
           ? { type: "tool-call-truncated", toolCallId: block.id, toolName: block.name, rawArguments: block.rawInput }
           : toolCall(block.id, block.name, block.rawInput),
       );
-    } else if (block.type === "thinking") content.push({ type: "reasoning", text: block.thinking, providerMetadata: { anthropic: { signature: block.signature } } });
+    } else if (block.type === "thinking")
+      content.push({ type: "reasoning", text: block.thinking, providerMetadata: { anthropic: { signature: block.signature } } });
     else if (block.type === "redacted_thinking") content.push({ type: "reasoning", text: "", providerMetadata: { anthropic: { redactedData: block.data } } });
     else if (block.type === "server_tool_use") {
       const part = serverToolCall(block);
@@ -107,7 +117,14 @@ export function mapMessage(wire: WireMessage, fallbackModel: string, warnings: r
   if (stopReason === undefined) {
     throw new YokeError("PROVIDER_RESPONSE_INVALID", `unknown stop reason ${JSON.stringify(raw)}`, { details: { provider: "anthropic", stopReason: raw } });
   }
-  const response: ModelResponse = { provider: "anthropic", model: wire.model ?? fallbackModel, content, stopReason, rawStopReason: raw, usage: mapUsage(wire.usage) };
+  const response: ModelResponse = {
+    provider: "anthropic",
+    model: wire.model ?? fallbackModel,
+    content,
+    stopReason,
+    rawStopReason: raw,
+    usage: mapUsage(wire.usage),
+  };
   if (wire.id !== undefined) response.id = wire.id;
   const metadata: { [key: string]: JsonValue } = {};
   if (wire.stop_sequence) metadata.stopSequence = wire.stop_sequence;
@@ -128,10 +145,17 @@ function toolCall(toolCallId: string, toolName: string, rawArguments: string): T
 function mapUsage(usage: WireUsage | undefined): Usage {
   const read = usage?.cache_read_input_tokens ?? 0;
   const write = usage?.cache_creation_input_tokens ?? 0;
-  const result: Usage = { inputTokens: (usage?.input_tokens ?? 0) + read + write, outputTokens: usage?.output_tokens ?? 0, cacheReadTokens: read, cacheWriteTokens: write };
+  const result: Usage = {
+    inputTokens: (usage?.input_tokens ?? 0) + read + write,
+    outputTokens: usage?.output_tokens ?? 0,
+    cacheReadTokens: read,
+    cacheWriteTokens: write,
+  };
   const thinking = usage?.output_tokens_details?.thinking_tokens;
   if (typeof thinking === "number") result.reasoningTokens = thinking;
-  const serverToolUse = Object.entries(usage?.server_tool_use ?? {}).filter((entry): entry is [string, number] => Number.isInteger(entry[1]) && (entry[1] as number) >= 0);
+  const serverToolUse = Object.entries(usage?.server_tool_use ?? {}).filter(
+    (entry): entry is [string, number] => Number.isInteger(entry[1]) && (entry[1] as number) >= 0,
+  );
   if (serverToolUse.length > 0) result.serverToolUse = Object.fromEntries(serverToolUse);
   return withUsageTotals(result);
 }

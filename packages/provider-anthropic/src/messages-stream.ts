@@ -7,8 +7,26 @@ export interface WireStreamEvent {
   type: string;
   index?: number;
   message?: { id?: string; model?: string; usage?: WireUsage };
-  content_block?: { type: string; text?: string; id?: string; name?: string; thinking?: string; signature?: string; data?: string; input?: unknown; [key: string]: unknown };
-  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string | null; stop_sequence?: string | null };
+  content_block?: {
+    type: string;
+    text?: string;
+    id?: string;
+    name?: string;
+    thinking?: string;
+    signature?: string;
+    data?: string;
+    input?: unknown;
+    [key: string]: unknown;
+  };
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    stop_reason?: string | null;
+    stop_sequence?: string | null;
+  };
   usage?: WireUsage;
 }
 
@@ -31,7 +49,11 @@ export async function consumeMessagesStream(events: AsyncIterable<WireStreamEven
     for (const index of open) {
       const block = blocks[index];
       if (block?.type !== "tool_use") continue;
-      emit?.(isCutToolUse(blocks, index, message.stop_reason) ? { type: "tool-call-truncated", toolCallId: block.id } : { type: "tool-call-end", toolCallId: block.id });
+      emit?.(
+        isCutToolUse(blocks, index, message.stop_reason)
+          ? { type: "tool-call-truncated", toolCallId: block.id }
+          : { type: "tool-call-end", toolCallId: block.id },
+      );
     }
     open.clear();
   };
@@ -116,7 +138,14 @@ export async function consumeMessagesStream(events: AsyncIterable<WireStreamEven
 }
 
 /** Reads a non-streamed `Message` body into the same shape. */
-export function readMessage(body: { id?: string; model?: string; stop_reason?: string | null; stop_sequence?: string | null; usage?: WireUsage; content?: NonNullable<WireStreamEvent["content_block"]>[] }): WireMessage {
+export function readMessage(body: {
+  id?: string;
+  model?: string;
+  stop_reason?: string | null;
+  stop_sequence?: string | null;
+  usage?: WireUsage;
+  content?: NonNullable<WireStreamEvent["content_block"]>[];
+}): WireMessage {
   const content = (body.content ?? []).map(startBlock);
   // A whole message's blocks ended, but for the last one, which the output limit may have cut.
   content.forEach((block, index) => {

@@ -1,4 +1,11 @@
-import { parseToolArguments, type AssistantPart, type JsonValue, type ServerToolCallPart, type ServerToolResultPart, type ServerToolSpec } from "@yoke/protocol";
+import {
+  parseToolArguments,
+  type AssistantPart,
+  type JsonValue,
+  type ServerToolCallPart,
+  type ServerToolResultPart,
+  type ServerToolSpec,
+} from "@yoke/protocol";
 
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -38,7 +45,14 @@ export function serverToolCall(block: { raw: JsonObject; rawInput: string }): Se
   if (!parsed.ok || !isObject(parsed.value)) return undefined;
   const raw: JsonObject = {};
   for (const [key, value] of Object.entries(block.raw)) raw[key] = key === "input" ? parsed.value : value;
-  return { type: "server-tool-call", provider: "anthropic", toolCallId: String(block.raw.id ?? ""), toolName: String(block.raw.name ?? ""), arguments: parsed.value, raw };
+  return {
+    type: "server-tool-call",
+    provider: "anthropic",
+    toolCallId: String(block.raw.id ?? ""),
+    toolName: String(block.raw.name ?? ""),
+    arguments: parsed.value,
+    raw,
+  };
 }
 
 /** The `server-tool-result` part of a server tool result block, kept verbatim. */

@@ -15,7 +15,13 @@ afterEach(async () => {
 });
 
 const strictTool = (inputSchema: { [key: string]: JsonValue }): ToolSpec => ({ name: "book", description: "Book seats.", inputSchema, strict: true });
-const object = (properties: { [key: string]: JsonValue }, extra: { [key: string]: JsonValue } = {}) => ({ type: "object", properties, required: Object.keys(properties), additionalProperties: false, ...extra });
+const object = (properties: { [key: string]: JsonValue }, extra: { [key: string]: JsonValue } = {}) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+  ...extra,
+});
 
 describe("stop sequences", () => {
   it("are sent as stop_sequences; the matched one ends the turn and is kept in providerMetadata.anthropic", async () => {
@@ -42,9 +48,16 @@ describe("stop sequences", () => {
 
 describe("strict tools", () => {
   it("are declared for Claude 4.5 and later models, and strict: true goes out on the tool", async () => {
-    const strict = ["claude-opus-4-5", "claude-sonnet-4-5-20250929", "claude-sonnet-4-6", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-20250514", "claude-3-5-haiku-latest", "claude-next"].map(
-      (model) => [model, createAnthropicProvider({ model }).capabilities.strictTools === true],
-    );
+    const strict = [
+      "claude-opus-4-5",
+      "claude-sonnet-4-5-20250929",
+      "claude-sonnet-4-6",
+      "claude-haiku-4-5",
+      "claude-opus-4-1",
+      "claude-sonnet-4-20250514",
+      "claude-3-5-haiku-latest",
+      "claude-next",
+    ].map((model) => [model, createAnthropicProvider({ model }).capabilities.strictTools === true]);
     expect(strict).toEqual([
       ["claude-opus-4-5", true],
       ["claude-sonnet-4-5-20250929", true],

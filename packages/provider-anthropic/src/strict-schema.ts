@@ -3,7 +3,18 @@ import type { JsonValue } from "@yoke/protocol";
 type JsonObject = { [key: string]: JsonValue };
 
 // Keywords Anthropic's strict mode (structured outputs) does not take.
-const UNSUPPORTED = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "minProperties", "maxProperties"];
+const UNSUPPORTED = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+];
 const SUBSCHEMA_LISTS = ["anyOf", "allOf", "oneOf", "prefixItems"];
 const SUBSCHEMA_MAPS = ["properties", "$defs", "definitions"];
 
@@ -66,7 +77,11 @@ export function strictSchemaProblem(schema: JsonObject): string | undefined {
     if (typeof ref !== "string" || !ref.startsWith("#")) return `${at}: only local $refs are supported in strict mode`;
     if (expanding.has(ref)) return `${at}: recursive schemas ($ref ${ref}) are not supported in strict mode`;
     if (checked.has(ref)) return undefined;
-    const segments = ref.slice(1).split("/").filter((segment) => segment !== "").map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const segments = ref
+      .slice(1)
+      .split("/")
+      .filter((segment) => segment !== "")
+      .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
     let target: JsonValue | undefined = schema;
     for (const segment of segments) target = isObject(target) ? target[segment] : undefined;
     if (target === undefined) return `${at}: $ref ${ref} points nowhere`;

@@ -19,7 +19,11 @@ export interface Replay {
  * The client asks for 5 retries: the adapter must override that with none. `serverOptions.seed`
  * splits every body into writes at seeded byte offsets.
  */
-export async function replay(exchanges: ReplayExchange[], options: Partial<AnthropicProviderOptions> = {}, serverOptions: ReplayServerOptions = {}): Promise<Replay> {
+export async function replay(
+  exchanges: ReplayExchange[],
+  options: Partial<AnthropicProviderOptions> = {},
+  serverOptions: ReplayServerOptions = {},
+): Promise<Replay> {
   const server = await createReplayServer(exchanges, serverOptions);
   const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 5 });
   const provider = createAnthropicProvider({ model: "claude-sonnet-4-6", client, now: () => Date.UTC(2026, 0, 1), ...options });

@@ -50,7 +50,10 @@ export function createAnthropicTransport(connection: AnthropicConnection, now: (
   return {
     async call(body, signal) {
       try {
-        return await callWithResponse(resolveClient().messages.create(body as never, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) }), "request-id");
+        return await callWithResponse(
+          resolveClient().messages.create(body as never, { maxRetries: 0, ...(signal === undefined ? {} : { signal }) }),
+          "request-id",
+        );
       } catch (error) {
         throw anthropicError(error, { provider: "anthropic", signal, streamStarted: false, now });
       }
@@ -62,7 +65,12 @@ export function createAnthropicTransport(connection: AnthropicConnection, now: (
  * Iterates an SDK stream, mapping a failure mid-way (an `error` event, a lost connection) to
  * a YokeError that carries the request id of the response the stream came in.
  */
-export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined, now: () => number, requestId: string | undefined): AsyncIterable<T> {
+export async function* mappedStream<T>(
+  stream: AsyncIterable<T>,
+  signal: AbortSignal | undefined,
+  now: () => number,
+  requestId: string | undefined,
+): AsyncIterable<T> {
   try {
     for await (const event of stream) yield event;
   } catch (error) {
@@ -82,7 +90,11 @@ const PROMPT_TOO_LONG = /prompt is too long/i;
 export function anthropicError(thrown: unknown, context: ProviderErrorContext): YokeError {
   const error = providerError(thrown, context);
   if (error.details.kind !== "invalid_request" || !PROMPT_TOO_LONG.test(error.message)) return error;
-  const refined = new YokeError(error.code, error.message, { cause: error.cause, details: { ...error.details, kind: "context_length" }, retryable: error.retryable });
+  const refined = new YokeError(error.code, error.message, {
+    cause: error.cause,
+    details: { ...error.details, kind: "context_length" },
+    retryable: error.retryable,
+  });
   if (error.stack !== undefined) refined.stack = error.stack;
   return refined;
 }

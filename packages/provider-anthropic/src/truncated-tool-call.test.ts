@@ -16,11 +16,22 @@ afterEach(async () => {
 const writeFile: ToolSpec = {
   name: "write_file",
   description: "Write a file.",
-  inputSchema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { path: { type: "string" }, content: { type: "string" } },
+    required: ["path", "content"],
+    additionalProperties: false,
+  },
 };
 const ok = (text: string) => ({ status: "ok" as const, content: [{ type: "text" as const, text }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } });
 
-const FIRST = { type: "tool-call", toolCallId: "toolu_first", toolName: "write_file", rawArguments: '{"path": "a.txt", "content": "A"}', arguments: { path: "a.txt", content: "A" } };
+const FIRST = {
+  type: "tool-call",
+  toolCallId: "toolu_first",
+  toolName: "write_file",
+  rawArguments: '{"path": "a.txt", "content": "A"}',
+  arguments: { path: "a.txt", content: "A" },
+};
 const CUT = { type: "tool-call-truncated", toolCallId: "toolu_cut", toolName: "write_file", rawArguments: '{"path": "b.txt", "content": "The quick brown' };
 
 describe("a tool call cut by max_tokens", () => {
@@ -46,7 +57,13 @@ describe("a tool call cut by max_tokens", () => {
     const { provider } = await open([fixture("json-max-tokens-tool-call.json")], { stream: false });
     const response = await provider.generate(ask("Write a.txt and b.txt", { tools: [writeFile] }));
     expect(response.content).toEqual([
-      { type: "tool-call", toolCallId: "toolu_first", toolName: "write_file", rawArguments: '{"path":"a.txt","content":"A"}', arguments: { path: "a.txt", content: "A" } },
+      {
+        type: "tool-call",
+        toolCallId: "toolu_first",
+        toolName: "write_file",
+        rawArguments: '{"path":"a.txt","content":"A"}',
+        arguments: { path: "a.txt", content: "A" },
+      },
       { type: "tool-call-truncated", toolCallId: "toolu_cut", toolName: "write_file", rawArguments: '{"path":"b.txt"}' },
     ]);
   });
@@ -60,7 +77,12 @@ describe("a tool call cut by max_tokens", () => {
   });
 
   it("is never sent back: not as a tool_use block, and the message left empty is not sent", async () => {
-    const { server, provider } = await open([fixture("max-tokens-tool-call.sse"), fixture("text.sse"), fixture("e2e-truncated-turn-1.sse"), fixture("text.sse")]);
+    const { server, provider } = await open([
+      fixture("max-tokens-tool-call.sse"),
+      fixture("text.sse"),
+      fixture("e2e-truncated-turn-1.sse"),
+      fixture("text.sse"),
+    ]);
     const request = ask("Write a.txt and b.txt", { tools: [writeFile] });
     const first = await provider.generate(request);
     const next: ModelRequest = {
@@ -94,9 +116,18 @@ describe("a tool call cut by max_tokens", () => {
     // An assistant turn that was nothing but a cut call leaves no assistant message behind.
     const cut = await provider.generate(ask("Save a note", { tools: [writeFile] }));
     const onlyCut = cut.content.filter((part) => part.type === "tool-call-truncated");
-    await provider.generate({ ...request, messages: [...ask("Save a note").messages, { role: "assistant", content: onlyCut }, ...ask("Call it again.").messages] });
+    await provider.generate({
+      ...request,
+      messages: [...ask("Save a note").messages, { role: "assistant", content: onlyCut }, ...ask("Call it again.").messages],
+    });
     expect((server.requests[3]!.body as { messages: unknown }).messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "Save a note" }, { type: "text", text: "Call it again." }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Save a note" },
+          { type: "text", text: "Call it again." },
+        ],
+      },
     ]);
   });
 });

@@ -31,9 +31,10 @@ export function admitOpenAIRequest(
   }
   const stops = request.stopSequences?.length ?? 0;
   if (stops > 0) {
-    if (target.api === "responses") throw reject("the Responses API has no stop sequences (use api: \"chat\")", { stopSequences: stops });
+    if (target.api === "responses") throw reject('the Responses API has no stop sequences (use api: "chat")', { stopSequences: stops });
     const max = capabilities.maxStopSequences ?? 0;
-    if (stops > max) throw reject(max === 0 ? "the model takes no stop sequences" : `${stops} stop sequences exceed the model's ${max}`, { stopSequences: stops });
+    if (stops > max)
+      throw reject(max === 0 ? "the model takes no stop sequences" : `${stops} stop sequences exceed the model's ${max}`, { stopSequences: stops });
   }
   const strictTools = request.tools.filter((tool) => tool.strict === true);
   if (strictTools.length > 0) {

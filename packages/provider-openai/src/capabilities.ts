@@ -38,7 +38,12 @@ export const OPENAI_MODEL_FAMILIES: readonly (OpenAIModelFamily & { readonly pre
   { prefix: "o4", family: "o-series", reasoning: true, capabilities: { ...base, usage: withReasoning, contextWindow: 200_000, maxOutputTokens: 100_000 } },
   { prefix: "o3", family: "o-series", reasoning: true, capabilities: { ...base, usage: withReasoning, contextWindow: 200_000, maxOutputTokens: 100_000 } },
   { prefix: "o1", family: "o-series", reasoning: true, capabilities: { ...base, usage: withReasoning, contextWindow: 200_000, maxOutputTokens: 100_000 } },
-  { prefix: "gpt-4.1", family: "gpt-4.1", reasoning: false, capabilities: { ...base, usage: withoutReasoning, contextWindow: 1_047_576, maxOutputTokens: 32_768 } },
+  {
+    prefix: "gpt-4.1",
+    family: "gpt-4.1",
+    reasoning: false,
+    capabilities: { ...base, usage: withoutReasoning, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
+  },
   { prefix: "gpt-4o", family: "gpt-4o", reasoning: false, capabilities: { ...base, usage: withoutReasoning, contextWindow: 128_000, maxOutputTokens: 16_384 } },
 ];
 

@@ -64,7 +64,11 @@ describe("Chat Completions over the real SDK and recorded wire traffic", () => {
       { type: "tool-call", toolCallId: "call_paris", toolName: "get_weather", rawArguments: '{"city":"Paris"}', arguments: { city: "Paris" } },
       { type: "tool-call", toolCallId: "call_tokyo", toolName: "get_weather", rawArguments: '{"city":"Tokyo"}', arguments: { city: "Tokyo" } },
     ]);
-    const result = (text: string) => ({ status: "ok" as const, content: [{ type: "text" as const, text }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } });
+    const result = (text: string) => ({
+      status: "ok" as const,
+      content: [{ type: "text" as const, text }],
+      timing: { startedAt: 0, endedAt: 1, durationMs: 1 },
+    });
     await provider.generate({
       messages: [
         ...ask("Weather in Paris and Tokyo?").messages,
@@ -73,7 +77,12 @@ describe("Chat Completions over the real SDK and recorded wire traffic", () => {
           role: "tool",
           content: [
             { type: "tool-result", toolCallId: "call_paris", toolName: "get_weather", result: result("sunny") },
-            { type: "tool-result", toolCallId: "call_tokyo", toolName: "get_weather", result: { ...result(""), status: "error", error: { code: "TOOL_TIMEOUT", message: "no answer" } } },
+            {
+              type: "tool-result",
+              toolCallId: "call_tokyo",
+              toolName: "get_weather",
+              result: { ...result(""), status: "error", error: { code: "TOOL_TIMEOUT", message: "no answer" } },
+            },
           ],
         },
       ],
@@ -133,7 +142,11 @@ describe("Chat Completions over the real SDK and recorded wire traffic", () => {
   it("warns that reasoning items cannot travel over Chat Completions", async () => {
     const { provider } = await open([fixture("chat-text.sse")], chat);
     const response = await provider.generate({
-      messages: [...ask("hi").messages, { role: "assistant", content: [{ type: "reasoning", text: "…", providerMetadata: { openai: { itemId: "rs_1" } } }] }, ...ask("again").messages],
+      messages: [
+        ...ask("hi").messages,
+        { role: "assistant", content: [{ type: "reasoning", text: "…", providerMetadata: { openai: { itemId: "rs_1" } } }] },
+        ...ask("again").messages,
+      ],
       tools: [],
     });
     expect(response.warnings).toEqual(["Chat Completions cannot carry reasoning items across turns; they were not sent"]);

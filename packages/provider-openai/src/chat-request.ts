@@ -14,11 +14,7 @@ type Body = { [key: string]: JsonValue };
  * a truncated call is never sent back, nor any tool message for its id. Stop sequences are
  * `stop`; a strict tool is a function with `strict: true`.
  */
-export function chatBody(
-  request: ModelRequest,
-  options: OpenAIRequestOptions,
-  target: { modelId: string; family: OpenAIModelFamily; stream: boolean },
-): Body {
+export function chatBody(request: ModelRequest, options: OpenAIRequestOptions, target: { modelId: string; family: OpenAIModelFamily; stream: boolean }): Body {
   const { reasoning } = target.family;
   const messages: JsonValue[] = [];
   const truncated = truncatedCallIds(request);
@@ -67,7 +63,10 @@ export function chatBody(
   if (reasoning && options.reasoningEffort !== undefined) body.reasoning_effort = options.reasoningEffort;
   if (options.structuredOutput !== undefined) {
     const { name, schema, description, strict } = options.structuredOutput;
-    body.response_format = { type: "json_schema", json_schema: { name, schema, strict: strict !== false, ...(description === undefined ? {} : { description }) } };
+    body.response_format = {
+      type: "json_schema",
+      json_schema: { name, schema, strict: strict !== false, ...(description === undefined ? {} : { description }) },
+    };
   }
   if (options.promptCacheKey !== undefined) body.prompt_cache_key = options.promptCacheKey;
   if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;

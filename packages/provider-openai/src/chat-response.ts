@@ -38,7 +38,13 @@ interface ChatResult {
   serviceTier?: string;
 }
 
-const FINISH: Record<string, StopReason> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use", function_call: "tool_use", content_filter: "content_filter" };
+const FINISH: Record<string, StopReason> = {
+  stop: "end_turn",
+  length: "max_tokens",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+  content_filter: "content_filter",
+};
 
 /**
  * The index of the tool call the output limit cut, if any: with finish reason `length`, the
@@ -143,14 +149,23 @@ export function mapChatResult(result: ChatResult, fallbackModel: string, warning
   });
   const stopReason: StopReason | undefined = result.refusal !== "" ? "refusal" : FINISH[result.finishReason];
   if (stopReason === undefined) {
-    throw new YokeError("PROVIDER_RESPONSE_INVALID", `unknown finish reason ${result.finishReason}`, { details: { provider: "openai", finishReason: result.finishReason } });
+    throw new YokeError("PROVIDER_RESPONSE_INVALID", `unknown finish reason ${result.finishReason}`, {
+      details: { provider: "openai", finishReason: result.finishReason },
+    });
   }
   const usage: Usage = { inputTokens: result.usage?.prompt_tokens ?? 0, outputTokens: result.usage?.completion_tokens ?? 0 };
   const cached = result.usage?.prompt_tokens_details?.cached_tokens;
   const reasoning = result.usage?.completion_tokens_details?.reasoning_tokens;
   if (typeof cached === "number") usage.cacheReadTokens = cached;
   if (typeof reasoning === "number") usage.reasoningTokens = reasoning;
-  const response: ModelResponse = { provider: "openai", model: result.model ?? fallbackModel, content, stopReason, rawStopReason: result.finishReason, usage: withUsageTotals(usage) };
+  const response: ModelResponse = {
+    provider: "openai",
+    model: result.model ?? fallbackModel,
+    content,
+    stopReason,
+    rawStopReason: result.finishReason,
+    usage: withUsageTotals(usage),
+  };
   if (result.id !== undefined) response.id = result.id;
   const metadata: { [key: string]: JsonValue } = { api: "chat" };
   if (result.serviceTier !== undefined) metadata.serviceTier = result.serviceTier;

@@ -1,4 +1,12 @@
-import { YokeError, type GenerateOptions, type ModelRequest, type ModelResponse, type ModelStreamPart, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
+import {
+  YokeError,
+  type GenerateOptions,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+  type ProviderAdapterV1,
+  type ProviderCapabilities,
+} from "@yoke/protocol";
 import { cancellable, withRequestId } from "@yoke/protocol/internal";
 import { admitOpenAIRequest, type OpenAIApi } from "./admission.js";
 import { openAICapabilities, openAIModelFamily } from "./capabilities.js";
@@ -96,7 +104,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       const wire = stream ? await consumeResponsesStream(mapped(result as AsyncIterable<WireResponsesEvent>), onStreamPart) : (result as WireResponse);
       return mapResponsesResult(wire, options.model, warnings);
     }
-    const chat = stream ? await consumeChatStream(mapped(result as AsyncIterable<WireChatCompletion>), onStreamPart) : readChatCompletion(result as WireChatCompletion);
+    const chat = stream
+      ? await consumeChatStream(mapped(result as AsyncIterable<WireChatCompletion>), onStreamPart)
+      : readChatCompletion(result as WireChatCompletion);
     return mapChatResult(chat, options.model, warnings);
   };
 

@@ -65,15 +65,22 @@ export function readOpenAIOptions(request: ModelRequest): OpenAIRequestOptions {
   }
   const structured = raw.structuredOutput;
   if (structured !== undefined) {
-    if (typeof structured !== "object" || structured === null || Array.isArray(structured)) throw invalid("providerOptions.openai.structuredOutput must be an object");
+    if (typeof structured !== "object" || structured === null || Array.isArray(structured))
+      throw invalid("providerOptions.openai.structuredOutput must be an object");
     const { name, schema, description } = structured;
-    if (typeof name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) throw invalid("providerOptions.openai.structuredOutput.name must match ^[a-zA-Z0-9_-]{1,64}$");
-    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw invalid("providerOptions.openai.structuredOutput.schema must be a JSON schema object");
+    if (typeof name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(name))
+      throw invalid("providerOptions.openai.structuredOutput.name must match ^[a-zA-Z0-9_-]{1,64}$");
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+      throw invalid("providerOptions.openai.structuredOutput.schema must be a JSON schema object");
     options.structuredOutput = { name, schema, ...(typeof description === "string" ? { description } : {}) };
   } else if (request.responseFormat !== undefined) {
     // The root's `$schema` names the dialect (zod and others add it); it constrains nothing and is
     // outside the strict subset's keywords, so it is not sent.
-    const { name, schema: { $schema: _dialect, ...schema }, description } = request.responseFormat;
+    const {
+      name,
+      schema: { $schema: _dialect, ...schema },
+      description,
+    } = request.responseFormat;
     const strict = strictSchemaViolations(schema).length === 0;
     options.structuredOutput = { name: name ?? "output", schema, ...(description === undefined ? {} : { description }), strict };
   }

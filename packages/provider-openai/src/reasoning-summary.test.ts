@@ -27,7 +27,10 @@ describe("multi-part reasoning summaries", () => {
   it("go back as separate summary_text parts, not one joined part", async () => {
     const { server, provider } = await open([fixture("reasoning-summary-parts.sse"), fixture("text.sse")]);
     const first = await provider.generate(ask("Summarize the notes"));
-    await provider.generate({ messages: [...ask("Summarize the notes").messages, { role: "assistant", content: first.content }, ...ask("Thanks").messages], tools: [] });
+    await provider.generate({
+      messages: [...ask("Summarize the notes").messages, { role: "assistant", content: first.content }, ...ask("Thanks").messages],
+      tools: [],
+    });
     expect((server.requests[1]!.body as { input: unknown[] }).input[1]).toEqual({
       type: "reasoning",
       id: "rs_parts_01",
@@ -60,6 +63,13 @@ describe("usage totals", () => {
       totalTokens: 70,
     });
     const chatWhole = await open([fixture("chat-json-refusal.json")], { api: "chat", model: "gpt-4.1-mini", stream: false });
-    expect((await chatWhole.provider.generate(ask("hi"))).usage).toEqual({ inputTokens: 15, outputTokens: 9, cacheReadTokens: 0, reasoningTokens: 0, uncachedInputTokens: 15, totalTokens: 24 });
+    expect((await chatWhole.provider.generate(ask("hi"))).usage).toEqual({
+      inputTokens: 15,
+      outputTokens: 9,
+      cacheReadTokens: 0,
+      reasoningTokens: 0,
+      uncachedInputTokens: 15,
+      totalTokens: 24,
+    });
   });
 });

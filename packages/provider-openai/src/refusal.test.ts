@@ -41,7 +41,13 @@ describe("refusals on the Responses API", () => {
     };
     await provider.generate(history);
     const input = (server.requests[0]!.body as { input: unknown[] }).input;
-    expect(input[1]).toEqual({ type: "message", role: "assistant", id: "msg_refusal_01", status: "completed", content: [{ type: "refusal", refusal: REFUSAL }] });
+    expect(input[1]).toEqual({
+      type: "message",
+      role: "assistant",
+      id: "msg_refusal_01",
+      status: "completed",
+      content: [{ type: "refusal", refusal: REFUSAL }],
+    });
     expect(input[3]).toEqual({ role: "assistant", content: "Not that either." });
     expect(input).toHaveLength(5);
   });
@@ -68,7 +74,11 @@ describe("refusals on Chat Completions", () => {
       messages: [...ask("Something harmful").messages, { role: "assistant", content: [{ type: "refusal", text: REFUSAL }] }, ...ask("Say hello").messages],
       tools: [],
     });
-    expect((server.requests[0]!.body as { messages: unknown[] }).messages[1]).toEqual({ role: "assistant", content: [{ type: "refusal", refusal: REFUSAL }], refusal: REFUSAL });
+    expect((server.requests[0]!.body as { messages: unknown[] }).messages[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "refusal", refusal: REFUSAL }],
+      refusal: REFUSAL,
+    });
   });
 });
 
@@ -83,9 +93,12 @@ describe("a refused structured-output request", () => {
     it(`produces no output text to parse (${name}): the refusal is only a refusal part`, async () => {
       const { provider } = await open([fixture(file)], options);
       const { parts, onStreamPart } = collect();
-      const response = await provider.generate(ask("Summarize something harmful", { providerOptions: { openai: { structuredOutput: { name: "summary", schema: summarySchema } } } }), {
-        onStreamPart,
-      });
+      const response = await provider.generate(
+        ask("Summarize something harmful", { providerOptions: { openai: { structuredOutput: { name: "summary", schema: summarySchema } } } }),
+        {
+          onStreamPart,
+        },
+      );
       expect(outputText(response)).toBe("");
       expect(parts.some((part) => part.type === "text-delta")).toBe(false);
       expect(response.content.map((part) => part.type)).toEqual(["refusal"]);

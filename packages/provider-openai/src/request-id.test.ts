@@ -31,9 +31,15 @@ describe("the x-request-id of every OpenAI response and error", () => {
   });
 
   it("is on errors raised after the 200: a destroyed socket (TypeError: terminated), a stream that ends without its terminal event", async () => {
-    for (const [api, file] of [["responses", "stream-cut.sse"], ["chat", "chat-stream-cut.sse"]] as const) {
+    for (const [api, file] of [
+      ["responses", "stream-cut.sse"],
+      ["chat", "chat-stream-cut.sse"],
+    ] as const) {
       for (const cut of [true, false]) {
-        const { provider } = await open([fixture(file, { cut, ...withId(`req_cut_${api}_${cut}`) })], { api, model: api === "chat" ? "gpt-4.1-mini" : "gpt-5-mini" });
+        const { provider } = await open([fixture(file, { cut, ...withId(`req_cut_${api}_${cut}`) })], {
+          api,
+          model: api === "chat" ? "gpt-4.1-mini" : "gpt-5-mini",
+        });
         const error = await rejection(provider.generate(ask("hi")));
         expect([error.code, error.details.requestId], `${api}, socket destroyed: ${cut}`).toEqual(["PROVIDER_STREAM_CUT", `req_cut_${api}_${cut}`]);
       }

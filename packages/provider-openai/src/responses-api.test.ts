@@ -144,7 +144,11 @@ describe("Responses API over the real SDK and recorded wire traffic", () => {
   it("maps an incomplete response to max_tokens, keeping the status and its reason as rawStopReason", async () => {
     const { provider } = await open([fixture("max-tokens.sse")]);
     const response = await provider.generate(ask("List the items", { maxOutputTokens: 4 }));
-    expect(response).toMatchObject({ stopReason: "max_tokens", rawStopReason: "incomplete:max_output_tokens", content: [{ type: "text", text: "The threeitems are" }] });
+    expect(response).toMatchObject({
+      stopReason: "max_tokens",
+      rawStopReason: "incomplete:max_output_tokens",
+      content: [{ type: "text", text: "The threeitems are" }],
+    });
   });
 
   it("maps a refusal content part to a refusal part (never text), stop reason refusal, rawStopReason the status", async () => {
@@ -172,14 +176,26 @@ describe("Responses API over the real SDK and recorded wire traffic", () => {
       providerMetadata: { openai: { itemId: "rs_reason_01", encryptedContent: "gAAAAB-encrypted-reasoning-1" } },
     });
     expect(first.usage).toEqual({ inputTokens: 120, outputTokens: 210, cacheReadTokens: 64, reasoningTokens: 192, uncachedInputTokens: 56, totalTokens: 330 });
-    expect(parts.filter((part) => part.type === "reasoning-delta").map((part) => part.text).join("")).toBe("Reading the file comes first.");
+    expect(
+      parts
+        .filter((part) => part.type === "reasoning-delta")
+        .map((part) => part.text)
+        .join(""),
+    ).toBe("Reading the file comes first.");
     const next: ModelRequest = {
       messages: [
         ...ask("Summarize notes/todo.txt").messages,
         { role: "assistant", content: first.content },
         {
           role: "tool",
-          content: [{ type: "tool-result", toolCallId: "call_read_1", toolName: "read_file", result: { status: "ok", content: [{ type: "text", text: "ship it" }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } } }],
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call_read_1",
+              toolName: "read_file",
+              result: { status: "ok", content: [{ type: "text", text: "ship it" }], timing: { startedAt: 0, endedAt: 1, durationMs: 1 } },
+            },
+          ],
         },
       ],
       tools: [weatherTool],

@@ -63,7 +63,13 @@ export function responsesBody(
   }
   const body: Body = { model: target.modelId, input };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: tool.strict === true }));
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+      strict: tool.strict === true,
+    }));
   }
   if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
   if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;

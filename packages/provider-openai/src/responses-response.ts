@@ -1,4 +1,14 @@
-import { YokeError, parseToolArguments, type AssistantPart, type JsonValue, type ModelResponse, type StopReason, type ToolCallPart, type TruncatedToolCallPart, type Usage } from "@yoke/protocol";
+import {
+  YokeError,
+  parseToolArguments,
+  type AssistantPart,
+  type JsonValue,
+  type ModelResponse,
+  type StopReason,
+  type ToolCallPart,
+  type TruncatedToolCallPart,
+  type Usage,
+} from "@yoke/protocol";
 import { withUsageTotals } from "@yoke/protocol/internal";
 
 /** The subset of a Responses API `Response` object the adapter reads. */
@@ -59,7 +69,11 @@ export function mapResponsesResult(wire: WireResponse, fallbackModel: string, wa
       }
     } else if (item.type === "function_call" && "call_id" in item) {
       const call = item as WireFunctionCall;
-      content.push(isCutFunctionCall(call, wire) ? truncatedCall(call.call_id, call.name, call.arguments, call.id) : toolCall(call.call_id, call.name, call.arguments, call.id));
+      content.push(
+        isCutFunctionCall(call, wire)
+          ? truncatedCall(call.call_id, call.name, call.arguments, call.id)
+          : toolCall(call.call_id, call.name, call.arguments, call.id),
+      );
     } else if (item.type === "reasoning" && "id" in item && item.id !== undefined) {
       const reasoningItem = item as Extract<WireOutputItem, { type: "reasoning" }>;
       const summary = (reasoningItem.summary ?? []).map((part) => part.text);
@@ -135,10 +149,14 @@ function responsesStopReason(wire: WireResponse, content: readonly AssistantPart
     const raw = `incomplete:${reason}`;
     if (reason === "max_output_tokens") return { stopReason: "max_tokens", raw };
     if (reason === "content_filter") return { stopReason: "content_filter", raw };
-    throw new YokeError("PROVIDER_RESPONSE_INVALID", `the response is incomplete for an unknown reason: ${reason}`, { details: { provider: "openai", reason } });
+    throw new YokeError("PROVIDER_RESPONSE_INVALID", `the response is incomplete for an unknown reason: ${reason}`, {
+      details: { provider: "openai", reason },
+    });
   }
   if (wire.status !== "completed") {
-    throw new YokeError("PROVIDER_RESPONSE_INVALID", `the response ended with status ${String(wire.status)}`, { details: { provider: "openai", status: wire.status } });
+    throw new YokeError("PROVIDER_RESPONSE_INVALID", `the response ended with status ${String(wire.status)}`, {
+      details: { provider: "openai", status: wire.status },
+    });
   }
   if (content.some((part) => part.type === "refusal")) return { stopReason: "refusal", raw: "completed" };
   if (content.some((part) => part.type === "tool-call")) return { stopReason: "tool_use", raw: "completed" };

@@ -92,7 +92,9 @@ export async function consumeResponsesStream(
 
 function settleOpenCalls(open: Set<string>, final: WireResponse, emit: (part: ModelStreamPart) => void): void {
   for (const toolCallId of open) {
-    const item = final.output?.find((candidate): candidate is WireFunctionCall => candidate.type === "function_call" && "call_id" in candidate && candidate.call_id === toolCallId);
+    const item = final.output?.find(
+      (candidate): candidate is WireFunctionCall => candidate.type === "function_call" && "call_id" in candidate && candidate.call_id === toolCallId,
+    );
     const cut = item !== undefined && isCutFunctionCall(item, final);
     emit({ type: cut ? "tool-call-truncated" : "tool-call-end", toolCallId });
   }

@@ -8,9 +8,28 @@ export interface StrictSchemaViolation {
 }
 
 const ALLOWED_KEYWORDS = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs",
-  "definitions", "description", "title", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
-  "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "$ref",
+  "$defs",
+  "definitions",
+  "description",
+  "title",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
 ]);
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 const MAX_DEPTH = 10;

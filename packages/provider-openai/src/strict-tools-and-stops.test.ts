@@ -9,7 +9,12 @@ const chat = { api: "chat" as const, model: "gpt-4.1-mini" };
 const strictTool: ToolSpec = {
   name: "write_file",
   description: "Write a file.",
-  inputSchema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { path: { type: "string" }, content: { type: "string" } },
+    required: ["path", "content"],
+    additionalProperties: false,
+  },
   strict: true,
 };
 // Three ways out of the strict subset: an optional property, an open object, an unsupported keyword.
@@ -18,7 +23,11 @@ const looseTool: ToolSpec = {
   description: "Search.",
   inputSchema: {
     type: "object",
-    properties: { query: { type: "string", minLength: 1 }, limit: { type: "integer" }, filters: { type: "object", properties: { tag: { type: "string" } }, required: ["tag"] } },
+    properties: {
+      query: { type: "string", minLength: 1 },
+      limit: { type: "integer" },
+      filters: { type: "object", properties: { tag: { type: "string" } }, required: ["tag"] },
+    },
     required: ["query", "filters"],
     additionalProperties: false,
   },
@@ -36,7 +45,9 @@ describe("strict function tools", () => {
     const responses = await open([fixture("text.sse")]);
     const answer = await responses.provider.generate(ask("Write it", { tools: [strictTool, plain] }));
     // Strict mode does not hold for parallel calls: said, unless they are turned off.
-    expect(answer.warnings).toEqual(["strict tools: parallel tool calls may not match their schemas; set providerOptions.openai.parallelToolCalls to false for the guarantee"]);
+    expect(answer.warnings).toEqual([
+      "strict tools: parallel tool calls may not match their schemas; set providerOptions.openai.parallelToolCalls to false for the guarantee",
+    ]);
     expect(responses.provider.admit(ask("Write it", { tools: [strictTool], providerOptions: { openai: { parallelToolCalls: false } } }))).toEqual([]);
     expect((responses.server.requests[0]!.body as { tools: unknown[] }).tools).toEqual([
       { type: "function", name: "write_file", description: "Write a file.", parameters: strictTool.inputSchema, strict: true },

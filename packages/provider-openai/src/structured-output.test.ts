@@ -128,7 +128,9 @@ describe("structured output: the strict JSON-schema subset", () => {
   it("sends the request's responseFormat as the json_schema format: strict when the schema is in the subset, else not", async () => {
     current = await replay([fixture("text.sse"), fixture("text.sse"), fixture("chat-text.sse")]);
     const loose = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-    await current.provider.generate(ask("Summarize", { responseFormat: { type: "json", schema: { $schema: "https://json-schema.org/draft/2020-12/schema", ...answerSchema } } }));
+    await current.provider.generate(
+      ask("Summarize", { responseFormat: { type: "json", schema: { $schema: "https://json-schema.org/draft/2020-12/schema", ...answerSchema } } }),
+    );
     await current.provider.generate(ask("Weather", { responseFormat: { type: "json", name: "weather", description: "The weather.", schema: loose } }));
     const chat = createOpenAIProvider({ model: "gpt-4.1-mini", api: "chat", baseURL: `${current.server.url}/v1`, apiKey: "sk-test" });
     await chat.generate(ask("Weather", { responseFormat: { type: "json", schema: loose } }));
@@ -142,15 +144,25 @@ describe("structured output: the strict JSON-schema subset", () => {
   it("an explicit providerOptions.openai.structuredOutput wins over responseFormat", async () => {
     current = await replay([fixture("text.sse")]);
     await current.provider.generate(
-      ask("Summarize", { responseFormat: { type: "json", schema: { type: "object" } }, providerOptions: { openai: { structuredOutput: { name: "todo_summary", schema: answerSchema } } } }),
+      ask("Summarize", {
+        responseFormat: { type: "json", schema: { type: "object" } },
+        providerOptions: { openai: { structuredOutput: { name: "todo_summary", schema: answerSchema } } },
+      }),
     );
-    expect((current.server.requests[0]!.body as { text: { format: { name: string; strict: boolean } } }).text.format).toMatchObject({ name: "todo_summary", strict: true });
+    expect((current.server.requests[0]!.body as { text: { format: { name: string; strict: boolean } } }).text.format).toMatchObject({
+      name: "todo_summary",
+      strict: true,
+    });
   });
 
   it("rejects a schema outside the subset at admission, before any request", async () => {
     current = await replay([]);
     const error = await rejection(
-      current.provider.generate(ask("Summarize", { providerOptions: { openai: { structuredOutput: { name: "loose", schema: { type: "object", properties: { a: { type: "string" } } } } } } })),
+      current.provider.generate(
+        ask("Summarize", {
+          providerOptions: { openai: { structuredOutput: { name: "loose", schema: { type: "object", properties: { a: { type: "string" } } } } } },
+        }),
+      ),
     );
     expect(error.code).toBe("PROVIDER_ADMISSION_REJECTED");
     expect(error.details.violations).toEqual([

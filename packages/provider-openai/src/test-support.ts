@@ -20,7 +20,11 @@ export interface Replay {
  * adapter over a real SDK client aimed at it. The client asks for 5 retries: the adapter must
  * override that with none.
  */
-export async function replay(exchanges: ReplayExchange[], options: Partial<OpenAIProviderOptions> = {}, serverOptions: ReplayServerOptions = {}): Promise<Replay> {
+export async function replay(
+  exchanges: ReplayExchange[],
+  options: Partial<OpenAIProviderOptions> = {},
+  serverOptions: ReplayServerOptions = {},
+): Promise<Replay> {
   const server = await createReplayServer(exchanges, serverOptions);
   const client = new OpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1`, maxRetries: 5 });
   const provider = createOpenAIProvider({ model: "gpt-5-mini", client, now: () => Date.UTC(2026, 0, 1), ...options });

@@ -69,7 +69,12 @@ export function createOpenAITransport(connection: OpenAIConnection, now: () => n
  * Iterates an SDK stream, mapping a failure mid-way to a YokeError (a lost connection is a
  * cut stream) that carries the request id of the response the stream came in.
  */
-export async function* mappedStream<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined, now: () => number, requestId: string | undefined): AsyncIterable<T> {
+export async function* mappedStream<T>(
+  stream: AsyncIterable<T>,
+  signal: AbortSignal | undefined,
+  now: () => number,
+  requestId: string | undefined,
+): AsyncIterable<T> {
   try {
     for await (const event of stream) yield event;
   } catch (error) {

@@ -17,7 +17,13 @@ function continuation(content: AssistantPart[]): ModelRequest {
       ...ask("Weather in Paris and Tokyo?").messages,
       { role: "assistant", content },
       // A stray result for the cut call, to prove it is dropped too.
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_paris", toolName: "get_weather", result: ok("sunny") }, { type: "tool-result", toolCallId: "call_tokyo", toolName: "get_weather", result: ok("?") }] },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "call_paris", toolName: "get_weather", result: ok("sunny") },
+          { type: "tool-result", toolCallId: "call_tokyo", toolName: "get_weather", result: ok("?") },
+        ],
+      },
     ],
     tools: [weatherTool],
   };
@@ -47,13 +53,22 @@ describe("a tool call cut by the output limit, Responses API", () => {
     const first = await provider.generate(ask("Write hello to notes.txt"), { onStreamPart });
     expect(first.content).toEqual([
       { type: "text", text: "I'll write the notes now." },
-      { type: "tool-call-truncated", toolCallId: "call_e2e_write_cut", toolName: "write_file", rawArguments: '{"path":"notes.txt","content":"hel', providerMetadata: { openai: { itemId: "fc_e2e_trunc_1" } } },
+      {
+        type: "tool-call-truncated",
+        toolCallId: "call_e2e_write_cut",
+        toolName: "write_file",
+        rawArguments: '{"path":"notes.txt","content":"hel',
+        providerMetadata: { openai: { itemId: "fc_e2e_trunc_1" } },
+      },
     ]);
     expect(first.stopReason).toBe("max_tokens");
     expect(parts.filter((part) => part.type === "tool-call-end")).toEqual([]);
     expect(parts.filter((part) => part.type === "tool-call-truncated")).toEqual([{ type: "tool-call-truncated", toolCallId: "call_e2e_write_cut" }]);
 
-    const second = await provider.generate({ messages: [...ask("Write hello to notes.txt").messages, { role: "assistant", content: first.content }], tools: [] });
+    const second = await provider.generate({
+      messages: [...ask("Write hello to notes.txt").messages, { role: "assistant", content: first.content }],
+      tools: [],
+    });
     expect(server.requests[1]!.body).toMatchObject({ input: [{ role: "user" }, { role: "assistant", content: "I'll write the notes now." }] });
     expect((server.requests[1]!.body as { input: unknown[] }).input).toHaveLength(2);
     expect(toolCallsOf(second)).toMatchObject([{ toolCallId: "call_e2e_write", toolName: "write_file", arguments: { path: "notes.txt", content: "hello" } }]);
@@ -91,11 +106,18 @@ describe("a tool call cut by the output limit, Chat Completions", () => {
     const { server, provider } = await open([fixture("chat-text.sse"), fixture("chat-text.sse")], chat);
     await provider.generate(continuation([paris as AssistantPart, tokyoCut as AssistantPart]));
     expect((server.requests[0]!.body as { messages: unknown[] }).messages.slice(1)).toEqual([
-      { role: "assistant", content: null, tool_calls: [{ id: "call_paris", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_paris", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+      },
       { role: "tool", tool_call_id: "call_paris", content: "sunny" },
     ]);
     // An assistant message holding only a cut call has nothing to send: it is left out, not sent empty.
-    await provider.generate({ messages: [...ask("Weather in Tokyo?").messages, { role: "assistant", content: [tokyoCut as AssistantPart] }], tools: [weatherTool] });
+    await provider.generate({
+      messages: [...ask("Weather in Tokyo?").messages, { role: "assistant", content: [tokyoCut as AssistantPart] }],
+      tools: [weatherTool],
+    });
     expect((server.requests[1]!.body as { messages: unknown[] }).messages).toEqual([{ role: "user", content: "Weather in Tokyo?" }]);
   });
 });

@@ -38,7 +38,13 @@ export async function boundResults(context: RunContext, drafts: readonly YokeEve
     }
     const replaced = await boundResult(context, result, limit);
     context.logger.warn(
-      { type: draft.type, limit, originalBytes: replaced.truncation?.originalBytes, artifact: replaced.truncation?.artifact?.digest, code: replaced.error?.code },
+      {
+        type: draft.type,
+        limit,
+        originalBytes: replaced.truncation?.originalBytes,
+        artifact: replaced.truncation?.artifact?.digest,
+        code: replaced.error?.code,
+      },
       "tool output larger than one event may hold",
     );
     bounded.push({ ...draft, data: { ...draft.data, result: replaced } } as YokeEventDraft);
@@ -57,9 +63,10 @@ async function boundResult(context: RunContext, result: ToolResultEnvelope, limi
   if (store === undefined) return tooLarge(result, originalBytes, limit, "no artifact store is configured");
   let ref: ArtifactRef;
   try {
-    ref = result.output === undefined
-      ? await store.put(text, { mediaType: TEXT_MEDIA_TYPE })
-      : await store.put(canonicalJson({ content: result.content, output: result.output }), { mediaType: RESULT_MEDIA_TYPE });
+    ref =
+      result.output === undefined
+        ? await store.put(text, { mediaType: TEXT_MEDIA_TYPE })
+        : await store.put(canonicalJson({ content: result.content, output: result.output }), { mediaType: RESULT_MEDIA_TYPE });
   } catch (error) {
     if (!YokeError.hasCode(error, "TOOL_OUTPUT_TOO_LARGE")) throw error;
     return tooLarge(result, originalBytes, limit, `the artifact store refused it too (${error.message})`);

@@ -79,7 +79,13 @@ describe("tool calls per turn and at once", () => {
 
 describe("a resume judges calls by the limit pinned in run.started, not by its own option", () => {
   const calls = (count: number): ModelResponse["content"] =>
-    Array.from({ length: count }, (_, n) => ({ type: "tool-call" as const, toolCallId: `c${n}`, toolName: "store", rawArguments: `{"key":"k${n}"}`, arguments: { key: `k${n}` } }));
+    Array.from({ length: count }, (_, n) => ({
+      type: "tool-call" as const,
+      toolCallId: `c${n}`,
+      toolName: "store",
+      rawArguments: `{"key":"k${n}"}`,
+      arguments: { key: `k${n}` },
+    }));
 
   it("a run pinned at 2 runs 2 of 4 calls when resumed by a harness allowing 100", async () => {
     const store = countingTool("store", "idempotent");
@@ -89,7 +95,12 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
     expect(outcome.status).toBe("completed");
     expect(store.calls.map((call) => call.key)).toEqual(["k0", "k1"]);
     const results = state.messages.find((message) => message.role === "tool");
-    expect(results?.role === "tool" && results.content.map((part) => part.result.error?.code ?? "ok")).toEqual(["ok", "ok", "TOOL_CALL_LIMIT", "TOOL_CALL_LIMIT"]);
+    expect(results?.role === "tool" && results.content.map((part) => part.result.error?.code ?? "ok")).toEqual([
+      "ok",
+      "ok",
+      "TOOL_CALL_LIMIT",
+      "TOOL_CALL_LIMIT",
+    ]);
   });
 
   it("a journal from before the cap has none: all 4 calls run under a harness allowing 1", async () => {
@@ -105,18 +116,30 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
 const RUN = "run_limits";
 
 /** A journal another writer left after the model's response: its calls have no verdict yet. */
-async function journalCutAfterResponse(tool: AnyTool, limits: { maxTurns: number; maxToolCallsPerTurn?: number }, content: ModelResponse["content"]): Promise<JournalV1> {
+async function journalCutAfterResponse(
+  tool: AnyTool,
+  limits: { maxTurns: number; maxToolCallsPerTurn?: number },
+  content: ModelResponse["content"],
+): Promise<JournalV1> {
   const journal = createMemoryJournal();
   const scope = { tenantId: TENANT, runId: RUN };
   await journal.append(scope, 0, [
-    { type: "run.started", at: 0, data: { sessionId: "session_x", task: "t", tools: [tool.spec], limits, release: { runtime: "other", eventSchemaVersion: 1 } } },
+    {
+      type: "run.started",
+      at: 0,
+      data: { sessionId: "session_x", task: "t", tools: [tool.spec], limits, release: { runtime: "other", eventSchemaVersion: 1 } },
+    },
     { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
     { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
     {
       type: "model.responded",
       at: 0,
       causationId: "turn_x",
-      data: { turnId: "turn_x", latencyMs: 0, response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content } },
+      data: {
+        turnId: "turn_x",
+        latencyMs: 0,
+        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content },
+      },
     },
   ]);
   return journal;

@@ -65,7 +65,10 @@ describe("cancellation never journals a new attempt", () => {
   it("a resume with the run cancelled: a cut attempt is reconciled, and its next attempt fails as not dispatched instead of being leased", async () => {
     const inner = createMemoryJournal();
     const store = countingTool("store", "idempotent");
-    const first = rig([callTools([{ name: "store", args: { key: "k" } }]), say("never asked")], { journal: crashingJournal(inner, 2, "lost"), tools: [store.tool] });
+    const first = rig([callTools([{ name: "store", args: { key: "k" } }]), say("never asked")], {
+      journal: crashingJournal(inner, 2, "lost"),
+      tools: [store.tool],
+    });
     expect(await rejectionOf(first.harness.start("t", { runId: "run_cut" }))).toBeInstanceOf(SimulatedCrash);
     expect(store.calls).toHaveLength(1);
 
@@ -84,7 +87,11 @@ describe("cancellation never journals a new attempt", () => {
     const journal = createMemoryJournal();
     const scope = { tenantId: TENANT, runId: "run_unjudged" };
     await journal.append(scope, 0, [
-      { type: "run.started", at: 0, data: { sessionId: "session_x", task: "t", tools: [store.tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } } },
+      {
+        type: "run.started",
+        at: 0,
+        data: { sessionId: "session_x", task: "t", tools: [store.tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } },
+      },
       { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
       { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
       {

@@ -70,7 +70,11 @@ describe("the runtime compiles every request with @yoke/context-compiler", () =>
   it("resumes a journal written before the compiler (model.requested without context.compiled)", async () => {
     const journal = createMemoryJournal();
     await journal.append({ tenantId: TENANT, runId: RUN }, 0, [
-      { type: "run.started", at: 0, data: { sessionId: "session_x", task: "t", tools: [echoTool.spec], limits: { maxTurns: 3 }, release: { runtime: "old", eventSchemaVersion: 1 } } },
+      {
+        type: "run.started",
+        at: 0,
+        data: { sessionId: "session_x", task: "t", tools: [echoTool.spec], limits: { maxTurns: 3 }, release: { runtime: "old", eventSchemaVersion: 1 } },
+      },
       { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
       { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
     ]);

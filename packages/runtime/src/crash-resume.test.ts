@@ -46,12 +46,7 @@ async function answered(journal: JournalV1): Promise<number> {
 }
 
 /** A fresh "process": new model holding only the unanswered steps, new ids, same journal. */
-async function finishInFreshProcess(
-  journal: JournalV1,
-  steps: () => ScriptedStep[],
-  tools: readonly AnyTool[],
-  checkCompletion: CompletionCheck = storedK2,
-) {
+async function finishInFreshProcess(journal: JournalV1, steps: () => ScriptedStep[], tools: readonly AnyTool[], checkCompletion: CompletionCheck = storedK2) {
   const rest = steps().slice(await answered(journal));
   const fresh = rig(rest, { journal, tools, checkCompletion, idStart: 1_000 });
   const exists = (await journal.head({ tenantId: TENANT, runId: RUN })) !== null;
@@ -102,78 +97,88 @@ describe("an action a crash cut after action.executing", () => {
     { sideEffect: "none", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "idempotent", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "idempotent", allowed: 1, mode: "written", ranBefore: 0 },
-  ] as const)("$sideEffect ($mode after $allowed appends): uncertain, retry_safe, attempt 2 of the same action", async ({ sideEffect, allowed, mode, ranBefore }) => {
-    const { tool, calls } = countingTool("store", sideEffect);
-    const journal = createMemoryJournal();
-    const crashed = rig(steps("store")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
-    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
-    expect(calls).toHaveLength(ranBefore);
+  ] as const)(
+    "$sideEffect ($mode after $allowed appends): uncertain, retry_safe, attempt 2 of the same action",
+    async ({ sideEffect, allowed, mode, ranBefore }) => {
+      const { tool, calls } = countingTool("store", sideEffect);
+      const journal = createMemoryJournal();
+      const crashed = rig(steps("store")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
+      await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+      expect(calls).toHaveLength(ranBefore);
 
-    const before = (await readAll(journal, RUN)).length;
-    const result = await finishInFreshProcess(journal, steps("store"), [tool], alwaysPasses);
-    expect(result.outcome.status).toBe("verified_success");
-    expect(calls.map((call) => call.attempt)).toEqual([...(ranBefore === 1 ? [1] : []), 2]);
-    expect(new Set(calls.map((call) => call.actionId)).size).toBe(1);
+      const before = (await readAll(journal, RUN)).length;
+      const result = await finishInFreshProcess(journal, steps("store"), [tool], alwaysPasses);
+      expect(result.outcome.status).toBe("verified_success");
+      expect(calls.map((call) => call.attempt)).toEqual([...(ranBefore === 1 ? [1] : []), 2]);
+      expect(new Set(calls.map((call) => call.actionId)).size).toBe(1);
 
-    const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
-    expect(added.slice(0, 4).map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "action.leased", "action.executing"]);
-    const reconciled = added[1]!;
-    expect(reconciled.type === "action.reconciled" && reconciled.data.verdict).toBe("retry_safe");
-    const last = result.state.messages.findLast((message) => message.role === "tool");
-    expect(last?.role === "tool" && last.content[0]!.result.status).toBe("ok");
-  });
+      const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
+      expect(added.slice(0, 4).map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "action.leased", "action.executing"]);
+      const reconciled = added[1]!;
+      expect(reconciled.type === "action.reconciled" && reconciled.data.verdict).toBe("retry_safe");
+      const last = result.state.messages.findLast((message) => message.role === "tool");
+      expect(last?.role === "tool" && last.content[0]!.result.status).toBe("ok");
+    },
+  );
 
   it.each([
     { sideEffect: "reversible", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "irreversible", allowed: 2, mode: "lost", ranBefore: 1 },
     { sideEffect: "irreversible", allowed: 1, mode: "written", ranBefore: 0 },
-  ] as const)("$sideEffect without a reconciler ($mode after $allowed appends): not re-run, the run escalates naming the action", async ({ sideEffect, allowed, mode, ranBefore }) => {
-    const { tool, calls } = countingTool("launch", sideEffect as SideEffect);
-    const journal = createMemoryJournal();
-    const crashed = rig(steps("launch")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
-    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+  ] as const)(
+    "$sideEffect without a reconciler ($mode after $allowed appends): not re-run, the run escalates naming the action",
+    async ({ sideEffect, allowed, mode, ranBefore }) => {
+      const { tool, calls } = countingTool("launch", sideEffect as SideEffect);
+      const journal = createMemoryJournal();
+      const crashed = rig(steps("launch")(), { journal: crashingJournal(journal, allowed, mode), tools: [tool], checkCompletion: alwaysPasses });
+      await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
 
-    const before = (await readAll(journal, RUN)).length;
-    const fresh = rig([], { journal, tools: [tool], checkCompletion: alwaysPasses, idStart: 1_000 });
-    const result = await fresh.harness.resume(RUN);
-    expect(calls).toHaveLength(ranBefore);
-    const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
-    expect(added.map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "run.completed"]);
-    const actionId = added[0]!.type === "action.uncertain" ? added[0]!.data.actionId : "";
-    expect(result.outcome).toMatchObject({ status: "escalated", actionId });
-    expect(result.outcome.status === "escalated" && result.outcome.reason).toMatch(/no reconciler/);
-  });
+      const before = (await readAll(journal, RUN)).length;
+      const fresh = rig([], { journal, tools: [tool], checkCompletion: alwaysPasses, idStart: 1_000 });
+      const result = await fresh.harness.resume(RUN);
+      expect(calls).toHaveLength(ranBefore);
+      const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
+      expect(added.map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "run.completed"]);
+      const actionId = added[0]!.type === "action.uncertain" ? added[0]!.data.actionId : "";
+      expect(result.outcome).toMatchObject({ status: "escalated", actionId });
+      expect(result.outcome.status === "escalated" && result.outcome.reason).toMatch(/no reconciler/);
+    },
+  );
 
   it.each([
     { allowed: 2, mode: "lost", ranBefore: 1, verdict: "applied", attempts: [1] },
     { allowed: 1, mode: "written", ranBefore: 0, verdict: "not_applied", attempts: [2] },
-  ] as const)("irreversible with a reconciler ($mode after $allowed appends): $verdict, the effect happens exactly once", async ({ allowed, mode, verdict, attempts }) => {
-    const applied = new Set<string>();
-    const calls: number[] = [];
-    const launch = defineTool({
-      name: "launch",
-      description: "Launches once per key.",
-      input: z.object({ key: z.string() }),
-      sideEffect: "irreversible",
-      async execute(_input, context) {
-        calls.push(context.attempt);
-        applied.add(context.idempotencyKey);
-        return { content: "launched", receipt: { id: context.idempotencyKey } };
-      },
-      reconcile: async (actionId) => (applied.has(actionId) ? { status: "applied", receipt: { id: actionId }, content: "launched (reconciled)" } : { status: "not_applied" }),
-    });
-    const journal = createMemoryJournal();
-    const crashed = rig(steps("launch")(), { journal: crashingJournal(journal, allowed, mode), tools: [launch], checkCompletion: alwaysPasses });
-    await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
-    const before = (await readAll(journal, RUN)).length;
-    const result = await finishInFreshProcess(journal, steps("launch"), [launch], alwaysPasses);
-    expect(result.outcome.status).toBe("verified_success");
-    expect(calls).toEqual(attempts);
-    expect(applied.size).toBe(1);
-    const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
-    const reconciled = added.find((event) => event.type === "action.reconciled");
-    expect(reconciled?.type === "action.reconciled" && reconciled.data.verdict).toBe(verdict);
-  });
+  ] as const)(
+    "irreversible with a reconciler ($mode after $allowed appends): $verdict, the effect happens exactly once",
+    async ({ allowed, mode, verdict, attempts }) => {
+      const applied = new Set<string>();
+      const calls: number[] = [];
+      const launch = defineTool({
+        name: "launch",
+        description: "Launches once per key.",
+        input: z.object({ key: z.string() }),
+        sideEffect: "irreversible",
+        async execute(_input, context) {
+          calls.push(context.attempt);
+          applied.add(context.idempotencyKey);
+          return { content: "launched", receipt: { id: context.idempotencyKey } };
+        },
+        reconcile: async (actionId) =>
+          applied.has(actionId) ? { status: "applied", receipt: { id: actionId }, content: "launched (reconciled)" } : { status: "not_applied" },
+      });
+      const journal = createMemoryJournal();
+      const crashed = rig(steps("launch")(), { journal: crashingJournal(journal, allowed, mode), tools: [launch], checkCompletion: alwaysPasses });
+      await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
+      const before = (await readAll(journal, RUN)).length;
+      const result = await finishInFreshProcess(journal, steps("launch"), [launch], alwaysPasses);
+      expect(result.outcome.status).toBe("verified_success");
+      expect(calls).toEqual(attempts);
+      expect(applied.size).toBe(1);
+      const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
+      const reconciled = added.find((event) => event.type === "action.reconciled");
+      expect(reconciled?.type === "action.reconciled" && reconciled.data.verdict).toBe(verdict);
+    },
+  );
 });
 
 describe("a batch whose last outcome a resume settles", () => {
@@ -191,7 +196,8 @@ describe("a batch whose last outcome a resume settles", () => {
       },
       {
         maxAttempts: 3,
-        reconcile: async (actionId) => (applied.has(actionId) ? { status: "applied", receipt: actionId, content: "booked (reconciled)" } : { status: "not_applied" }),
+        reconcile: async (actionId) =>
+          applied.has(actionId) ? { status: "applied", receipt: actionId, content: "booked (reconciled)" } : { status: "not_applied" },
         compensate: async (_input, context) => {
           undone.push(context.actionId);
         },
@@ -205,7 +211,13 @@ describe("a batch whose last outcome a resume settles", () => {
       },
       { reconcile: async () => ({ status: "not_applied" }) },
     );
-    const steps = () => [callTools([{ name: "book", args: { key: "room" } }, { name: "pay", args: { key: "card" } }]), say("done")];
+    const steps = () => [
+      callTools([
+        { name: "book", args: { key: "room" } },
+        { name: "pay", args: { key: "card" } },
+      ]),
+      say("done"),
+    ];
     // Append 3 holds pay's failure for good and book's attempt 2 leased and executing; append 4
     // (book committed) is lost after book's handler ran: only a reconciliation can settle book,
     // and with it the batch.
@@ -249,7 +261,11 @@ describe("a resume that escalates", () => {
     ];
     // The admission is durable, then the process dies before dispatching anything.
     const journal = createMemoryJournal();
-    const crashed = rig([callTools(calls), say("done")], { journal: crashingJournal(journal, 1, "written"), tools: [launch, pay], checkCompletion: alwaysPasses });
+    const crashed = rig([callTools(calls), say("done")], {
+      journal: crashingJournal(journal, 1, "written"),
+      tools: [launch, pay],
+      checkCompletion: alwaysPasses,
+    });
     await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
     expect(ran).toEqual([]);
 
@@ -261,7 +277,11 @@ describe("a resume that escalates", () => {
     expect(result.outcome.status === "escalated" && result.outcome.reason).toContain(`also left uncertain: ${second!.actionId}`);
     expect(result.state.actions.map((action) => action.status.state)).toEqual(["uncertain", "uncertain", "failed"]);
     const failed = (await readAll(journal, RUN)).map(parseYokeEvent).find((event) => event.type === "action.failed");
-    expect(failed?.type === "action.failed" && [failed.data.actionId, failed.data.dispatched, failed.data.result.error?.code]).toEqual([third!.actionId, false, "CANCELLED"]);
+    expect(failed?.type === "action.failed" && [failed.data.actionId, failed.data.dispatched, failed.data.result.error?.code]).toEqual([
+      third!.actionId,
+      false,
+      "CANCELLED",
+    ]);
   });
 });
 
@@ -289,7 +309,12 @@ describe("resume never repeats what the journal holds", () => {
       { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
     ]);
     await journal.append({ tenantId: TENANT, runId: RUN }, 4, [
-      { type: "tool.started", at: 0, causationId: "action_old", data: { turnId: "turn_x", toolCallId: "c1", toolName: "store", actionId: "action_old", attemptId: "attempt_old", attempt: 1, input: { key: "k" } } },
+      {
+        type: "tool.started",
+        at: 0,
+        causationId: "action_old",
+        data: { turnId: "turn_x", toolCallId: "c1", toolName: "store", actionId: "action_old", attemptId: "attempt_old", attempt: 1, input: { key: "k" } },
+      },
     ]);
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
@@ -325,7 +350,12 @@ describe("resume never repeats what the journal holds", () => {
     const actionId = "action_old";
     const attemptId = "attempt_old";
     await journal.append({ tenantId: TENANT, runId: RUN }, 4, [
-      { type: "action.proposed", at: 0, causationId: "turn_x", data: { turnId: "turn_x", toolCallId: "c1", toolName: "store", actionId, input: { key: "k" }, sideEffect: "idempotent" } },
+      {
+        type: "action.proposed",
+        at: 0,
+        causationId: "turn_x",
+        data: { turnId: "turn_x", toolCallId: "c1", toolName: "store", actionId, input: { key: "k" }, sideEffect: "idempotent" },
+      },
       { type: "action.validated", at: 0, causationId: actionId, data: { actionId } },
       { type: "action.authorized", at: 0, causationId: actionId, data: { actionId, decision: "allow", rule: "default" } },
       { type: "action.leased", at: 0, causationId: actionId, data: { actionId, attemptId, attempt: 1, deadlineAt: 60_000 } },

@@ -39,7 +39,10 @@ describe("a custom loop from @yoke/runtime/loop", () => {
     const scope = { tenantId: "default", runId: "run_custom" };
     const model = createScriptedModel([
       failWith(new YokeError("PROVIDER_UNAVAILABLE", "503")), // retried by the policy
-      callTools([{ name: "echo", args: { text: "hi" } }, { name: "nope", args: {} }]),
+      callTools([
+        { name: "echo", args: { text: "hi" } },
+        { name: "nope", args: {} },
+      ]),
       say("done"),
     ]);
     const tools = new Map([[echo.name, echo]]);
@@ -85,7 +88,11 @@ describe("a custom loop from @yoke/runtime/loop", () => {
           const call = calls[position]!;
           const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
           return verdict.kind === "start"
-            ? yokeEventDraft("tool.started", { ...ref, actionId: `action_${call.toolCallId}`, attemptId: `attempt_${call.toolCallId}`, attempt: 1, input: verdict.input }, at())
+            ? yokeEventDraft(
+                "tool.started",
+                { ...ref, actionId: `action_${call.toolCallId}`, attemptId: `attempt_${call.toolCallId}`, attempt: 1, input: verdict.input },
+                at(),
+              )
             : yokeEventDraft("tool.rejected", { ...ref, code: verdict.code, result: errorEnvelope(verdict.code, verdict.message, clock.now(), clock) }, at());
         }),
       ]);
@@ -106,7 +113,14 @@ describe("a custom loop from @yoke/runtime/loop", () => {
         completed.push(
           yokeEventDraft(
             "tool.completed",
-            { turnId, toolCallId: call.toolCallId, toolName: call.toolName, actionId: `action_${call.toolCallId}`, attemptId: `attempt_${call.toolCallId}`, result },
+            {
+              turnId,
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              actionId: `action_${call.toolCallId}`,
+              attemptId: `attempt_${call.toolCallId}`,
+              result,
+            },
             at(),
           ),
         );
@@ -145,7 +159,9 @@ describe("a custom loop from @yoke/runtime/loop", () => {
 
   it("yokeEventDraft checks data against the event's schema (EVENT_INVALID), as the runtime's reader will", () => {
     expect(() => yokeEventDraft("turn.started", { turnId: "turn_1", index: 0 }, { at: 1 })).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
-    expect(() => yokeEventDraft("turn.exploded" as "turn.started", { turnId: "t", index: 1 }, { at: 1 })).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
+    expect(() => yokeEventDraft("turn.exploded" as "turn.started", { turnId: "t", index: 1 }, { at: 1 })).toThrow(
+      expect.objectContaining({ code: "EVENT_INVALID" }),
+    );
     expect(yokeEventDraft("turn.started", { turnId: "turn_1", index: 1 }, { at: 5 })).toEqual({
       type: "turn.started",
       at: 5,
@@ -167,11 +183,15 @@ describe("a custom loop from @yoke/runtime/loop", () => {
     const failures: unknown[] = [];
     const outage = () => failWith(new YokeError("PROVIDER_UNAVAILABLE", "503"));
     const error = await rejectionOf(
-      generateWithRetry(createScriptedModel([outage(), outage()]), { messages: [], tools: [] }, {
-        retries: 1,
-        sleep: async (ms) => void waits.push(ms),
-        onFailure: (failure) => void failures.push(failure),
-      }),
+      generateWithRetry(
+        createScriptedModel([outage(), outage()]),
+        { messages: [], tools: [] },
+        {
+          retries: 1,
+          sleep: async (ms) => void waits.push(ms),
+          onFailure: (failure) => void failures.push(failure),
+        },
+      ),
     );
     expect(error.code).toBe("PROVIDER_UNAVAILABLE");
     expect(waits).toEqual([500]);

@@ -40,13 +40,16 @@ export function cutOutputsOf(manifest: Manifest, transcript: readonly SourceMess
       const artifact = result?.truncation?.artifact;
       const actual = result === undefined ? "none" : artifact !== undefined ? artifact.digest.slice("sha256:".length) : sha256Hex(toolResultText(result));
       if (actual !== cut.artifactHash) {
-        throw mismatch(`event ${seq}: the full text of tool output ${item.id}#${cut.part} is ${artifact === undefined ? "" : "artifact "}sha256:${actual}, not the sha256:${cut.artifactHash} the request names`, {
-          seq,
-          itemId: item.id,
-          part: cut.part,
-          expected: cut.artifactHash,
-          actual,
-        });
+        throw mismatch(
+          `event ${seq}: the full text of tool output ${item.id}#${cut.part} is ${artifact === undefined ? "" : "artifact "}sha256:${actual}, not the sha256:${cut.artifactHash} the request names`,
+          {
+            seq,
+            itemId: item.id,
+            part: cut.part,
+            expected: cut.artifactHash,
+            actual,
+          },
+        );
       }
       const { part, originalBytes, keptBytes, artifactHash } = cut;
       outputs.push({ itemId: item.id, part, seq, originalBytes, keptBytes, artifactHash, ...(artifact === undefined ? {} : { artifact }) });
@@ -77,20 +80,30 @@ export async function verifyOutOfLine(reconstructed: { readonly cutOutputs: read
     const { digest } = output.artifact;
     const where = { seq: output.seq, itemId: output.itemId, part: output.part, digest };
     if (store === undefined) {
-      throw new YokeError("ARTIFACT_MISSING", `event ${output.seq} references artifact ${digest}, and no artifact store was given to look it up in (options.artifacts)`, { details: where });
+      throw new YokeError(
+        "ARTIFACT_MISSING",
+        `event ${output.seq} references artifact ${digest}, and no artifact store was given to look it up in (options.artifacts)`,
+        { details: where },
+      );
     }
     let bytes: Uint8Array;
     try {
       bytes = await store.get(output.artifact);
     } catch (error) {
       if (YokeError.hasCode(error, "ARTIFACT_MISSING") || YokeError.hasCode(error, "ARTIFACT_CORRUPT")) {
-        throw new YokeError(error.code, `event ${output.seq} references artifact ${digest}: ${error.message}`, { details: { ...error.details, ...where }, cause: error });
+        throw new YokeError(error.code, `event ${output.seq} references artifact ${digest}: ${error.message}`, {
+          details: { ...error.details, ...where },
+          cause: error,
+        });
       }
       throw error;
     }
     if (bytes.byteLength !== output.artifact.bytes) {
-      throw new YokeError("ARTIFACT_CORRUPT", `event ${output.seq} references artifact ${digest} of ${output.artifact.bytes} bytes; the store holds ${bytes.byteLength}`, { details: where });
+      throw new YokeError(
+        "ARTIFACT_CORRUPT",
+        `event ${output.seq} references artifact ${digest} of ${output.artifact.bytes} bytes; the store holds ${bytes.byteLength}`,
+        { details: where },
+      );
     }
   }
 }
-

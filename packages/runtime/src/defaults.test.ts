@@ -4,7 +4,7 @@ import { createHarness } from "./harness.js";
 
 /** Issue 12, item 4: what a newcomer may leave out, and what the result hands back. */
 describe("harness defaults", () => {
-  it("needs only a provider: an in-memory journal and the tenant \"default\"", async () => {
+  it('needs only a provider: an in-memory journal and the tenant "default"', async () => {
     const harness = createHarness({ provider: createScriptedModel([say("hello")]) });
     const { runId, outcome } = await harness.start("Say hello.");
     expect(outcome).toEqual({ status: "completed" });
@@ -30,7 +30,13 @@ describe("harness defaults", () => {
 describe("result.text", () => {
   it("is the final answer's text parts, joined", async () => {
     const model = createScriptedModel([
-      { content: [{ type: "text", text: "2 + 3 " }, { type: "text", text: "= 5" }], stopReason: "end_turn" },
+      {
+        content: [
+          { type: "text", text: "2 + 3 " },
+          { type: "text", text: "= 5" },
+        ],
+        stopReason: "end_turn",
+      },
     ]);
     const result = await createHarness({ provider: model }).start("What is 2 + 3?");
     expect(result.text).toBe("2 + 3 = 5");
@@ -38,7 +44,13 @@ describe("result.text", () => {
 
   it("never holds refusal parts, and is the same on a resume of the finished run", async () => {
     const model = createScriptedModel([
-      { content: [{ type: "text", text: "I looked at it." }, { type: "refusal", text: "I can't help with that." }], stopReason: "refusal" },
+      {
+        content: [
+          { type: "text", text: "I looked at it." },
+          { type: "refusal", text: "I can't help with that." },
+        ],
+        stopReason: "refusal",
+      },
     ]);
     const harness = createHarness({ provider: model });
     const result = await harness.start("t");

@@ -14,17 +14,7 @@ import {
 } from "@yoke/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  SimulatedCrash,
-  TENANT,
-  countingTool,
-  crashingJournal,
-  echoTool,
-  failingTool,
-  readAll,
-  rejectionOf,
-  rig,
-} from "./__fixtures__/harness-fixtures.js";
+import { SimulatedCrash, TENANT, countingTool, crashingJournal, echoTool, failingTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
 import type { CompletionCheck } from "./harness-types.js";
 
 const RUN = "run_property";
@@ -63,10 +53,12 @@ const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
 });
 
 /** A pure function of state, so a resumed run decides as the uninterrupted one did. */
-const checkFor = (failuresBeforePass: number): CompletionCheck => async ({ state }) => {
-  const feedback = state.messages.filter((message) => message.role === "user").length - 1;
-  return feedback >= failuresBeforePass ? { passed: true } : { passed: false, reason: `failure ${feedback + 1}` };
-};
+const checkFor =
+  (failuresBeforePass: number): CompletionCheck =>
+  async ({ state }) => {
+    const feedback = state.messages.filter((message) => message.role === "user").length - 1;
+    return feedback >= failuresBeforePass ? { passed: true } : { passed: false, reason: `failure ${feedback + 1}` };
+  };
 
 /** The scripted steps padded with final answers: enough for every turn and continuation. */
 const padded = (scenario: Scenario) => [...scenario.steps, ...Array.from({ length: scenario.maxTurns + 2 }, () => say("done"))];
@@ -85,9 +77,7 @@ function scenarioRig(scenario: Scenario, journal?: JournalV1, idStart?: number, 
 
 const comparable = (state: RunState) => ({
   messages: state.messages.map((message) =>
-    message.role === "tool"
-      ? { ...message, content: message.content.map((part) => ({ ...part, result: { ...part.result, timing: null } })) }
-      : message,
+    message.role === "tool" ? { ...message, content: message.content.map((part) => ({ ...part, result: { ...part.result, timing: null } })) } : message,
   ),
   outcome: state.outcome,
   turns: state.turns,
@@ -96,7 +86,14 @@ const comparable = (state: RunState) => ({
 describe("determinism", () => {
   it("two runs with the same inputs write identical journals", async () => {
     const scenario: Scenario = {
-      steps: [callTools([{ name: "echo", args: { text: "x" } }, { name: "store", args: { key: "a" } }]), truncated("cut"), say("done")],
+      steps: [
+        callTools([
+          { name: "echo", args: { text: "x" } },
+          { name: "store", args: { key: "a" } },
+        ]),
+        truncated("cut"),
+        say("done"),
+      ],
       maxTurns: 5,
       failuresBeforePass: 1,
     };
@@ -152,4 +149,3 @@ describe("determinism", () => {
     );
   });
 });
-

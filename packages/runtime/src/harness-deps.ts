@@ -39,7 +39,8 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   const modelCallTimeoutMs = options.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
   if (!Number.isInteger(modelCallTimeoutMs) || modelCallTimeoutMs < 1) invalid("modelCallTimeoutMs must be a positive integer", "modelCallTimeoutMs");
   const truncatedCallRetries = options.truncatedCallRetries ?? DEFAULT_TRUNCATED_CALL_RETRIES;
-  if (!Number.isInteger(truncatedCallRetries) || truncatedCallRetries < 0) invalid("truncatedCallRetries must be a non-negative integer", "truncatedCallRetries");
+  if (!Number.isInteger(truncatedCallRetries) || truncatedCallRetries < 0)
+    invalid("truncatedCallRetries must be a non-negative integer", "truncatedCallRetries");
   const maxToolCallsPerTurn = options.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
   if (!Number.isInteger(maxToolCallsPerTurn) || maxToolCallsPerTurn < 1) invalid("maxToolCallsPerTurn must be a positive integer", "maxToolCallsPerTurn");
   const maxConcurrentTools = options.maxConcurrentTools ?? DEFAULT_MAX_CONCURRENT_TOOLS;

@@ -172,4 +172,3 @@ async function readAllFrom(harness: { events(runId: string): AsyncIterable<Journ
   for await (const event of harness.events(runId)) events.push(event);
   return events;
 }
-

@@ -74,9 +74,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       if (options?.runId === undefined) throw new YokeError("CONFIG_INVALID", "startOrResume: options.runId is required");
       const scope = { tenantId: deps.tenantId, runId: parseId("run", options.runId) };
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
-        (await deps.journal.head(scope)) === null
-          ? startRun(deps, scope, task, options, lease)
-          : resumeRun(deps, scope, options.signal, lease),
+        (await deps.journal.head(scope)) === null ? startRun(deps, scope, task, options, lease) : resumeRun(deps, scope, options.signal, lease),
       );
     },
 

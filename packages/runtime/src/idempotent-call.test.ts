@@ -17,7 +17,9 @@ describe("callIdempotently", () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       return { charged: 100 };
     };
-    const outcomes = await Promise.all(Array.from({ length: 32 }, () => callIdempotently({ store, tenantId: "t", key: "action_1", args: { cents: 100 }, clock }, effect)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 32 }, () => callIdempotently({ store, tenantId: "t", key: "action_1", args: { cents: 100 }, clock }, effect)),
+    );
     expect(runs).toBe(1);
     expect(new Set(outcomes.map((outcome) => JSON.stringify(outcome)))).toEqual(new Set([JSON.stringify({ status: "succeeded", value: { charged: 100 } })]));
   });

@@ -33,10 +33,7 @@ describe("journal: a SQLite file path", () => {
     const filename = join(directory, "yoke.db");
     const first = createHarness({
       journal: filename,
-      provider: createScriptedModel([
-        callTools([{ name: "echo", args: { text: "hi" } }]),
-        failWith(new YokeError("PROVIDER_REQUEST_INVALID", "bad request")),
-      ]),
+      provider: createScriptedModel([callTools([{ name: "echo", args: { text: "hi" } }]), failWith(new YokeError("PROVIDER_REQUEST_INVALID", "bad request"))]),
       tools: [echo],
       clock: steppingClock(1_000, 1),
       ids: sequentialIdSource(),

@@ -38,7 +38,11 @@ const LEVELS = ["debug", "info", "warn", "error"] as const;
 export function bindLogger(logger: Logger, bindings: Record<string, unknown> = {}): BoundLogger {
   if (Object.keys(bindings).length === 0 && typeof logger.child === "function") return ownChild(logger);
   const methods = Object.fromEntries(
-    LEVELS.map((level) => [level, (fields: Record<string, unknown>, message?: string) => (message === undefined ? logger[level]({ ...bindings, ...fields }) : logger[level]({ ...bindings, ...fields }, message))]),
+    LEVELS.map((level) => [
+      level,
+      (fields: Record<string, unknown>, message?: string) =>
+        message === undefined ? logger[level]({ ...bindings, ...fields }) : logger[level]({ ...bindings, ...fields }, message),
+    ]),
   ) as Record<(typeof LEVELS)[number], LogMethod>;
   return { ...methods, child: (more) => bindLogger(logger, { ...bindings, ...more }) };
 }

@@ -46,7 +46,17 @@ describe("logs", () => {
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records.every((record) => record.runId === runId && record.tenantId === "tenant_test")).toBe(true);
     const messages = records.map((record) => record.msg);
-    expect(messages).toEqual(expect.arrayContaining(["run started", "events appended", "model responded", "tool call completed", "tool call rejected", "model call failed; retrying", "run completed"]));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        "run started",
+        "events appended",
+        "model responded",
+        "tool call completed",
+        "tool call rejected",
+        "model call failed; retrying",
+        "run completed",
+      ]),
+    );
     const failed = records.find((record) => record.msg === "tool call completed" && record.toolName === "leaky");
     expect(failed).toMatchObject({ status: "error", code: "TOOL_FAILED", attempt: 1 });
     expect(typeof failed?.durationMs).toBe("number");

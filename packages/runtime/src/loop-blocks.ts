@@ -44,9 +44,13 @@ export function yokeEventDraft<T extends YokeEventType>(
   if (schema === undefined) throw new YokeError("EVENT_INVALID", `${JSON.stringify(type)} is not one of Yoke's event types`, { details: { type } });
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    throw new YokeError("EVENT_INVALID", `${type} data does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(data)"}: ${issue.message}`).join("; ")}`, {
-      details: { type },
-    });
+    throw new YokeError(
+      "EVENT_INVALID",
+      `${type} data does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(data)"}: ${issue.message}`).join("; ")}`,
+      {
+        details: { type },
+      },
+    );
   }
   return { type, at: options.at, causationId: options.causationId ?? null, data: parsed.data as YokeEventDraftOf<T>["data"] };
 }

@@ -62,11 +62,7 @@ export interface ModelCallOptions {
  * caller's abort ends the wait at once (CANCELLED) whether or not the provider honours its
  * signal: a late answer or error from an abandoned attempt is ignored.
  */
-export async function generateWithRetry(
-  provider: ProviderAdapterV1,
-  request: ModelRequest,
-  options: ModelCallOptions,
-): Promise<ModelResponse> {
+export async function generateWithRetry(provider: ProviderAdapterV1, request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
   for (let attempt = 0; ; attempt++) {
     try {
       return options.accept(await attemptOnce(provider, request, options));
@@ -95,7 +91,10 @@ async function attemptOnce(provider: ProviderAdapterV1, request: ModelRequest, o
   const deadline = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   const timer = options.timers.setTimeout(
-    () => deadline.abort(new YokeError("PROVIDER_TIMEOUT", `the model did not answer within ${options.timeoutMs} ms`, { details: { timeoutMs: options.timeoutMs } })),
+    () =>
+      deadline.abort(
+        new YokeError("PROVIDER_TIMEOUT", `the model did not answer within ${options.timeoutMs} ms`, { details: { timeoutMs: options.timeoutMs } }),
+      ),
     options.timeoutMs,
   );
   let onAbort = () => {};

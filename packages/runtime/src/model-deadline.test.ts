@@ -43,7 +43,14 @@ describe("model call deadline", () => {
     const failures = (await readAll(journal, "run_silent")).map(parseYokeEvent).flatMap((event) => (event.type === "model.failed" ? [event.data] : []));
     expect(failures).toEqual([
       { turnId: expect.any(String), attempt: 1, code: "PROVIDER_TIMEOUT", message: "the model did not answer within 5000 ms", retryable: true, retrying: true },
-      { turnId: expect.any(String), attempt: 2, code: "PROVIDER_TIMEOUT", message: "the model did not answer within 5000 ms", retryable: true, retrying: false },
+      {
+        turnId: expect.any(String),
+        attempt: 2,
+        code: "PROVIDER_TIMEOUT",
+        message: "the model did not answer within 5000 ms",
+        retryable: true,
+        retrying: false,
+      },
     ]);
     // The run stays resumable where it stopped; a provider that answers finishes it.
     expect((await harness.getState("run_silent")).phase).toBe("awaiting_response");

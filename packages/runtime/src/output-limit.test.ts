@@ -21,7 +21,13 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
         truncatedToolCall("store", '{"key":"k', { text: "Storing it." }),
         (request) => {
           expect(request.messages.slice(-2)).toEqual([
-            { role: "assistant", content: [{ type: "text", text: "Storing it." }, { type: "tool-call-truncated", toolCallId: "call_1", toolName: "store", rawArguments: '{"key":"k' }] },
+            {
+              role: "assistant",
+              content: [
+                { type: "text", text: "Storing it." },
+                { type: "tool-call-truncated", toolCallId: "call_1", toolName: "store", rawArguments: '{"key":"k' },
+              ],
+            },
             note(noteFor("store", "call_1")),
           ]);
           expect(offeredCalls(request)).toEqual([]);
@@ -82,10 +88,17 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
     });
     const { harness, model, journal } = rig(
       [
-        truncatedToolCall("book", '{"ke', { calls: [{ name: "book", args: { key: "room" } }, { name: "pay", args: { key: "card" } }] }),
+        truncatedToolCall("book", '{"ke', {
+          calls: [
+            { name: "book", args: { key: "room" } },
+            { name: "pay", args: { key: "card" } },
+          ],
+        }),
         (request) => {
           expect(request.messages.at(-1)).toEqual(note(noteFor("book", "call_3")));
-          expect(request.messages.filter((message) => message.role === "user" && message.content[0]?.text.startsWith("[runtime] The output token limit"))).toHaveLength(1);
+          expect(
+            request.messages.filter((message) => message.role === "user" && message.content[0]?.text.startsWith("[runtime] The output token limit")),
+          ).toHaveLength(1);
           return say("done");
         },
       ],

@@ -23,7 +23,9 @@ describe("the provider's request id in the journal", () => {
     expect(outcome.status).toBe("completed");
     const events = (await readAll(journal, runId)).map(parseYokeEvent);
     const failed = events.flatMap((event) => (event.type === "model.failed" ? [event.data] : []));
-    expect(failed).toEqual([{ turnId: expect.any(String), attempt: 1, code: "PROVIDER_STREAM_CUT", message: cut.message, retryable: true, retrying: true, requestId: "req_cut" }]);
+    expect(failed).toEqual([
+      { turnId: expect.any(String), attempt: 1, code: "PROVIDER_STREAM_CUT", message: cut.message, retryable: true, retrying: true, requestId: "req_cut" },
+    ]);
     const responded = events.flatMap((event) => (event.type === "model.responded" ? [event.data.response.requestId] : []));
     expect(responded).toEqual(["req_ok"]);
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; requestId?: string });

@@ -113,7 +113,14 @@ describe("reconstructRequest: the incident test", () => {
     const cut = manifest.items.find((item) => item.decision === "truncated")!;
     expect(events[sourceSeqs.get(cut.id)!]!.type).toBe("action.committed");
     expect(cutOutputs).toEqual([
-      { itemId: cut.id, part: 0, seq: sourceSeqs.get(cut.id)!, originalBytes: Buffer.byteLength(full), keptBytes: cut.truncations![0]!.keptBytes, artifactHash: sha256Hex(full) },
+      {
+        itemId: cut.id,
+        part: 0,
+        seq: sourceSeqs.get(cut.id)!,
+        originalBytes: Buffer.byteLength(full),
+        keptBytes: cut.truncations![0]!.keptBytes,
+        artifactHash: sha256Hex(full),
+      },
     ]);
     const shown = JSON.stringify(model.calls[1]!.messages);
     expect(shown).toContain("build 1 line 0");
@@ -186,7 +193,9 @@ describe("reconstructRequest: the incident test", () => {
       }),
     );
     expect(output.code).toBe("REQUEST_MISMATCH");
-    expect(output.message).toMatch(new RegExp(`^event ${logged.seq}: the full text of tool output message:\\d+#0 is sha256:[0-9a-f]{64}, not the sha256:[0-9a-f]{64} the request names`));
+    expect(output.message).toMatch(
+      new RegExp(`^event ${logged.seq}: the full text of tool output message:\\d+#0 is sha256:[0-9a-f]{64}, not the sha256:[0-9a-f]{64} the request names`),
+    );
     expect(output.details.seq).toBe(logged.seq);
 
     const hash = mismatchOf(tamper((data) => void (data.requestHash = "f".repeat(64)), 2));

@@ -92,11 +92,14 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
     } else if (event.type === "model.requested" && found !== undefined) {
       const data = event.data;
       if (data.requestHash !== found.requestHash) {
-        throw mismatch(`event ${event.seq} (model.requested) records request ${data.requestHash}, but its context.compiled (event ${found.seq}) records ${found.requestHash}`, {
-          seq: event.seq,
-          expected: found.requestHash,
-          actual: data.requestHash,
-        });
+        throw mismatch(
+          `event ${event.seq} (model.requested) records request ${data.requestHash}, but its context.compiled (event ${found.seq}) records ${found.requestHash}`,
+          {
+            seq: event.seq,
+            expected: found.requestHash,
+            actual: data.requestHash,
+          },
+        );
       }
       const rebuilt = rebuildRequest({ manifest: found.manifest, source: found.input, artifacts });
       if (!rebuilt.matches) {
@@ -135,7 +138,12 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
  * const continued = await reconstructRequest(journal, scope, 3, { requestInTurn: 1 });
  * ```
  */
-export async function reconstructRequest(journal: JournalV1, scope: RunScope, turnIndex: number, options: ReconstructOptions = {}): Promise<ReconstructedRequest> {
+export async function reconstructRequest(
+  journal: JournalV1,
+  scope: RunScope,
+  turnIndex: number,
+  options: ReconstructOptions = {},
+): Promise<ReconstructedRequest> {
   const events: JournalEvent[] = [];
   for await (const event of journal.read(scope)) events.push(event);
   if (events.length === 0) throw new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });

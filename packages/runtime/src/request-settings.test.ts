@@ -20,7 +20,13 @@ describe("request settings of a harness", () => {
     expect(result.outcome.status).toBe("completed");
     expect(model.calls).toHaveLength(2);
     for (const call of model.calls) {
-      expect(call).toMatchObject({ temperature: 0.2, toolChoice: "auto", stopSequences: ["</answer>"], serverTools: [webSearch], providerOptions: { scripted: { seed: 7 } } });
+      expect(call).toMatchObject({
+        temperature: 0.2,
+        toolChoice: "auto",
+        stopSequences: ["</answer>"],
+        serverTools: [webSearch],
+        providerOptions: { scripted: { seed: 7 } },
+      });
     }
     // Both requests of the turn (the first, and the one that continued it after max_tokens) rebuild byte for byte.
     const events = await readAll(journal, result.runId);

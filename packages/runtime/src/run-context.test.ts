@@ -19,7 +19,11 @@ const strayResponse: YokeEventDraft = {
   type: "model.responded",
   at: 3,
   causationId: "turn_1",
-  data: { turnId: "turn_1", latencyMs: 0, response: { content: [], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0 }, provider: "p", model: "m" } },
+  data: {
+    turnId: "turn_1",
+    latencyMs: 0,
+    response: { content: [], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0 }, provider: "p", model: "m" },
+  },
 };
 
 /** The parts of a run context `commit` and `preview` use, over `journal`. */

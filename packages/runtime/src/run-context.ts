@@ -140,10 +140,7 @@ export async function commit(context: RunContext, drafts: readonly YokeEventDraf
   const stored = appended.events.map((event, index) => typedStored(drafts[index]!, event));
   for (const event of stored) observeCompiled(context.compiled, event);
   context.compiled.staged.clear();
-  context.logger.debug(
-    { fromSeq, lastSeq: appended.lastSeq, types: appended.events.map((event) => event.type) },
-    "events appended",
-  );
+  context.logger.debug({ fromSeq, lastSeq: appended.lastSeq, types: appended.events.map((event) => event.type) }, "events appended");
   for (const event of stored) {
     if (event.type === "run.completed") {
       const state = accumulator.peek();

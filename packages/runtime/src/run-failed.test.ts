@@ -48,7 +48,12 @@ describe("run.failed", () => {
     expect((await rejectionOf(first.harness.start("t", { runId: "run_400" }))).code).toBe("PROVIDER_REQUEST_INVALID");
     expect(first.journal.appends.slice(1)).toEqual([["model.failed", "run.failed"]]);
     const last = (await journaled(first.journal, "run_400")).at(-1)!;
-    expect(isEventOfType(last, "run.failed") && last.data).toMatchObject({ code: "PROVIDER_REQUEST_INVALID", retryable: false, requestId: "req_400", attempts: 1 });
+    expect(isEventOfType(last, "run.failed") && last.data).toMatchObject({
+      code: "PROVIDER_REQUEST_INVALID",
+      retryable: false,
+      requestId: "req_400",
+      attempts: 1,
+    });
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100, checkCompletion: pass });
     expect((await second.harness.resume("run_400")).outcome.status).toBe("verified_success");
@@ -60,11 +65,19 @@ describe("run.failed", () => {
         throw new Error("the checker's database is down");
       },
     });
-    const error: unknown = await first.harness.start("t", { runId: "run_check" }).then(() => undefined, (thrown: unknown) => thrown);
+    const error: unknown = await first.harness.start("t", { runId: "run_check" }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error instanceof Error && error.message).toBe("the checker's database is down");
     expect(first.journal.appends.at(-1)).toEqual(["run.failed"]);
     const last = (await journaled(first.journal, "run_check")).at(-1)!;
-    expect(isEventOfType(last, "run.failed") && last.data).toEqual({ turnId: expect.any(String), code: "INTERNAL", message: "the checker's database is down", retryable: false });
+    expect(isEventOfType(last, "run.failed") && last.data).toEqual({
+      turnId: expect.any(String),
+      code: "INTERNAL",
+      message: "the checker's database is down",
+      retryable: false,
+    });
     expect((await first.harness.getState("run_check")).phase).toBe("responded");
 
     const second = rig([], { journal: first.journal, idStart: 100, checkCompletion: pass });

@@ -62,12 +62,21 @@ describe("run leases in the harness", () => {
         return "ok";
       },
     });
-    const { harness } = rig([callTools([{ name: "probe", args: {} }, { name: "probe", args: {} }]), say("done")], {
-      journal,
-      tools: [probe],
-      clock: time.clock,
-      lease: LEASE,
-    });
+    const { harness } = rig(
+      [
+        callTools([
+          { name: "probe", args: {} },
+          { name: "probe", args: {} },
+        ]),
+        say("done"),
+      ],
+      {
+        journal,
+        tools: [probe],
+        clock: time.clock,
+        lease: LEASE,
+      },
+    );
     // An earlier owner's released lease: the token only grows.
     const earlier = await journal.leases.acquire(scopeOf("run_token"), { ownerId: "earlier", ttlMs: 10 });
     await journal.leases.release(earlier);
@@ -163,7 +172,7 @@ describe("run leases in the harness", () => {
     // The call's admission (journaled with the response) is the old owner's last event: no
     // failure, uncertainty or result of the aborted call — the new owner reconciles it.
     expect(events.at(-1)!.type).toBe("action.admitted");
-    expect((await journal.leases.current(scopeOf("run_stolen")))).toMatchObject({ ownerId: "thief", token: thiefToken });
+    expect(await journal.leases.current(scopeOf("run_stolen"))).toMatchObject({ ownerId: "thief", token: thiefToken });
   });
 
   it("refuses the old owner's append when its lease was taken over between two appends", async () => {
@@ -211,7 +220,9 @@ describe("run leases in the harness", () => {
         return "ok";
       },
     });
-    await rig([callTools([{ name: "probe", args: {} }]), say("done")], { journal, tools: [probe, echoTool], lease: false }).harness.start("t", { runId: "run_free" });
+    await rig([callTools([{ name: "probe", args: {} }]), say("done")], { journal, tools: [probe, echoTool], lease: false }).harness.start("t", {
+      runId: "run_free",
+    });
     expect(tokens).toEqual([undefined]);
     expect(await journal.leases.current(scopeOf("run_free"))).toBeNull();
   });

@@ -78,7 +78,8 @@ export interface TakeLeaseOptions {
 
 /** Takes the run's lease (waiting if asked) and starts renewing it. */
 export async function takeRunLease(policy: LeasePolicy, scope: RunScope, options: TakeLeaseOptions): Promise<HeldLease> {
-  const waitUntil = options.wait === undefined || options.wait === false ? undefined : options.now() + (options.wait === true ? Number.POSITIVE_INFINITY : options.wait);
+  const waitUntil =
+    options.wait === undefined || options.wait === false ? undefined : options.now() + (options.wait === true ? Number.POSITIVE_INFINITY : options.wait);
   let lease: RunLease;
   for (;;) {
     try {

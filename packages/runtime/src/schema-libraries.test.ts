@@ -35,7 +35,11 @@ function forecast(input: Parameters<typeof defineTool>[0]["input"]) {
 
 const libraries: [string, () => ReturnType<typeof forecast>, RegExp][] = [
   ["zod 3", () => forecast(z3.object({ city: z3.string().min(1), days: z3.number().int().default(3) })), /- city: Expected string, received number/],
-  ["valibot (toStandardJsonSchema)", () => forecast(toStandardJsonSchema(v.object({ city: v.pipe(v.string(), v.minLength(1)), days: v.optional(v.number(), 3) }))), /- city: Invalid type: Expected string but received 42/],
+  [
+    "valibot (toStandardJsonSchema)",
+    () => forecast(toStandardJsonSchema(v.object({ city: v.pipe(v.string(), v.minLength(1)), days: v.optional(v.number(), 3) }))),
+    /- city: Invalid type: Expected string but received 42/,
+  ],
   ["arktype", () => forecast(type({ city: "string > 0", "days?": "number.integer" })), /city must be a string \(was a number\)/],
   [
     "a plain JSON Schema with a validator function",
@@ -55,7 +59,8 @@ const libraries: [string, () => ReturnType<typeof forecast>, RegExp][] = [
   ],
   [
     "a plain JSON Schema validated by a zod 3 schema",
-    () => forecast(jsonSchema({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }, { validate: z3.object({ city: z3.string() }) })),
+    () =>
+      forecast(jsonSchema({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }, { validate: z3.object({ city: z3.string() }) })),
     /- city: Expected string, received number/,
   ],
 ];
@@ -154,7 +159,9 @@ describe("tools declared with any Standard Schema run end to end", () => {
     };
     const plainValibot = attempt(v.object({ city: v.string() }));
     expect(YokeError.hasCode(plainValibot, "CONFIG_INVALID")).toBe(true);
-    expect((plainValibot as Error).message).toMatch(/valibot schema cannot say what it accepts as JSON Schema.*jsonSchema\(json, \{ validate: schema \}\).*toStandardJsonSchema/);
+    expect((plainValibot as Error).message).toMatch(
+      /valibot schema cannot say what it accepts as JSON Schema.*jsonSchema\(json, \{ validate: schema \}\).*toStandardJsonSchema/,
+    );
     const zod3Date = attempt(z3.object({ when: z3.date() }));
     expect(YokeError.hasCode(zod3Date, "CONFIG_INVALID")).toBe(true);
     expect((zod3Date as Error).message).toMatch(/ZodDate at when has no JSON Schema form/);

@@ -38,7 +38,10 @@ const types = (events: JournalEvent[]) => events.map((event) => event.type);
 async function runOne(options: Omit<SimulatedToolOptions, "ledger" | "name">, extra: SimulatedToolOptions[] = []) {
   const tool = defineTool(simulatedTool({ name: "effect", ledger, ...options }));
   const others = extra.map((entry) => defineTool(simulatedTool(entry)));
-  const calls = [{ name: "effect", args: { resource: "thing:1", value: "v" } }, ...extra.map((entry) => ({ name: entry.name, args: { resource: `${entry.name}:1`, value: "v" } }))];
+  const calls = [
+    { name: "effect", args: { resource: "thing:1", value: "v" } },
+    ...extra.map((entry) => ({ name: entry.name, args: { resource: `${entry.name}:1`, value: "v" } })),
+  ];
   const { harness, journal } = rig([callTools(calls), say("done")], { tools: [tool, ...others], timers: instantTimers });
   const result = await harness.start("t");
   const events = await readAll(journal, result.runId);
@@ -68,7 +71,13 @@ describe("applied, ack lost, at the tool boundary", () => {
     expect(summary.silentRetries).toBe(0);
     expect(ledger.duplicates()).toBe(0);
     expect(ledger.netState()).toEqual(createEffectLedger(join(dir, "clean.jsonl")).netState());
-    expect(summary.finalStates).toEqual(["warm_cache: committed", "charge_card: committed", "book_hotel: compensated", "book_car: compensated", "book_flight: failed"]);
+    expect(summary.finalStates).toEqual([
+      "warm_cache: committed",
+      "charge_card: committed",
+      "book_hotel: compensated",
+      "book_car: compensated",
+      "book_flight: failed",
+    ]);
   });
 });
 

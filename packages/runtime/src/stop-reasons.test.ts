@@ -20,7 +20,10 @@ describe("stop reasons and limits", () => {
   });
 
   it("sends a failed completion check back to the model, then passes", async () => {
-    const verdicts: CompletionVerdict[] = [{ passed: false, reason: "tests fail: 2 of 5" }, { passed: true, summary: "all green" }];
+    const verdicts: CompletionVerdict[] = [
+      { passed: false, reason: "tests fail: 2 of 5" },
+      { passed: true, summary: "all green" },
+    ];
     const { harness, model, journal } = rig(
       [
         say("done"),
@@ -58,7 +61,15 @@ describe("stop reasons and limits", () => {
   });
 
   it("ends refused with the refusal part's own words, not the text beside it", async () => {
-    const { harness } = rig([{ content: [{ type: "text", text: "Let me look." }, { type: "refusal", text: "I can't help with that." }], stopReason: "refusal" }]);
+    const { harness } = rig([
+      {
+        content: [
+          { type: "text", text: "Let me look." },
+          { type: "refusal", text: "I can't help with that." },
+        ],
+        stopReason: "refusal",
+      },
+    ]);
     expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "I can't help with that." });
   });
 
@@ -213,13 +224,32 @@ describe("cancellation", () => {
 
 describe("usage", () => {
   it("sums every usage figure a response reports, the uncached and total counts and server tool uses included, live and folded", async () => {
-    const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 80, uncachedInputTokens: 20, totalTokens: 120, serverToolUse: { web_search_requests: 1 } };
-    const { harness, journal } = rig([{ ...echo("a"), usage }, { ...say("done"), usage: { ...usage, serverToolUse: { web_search_requests: 2, web_fetch_requests: 1 } } }]);
+    const usage = {
+      inputTokens: 100,
+      outputTokens: 20,
+      cacheReadTokens: 80,
+      uncachedInputTokens: 20,
+      totalTokens: 120,
+      serverToolUse: { web_search_requests: 1 },
+    };
+    const { harness, journal } = rig([
+      { ...echo("a"), usage },
+      { ...say("done"), usage: { ...usage, serverToolUse: { web_search_requests: 2, web_fetch_requests: 1 } } },
+    ]);
     const { runId, state } = await harness.start("t");
-    const expected = { inputTokens: 200, outputTokens: 40, cacheReadTokens: 160, uncachedInputTokens: 40, totalTokens: 240, serverToolUse: { web_search_requests: 3, web_fetch_requests: 1 } };
+    const expected = {
+      inputTokens: 200,
+      outputTokens: 40,
+      cacheReadTokens: 160,
+      uncachedInputTokens: 40,
+      totalTokens: 240,
+      serverToolUse: { web_search_requests: 3, web_fetch_requests: 1 },
+    };
     expect(state.usage).toEqual(expected);
     expect((await harness.getState(runId)).usage).toEqual(expected);
-    const responded = (await readAll(journal, runId)).map(parseYokeEvent).flatMap((event) => (event.type === "model.responded" ? [event.data.response.usage] : []));
+    const responded = (await readAll(journal, runId))
+      .map(parseYokeEvent)
+      .flatMap((event) => (event.type === "model.responded" ? [event.data.response.usage] : []));
     expect(responded[0]).toEqual(usage);
   });
 });

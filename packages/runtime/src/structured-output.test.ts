@@ -52,7 +52,9 @@ describe("structured output", () => {
           expect(note?.role).toBe("user");
           expect(JSON.stringify(note)).toMatch(/does not match the required output schema: it is not JSON/);
           // The schema itself goes with the note: a provider that cannot constrain output never showed it.
-          expect(JSON.stringify(note)).toContain(JSON.stringify(`matches this JSON Schema:\n${canonicalJson(z.toJSONSchema(Weather, { io: "input" }))}`).slice(1, -1));
+          expect(JSON.stringify(note)).toContain(
+            JSON.stringify(`matches this JSON Schema:\n${canonicalJson(z.toJSONSchema(Weather, { io: "input" }))}`).slice(1, -1),
+          );
           return say('```json\n{"city":"Paris","celsius":"21"}\n```');
         },
         (request) => {
@@ -71,7 +73,10 @@ describe("structured output", () => {
       "output-schema",
       "output-schema",
     ]);
-    expect(events.filter((event) => event.type === "completion.checked").map((event) => event.type === "completion.checked" && event.data.passed)).toEqual([false, false]);
+    expect(events.filter((event) => event.type === "completion.checked").map((event) => event.type === "completion.checked" && event.data.passed)).toEqual([
+      false,
+      false,
+    ]);
   });
 
   it(`after outputRetries (default ${DEFAULT_OUTPUT_RETRIES}) answers that do not match, the run ends verification_failed with no output`, async () => {
@@ -79,7 +84,9 @@ describe("structured output", () => {
     const result = await harness.start("t");
     model.assertConsumed();
     expect(result.outcome.status).toBe("verification_failed");
-    expect(result.outcome.status === "verification_failed" && result.outcome.reason).toMatch(/^the final answer does not match the output schema: these parts do not match:\n- city:/);
+    expect(result.outcome.status === "verification_failed" && result.outcome.reason).toMatch(
+      /^the final answer does not match the output schema: these parts do not match:\n- city:/,
+    );
     expect(result.output).toBeUndefined();
 
     const once = rig([say("nope")], { output: Weather, outputRetries: 0 });
@@ -87,7 +94,10 @@ describe("structured output", () => {
   });
 
   it("a resume counts the answers already sent back from the journal, as the first process did", async () => {
-    const { harness, journal } = rig([say("not json"), failWith(new YokeError("PROVIDER_REQUEST_INVALID", "bad request"))], { output: Weather, outputRetries: 1 });
+    const { harness, journal } = rig([say("not json"), failWith(new YokeError("PROVIDER_REQUEST_INVALID", "bad request"))], {
+      output: Weather,
+      outputRetries: 1,
+    });
     const runId = "run_00000000000099";
     const started = await harness.start("t", { runId }).catch((error: unknown) => error);
     expect(YokeError.hasCode(started, "PROVIDER_REQUEST_INVALID")).toBe(true);

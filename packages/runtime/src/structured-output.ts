@@ -84,7 +84,10 @@ export async function outputValue(output: ResolvedOutput | undefined, json: Json
   if (output === undefined) return json;
   const result = await validateWithSchema(output.schema as StandardSchemaV1, json);
   if (!result.ok) {
-    throw new YokeError("CONFIG_INVALID", `the run's journaled output does not match this harness's output schema (was the schema changed?):\n${describeIssues(result.issues, "(the output)")}`);
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `the run's journaled output does not match this harness's output schema (was the schema changed?):\n${describeIssues(result.issues, "(the output)")}`,
+    );
   }
   return result.value;
 }

@@ -15,7 +15,12 @@ describe("invalid tool calls go back to the model as error results", () => {
   it.each([
     ["malformed JSON arguments", malformedToolArguments("echo", '{"text": "unterminated'), "TOOL_INPUT_INVALID", /not valid JSON/],
     ["an unknown tool", unknownTool("launch_rockets", { count: 3 }), "TOOL_UNKNOWN", /no tool named "launch_rockets".*echo/],
-    ["input that fails the schema", callTools([{ name: "echo", args: { text: 42 } }]), "TOOL_INPUT_INVALID", /- text: Invalid input: expected string, received number/],
+    [
+      "input that fails the schema",
+      callTools([{ name: "echo", args: { text: 42 } }]),
+      "TOOL_INPUT_INVALID",
+      /- text: Invalid input: expected string, received number/,
+    ],
   ])("%s", async (_label, step, code, message) => {
     const { harness, model, journal } = rig([
       step,
@@ -190,9 +195,18 @@ describe("invalid tool calls go back to the model as error results", () => {
       ran.push(`announce ${key}`);
       return "announced";
     });
-    const { harness, journal } = rig([callTools([{ name: "launch", args: { key: "rocket" } }, { name: "announce", args: { key: "rocket" } }]), say("done")], {
-      tools: [launch, announce],
-    });
+    const { harness, journal } = rig(
+      [
+        callTools([
+          { name: "launch", args: { key: "rocket" } },
+          { name: "announce", args: { key: "rocket" } },
+        ]),
+        say("done"),
+      ],
+      {
+        tools: [launch, announce],
+      },
+    );
     const { outcome, state } = await harness.start("launch, then announce");
     expect(outcome).toMatchObject({ status: "escalated", actionId: state.actions[0]!.actionId });
     expect(ran).toEqual(["launch rocket"]);
@@ -205,7 +219,16 @@ describe("invalid tool calls go back to the model as error results", () => {
     const launch = keyedTool("launch", "irreversible", async () => {
       throw new YokeError("TOOL_OUTCOME_UNKNOWN", "the acknowledgement was lost");
     });
-    const { harness } = rig([callTools([{ name: "launch", args: { key: "a" } }, { name: "launch", args: { key: "b" } }]), say("done")], { tools: [launch] });
+    const { harness } = rig(
+      [
+        callTools([
+          { name: "launch", args: { key: "a" } },
+          { name: "launch", args: { key: "b" } },
+        ]),
+        say("done"),
+      ],
+      { tools: [launch] },
+    );
     const { outcome, state } = await harness.start("launch two");
     expect(outcome).toMatchObject({ status: "escalated", actionId: state.actions[0]!.actionId });
     expect(outcome.status === "escalated" && outcome.reason).toContain(`also left uncertain: ${state.actions[1]!.actionId}`);

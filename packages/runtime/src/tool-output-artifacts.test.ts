@@ -45,7 +45,12 @@ describe("reconstructRequest with an artifact store", () => {
     const rebuilt = await reconstructRequest(journal, scope, 2, { artifacts: store });
     expect(canonicalJson(rebuilt.request)).toBe(canonicalJson(model.calls[1]));
     expect(rebuilt.cutOutputs).toEqual([
-      expect.objectContaining({ originalBytes: 100_000, keptBytes: 1_000, artifactHash: dump.digest.slice(7), artifact: { digest: dump.digest, bytes: 100_000, mediaType: "text/plain; charset=utf-8" } }),
+      expect.objectContaining({
+        originalBytes: 100_000,
+        keptBytes: 1_000,
+        artifactHash: dump.digest.slice(7),
+        artifact: { digest: dump.digest, bytes: 100_000, mediaType: "text/plain; charset=utf-8" },
+      }),
     ]);
     expect(new TextDecoder().decode(await store.get(rebuilt.cutOutputs[0]!.artifact!))).toBe(dump.text);
     // Turn 1 shows no tool output: it needs no store.
@@ -112,7 +117,9 @@ describe("bounded tool results", () => {
     const { result, events, model } = await runWith(createMemoryJournal(), [dump.tool], { artifacts: limited });
     expect(result.outcome.status).toBe("completed");
     const committed = events.find((event) => event.type === "action.committed")!;
-    expect(committed.type === "action.committed" && committed.data.result.error?.message).toMatch(/the artifact store refused it too \(an artifact of 50000 bytes is larger than this store's limit of 10000 bytes\)/);
+    expect(committed.type === "action.committed" && committed.data.result.error?.message).toMatch(
+      /the artifact store refused it too \(an artifact of 50000 bytes is larger than this store's limit of 10000 bytes\)/,
+    );
     expect(JSON.stringify(model.calls[1]!.messages)).toContain("TOOL_OUTPUT_TOO_LARGE");
     expect(await store.has(dump.digest)).toBe(false);
     expect(filesUnder(directory)).toEqual([]);
@@ -149,7 +156,13 @@ describe("crash and resume with an artifact store", () => {
       await expect(first.harness.start("Dump the log.", { runId: RUN })).rejects.toBeInstanceOf(SimulatedCrash);
       expect(filesUnder(crashed.directory)).toHaveLength(1); // durable before the event that references it
 
-      const second = rig(script().slice(1), { journal: inner, tools: [dump.tool], maxEventOutputBytes: LIMIT, artifacts: createFileArtifactStore({ directory: crashed.directory }), idStart: 1_000 });
+      const second = rig(script().slice(1), {
+        journal: inner,
+        tools: [dump.tool],
+        maxEventOutputBytes: LIMIT,
+        artifacts: createFileArtifactStore({ directory: crashed.directory }),
+        idStart: 1_000,
+      });
       const resumed = await second.harness.resume(RUN);
       second.model.assertConsumed();
       expect(resumed.outcome.status).toBe("completed");

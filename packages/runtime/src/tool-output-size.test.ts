@@ -83,7 +83,9 @@ describe("tool output in the journal: one copy", () => {
     const envelope = committed.type === "action.committed" ? committed.data.result : undefined;
     expect(envelope?.status).toBe("error");
     expect(envelope?.error?.code).toBe("TOOL_OUTPUT_TOO_LARGE");
-    expect(envelope?.error?.message).toMatch(/^the tool's output \(5000000 bytes of text\) is larger than the 262144 bytes one journal event may hold, and no artifact store is configured/);
+    expect(envelope?.error?.message).toMatch(
+      /^the tool's output \(5000000 bytes of text\) is larger than the 262144 bytes one journal event may hold, and no artifact store is configured/,
+    );
     expect(envelope?.truncation).toEqual({ originalBytes: 5_000_000, keptBytes: 0 });
     expect(JSON.stringify(model.calls[1]!.messages)).toContain("TOOL_OUTPUT_TOO_LARGE: the tool's output (5000000 bytes of text)");
   });

@@ -58,13 +58,19 @@ async function validateCall(call: ToolCallPart, tools: ReadonlyMap<string, AnyTo
   }
   let args: JsonValue;
   if (call.argumentsError !== undefined) {
-    return reject("TOOL_INPUT_INVALID", `the arguments for ${tool.name} are not valid JSON (${call.argumentsError}); send a JSON object that matches the tool's input schema`);
+    return reject(
+      "TOOL_INPUT_INVALID",
+      `the arguments for ${tool.name} are not valid JSON (${call.argumentsError}); send a JSON object that matches the tool's input schema`,
+    );
   } else if (call.arguments !== undefined) {
     args = call.arguments;
   } else {
     const parsed = parseToolArguments(call.rawArguments);
     if (!parsed.ok) {
-      return reject("TOOL_INPUT_INVALID", `the arguments for ${tool.name} are not valid JSON (${parsed.error}); send a JSON object that matches the tool's input schema`);
+      return reject(
+        "TOOL_INPUT_INVALID",
+        `the arguments for ${tool.name} are not valid JSON (${parsed.error}); send a JSON object that matches the tool's input schema`,
+      );
     }
     args = parsed.value;
   }

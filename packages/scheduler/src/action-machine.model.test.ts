@@ -2,7 +2,14 @@
 // sequence of events, commits and crashes, no illegal transition reaches the journal, and
 // the journal alone rebuilds the state the model expects.
 import { YokeError, type ActionState, type ActionStatus, type ReconcileVerdict } from "@yoke/protocol";
-import { ACTION_EVENT_TYPES, ACTION_STATES, RECONCILE_VERDICTS, transitionAction, type ActionEventType, type ActionTransitionInput } from "@yoke/protocol/internal";
+import {
+  ACTION_EVENT_TYPES,
+  ACTION_STATES,
+  RECONCILE_VERDICTS,
+  transitionAction,
+  type ActionEventType,
+  type ActionTransitionInput,
+} from "@yoke/protocol/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ActionBook, transitionInput, type ActionEventDraft } from "./action-book.js";
@@ -93,7 +100,10 @@ function replay(journal: readonly ActionEventDraft[]): Map<string, ActionStatus>
 }
 
 class Stage implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly actionId: string, readonly input: ActionTransitionInput) {}
+  constructor(
+    readonly actionId: string,
+    readonly input: ActionTransitionInput,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const want = expected(model.staged.get(this.actionId), this.input);
@@ -165,7 +175,12 @@ describe("action state machine (model-based)", () => {
 
 /** Stages one of the transitions legal from the action's staged state (chosen by `pick`). */
 class LegalStep implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly actionId: string, readonly pick: number, readonly retryable: boolean, readonly verdict: ReconcileVerdict) {}
+  constructor(
+    readonly actionId: string,
+    readonly pick: number,
+    readonly retryable: boolean,
+    readonly verdict: ReconcileVerdict,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const status = model.staged.get(this.actionId);

@@ -82,7 +82,12 @@ describe("BatchTransaction", () => {
     const tool = declaration({ name: "t", maxAttempts: 2 });
     let item = batch.admit({ turnId: "turn_1", toolCallId: "c1", tool, input: {}, value: {} });
     batch.drain();
-    const failure: AttemptOutcome = { kind: "failed", retryable: true, dispatched: false, result: { status: "error", content: [], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } } };
+    const failure: AttemptOutcome = {
+      kind: "failed",
+      retryable: true,
+      dispatched: false,
+      result: { status: "error", content: [], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } },
+    };
     const first = await batch.settle(item, failure);
     expect(first.kind).toBe("retry");
     expect(batch.drain().map((draft) => draft.type)).toEqual(["action.failed", "action.leased", "action.executing"]);
@@ -110,7 +115,12 @@ describe("BatchTransaction", () => {
   });
 
   it("once the run's signal aborts, no new attempt is leased: a retry, a reconciled retry and a resume's lease fail as not dispatched", async () => {
-    const failure: AttemptOutcome = { kind: "failed", retryable: true, dispatched: true, result: { status: "error", content: [], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } } };
+    const failure: AttemptOutcome = {
+      kind: "failed",
+      retryable: true,
+      dispatched: true,
+      result: { status: "error", content: [], timing: { startedAt: 0, endedAt: 0, durationMs: 0 } },
+    };
     const controller = new AbortController();
     const batch = new BatchTransaction({ clock, ids: sequentialIdSource(), signal: controller.signal });
     const tool = declaration({ name: "t", sideEffect: "idempotent", maxAttempts: 3 });
@@ -153,7 +163,12 @@ describe("BatchTransaction", () => {
       committedSeq,
     });
     const tools = (name: string) => ({ sideEffect: name as SideEffectClass, ...(name === "reversible" ? { compensate: async () => undefined } : {}) });
-    const batch = [record("a1", "committed", "reversible", 5), record("a2", "committed", "irreversible", 6), record("a3", "committed", "reversible", 7), record("a4", "failed", "irreversible")];
+    const batch = [
+      record("a1", "committed", "reversible", 5),
+      record("a2", "committed", "irreversible", 6),
+      record("a3", "committed", "reversible", 7),
+      record("a4", "failed", "irreversible"),
+    ];
     expect(compensationPlan(batch, tools)).toEqual(["a3", "a1"]);
     expect(compensationPlan(batch.slice(0, 3), tools)).toEqual([]);
     const compensating = batch.map((entry) => (entry.actionId === "a4" ? entry : { ...entry, status: { ...entry.status, state: "compensating" as const } }));

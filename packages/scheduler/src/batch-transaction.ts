@@ -1,13 +1,4 @@
-import {
-  YokeError,
-  newId,
-  type ActionRecord,
-  type Clock,
-  type IdSource,
-  type JsonValue,
-  type ReconcileResult,
-  type ToolDeclarationV1,
-} from "@yoke/protocol";
+import { YokeError, newId, type ActionRecord, type Clock, type IdSource, type JsonValue, type ReconcileResult, type ToolDeclarationV1 } from "@yoke/protocol";
 import { ActionBook, type ActionEventDraft } from "./action-book.js";
 import { errorEnvelope, messageOf } from "./envelopes.js";
 import { maxAttempts, retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
@@ -121,9 +112,15 @@ export class BatchTransaction {
    */
   async recover(record: ActionRecord, tool: ToolDeclarationV1<any>, value: unknown): Promise<Settlement> {
     const { state } = record.status;
-    if (state === "proposed") this.#stage({ type: "action.validated", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId } });
+    if (state === "proposed")
+      this.#stage({ type: "action.validated", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId } });
     if (state === "proposed" || state === "validated") {
-      this.#stage({ type: "action.authorized", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId, decision: "allow", rule: "default" } });
+      this.#stage({
+        type: "action.authorized",
+        at: this.#clock.now(),
+        causationId: record.actionId,
+        data: { actionId: record.actionId, decision: "allow", rule: "default" },
+      });
     }
     if (state === "proposed" || state === "validated" || state === "authorized") return this.#retryOrGiveUp(record.actionId, tool, value);
     if (state === "leased") {
@@ -243,7 +240,12 @@ export class BatchTransaction {
     const at = this.#clock.now();
     const result = errorEnvelope("CANCELLED", "the run was cancelled before another attempt of this call could start; it did not run", at, this.#clock);
     const attempt = attemptId === undefined ? {} : { attemptId };
-    this.#stage({ type: "action.failed", at, causationId: actionId, data: { actionId, ...attempt, dispatched: false, retryable: false, retrying: false, result } });
+    this.#stage({
+      type: "action.failed",
+      at,
+      causationId: actionId,
+      data: { actionId, ...attempt, dispatched: false, retryable: false, retrying: false, result },
+    });
     return { kind: "done" };
   }
 
@@ -270,7 +272,8 @@ async function askReconciler(
   if (tool.reconcile) {
     try {
       const answer = await tool.reconcile(actionId, receipt);
-      if (answer.status === "unknown") return { status: "unknown", reason: answer.reason ?? `the reconciler of ${tool.name} could not tell whether action ${actionId} applied` };
+      if (answer.status === "unknown")
+        return { status: "unknown", reason: answer.reason ?? `the reconciler of ${tool.name} could not tell whether action ${actionId} applied` };
       return answer;
     } catch (error) {
       return { status: "unknown", reason: `the reconciler of ${tool.name} failed: ${messageOf(error)}` };

@@ -57,7 +57,13 @@ export async function outputEnvelope(
   if (shaped.output !== undefined) {
     const parsed = JsonValueSchema.safeParse(shaped.output);
     if (!parsed.success) return { result: errorEnvelope("TOOL_FAILED", "the tool's output is not JSON", startedAt, clock), receipt };
-    if (tool.output !== undefined && !(await validateWithSchema(tool.output, parsed.data).then((result) => result.ok, () => false))) {
+    if (
+      tool.output !== undefined &&
+      !(await validateWithSchema(tool.output, parsed.data).then(
+        (result) => result.ok,
+        () => false,
+      ))
+    ) {
       return { result: errorEnvelope("TOOL_OUTPUT_INVALID", "the tool's output does not match its output schema", startedAt, clock), receipt };
     }
     envelope.output = parsed.data;

@@ -27,7 +27,11 @@ describe("executeBatch outcomes", () => {
   it("a returned value commits, with the receipt and the output budget applied", async () => {
     const tool = declaration({ name: "t", outputBudget: 3, execute: async () => ({ content: "abcdef", receipt: { id: 7 } }) });
     const [outcome] = await executeBatch([item(tool)], { clock, timers: neverTimers });
-    expect(outcome).toMatchObject({ kind: "committed", receipt: { id: 7 }, result: { status: "ok", content: [{ text: "abc" }], truncation: { originalBytes: 6, keptBytes: 3 } } });
+    expect(outcome).toMatchObject({
+      kind: "committed",
+      receipt: { id: 7 },
+      result: { status: "ok", content: [{ text: "abc" }], truncation: { originalBytes: 6, keptBytes: 3 } },
+    });
   });
 
   it("the output budget never cuts a surrogate pair in half", async () => {
@@ -44,9 +48,30 @@ describe("executeBatch outcomes", () => {
 
   it("a throw is a definite failure; TOOL_OUTCOME_UNKNOWN from a tool with effects is uncertain", async () => {
     const own = (resource: string) => () => ({ reads: [], writes: [resource] });
-    const plain = declaration({ name: "a", sideEffect: "irreversible", access: own("a"), execute: async () => { throw new Error("card declined"); } });
-    const lost = declaration({ name: "b", sideEffect: "irreversible", access: own("b"), execute: async () => { throw new YokeError("TOOL_OUTCOME_UNKNOWN", "ack lost"); } });
-    const retryable = declaration({ name: "c", sideEffect: "idempotent", access: own("c"), execute: async () => { throw new YokeError("PROVIDER_UNAVAILABLE", "503"); } });
+    const plain = declaration({
+      name: "a",
+      sideEffect: "irreversible",
+      access: own("a"),
+      execute: async () => {
+        throw new Error("card declined");
+      },
+    });
+    const lost = declaration({
+      name: "b",
+      sideEffect: "irreversible",
+      access: own("b"),
+      execute: async () => {
+        throw new YokeError("TOOL_OUTCOME_UNKNOWN", "ack lost");
+      },
+    });
+    const retryable = declaration({
+      name: "c",
+      sideEffect: "idempotent",
+      access: own("c"),
+      execute: async () => {
+        throw new YokeError("PROVIDER_UNAVAILABLE", "503");
+      },
+    });
     const outcomes = await executeBatch([item(plain, 0), item(lost, 1), item(retryable, 2)], { clock, timers: neverTimers });
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(["failed", "uncertain", "failed"]);
     expect(outcomes[0]).toMatchObject({ retryable: false, dispatched: true, result: { error: { code: "TOOL_FAILED", message: "card declined" } } });
@@ -68,7 +93,14 @@ describe("executeBatch outcomes", () => {
   it("a deadline before dispatch (waiting on a conflicting write) fails retryably without running", async () => {
     const timers = manualTimers();
     let ran = false;
-    const second = declaration({ name: "second", sideEffect: "idempotent", execute: async () => { ran = true; return "ok"; } });
+    const second = declaration({
+      name: "second",
+      sideEffect: "idempotent",
+      execute: async () => {
+        ran = true;
+        return "ok";
+      },
+    });
     const running = executeBatch([item(hangs("idempotent"), 0), { ...item(second, 1), deadlineAt: 50 }], { clock, timers });
     timers.fire(50); // the second call's deadline only
     timers.fire();

@@ -1,9 +1,4 @@
-import {
-  YokeError,
-  type Clock,
-  type ToolAccess,
-  type ToolDeclarationV1,
-} from "@yoke/protocol";
+import { YokeError, type Clock, type ToolAccess, type ToolDeclarationV1 } from "@yoke/protocol";
 import { retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";
 import { DispatchSlots } from "./dispatch-slots.js";

@@ -1,12 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  YokeError,
-  canonicalJson,
-  type Clock,
-  type IdempotencyOutcome,
-  type IdempotencyStoreV1,
-  type JsonValue,
-} from "@yoke/protocol";
+import { YokeError, canonicalJson, type Clock, type IdempotencyOutcome, type IdempotencyStoreV1, type JsonValue } from "@yoke/protocol";
 import { messageOf } from "./envelopes.js";
 
 /** SHA-256 of the canonical JSON of `args`: equal for equal arguments whatever their key order. */

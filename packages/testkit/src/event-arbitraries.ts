@@ -10,12 +10,7 @@ const jsonNumber = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => (Object.is(value, -0) ? 0 : value)),
 );
-const jsonLeaf: fc.Arbitrary<JsonValue> = fc.oneof(
-  fc.constant(null),
-  fc.boolean(),
-  jsonNumber,
-  fc.string({ unit: "binary", maxLength: 16 }),
-);
+const jsonLeaf: fc.Arbitrary<JsonValue> = fc.oneof(fc.constant(null), fc.boolean(), jsonNumber, fc.string({ unit: "binary", maxLength: 16 }));
 
 /**
  * JSON values that survive canonical JSON and a store's round trip exactly: finite numbers
@@ -38,9 +33,7 @@ export function eventDataArbitrary(): fc.Arbitrary<Record<string, JsonValue>> {
 // Well-formed Unicode: every store must keep these ids exactly.
 const text = fc.string({ unit: "grapheme", maxLength: 12 });
 const at = fc.integer({ min: 0, max: 2 ** 47 });
-const causationId = fc.option(text, { nil: undefined }).chain((value) =>
-  value === undefined ? fc.constantFrom(undefined, null) : fc.constant(value),
-);
+const causationId = fc.option(text, { nil: undefined }).chain((value) => (value === undefined ? fc.constantFrom(undefined, null) : fc.constant(value)));
 
 const toolSpec: fc.Arbitrary<EventData<"run.started">["tools"][number]> = fc.record({
   name: fc.stringMatching(/^[a-zA-Z0-9_-]{1,64}$/),
@@ -91,7 +84,5 @@ export function eventDraftArbitrary(): fc.Arbitrary<EventDraft> {
 export function eventBatchArbitrary(options: { readonly startsRun: boolean; readonly maxLength?: number }): fc.Arbitrary<EventDraft[]> {
   const maxLength = options.maxLength ?? 4;
   if (!options.startsRun) return fc.array(eventDraftArbitrary(), { minLength: 1, maxLength });
-  return fc
-    .tuple(runStartedDraftArbitrary(), fc.array(eventDraftArbitrary(), { maxLength: maxLength - 1 }))
-    .map(([first, rest]) => [first, ...rest]);
+  return fc.tuple(runStartedDraftArbitrary(), fc.array(eventDraftArbitrary(), { maxLength: maxLength - 1 })).map(([first, rest]) => [first, ...rest]);
 }

@@ -10,9 +10,15 @@ describe("fast-check seeding", () => {
     expect(Number.isSafeInteger(seed)).toBe(true);
     expect(fc.readConfigureGlobal().seed).toBe(seed);
     const drawn: number[] = [];
-    fc.assert(fc.property(fc.integer(), (value) => void drawn.push(value)), { numRuns: 20 });
+    fc.assert(
+      fc.property(fc.integer(), (value) => void drawn.push(value)),
+      { numRuns: 20 },
+    );
     const replayed: number[] = [];
-    fc.assert(fc.property(fc.integer(), (value) => void replayed.push(value)), { numRuns: 20, seed });
+    fc.assert(
+      fc.property(fc.integer(), (value) => void replayed.push(value)),
+      { numRuns: 20, seed },
+    );
     expect(drawn).toEqual(replayed);
   });
 

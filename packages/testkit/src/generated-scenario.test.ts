@@ -16,7 +16,11 @@ const toolCalls = (steps: readonly ScriptedStep[]): ScriptedToolCallPart[] =>
 /** What a scenario is, without its functions. */
 const shape = (seed: number) => {
   const scenario = generatedScenario(ledger, seed);
-  return { task: scenario.task, tools: scenario.tools.map(({ name, sideEffect, maxAttempts }) => ({ name, sideEffect, maxAttempts })), steps: scenario.steps() };
+  return {
+    task: scenario.task,
+    tools: scenario.tools.map(({ name, sideEffect, maxAttempts }) => ({ name, sideEffect, maxAttempts })),
+    steps: scenario.steps(),
+  };
 };
 
 describe("generatedScenario", () => {
@@ -27,9 +31,20 @@ describe("generatedScenario", () => {
 
   it("draws every side-effect class and compensation over a few seeds, with calls on shared resources", () => {
     const scenarios = Array.from({ length: 40 }, (_, seed) => generatedScenario(ledger, seed + 1));
-    expect(new Set(scenarios.flatMap((scenario) => scenario.tools.map((tool) => tool.sideEffect)))).toEqual(new Set(["none", "idempotent", "reversible", "irreversible"]));
+    expect(new Set(scenarios.flatMap((scenario) => scenario.tools.map((tool) => tool.sideEffect)))).toEqual(
+      new Set(["none", "idempotent", "reversible", "irreversible"]),
+    );
     const tasks = scenarios.map((scenario) => scenario.task).join(" ");
-    for (const behaviour of ["ack-lost-once", "duplicate-receipt", "stream-cut-once", "always-fails", "stale-revision", "compensation works", "compensation fails", "reconciled"]) {
+    for (const behaviour of [
+      "ack-lost-once",
+      "duplicate-receipt",
+      "stream-cut-once",
+      "always-fails",
+      "stale-revision",
+      "compensation works",
+      "compensation fails",
+      "reconciled",
+    ]) {
       expect(tasks).toContain(behaviour);
     }
     for (const scenario of scenarios) {

@@ -8,7 +8,13 @@ const LEASE = 60_000;
 const ok = (value: string): IdempotencyOutcome => ({ status: "succeeded", value });
 
 /** One submission, as a client would make it: claim; run and complete if it won; else wait for the winner. */
-async function submit(store: IdempotencyStoreV1, tenantId: string, key: string, digest: string, effect: () => Promise<IdempotencyOutcome>): Promise<IdempotencyOutcome> {
+async function submit(
+  store: IdempotencyStoreV1,
+  tenantId: string,
+  key: string,
+  digest: string,
+  effect: () => Promise<IdempotencyOutcome>,
+): Promise<IdempotencyOutcome> {
   for (;;) {
     const claim = await store.claim({ tenantId, key, argumentDigest: digest, now: 0, leaseMs: LEASE });
     if (claim.kind === "completed") return claim.outcome;
@@ -55,17 +61,26 @@ export function describeIdempotencyStoreContract(name: string, factory: Idempote
       await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 0, leaseMs: LEASE });
       await store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "d", outcome: failed, now: 1 });
       await store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "d", outcome: ok("late"), now: 2 });
-      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 3, leaseMs: LEASE })).toEqual({ kind: "completed", outcome: failed });
+      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 3, leaseMs: LEASE })).toEqual({
+        kind: "completed",
+        outcome: failed,
+      });
     });
 
     it("the same key with other arguments is a mismatch naming the stored digest", async () => {
       await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d1", now: 0, leaseMs: LEASE });
-      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d2", now: 0, leaseMs: LEASE })).toEqual({ kind: "mismatch", storedDigest: "d1" });
+      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d2", now: 0, leaseMs: LEASE })).toEqual({
+        kind: "mismatch",
+        storedDigest: "d1",
+      });
     });
 
     it("keys are namespaced by tenant", async () => {
       await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d1", now: 0, leaseMs: LEASE });
-      expect(await store.claim({ tenantId: "tenant_b", key: "k", argumentDigest: "d2", now: 0, leaseMs: LEASE })).toEqual({ kind: "claimed", reclaimed: false });
+      expect(await store.claim({ tenantId: "tenant_b", key: "k", argumentDigest: "d2", now: 0, leaseMs: LEASE })).toEqual({
+        kind: "claimed",
+        reclaimed: false,
+      });
     });
 
     it("an expired claim can be taken over; a live one cannot", async () => {

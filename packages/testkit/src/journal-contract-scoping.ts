@@ -13,9 +13,7 @@ export function describeJournalScoping(context: StoreContext): void {
       // Tenant B's seq 0 is free although tenant A's run of the same id has events.
       const fromB = await context.journal.append(b, 0, [runStartedDraft({ data: { task: "task of b" } })]);
       expect(fromB.headHash).not.toBe(fromA.headHash);
-      expect((await collect(context.journal.read(b))).map((event) => [event.tenantId, event.data.task])).toEqual([
-        ["tenant_b", "task of b"],
-      ]);
+      expect((await collect(context.journal.read(b))).map((event) => [event.tenantId, event.data.task])).toEqual([["tenant_b", "task of b"]]);
       expect(await context.journal.head(b)).toEqual({ length: 1, hash: fromB.headHash });
       expect(await context.journal.verify(b)).toMatchObject({ ok: true, events: 1, headHash: fromB.headHash });
       expect((await context.journal.head(a))?.length).toBe(2);
@@ -52,9 +50,7 @@ export function describeJournalScoping(context: StoreContext): void {
       }
       for (const [index, scope] of scopes.entries()) {
         const events = await collect(context.journal.read(scope));
-        expect(events.map((event) => [event.tenantId, event.runId, event.data.task])).toEqual([
-          [scope.tenantId, scope.runId, `task ${index}`],
-        ]);
+        expect(events.map((event) => [event.tenantId, event.runId, event.data.task])).toEqual([[scope.tenantId, scope.runId, `task ${index}`]]);
       }
       const runIds = (await collect(context.journal.listRuns("t"))).map((run) => run.runId);
       expect(runIds).toEqual(["", "R", "e\u0301", "r", "r\u0000x", "r ", "é"]);
@@ -71,7 +67,11 @@ export function describeJournalScoping(context: StoreContext): void {
         const scope = scopeOf(runId);
         await context.journal.append(scope, 0, [runStartedDraft({ at: first })]);
         if (rest.length > 0) {
-          await context.journal.append(scope, 1, rest.map((at) => eventDraft("test.noted", {}, { at })));
+          await context.journal.append(
+            scope,
+            1,
+            rest.map((at) => eventDraft("test.noted", {}, { at })),
+          );
         }
       }
       await context.journal.append(scopeOf("run_other", "tenant_z"), 0, [runStartedDraft()]);

@@ -4,15 +4,7 @@ import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { describeJournalModel } from "./journal-contract-model.js";
 import { describeJournalProperties } from "./journal-contract-properties.js";
 import { describeJournalScoping } from "./journal-contract-scoping.js";
-import {
-  collect,
-  expectChain,
-  expectYokeError,
-  scopeOf,
-  useFreshStore,
-  type JournalStoreFactory,
-  type StoreContext,
-} from "./journal-contract-support.js";
+import { collect, expectChain, expectYokeError, scopeOf, useFreshStore, type JournalStoreFactory, type StoreContext } from "./journal-contract-support.js";
 
 export interface JournalContractOptions {
   /** Iterations per fast-check property. Default 50. */
@@ -111,8 +103,7 @@ function describeAppendAndRead(context: StoreContext, options: JournalContractOp
     it("reads the range [fromSeq, toSeq)", async () => {
       const scope = scopeOf("run_1");
       await context.journal.append(scope, 0, [runStartedDraft(), ...notes(1, 9)]);
-      const seqs = async (fromSeq?: number, toSeq?: number) =>
-        (await collect(context.journal.read(scope, { fromSeq, toSeq }))).map((event) => event.seq);
+      const seqs = async (fromSeq?: number, toSeq?: number) => (await collect(context.journal.read(scope, { fromSeq, toSeq }))).map((event) => event.seq);
       expect(await seqs(3, 7)).toEqual([3, 4, 5, 6]);
       expect(await seqs(8)).toEqual([8, 9]);
       expect(await seqs(undefined, 2)).toEqual([0, 1]);
@@ -221,9 +212,7 @@ function describeRejectedAppends(context: StoreContext): void {
     it("lets exactly one of several concurrent appends at one sequence number win", async () => {
       const scope = scopeOf("run_1");
       await context.journal.append(scope, 0, [runStartedDraft()]);
-      const outcomes = await Promise.allSettled(
-        [0, 1, 2, 3, 4].map((writer) => context.journal.append(scope, 1, [eventDraft("test.noted", { writer })])),
-      );
+      const outcomes = await Promise.allSettled([0, 1, 2, 3, 4].map((writer) => context.journal.append(scope, 1, [eventDraft("test.noted", { writer })])));
       const winners = outcomes.filter((outcome) => outcome.status === "fulfilled");
       expect(winners).toHaveLength(1);
       for (const outcome of outcomes) {

@@ -13,13 +13,19 @@ describeProviderContract("scripted model", (scenario, { seed }) => {
   const requestReceived = new Promise<void>((resolve) => (received = resolve));
   const steps: Record<ProviderContractScenario, ScriptedStep> = {
     text: say("Hello! How can I help?"),
-    "tool-calls": callTools([{ name: "get_weather", args: { city: "Paris" } }, { name: "get_weather", args: { city: "Tokyo" } }]),
+    "tool-calls": callTools([
+      { name: "get_weather", args: { city: "Paris" } },
+      { name: "get_weather", args: { city: "Tokyo" } },
+    ]),
     "malformed-arguments": malformedToolArguments("get_weather", '{"city": "Par'),
     "rate-limited": failWith(new YokeError("PROVIDER_RATE_LIMITED", "slow down", { details: { retryAfterMs: 2000 } })),
     unavailable: failWith(new YokeError("PROVIDER_UNAVAILABLE", "overloaded")),
     "stream-cut": failWith(new YokeError("PROVIDER_STREAM_CUT", "the stream ended early")),
     "in-stream-error": failWith(
-      new YokeError("PROVIDER_RATE_LIMITED", "You exceeded your current quota", { retryable: false, details: { kind: "quota", requestId: "req_scripted_quota" } }),
+      new YokeError("PROVIDER_RATE_LIMITED", "You exceeded your current quota", {
+        retryable: false,
+        details: { kind: "quota", requestId: "req_scripted_quota" },
+      }),
     ),
     // Answers a macrotask after the call arrived: the contract aborts in between.
     slow: async () => {

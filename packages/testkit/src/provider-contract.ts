@@ -1,4 +1,12 @@
-import { ModelResponseSchema, STOP_REASONS, type ModelRequest, type ModelResponse, type ModelStreamPart, type ProviderAdapterV1, type ToolSpec } from "@yoke/protocol";
+import {
+  ModelResponseSchema,
+  STOP_REASONS,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+  type ProviderAdapterV1,
+  type ToolSpec,
+} from "@yoke/protocol";
 import { type ProviderErrorKind } from "@yoke/protocol/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "./rejection.js";
@@ -219,7 +227,6 @@ export function providerContractTests(makeSubject: ProviderContractFactory, opti
     for (const seed of seeds) test(`${title} [split seed ${seed}]`, () => body(seed));
   };
   {
-
     test("declares specification v1, its ids and a well-formed capability matrix", async () => {
       const { adapter } = await subject("text");
       expect(adapter.specificationVersion).toBe("v1");

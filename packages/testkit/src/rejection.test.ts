@@ -20,6 +20,9 @@ describe("streamCollector", () => {
     const stream = streamCollector();
     stream.onStreamPart({ type: "text-delta", text: "a" });
     stream.onStreamPart({ type: "text-delta", text: "b" });
-    expect(stream.parts).toEqual([{ type: "text-delta", text: "a" }, { type: "text-delta", text: "b" }]);
+    expect(stream.parts).toEqual([
+      { type: "text-delta", text: "a" },
+      { type: "text-delta", text: "b" },
+    ]);
   });
 });

@@ -53,7 +53,7 @@ describe("the replay server serves recorded bytes verbatim", () => {
   });
 
   it("serves rawBody and .sse fixtures byte for byte, even bytes that are not UTF-8", async () => {
-    const recorded = Buffer.concat([Buffer.from("\ufeffdata: {\"t\":\"\u00e9\"}\r\n\r\ndata: "), Buffer.from([0xff, 0xc3]), Buffer.from("\n\n")]);
+    const recorded = Buffer.concat([Buffer.from('\ufeffdata: {"t":"\u00e9"}\r\n\r\ndata: '), Buffer.from([0xff, 0xc3]), Buffer.from("\n\n")]);
     writeFileSync(join(dir, "odd.sse"), recorded);
     server = await createReplayServer([readReplayFixture(dir, "odd.sse"), { status: 502, headers: { "content-type": "text/html" }, rawBody: recorded }]);
     const stream = await post(server.url);
@@ -79,7 +79,11 @@ function parseSse(chunks: readonly Uint8Array[]): string[] {
 }
 
 describe("the replay server splits bodies into separately flushed writes", () => {
-  const events = ['event: delta\ndata: {"text":"caf\u00e9 \u65e5\u672c \ud83d\ude42"}', 'event: delta\ndata: {"text":"\u00fcber \u00bd"}', "event: done\ndata: {}"];
+  const events = [
+    'event: delta\ndata: {"text":"caf\u00e9 \u65e5\u672c \ud83d\ude42"}',
+    'event: delta\ndata: {"text":"\u00fcber \u00bd"}',
+    "event: done\ndata: {}",
+  ];
   const stream = encoder.encode(`${events.join("\n\n")}\n\n`.repeat(4));
   const insideCharacter = (bytes: Uint8Array, offset: number) => (bytes[offset]! & 0xc0) === 0x80;
   const betweenNewlines = (bytes: Uint8Array, offset: number) => bytes[offset - 1] === 0x0a && bytes[offset] === 0x0a;
@@ -122,8 +126,14 @@ describe("the replay server splits bodies into separately flushed writes", () =>
     server = await createReplayServer([{ sse: stream }], { seed: seed! });
     const { chunks } = await reads(await post(server.url));
     const seen = boundaries(chunks);
-    expect(seen.some((offset) => insideCharacter(stream, offset)), `seed ${seed}: a read ends inside a character`).toBe(true);
-    expect(seen.some((offset) => betweenNewlines(stream, offset)), `seed ${seed}: a read ends between \\n and \\n`).toBe(true);
+    expect(
+      seen.some((offset) => insideCharacter(stream, offset)),
+      `seed ${seed}: a read ends inside a character`,
+    ).toBe(true);
+    expect(
+      seen.some((offset) => betweenNewlines(stream, offset)),
+      `seed ${seed}: a read ends between \\n and \\n`,
+    ).toBe(true);
     expect(() => chunks.map((chunk) => new TextDecoder("utf-8", { fatal: true }).decode(chunk))).toThrow();
     expect(parseSse(chunks)).toEqual([...events, ...events, ...events, ...events]);
   });
@@ -145,7 +155,10 @@ describe("the replay server destroys the socket after the body when asked", () =
   const stream = encoder.encode('data: {"text":"\u00e9t\u00e9"}\n\ndata: {"text":"fin"}\n\n');
 
   it("destroyAfter: N sends exactly N bytes, then the client's read fails with a transport error", async () => {
-    server = await createReplayServer([{ sse: stream, destroyAfter: 15 }, { rawBody: stream, destroyAfter: 15, splitAt: [3] }]);
+    server = await createReplayServer([
+      { sse: stream, destroyAfter: 15 },
+      { rawBody: stream, destroyAfter: 15, splitAt: [3] },
+    ]);
     for (const index of [0, 1]) {
       const { chunks, error } = await reads(await post(server.url));
       expect(joined(chunks)).toEqual(Buffer.from(stream.subarray(0, 15)));
@@ -156,7 +169,13 @@ describe("the replay server destroys the socket after the body when asked", () =
   });
 
   it('destroyAfter: "body" sends the whole stream, then destroys the socket: the client still fails', async () => {
-    server = await createReplayServer([{ sse: stream, destroyAfter: "body" }, { sse: stream, cut: true }], { seed: 2 });
+    server = await createReplayServer(
+      [
+        { sse: stream, destroyAfter: "body" },
+        { sse: stream, cut: true },
+      ],
+      { seed: 2 },
+    );
     for (const _ of [0, 1]) {
       const { chunks, error } = await reads(await post(server.url));
       expect(joined(chunks)).toEqual(Buffer.from(stream));

@@ -79,10 +79,7 @@ export interface ScriptedError {
 }
 
 /** A step computed from the request it answers, so a test can assert on that request. */
-export type ScriptedStepFunction = (
-  request: ModelRequest,
-  callIndex: number,
-) => ScriptedResponse | ScriptedError | Promise<ScriptedResponse | ScriptedError>;
+export type ScriptedStepFunction = (request: ModelRequest, callIndex: number) => ScriptedResponse | ScriptedError | Promise<ScriptedResponse | ScriptedError>;
 
 /** What one `generate` call consumes from a scripted model's queue. */
 export type ScriptedStep = ScriptedResponse | ScriptedError | ScriptedStepFunction;
@@ -173,7 +170,11 @@ export function truncated(text: string): ScriptedResponse {
  * createScriptedModel([truncatedToolCall("write_file", '{"path":"a.txt","text":"Once upon'), callTools([{ name: "write_file", args }])]);
  * ```
  */
-export function truncatedToolCall(name: string, rawArguments: string, options: { text?: string; id?: string; calls?: readonly ToolCallSpec[] } = {}): ScriptedResponse {
+export function truncatedToolCall(
+  name: string,
+  rawArguments: string,
+  options: { text?: string; id?: string; calls?: readonly ToolCallSpec[] } = {},
+): ScriptedResponse {
   const content: ScriptedPart[] = options.text === undefined ? [] : [{ type: "text", text: options.text }];
   content.push(...(options.calls ?? []).map(toolCall));
   const part: ScriptedTruncatedToolCallPart = { type: "tool-call-truncated", toolName: name, rawArguments };

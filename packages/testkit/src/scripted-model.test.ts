@@ -30,9 +30,7 @@ describe("createScriptedModel", () => {
     });
     const tools = await model.generate(request());
     expect(tools.stopReason).toBe("tool_use");
-    expect(tools.content).toEqual([
-      { type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: '{"text":"x"}', arguments: { text: "x" } },
-    ]);
+    expect(tools.content).toEqual([{ type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: '{"text":"x"}', arguments: { text: "x" } }]);
     expect((await model.generate(request())).stopReason).toBe("end_turn");
     model.assertConsumed();
   });
@@ -102,7 +100,10 @@ describe("createScriptedModel", () => {
     const model = createScriptedModel([
       malformedToolArguments("echo", '{"text": '),
       unknownTool("launch_rockets", { count: 3 }),
-      duplicateToolCallIds([{ name: "echo", args: { text: "a" } }, { name: "echo", args: { text: "b" } }]),
+      duplicateToolCallIds([
+        { name: "echo", args: { text: "a" } },
+        { name: "echo", args: { text: "b" } },
+      ]),
       duplicateToolCallIds([{ name: "echo" }, { name: "echo" }], "same"),
       refuse("I can't help with that."),
       truncated("The answer is"),
@@ -140,7 +141,9 @@ describe("createScriptedModel", () => {
       { type: "tool-call", toolCallId: "call_1", toolName: "echo", rawArguments: '{"text":"x"}', arguments: { text: "x" } },
       { type: "tool-call-truncated", toolCallId: "call_2", toolName: "write_file", rawArguments: '{"path":"a.txt","text":"Once up' },
     ]);
-    expect((await model.generate(request())).content).toEqual([{ type: "tool-call-truncated", toolCallId: "pinned", toolName: "write_file", rawArguments: '{"pa' }]);
+    expect((await model.generate(request())).content).toEqual([
+      { type: "tool-call-truncated", toolCallId: "pinned", toolName: "write_file", rawArguments: '{"pa' },
+    ]);
   });
 
   it("numbers auto ids after a truncated call's call_N in the transcript (a resumed run)", async () => {

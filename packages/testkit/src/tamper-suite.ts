@@ -8,14 +8,7 @@ import { eventDraft, runStartedDraft } from "./event-drafts.js";
  * disk, a file truncated by a full disk or a bad copy, a row forged or rows swapped by
  * someone who can write the file.
  */
-export type TamperKind =
-  | "deleteTailRows"
-  | "deleteWal"
-  | "truncateWal"
-  | "corruptWal"
-  | "truncateFile"
-  | "forgeRow"
-  | "swapRows";
+export type TamperKind = "deleteTailRows" | "deleteWal" | "truncateWal" | "corruptWal" | "truncateFile" | "forgeRow" | "swapRows";
 
 /**
  * A store under the tamper suite: how to open it at a location, how to take the image a

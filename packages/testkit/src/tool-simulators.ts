@@ -1,4 +1,12 @@
-import { YokeError, type CompensationContext, type ReconcileResult, type SideEffectClass, type ToolAccess, type ToolCallContext, type ToolOutput } from "@yoke/protocol";
+import {
+  YokeError,
+  type CompensationContext,
+  type ReconcileResult,
+  type SideEffectClass,
+  type ToolAccess,
+  type ToolCallContext,
+  type ToolOutput,
+} from "@yoke/protocol";
 import { z } from "zod";
 import type { EffectLedger } from "./effect-ledger.js";
 
@@ -110,7 +118,11 @@ export function simulatedTool(options: SimulatedToolOptions): SimulatedToolDefin
         case "duplicate-receipt": {
           const first = write(true);
           const second = write(true);
-          return { content: `${options.name} ${resource}`, receipt: second.receipt, output: { duplicate: second.duplicate && first.receipt === second.receipt } };
+          return {
+            content: `${options.name} ${resource}`,
+            receipt: second.receipt,
+            output: { duplicate: second.duplicate && first.receipt === second.receipt },
+          };
         }
         case "ok": {
           const { receipt } = apply();
@@ -121,7 +133,9 @@ export function simulatedTool(options: SimulatedToolOptions): SimulatedToolDefin
   };
   if (options.reconcile) {
     definition.reconcile = async (actionId) =>
-      ledger.applied(actionId) ? { status: "applied", receipt: `receipt:${actionId}`, content: `${options.name} (confirmed by reconciliation)` } : { status: "not_applied" };
+      ledger.applied(actionId)
+        ? { status: "applied", receipt: `receipt:${actionId}`, content: `${options.name} (confirmed by reconciliation)` }
+        : { status: "not_applied" };
   }
   if (options.compensate !== undefined) {
     const fails = options.compensate === "fails";

@@ -43,7 +43,8 @@ function biomeOn(files: Record<string, string>, command: "lint" | "check" = "lin
 
 const LAYERING = "lint/style/noRestrictedImports";
 const CYCLE = "lint/suspicious/noImportCycles";
-const importing = (...specifiers: string[]) => specifiers.map((specifier, index) => `import * as m${index} from "${specifier}";\nexport { m${index} };\n`).join("");
+const importing = (...specifiers: string[]) =>
+  specifiers.map((specifier, index) => `import * as m${index} from "${specifier}";\nexport { m${index} };\n`).join("");
 
 describe("the DESIGN.md layering (biome.jsonc noRestrictedImports)", () => {
   it("a layer's shipped code imports @yoke/protocol, and no other layer, by import, re-export or dynamic import", () => {

@@ -21,7 +21,12 @@ function recordedBlocks(file: string): Record<string, unknown>[] {
   const inputs: string[] = [];
   for (const line of readFileSync(join(fixtures, file), "utf8").split("\n")) {
     if (!line.startsWith("data: ")) continue;
-    const event = JSON.parse(line.slice(6)) as { type: string; index: number; content_block: Record<string, unknown>; delta: { type: string; text?: string; partial_json?: string } };
+    const event = JSON.parse(line.slice(6)) as {
+      type: string;
+      index: number;
+      content_block: Record<string, unknown>;
+      delta: { type: string; text?: string; partial_json?: string };
+    };
     if (event.type === "content_block_start") {
       blocks[event.index] = { ...event.content_block };
       inputs[event.index] = "";
@@ -45,14 +50,23 @@ describe("anthropic: a paused turn with server tools, end to end", () => {
     const provider = createAnthropicProvider({ model: "claude-sonnet-4-6", baseURL: server.url, apiKey: "sk-ant-test" });
     // The run declares the server tool on every request it makes.
     const journal = createMemoryJournal();
-    const harness = createHarness({ journal, provider, tools: [], tenantId: "tenant_pause", sleep: async () => undefined, context: { serverTools: [webSearch] } });
+    const harness = createHarness({
+      journal,
+      provider,
+      tools: [],
+      tenantId: "tenant_pause",
+      sleep: async () => undefined,
+      context: { serverTools: [webSearch] },
+    });
 
     const result = await harness.start("What is the current Node.js LTS?");
     await server.close();
 
     expect(result.outcome.status).toBe("completed");
     expect(server.requests).toHaveLength(2);
-    const [first, second] = server.requests.map((request) => request.body as { tools: unknown[]; messages: { role: string; content: Record<string, unknown>[] }[] });
+    const [first, second] = server.requests.map(
+      (request) => request.body as { tools: unknown[]; messages: { role: string; content: Record<string, unknown>[] }[] },
+    );
     expect(first!.tools).toEqual([{ type: "web_search_20250305", name: "web_search", max_uses: 5 }]);
     expect(second!.tools).toEqual(first!.tools);
     // The continuation: the task, then the paused response, its server blocks exactly as recorded.

@@ -36,7 +36,8 @@ async function journaledResponses(dir: string): Promise<number> {
 }
 
 describe.each(providers)("$name: three streamed turns, killed between turns and resumed", (provider) => {
-  const turns = () => ["e2e-turn-1.sse", "e2e-turn-2.sse", "e2e-turn-3.sse"].map((file) => readReplayFixture(provider.fixtures, file, { path: provider.replayPath }));
+  const turns = () =>
+    ["e2e-turn-1.sse", "e2e-turn-2.sse", "e2e-turn-3.sse"].map((file) => readReplayFixture(provider.fixtures, file, { path: provider.replayPath }));
   let baseline: ReplayServer;
   afterAll(() => baseline?.close());
 

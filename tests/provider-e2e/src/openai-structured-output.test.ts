@@ -36,7 +36,9 @@ describe("openai responses: structured output", () => {
     const { $schema: _dialect, ...schema } = z.toJSONSchema(Weather, { io: "input" });
     expect(first!.text?.format).toEqual({ type: "json_schema", name: "output", schema, strict: true });
     expect(second!.text?.format).toEqual(first!.text?.format);
-    expect(JSON.stringify(second!.input.at(-1))).toMatch(/does not match the required output schema: these parts do not match:\\n- celsius: Invalid input: expected number, received string/);
+    expect(JSON.stringify(second!.input.at(-1))).toMatch(
+      /does not match the required output schema: these parts do not match:\\n- celsius: Invalid input: expected number, received string/,
+    );
 
     const completed = [];
     for await (const event of harness.events(result.runId)) if (event.type === "run.completed") completed.push(event.data);

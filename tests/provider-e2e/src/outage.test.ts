@@ -14,8 +14,15 @@ const RETRIES = 2;
 
 describe.each(providers)("$name: an outage that outlasts the retries", (provider) => {
   const harnessOver = (journal: JournalV1, url: string) =>
-    createHarness({ journal, provider: provider.createProvider(url), tools: [], tenantId: "tenant_outage", modelRetries: RETRIES, sleep: async () => undefined,
-      checkCompletion: async () => ({ passed: true as const }) });
+    createHarness({
+      journal,
+      provider: provider.createProvider(url),
+      tools: [],
+      tenantId: "tenant_outage",
+      modelRetries: RETRIES,
+      sleep: async () => undefined,
+      checkCompletion: async () => ({ passed: true as const }),
+    });
 
   it("journals each failed attempt and the run-level failure with the provider's request id; a resume finishes the run", async () => {
     const journal = createMemoryJournal();
@@ -32,7 +39,13 @@ describe.each(providers)("$name: an outage that outlasts the retries", (provider
     const failed = stopped.filter((event) => isEventOfType(event, "model.failed")).map((event) => event.data);
     expect(failed).toEqual(
       Array.from({ length: RETRIES + 1 }, (_, index) =>
-        expect.objectContaining({ attempt: index + 1, code: "PROVIDER_UNAVAILABLE", retryable: true, retrying: index < RETRIES, requestId: provider.unavailableRequestId }),
+        expect.objectContaining({
+          attempt: index + 1,
+          code: "PROVIDER_UNAVAILABLE",
+          retryable: true,
+          retrying: index < RETRIES,
+          requestId: provider.unavailableRequestId,
+        }),
       ),
     );
     const last = stopped.at(-1)!;

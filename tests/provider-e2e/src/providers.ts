@@ -60,7 +60,17 @@ export const providers: readonly ProviderCase[] = [
     expectedRequestShapes: [
       ["developer", "user"],
       ["developer", "user", "reasoning", "function_call", "function_call_output"],
-      ["developer", "user", "reasoning", "function_call", "function_call_output", "function_call", "function_call", "function_call_output", "function_call_output"],
+      [
+        "developer",
+        "user",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+      ],
     ],
   },
   {
@@ -77,18 +87,28 @@ export const providers: readonly ProviderCase[] = [
     truncatedCallId: "toolu_e2e_cut",
     // Turn 1's signed thinking block goes back with turns 2 and 3; tool results pair with tool_use ids.
     requestShape: (body) =>
-      (body as MessagesBody).messages.map((message) => `${message.role}: ${message.content.map((block) => block.id ?? block.tool_use_id ?? block.type).join(" ")}`),
+      (body as MessagesBody).messages.map(
+        (message) => `${message.role}: ${message.content.map((block) => block.id ?? block.tool_use_id ?? block.type).join(" ")}`,
+      ),
     expectedRequestShapes: [
       ["user: text"],
       ["user: text", "assistant: thinking toolu_e2e_read", "user: toolu_e2e_read"],
-      ["user: text", "assistant: thinking toolu_e2e_read", "user: toolu_e2e_read", "assistant: toolu_e2e_write toolu_e2e_list", "user: toolu_e2e_write toolu_e2e_list"],
+      [
+        "user: text",
+        "assistant: thinking toolu_e2e_read",
+        "user: toolu_e2e_read",
+        "assistant: toolu_e2e_write toolu_e2e_list",
+        "user: toolu_e2e_write toolu_e2e_list",
+      ],
     ],
   },
   {
     name: "ai-sdk",
     // The AI SDK bridge over a real provider package: @ai-sdk/openai-compatible's chat model.
     createProvider: (url) =>
-      createAiSdkProvider({ model: createOpenAICompatible({ name: "local", baseURL: `${url}/v1`, apiKey: "sk-local", includeUsage: true }).chatModel("qwen3-8b-instruct") }),
+      createAiSdkProvider({
+        model: createOpenAICompatible({ name: "local", baseURL: `${url}/v1`, apiKey: "sk-local", includeUsage: true }).chatModel("qwen3-8b-instruct"),
+      }),
     replayPath: "/v1/chat/completions",
     fixtures: fixturesOf("provider-ai-sdk"),
     retryAfterMs: 3000,
@@ -100,11 +120,21 @@ export const providers: readonly ProviderCase[] = [
     truncatedCallId: "call_e2e_write_cut",
     // Tool calls go back on the assistant message; each result pairs with its call id.
     requestShape: (body) =>
-      (body as ChatBody).messages.map((message) => [message.role, ...(message.tool_calls ?? []).map((call) => call.id), message.tool_call_id ?? ""].join(" ").trim()),
+      (body as ChatBody).messages.map((message) =>
+        [message.role, ...(message.tool_calls ?? []).map((call) => call.id), message.tool_call_id ?? ""].join(" ").trim(),
+      ),
     expectedRequestShapes: [
       ["system", "user"],
       ["system", "user", "assistant call_e2e_read", "tool call_e2e_read"],
-      ["system", "user", "assistant call_e2e_read", "tool call_e2e_read", "assistant call_e2e_write call_e2e_list", "tool call_e2e_write", "tool call_e2e_list"],
+      [
+        "system",
+        "user",
+        "assistant call_e2e_read",
+        "tool call_e2e_read",
+        "assistant call_e2e_write call_e2e_list",
+        "tool call_e2e_write",
+        "tool call_e2e_list",
+      ],
     ],
   },
 ];

@@ -31,7 +31,9 @@ describe.each(providers)("$name: request ids in the journal", (provider) => {
     await server.close();
     expect(result.outcome.status).toBe("completed");
     const journaled = await events(result.runId);
-    expect(journaled.flatMap((event) => (event.type === "model.failed" ? [[event.data.code, event.data.requestId]] : []))).toEqual([["PROVIDER_RATE_LIMITED", provider.rateLimitRequestId]]);
+    expect(journaled.flatMap((event) => (event.type === "model.failed" ? [[event.data.code, event.data.requestId]] : []))).toEqual([
+      ["PROVIDER_RATE_LIMITED", provider.rateLimitRequestId],
+    ]);
     expect(journaled.flatMap((event) => (event.type === "model.responded" ? [event.data.response.requestId] : []))).toEqual(["req_answer"]);
   });
 

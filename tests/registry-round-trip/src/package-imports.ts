@@ -37,7 +37,10 @@ function sourceFiles(dir: string): string[] {
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); undefined for builtins and relative paths. */
 export function packageOf(specifier: string): string | undefined {
   if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("node:")) return undefined;
-  return specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+  return specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
 }
 
 /** The packages imported (statically, by `import()`, `require()` or `export … from`) in `source`. */
@@ -73,7 +76,8 @@ export function dependencyProblems(dir: string): string[] {
     if (!shippedDeps.has(name)) problems.push(`${where} (shipped) imports ${name}, which is not in dependencies or peerDependencies`);
   }
   for (const [name, where] of testOnly) {
-    if (!shippedDeps.has(name) && !devDeps.has(name)) problems.push(`${where} (not shipped) imports ${name}, which neither its package.json nor the workspace root's lists`);
+    if (!shippedDeps.has(name) && !devDeps.has(name))
+      problems.push(`${where} (not shipped) imports ${name}, which neither its package.json nor the workspace root's lists`);
   }
   // A peer of a @yoke dependency may be passed on as a peer (zod: one copy, the app's).
   const passedOn = new Set(
@@ -115,8 +119,18 @@ export function layeringProblems(manifest: {
   } else if (manifest.name === "@yoke/runtime") {
     forbid(shipped, (name) => name !== "@yoke/testkit", "dependencies or peerDependencies", "the runtime never ships the test doubles");
   } else {
-    forbid(shipped, (name) => name === "@yoke/protocol", "dependencies or peerDependencies", "a layer depends on @yoke/protocol alone; only the runtime composes layers");
-    forbid(dev, (name) => name === "@yoke/protocol" || (name === "@yoke/testkit" && manifest.name !== name), "devDependencies", "a layer's tests use @yoke/protocol and the @yoke/testkit doubles; a test that composes layers belongs to the runtime or tests/");
+    forbid(
+      shipped,
+      (name) => name === "@yoke/protocol",
+      "dependencies or peerDependencies",
+      "a layer depends on @yoke/protocol alone; only the runtime composes layers",
+    );
+    forbid(
+      dev,
+      (name) => name === "@yoke/protocol" || (name === "@yoke/testkit" && manifest.name !== name),
+      "devDependencies",
+      "a layer's tests use @yoke/protocol and the @yoke/testkit doubles; a test that composes layers belongs to the runtime or tests/",
+    );
   }
   return problems;
 }

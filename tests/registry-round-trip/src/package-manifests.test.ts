@@ -9,8 +9,7 @@ import { manifestOf, packageDirs, repoRoot } from "./readmes.ts";
 
 const dirs = packageDirs();
 const names = dirs.map((dir) => manifestOf(dir).name);
-const full = (dir: string) =>
-  manifestOf(dir) as ReturnType<typeof manifestOf> & { engines?: { node?: string }; devDependencies?: Record<string, string> };
+const full = (dir: string) => manifestOf(dir) as ReturnType<typeof manifestOf> & { engines?: { node?: string }; devDependencies?: Record<string, string> };
 
 describe("published package.json files", () => {
   it.each(dirs)("@yoke/%s lists every package its shipped code imports, and nothing it does not", (dir) => {
@@ -81,9 +80,15 @@ describe("the layering check of package.json", () => {
     expect(layeringProblems({ name: "@yoke/testkit", devDependencies: { "@yoke/testkit": "workspace:^" } })).toHaveLength(1);
     expect(layeringProblems({ name: "@yoke/runtime", dependencies: { "@yoke/testkit": "workspace:^" } })).toHaveLength(1);
     expect(
-      layeringProblems({ name: "@yoke/runtime", dependencies: { "@yoke/journal": "workspace:^", "@yoke/scheduler": "workspace:^" }, devDependencies: { "@yoke/testkit": "workspace:^" } }),
+      layeringProblems({
+        name: "@yoke/runtime",
+        dependencies: { "@yoke/journal": "workspace:^", "@yoke/scheduler": "workspace:^" },
+        devDependencies: { "@yoke/testkit": "workspace:^" },
+      }),
     ).toEqual([]);
-    expect(layeringProblems({ name: "@yoke/journal", dependencies: { "@yoke/protocol": "workspace:^" }, devDependencies: { "@yoke/testkit": "workspace:^" } })).toEqual([]);
+    expect(
+      layeringProblems({ name: "@yoke/journal", dependencies: { "@yoke/protocol": "workspace:^" }, devDependencies: { "@yoke/testkit": "workspace:^" } }),
+    ).toEqual([]);
   });
 });
 
@@ -93,7 +98,7 @@ describe("the import scan", () => {
       'import { a } from "zod";',
       'import type { B } from "@scope/pkg/sub";',
       'export { c } from "kysely/migration";',
-      "const d = await import(\"better-sqlite3\");",
+      'const d = await import("better-sqlite3");',
       'const e = require("pino");',
       'import "side-effect";',
       'import { f } from "./local.js";',

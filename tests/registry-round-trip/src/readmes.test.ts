@@ -4,13 +4,23 @@
 import { describe, expect, it } from "vitest";
 import { packageDirs, readGuide, unmetExpectations } from "./readmes.ts";
 
-const packageOf = (specifier: string): string => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+const packageOf = (specifier: string): string =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
 
 describe("package READMEs", () => {
   it.each(packageDirs())("packages/%s/README.md: the install line names every package the first snippet imports", (dir) => {
     const guide = readGuide(dir);
-    const imported = [...guide.snippet.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!).filter((s) => !s.startsWith("node:")).map(packageOf);
-    expect(imported.filter((name) => !guide.install.includes(name)), `packages/${dir}/README.md install line: ${guide.install.join(" ")}`).toEqual([]);
+    const imported = [...guide.snippet.matchAll(/from "([^"]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((s) => !s.startsWith("node:"))
+      .map(packageOf);
+    expect(
+      imported.filter((name) => !guide.install.includes(name)),
+      `packages/${dir}/README.md install line: ${guide.install.join(" ")}`,
+    ).toEqual([]);
     expect(guide.install).toContain(guide.name);
   });
 });

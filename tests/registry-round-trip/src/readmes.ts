@@ -69,7 +69,9 @@ export function unmetExpectations(expectations: readonly string[], stdout: strin
   let from = 0;
   const unmet: string[] = [];
   for (const expected of expectations) {
-    const parts = normalize(expected).split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const parts = normalize(expected)
+      .split("…")
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     const match = new RegExp(parts.join(".*?"), "g");
     match.lastIndex = from;
     const found = match.exec(printed);

@@ -30,7 +30,10 @@ describe("the local registry's process", () => {
   it("exits by itself at its deadline, up or not", async () => {
     const launcher = fileURLToPath(new URL("./verdaccio-process.ts", import.meta.url));
     const config = join(work, "deadline.yaml");
-    writeFileSync(config, `storage: ${JSON.stringify(join(work, "storage-deadline"))}\nweb:\n  enable: false\nlog: { type: stdout, format: pretty, level: warn }\n`);
+    writeFileSync(
+      config,
+      `storage: ${JSON.stringify(join(work, "storage-deadline"))}\nweb:\n  enable: false\nlog: { type: stdout, format: pretty, level: warn }\n`,
+    );
     const child = spawn(process.execPath, [launcher, verdaccioBin, config, "127.0.0.1:0", "500"], { stdio: ["pipe", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

@@ -82,7 +82,10 @@ export async function startRegistry(options: RegistryOptions): Promise<Registry>
   const started = Date.now();
   while (Date.now() - started < 30_000) {
     if (child.exitCode !== null) throw new Error(`Verdaccio exited with ${child.exitCode} before answering:\n${log}`);
-    const ok = await fetch(`${url}-/ping`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}-/ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { url, process: child, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -134,7 +137,11 @@ export function npmEnvironment(dir: string, registry: string, cache: string): No
 }
 
 /** Runs `command` with `args` in `cwd` to its end; resolves with its status and output (never rejects). */
-export function run(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -171,13 +178,18 @@ export async function startOfflineRegistry(work: string, deadlineMs: number): Pr
  * Returns the tarballs' paths by package folder.
  */
 export async function publishWorkspace(registry: Registry, work: string): Promise<Map<string, string>> {
-  const dirs = packageDirs().filter((dir) => !(JSON.parse(readFileSync(join(repoRoot, "packages", dir, "package.json"), "utf8")) as { private?: boolean }).private);
+  const dirs = packageDirs().filter(
+    (dir) => !(JSON.parse(readFileSync(join(repoRoot, "packages", dir, "package.json"), "utf8")) as { private?: boolean }).private,
+  );
   const toolPath = `${join(repoRoot, ".toolchain/node_modules/.bin")}:${process.env.PATH ?? ""}`;
   const tarballs = new Map<string, string>();
   await Promise.all(
     dirs.map(async (dir) => {
       const destination = join(work, "tarballs", dir);
-      const packed = await run("pnpm", ["pack", "--pack-destination", destination], { cwd: join(repoRoot, "packages", dir), env: { ...process.env, PATH: toolPath } });
+      const packed = await run("pnpm", ["pack", "--pack-destination", destination], {
+        cwd: join(repoRoot, "packages", dir),
+        env: { ...process.env, PATH: toolPath },
+      });
       if (packed.status !== 0) throw new Error(`pnpm pack of packages/${dir} failed:\n${packed.stdout}${packed.stderr}`);
       tarballs.set(dir, join(destination, readdirSync(destination)[0]!));
     }),

@@ -59,32 +59,38 @@ afterAll(async () => {
 }, 120_000);
 
 describe("registry round trip", () => {
-  it.concurrent.for(dirs)("@yoke/%s: a fresh project installs what the README's install line names and runs its first snippet", { timeout: 180_000 }, (dir, { expect }) =>
-    withSlot(async () => {
-      const since = Date.now();
-      const guide = readGuide(dir);
-      const where = `packages/${dir}/README.md`;
-      const project = join(work, "adopters", dir);
-      mkdirSync(project, { recursive: true });
-      writeFileSync(join(project, "package.json"), JSON.stringify({ name: `adopter-${dir}`, version: "1.0.0", private: true, type: "module" }));
-      const env = npmEnvironment(project, registry!.url, npmCache);
+  it.concurrent.for(dirs)(
+    "@yoke/%s: a fresh project installs what the README's install line names and runs its first snippet",
+    { timeout: 180_000 },
+    (dir, { expect }) =>
+      withSlot(async () => {
+        const since = Date.now();
+        const guide = readGuide(dir);
+        const where = `packages/${dir}/README.md`;
+        const project = join(work, "adopters", dir);
+        mkdirSync(project, { recursive: true });
+        writeFileSync(join(project, "package.json"), JSON.stringify({ name: `adopter-${dir}`, version: "1.0.0", private: true, type: "module" }));
+        const env = npmEnvironment(project, registry!.url, npmCache);
 
-      const install = await run("npm", ["install", ...guide.install], { cwd: project, env });
-      if (install.status !== 0) {
-        expect.fail(
-          `${where}: \`npm install ${guide.install.join(" ")}\` from the local registry failed` +
-            ` (a missing third-party tarball means bootstrap's warm storage is stale: bash scripts/bootstrap.sh):\n${install.stdout}${install.stderr}`,
-        );
-      }
+        const install = await run("npm", ["install", ...guide.install], { cwd: project, env });
+        if (install.status !== 0) {
+          expect.fail(
+            `${where}: \`npm install ${guide.install.join(" ")}\` from the local registry failed` +
+              ` (a missing third-party tarball means bootstrap's warm storage is stale: bash scripts/bootstrap.sh):\n${install.stdout}${install.stderr}`,
+          );
+        }
 
-      writeFileSync(join(project, "readme-snippet.ts"), guide.snippet);
-      const snippet = await run(node, [...nodeFlags, "readme-snippet.ts"], { cwd: project, env, timeoutMs: 60_000 });
-      const failure = `${where}, first snippet, run by Node ${nodeVersion} in a project that installed only \`${guide.install.join(" ")}\``;
-      expect(snippet.status, `${failure}: exit status\n--- stdout\n${snippet.stdout}--- stderr\n${snippet.stderr}`).toBe(0);
-      expect(snippet.stderr, `${failure}: wrote to stderr`).toBe("");
-      expect(unmetExpectations(guide.expectations, snippet.stdout), `${failure}: did not print what the README says it prints (in order)\n--- stdout\n${snippet.stdout}`).toEqual([]);
-      phase(dir, since);
-    }),
+        writeFileSync(join(project, "readme-snippet.ts"), guide.snippet);
+        const snippet = await run(node, [...nodeFlags, "readme-snippet.ts"], { cwd: project, env, timeoutMs: 60_000 });
+        const failure = `${where}, first snippet, run by Node ${nodeVersion} in a project that installed only \`${guide.install.join(" ")}\``;
+        expect(snippet.status, `${failure}: exit status\n--- stdout\n${snippet.stdout}--- stderr\n${snippet.stderr}`).toBe(0);
+        expect(snippet.stderr, `${failure}: wrote to stderr`).toBe("");
+        expect(
+          unmetExpectations(guide.expectations, snippet.stdout),
+          `${failure}: did not print what the README says it prints (in order)\n--- stdout\n${snippet.stdout}`,
+        ).toEqual([]);
+        phase(dir, since);
+      }),
   );
 });
 

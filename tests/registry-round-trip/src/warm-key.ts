@@ -17,4 +17,3 @@ export function warmKey(): string {
 }
 
 export const warmStamp = join(repoRoot, ".toolchain/registry/warm-stamp");
-

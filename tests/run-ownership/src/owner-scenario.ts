@@ -40,8 +40,7 @@ lines.on("line", (line) => {
     resolveLine();
   }
 });
-const heard = (line: string) =>
-  early.delete(line) ? Promise.resolve() : new Promise<void>((resolveLine) => waiting.set(line, resolveLine));
+const heard = (line: string) => (early.delete(line) ? Promise.resolve() : new Promise<void>((resolveLine) => waiting.set(line, resolveLine)));
 const emit = (line: string) => process.stdout.write(`${line}\n`);
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });

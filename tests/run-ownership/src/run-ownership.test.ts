@@ -127,7 +127,9 @@ describe("two processes resuming a run killed with an irreversible charge in fli
         const appliedAttempts = new Set(applies.map((entry) => String(entry.value).split(":")[1]!));
         expect(falseNotApplied(events, appliedAttempts)).toEqual([]);
         // The killed owner's attempt was reconciled (not_applied: it never charged) before the new one.
-        expect(events.filter((event) => event.type === "action.reconciled").map((event) => (event.data as { verdict: string }).verdict)).toEqual(["not_applied"]);
+        expect(events.filter((event) => event.type === "action.reconciled").map((event) => (event.data as { verdict: string }).verdict)).toEqual([
+          "not_applied",
+        ]);
         winners[done[0]!.name] = (winners[done[0]!.name] ?? 0) + 1;
       }
       task.meta.summary = `${TRIALS} trials at ${staggerMs} ms: 0 double charges, ${TRIALS} losers refused with RUN_LEASE_HELD, winners ${JSON.stringify(winners)}`;
@@ -147,7 +149,10 @@ describe("two processes starting the same new run", () => {
         expect(losers, transcripts).toHaveLength(1);
         expect(await losers[0]!.line("FAILED"), transcripts).toMatch(/^FAILED RUN_LEASE_HELD /);
         expect(losers[0]!.count("MODEL_CALL"), transcripts).toBe(0);
-        expect(starters.reduce((sum, child) => sum + child.count("MODEL_CALL"), 0), transcripts).toBe(2);
+        expect(
+          starters.reduce((sum, child) => sum + child.count("MODEL_CALL"), 0),
+          transcripts,
+        ).toBe(2);
         expect(createEffectLedger(join(dir, "ledger.jsonl")).entries()).toHaveLength(1);
         const { events, verification } = await journalOf(dir);
         expect(verification).toMatchObject({ ok: true });

@@ -38,7 +38,13 @@ async function crashedWithChargeInFlight(options: Partial<SqliteJournalOptions>)
       return new Promise(() => undefined);
     },
   });
-  const harness = createHarness({ journal, provider: createScriptedModel([callTools([{ name: "charge", args: { amount: 42 } }])]), tools: [charge], tenantId: scope.tenantId, lease: false });
+  const harness = createHarness({
+    journal,
+    provider: createScriptedModel([callTools([{ name: "charge", args: { amount: 42 } }])]),
+    tools: [charge],
+    tenantId: scope.tenantId,
+    lease: false,
+  });
   void harness.start("charge once", { runId: scope.runId });
   await started;
   return filename;
@@ -83,9 +89,15 @@ async function resume(filename: string, options: Partial<SqliteJournalOptions>) 
 function rows(filename: string): JournalEvent[] {
   const db = new Database(filename, { readonly: true });
   try {
-    return (db.prepare("SELECT seq, type, at, data, hash FROM events WHERE run_id = ? ORDER BY seq").all(scope.runId) as { seq: number; type: string; at: number; data: string; hash: string }[]).map(
-      (row) => ({ ...scope, seq: row.seq, type: row.type, at: row.at, data: JSON.parse(row.data), hash: row.hash }) as unknown as JournalEvent,
-    );
+    return (
+      db.prepare("SELECT seq, type, at, data, hash FROM events WHERE run_id = ? ORDER BY seq").all(scope.runId) as {
+        seq: number;
+        type: string;
+        at: number;
+        data: string;
+        hash: string;
+      }[]
+    ).map((row) => ({ ...scope, seq: row.seq, type: row.type, at: row.at, data: JSON.parse(row.data), hash: row.hash }) as unknown as JournalEvent);
   } finally {
     db.close();
   }
@@ -101,11 +113,31 @@ function forgeCommitted(filename: string): number {
     attemptId: admitted.attemptId,
     result: { status: "ok", content: [{ type: "text", text: "charged 42" }], timing: { startedAt: head.at, endedAt: head.at, durationMs: 0 } },
   };
-  const envelope = { ...scope, seq: head.seq + 1, type: "action.committed", at: head.at, causationId: null, data, prevHash: head.hash, schemaVersion: EVENT_SCHEMA_VERSION };
+  const envelope = {
+    ...scope,
+    seq: head.seq + 1,
+    type: "action.committed",
+    at: head.at,
+    causationId: null,
+    data,
+    prevHash: head.hash,
+    schemaVersion: EVENT_SCHEMA_VERSION,
+  };
   const db = new Database(filename);
   try {
-    db.prepare("INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run(
-      scope.tenantId, scope.runId, envelope.seq, envelope.type, envelope.at, null, canonicalJson(data), envelope.prevHash, computeEventHash(envelope), EVENT_SCHEMA_VERSION,
+    db.prepare(
+      "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      scope.tenantId,
+      scope.runId,
+      envelope.seq,
+      envelope.type,
+      envelope.at,
+      null,
+      canonicalJson(data),
+      envelope.prevHash,
+      computeEventHash(envelope),
+      EVENT_SCHEMA_VERSION,
     );
   } finally {
     db.close();

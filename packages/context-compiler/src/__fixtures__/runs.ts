@@ -5,7 +5,11 @@ import type { Message, ToolSpec } from "@yoke/protocol";
 import type { CompileConfig, ContextInput, SourceMessage } from "../input.js";
 
 export const TOOLS: ToolSpec[] = [
-  { name: "read_file", description: "Reads a file of the workspace.", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+  {
+    name: "read_file",
+    description: "Reads a file of the workspace.",
+    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
   { name: "run_tests", description: "Runs the test suite and returns its output.", inputSchema: { type: "object", properties: {} } },
 ];
 
@@ -26,7 +30,13 @@ export function makeTranscript(turns: number, options: RunOptions = {}): SourceM
       role: "assistant",
       content: [
         { type: "text", text: `Turn ${turn}: I will look at src/module_${turn % 37}.ts next.` },
-        { type: "tool-call", toolCallId: callId, toolName: "read_file", rawArguments: `{"path":"src/module_${turn % 37}.ts"}`, arguments: { path: `src/module_${turn % 37}.ts` } },
+        {
+          type: "tool-call",
+          toolCallId: callId,
+          toolName: "read_file",
+          rawArguments: `{"path":"src/module_${turn % 37}.ts"}`,
+          arguments: { path: `src/module_${turn % 37}.ts` },
+        },
       ],
     };
     const large = options.largeEvery !== undefined && options.largeEvery > 0 && turn % options.largeEvery === options.largeEvery - 1;
@@ -35,7 +45,14 @@ export function makeTranscript(turns: number, options: RunOptions = {}): SourceM
       : `export function f${turn}(x: number): number {\n  return x * ${turn};\n}\n`;
     const tool: Message = {
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: callId, toolName: "read_file", result: { status: "ok", content: [{ type: "text", text }], timing: { startedAt: turn, endedAt: turn + 1, durationMs: 1 } } }],
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: callId,
+          toolName: "read_file",
+          result: { status: "ok", content: [{ type: "text", text }], timing: { startedAt: turn, endedAt: turn + 1, durationMs: 1 } },
+        },
+      ],
     };
     transcript.push({ id: `event:${turn * 5 + 3}`, message: assistant }, { id: `event:${turn * 5 + 5}`, message: tool });
   }

@@ -16,7 +16,14 @@ const store = await createSqliteIdempotencyStore({ filename });
 process.stdout.write("ready\n");
 await waitForGo();
 
-const others = () => new Set(existsSync(seen) ? readFileSync(seen, "utf8").split("\n").filter((name) => name !== "" && name !== worker) : []);
+const others = () =>
+  new Set(
+    existsSync(seen)
+      ? readFileSync(seen, "utf8")
+          .split("\n")
+          .filter((name) => name !== "" && name !== worker)
+      : [],
+  );
 let reportedInProgress = false;
 let claimed = 0;
 

@@ -33,7 +33,12 @@ export function sqliteTamperSubject(directory: () => string, options: Partial<Sq
       for (const suffix of ["", "-wal", "-shm", "-head"]) rmSync(location + suffix, { force: true });
     },
     tamper: {
-      deleteTailRows: (location, run) => edit(location, (db) => db.prepare("DELETE FROM events WHERE tenant_id = ? AND run_id = ? AND seq >= ?").run(run.scope.tenantId, run.scope.runId, run.length - run.lastAppend)),
+      deleteTailRows: (location, run) =>
+        edit(location, (db) =>
+          db
+            .prepare("DELETE FROM events WHERE tenant_id = ? AND run_id = ? AND seq >= ?")
+            .run(run.scope.tenantId, run.scope.runId, run.length - run.lastAppend),
+        ),
       deleteWal(location) {
         requireWal(location);
         rmSync(`${location}-wal`);
@@ -77,7 +82,11 @@ function forgeRow(location: string, run: TamperedRun): void {
   const { tenantId, runId } = run.scope;
   let forged = { seq: 0, hash: "" };
   edit(location, (db) => {
-    const head = db.prepare("SELECT seq, at, hash FROM events WHERE tenant_id = ? AND run_id = ? ORDER BY seq DESC LIMIT 1").get(tenantId, runId) as { seq: number; at: number; hash: string };
+    const head = db.prepare("SELECT seq, at, hash FROM events WHERE tenant_id = ? AND run_id = ? ORDER BY seq DESC LIMIT 1").get(tenantId, runId) as {
+      seq: number;
+      at: number;
+      hash: string;
+    };
     const envelope = {
       tenantId,
       runId,
@@ -90,18 +99,9 @@ function forgeRow(location: string, run: TamperedRun): void {
       schemaVersion: EVENT_SCHEMA_VERSION,
     };
     const hash = computeEventHash(envelope);
-    db.prepare("INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run(
-      tenantId,
-      runId,
-      envelope.seq,
-      envelope.type,
-      envelope.at,
-      null,
-      canonicalJson(envelope.data),
-      envelope.prevHash,
-      hash,
-      EVENT_SCHEMA_VERSION,
-    );
+    db.prepare(
+      "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(tenantId, runId, envelope.seq, envelope.type, envelope.at, null, canonicalJson(envelope.data), envelope.prevHash, hash, EVENT_SCHEMA_VERSION);
     forged = { seq: envelope.seq, hash };
   });
   if (existsSync(`${location}-head`)) appendFileSync(`${location}-head`, `${JSON.stringify([tenantId, runId, forged.seq + 1, forged.hash])}\n`);

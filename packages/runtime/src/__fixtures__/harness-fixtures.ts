@@ -1,15 +1,7 @@
 // Shared test doubles for the runtime's tests: tools, journal wrappers and a harness factory
 // with deterministic clock and ids.
 import { createMemoryJournal } from "@yoke/journal";
-import {
-  YokeError,
-  reduceRun,
-  sequentialIdSource,
-  steppingClock,
-  type JournalEvent,
-  type JournalV1,
-  type RunScope,
-} from "@yoke/protocol";
+import { YokeError, reduceRun, sequentialIdSource, steppingClock, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
 import { createScriptedModel, type ScriptedModel, type ScriptedStep } from "@yoke/testkit";
 import { z } from "zod";
 import { defineTool, type AnyTool, type SideEffect, type ToolDefinition } from "../define-tool.js";
@@ -57,7 +49,15 @@ export function keyedTool(
   execute: ToolDefinition<typeof KeyInput>["execute"],
   extra: Pick<ToolDefinition<typeof KeyInput>, "reconcile" | "compensate" | "maxAttempts"> = {},
 ) {
-  return defineTool({ name, description: `Acts on one key (${sideEffect}).`, input: KeyInput, sideEffect, access: ({ key }) => ({ reads: [], writes: [key] }), execute, ...extra });
+  return defineTool({
+    name,
+    description: `Acts on one key (${sideEffect}).`,
+    input: KeyInput,
+    sideEffect,
+    access: ({ key }) => ({ reads: [], writes: [key] }),
+    execute,
+    ...extra,
+  });
 }
 
 export const failingTool = defineTool({

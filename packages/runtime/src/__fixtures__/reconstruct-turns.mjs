@@ -9,7 +9,13 @@ const journal = await createSqliteJournal({ filename });
 const rebuilt = [];
 for (const turn of turns) {
   const { requestHash, seq, bytes, manifest } = await reconstructRequest(journal, { tenantId, runId }, Number(turn));
-  rebuilt.push({ turn: Number(turn), requestHash, seq, bytes: Buffer.byteLength(bytes, "utf8"), truncated: manifest.items.filter((item) => item.decision === "truncated").length });
+  rebuilt.push({
+    turn: Number(turn),
+    requestHash,
+    seq,
+    bytes: Buffer.byteLength(bytes, "utf8"),
+    truncated: manifest.items.filter((item) => item.decision === "truncated").length,
+  });
 }
 await journal.close();
 process.stdout.write(`${JSON.stringify(rebuilt)}\n`);

@@ -59,7 +59,12 @@ export async function actOnResponse(context: RunContext): Promise<void> {
  */
 async function rejectAnswer(context: RunContext, output: ResolvedOutput, state: RunState, turnId: string, reason: string): Promise<void> {
   const why = `the final answer does not match the output schema: ${reason}`;
-  const checked: YokeEventDraft = { type: "completion.checked", at: context.deps.clock.now(), causationId: turnId, data: { turnId, passed: false, reason: why } };
+  const checked: YokeEventDraft = {
+    type: "completion.checked",
+    at: context.deps.clock.now(),
+    causationId: turnId,
+    data: { turnId, passed: false, reason: why },
+  };
   const retriesUsed = outputRetriesUsed(state);
   context.logger.info({ turnId, retriesUsed }, "final answer does not match the output schema");
   if (retriesUsed < context.deps.outputRetries && state.turns < state.maxTurns) {

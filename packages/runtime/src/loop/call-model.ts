@@ -1,11 +1,4 @@
-import {
-  ModelResponseSchema,
-  YokeError,
-  canonicalJson,
-  toolCallsOf,
-  type ModelResponse,
-  type YokeEventDraft,
-} from "@yoke/protocol";
+import { ModelResponseSchema, YokeError, canonicalJson, toolCallsOf, type ModelResponse, type YokeEventDraft } from "@yoke/protocol";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
@@ -67,7 +60,12 @@ export async function callModel(context: RunContext): Promise<void> {
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {
       const at = clock.now();
-      drafts.push({ type: "tool.rejected", at, causationId: turnId, data: { ...ref, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, clock) } });
+      drafts.push({
+        type: "tool.rejected",
+        at,
+        causationId: turnId,
+        data: { ...ref, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, clock) },
+      });
       context.logger.info({ turnId, toolName: call.toolName, code: decision.code }, "tool call rejected");
       return;
     }
@@ -82,7 +80,15 @@ export async function callModel(context: RunContext): Promise<void> {
   await commit(context, drafts);
   for (const [attemptId, value] of dispatchable) context.dispatchable.set(attemptId, value);
   context.logger.info(
-    { turnId, latencyMs, stopReason: response.stopReason, toolCalls: calls.length, provider: response.provider, model: response.model, requestId: response.requestId },
+    {
+      turnId,
+      latencyMs,
+      stopReason: response.stopReason,
+      toolCalls: calls.length,
+      provider: response.provider,
+      model: response.model,
+      requestId: response.requestId,
+    },
     "model responded",
   );
 }

@@ -53,7 +53,10 @@ export function truncationNote(calls: readonly TruncatedToolCallPart[]): string 
  * limit or change the task). Nothing when the last response has no cut call, or when its
  * note is already in the transcript. `state` may be a preview.
  */
-export function truncationDrafts(context: RunContext, state: RunState): { kind: "none" } | { kind: "note"; draft: YokeEventDraft } | { kind: "end"; outcome: Outcome } {
+export function truncationDrafts(
+  context: RunContext,
+  state: RunState,
+): { kind: "none" } | { kind: "note"; draft: YokeEventDraft } | { kind: "end"; outcome: Outcome } {
   const response = state.lastResponse;
   const calls = response === undefined ? [] : truncatedCallsOf(response);
   if (calls.length === 0) return { kind: "none" };

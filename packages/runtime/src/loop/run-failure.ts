@@ -76,7 +76,12 @@ export async function journalRunFailure(context: RunContext, error: unknown): Pr
       const draft = runFailedDraft(context, error);
       const { fromSeq } = fold.staged;
       fold.failure = { error };
-      const appended = await context.deps.journal.append(context.scope, fromSeq, [draft], context.lease === undefined ? undefined : { lease: context.lease.current() });
+      const appended = await context.deps.journal.append(
+        context.scope,
+        fromSeq,
+        [draft],
+        context.lease === undefined ? undefined : { lease: context.lease.current() },
+      );
       if (context.deps.onEvent) for (const event of appended.events) context.deps.onEvent(typedStored(draft, event));
     } else {
       await commit(context, [runFailedDraft(context, error)]);

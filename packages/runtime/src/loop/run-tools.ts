@@ -37,7 +37,11 @@ export async function runTools(context: RunContext): Promise<void> {
       continue;
     }
     const items = state.pendingToolCalls.flatMap((call) => (call.started ? [context.dispatchable.get(call.started.attemptId)!] : []));
-    const outcomes = await context.deps.executor.executeAll(items, toolSignal(context), context.lease === undefined ? {} : { fencingToken: context.lease.current().token });
+    const outcomes = await context.deps.executor.executeAll(
+      items,
+      toolSignal(context),
+      context.lease === undefined ? {} : { fencingToken: context.lease.current().token },
+    );
     const retries: DispatchItem[] = [];
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;
@@ -125,7 +129,14 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
         type: "tool.completed",
         at,
         causationId: call.started.actionId,
-        data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, actionId: call.started.actionId, attemptId: call.started.attemptId, result: errorEnvelope("TOOL_INTERRUPTED", why, at, context.deps.clock) },
+        data: {
+          turnId,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          actionId: call.started.actionId,
+          attemptId: call.started.attemptId,
+          result: errorEnvelope("TOOL_INTERRUPTED", why, at, context.deps.clock),
+        },
       });
       continue;
     }
@@ -142,12 +153,21 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
         type: "tool.rejected",
         at,
         causationId: turnId,
-        data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, code: refusal.code, result: errorEnvelope(refusal.code, refusal.message, at, context.deps.clock) },
+        data: {
+          turnId,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          code: refusal.code,
+          result: errorEnvelope(refusal.code, refusal.message, at, context.deps.clock),
+        },
       });
       continue;
     }
     if (decision.kind === "reject") {
-      escalation ??= { actionId: record.actionId, reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})` };
+      escalation ??= {
+        actionId: record.actionId,
+        reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})`,
+      };
       continue;
     }
     const settlement = await batch.recover(record, decision.tool, decision.value);
@@ -163,7 +183,10 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
 const CANCELLED_BEFORE_ADMISSION = { code: "CANCELLED", message: "the run was cancelled before this call was admitted; it did not run" } as const;
 
 function logRecovery(context: RunContext, record: ActionRecord, settlement: Settlement): void {
-  context.logger.warn({ toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind }, "recovered an action a stopped process left");
+  context.logger.warn(
+    { toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind },
+    "recovered an action a stopped process left",
+  );
 }
 
 /**
@@ -171,7 +194,13 @@ function logRecovery(context: RunContext, record: ActionRecord, settlement: Sett
  * calls deferred behind an earlier one) never run: each is journaled as failed, not
  * dispatched, so no action of the finished run is left `executing`.
  */
-async function escalateBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], leased: readonly DispatchItem[], escalation: Escalation): Promise<void> {
+async function escalateBatch(
+  context: RunContext,
+  batch: BatchTransaction,
+  drafts: readonly YokeEventDraft[],
+  leased: readonly DispatchItem[],
+  escalation: Escalation,
+): Promise<void> {
   const at = context.deps.clock.now();
   const why = "the run escalated before this attempt was dispatched; it did not run";
   const outcome: AttemptOutcome = { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };

@@ -200,7 +200,7 @@ describe("contextInputFromRunState", () => {
     const first = contextInputFromRunState(state);
     const grown = { ...state, length: 16, messages };
     const next = contextInputFromRunState(grown, { previousTranscript: first.transcript });
-    first.transcript.forEach((source, index) => expect(next.transcript[index]).toBe(source));
+    for (const [index, source] of first.transcript.entries()) expect(next.transcript[index]).toBe(source);
     expect(next).toEqual(contextInputFromRunState(grown));
     expect(compile(next, FAST).bytes).toBe(compile(contextInputFromRunState(grown), FAST).bytes);
     // A state that does not extend it (message 2 differs) gets new sources from there on.

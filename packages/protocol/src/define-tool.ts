@@ -75,6 +75,7 @@ export interface Tool<Input extends SchemaLike = SchemaLike>
 }
 
 /** Any tool, whatever its input schema (`any`: a tool's input type sits in its handler's parameters). */
+// biome-ignore lint/suspicious/noExplicitAny: a handler takes its input as a parameter, so Tool<unknown> would not accept a Tool<{ path: string }>
 export type AnyTool = Tool<any>;
 
 /**

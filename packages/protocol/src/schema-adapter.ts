@@ -10,6 +10,7 @@ type JsonObject = { [key: string]: JsonValue };
  * What a tool's input (or a run's structured output) may be declared with: any Standard
  * Schema — zod 4, zod 3, valibot, arktype, … — or `jsonSchema(json, { validate })`.
  */
+// biome-ignore lint/suspicious/noExplicitAny: any schema, whatever its input and output types; `unknown` would make inferred outputs unknown
 export type SchemaLike<Output = any> = StandardSchemaV1<any, Output>;
 
 /** The value a schema's validator gives back (zod: after defaults and transforms). */

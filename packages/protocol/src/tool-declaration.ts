@@ -76,6 +76,7 @@ export interface ToolDeclarationV1<Input = unknown> {
    * Validates the model's arguments (`~standard.validate`, maybe asynchronous); its output is
    * what the handler receives. Any Standard Schema: zod 3 or 4, valibot, arktype, `jsonSchema()`.
    */
+  // biome-ignore lint/suspicious/noExplicitAny: the schema's input type is whatever the model sends; only its output type is the handler's
   readonly input: StandardSchemaV1<any, Input>;
   /** When present, structured output that fails it turns the result into a TOOL_OUTPUT_INVALID error for the model. */
   readonly output?: StandardSchemaV1;

@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import { type JsonValue } from "@yoke/protocol";
+import type { JsonValue } from "@yoke/protocol";
 import { providerError } from "@yoke/protocol/internal";
 import { callWithResponse, type SdkCall } from "./with-response.js";
 import type { OpenAIApi } from "./admission.js";

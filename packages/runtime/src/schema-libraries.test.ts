@@ -117,7 +117,16 @@ describe("tools declared with any Standard Schema run end to end", () => {
       },
     );
     const seen: number[] = [];
-    const tool = defineTool({ name: "count", description: "d", input: slow, sideEffect: "none", execute: async ({ n }) => (seen.push(n), "ok") });
+    const tool = defineTool({
+      name: "count",
+      description: "d",
+      input: slow,
+      sideEffect: "none",
+      execute: async ({ n }) => {
+        seen.push(n);
+        return "ok";
+      },
+    });
     const { harness, model } = rig(
       [
         callTools([

@@ -1,4 +1,4 @@
-import { type ActionRecord, type ActionStatus, type EventData, type YokeEventDraft } from "@yoke/protocol";
+import type { ActionRecord, ActionStatus, EventData, YokeEventDraft } from "@yoke/protocol";
 import { transitionAction, type ActionTransitionInput } from "@yoke/protocol/internal";
 
 /** A draft of one `action.*` event. */

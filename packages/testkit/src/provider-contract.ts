@@ -7,7 +7,7 @@ import {
   type ProviderAdapterV1,
   type ToolSpec,
 } from "@yoke/protocol";
-import { type ProviderErrorKind } from "@yoke/protocol/internal";
+import type { ProviderErrorKind } from "@yoke/protocol/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "./rejection.js";
 
@@ -226,128 +226,126 @@ export function providerContractTests(makeSubject: ProviderContractFactory, opti
   const eachSeed = (title: string, body: (seed: number) => Promise<void>) => {
     for (const seed of seeds) test(`${title} [split seed ${seed}]`, () => body(seed));
   };
-  {
-    test("declares specification v1, its ids and a well-formed capability matrix", async () => {
-      const { adapter } = await subject("text");
-      expect(adapter.specificationVersion).toBe("v1");
-      expect(adapter.provider).toMatch(/^\S+$/);
-      expect(adapter.modelId.length).toBeGreaterThan(0);
-      const capabilities = adapter.capabilities;
-      for (const flag of [capabilities.toolCalls, capabilities.parallelToolCalls, capabilities.streaming, capabilities.cancellation]) {
-        expect(typeof flag).toBe("boolean");
-      }
-      for (const flag of Object.values(capabilities.usage)) expect(typeof flag).toBe("boolean");
-      expect(capabilities.inputModalities).toContain("text");
-      expect(["none", "strict-subset", "json-schema"]).toContain(capabilities.structuredOutput);
-      expect(["none", "automatic", "breakpoints"]).toContain(capabilities.promptCaching);
-      expect(capabilities.maxOutputTokens).toBeGreaterThan(0);
-      expect(capabilities.contextWindow).toBeGreaterThanOrEqual(capabilities.maxOutputTokens);
-    });
+  test("declares specification v1, its ids and a well-formed capability matrix", async () => {
+    const { adapter } = await subject("text");
+    expect(adapter.specificationVersion).toBe("v1");
+    expect(adapter.provider).toMatch(/^\S+$/);
+    expect(adapter.modelId.length).toBeGreaterThan(0);
+    const capabilities = adapter.capabilities;
+    for (const flag of [capabilities.toolCalls, capabilities.parallelToolCalls, capabilities.streaming, capabilities.cancellation]) {
+      expect(typeof flag).toBe("boolean");
+    }
+    for (const flag of Object.values(capabilities.usage)) expect(typeof flag).toBe("boolean");
+    expect(capabilities.inputModalities).toContain("text");
+    expect(["none", "strict-subset", "json-schema"]).toContain(capabilities.structuredOutput);
+    expect(["none", "automatic", "breakpoints"]).toContain(capabilities.promptCaching);
+    expect(capabilities.maxOutputTokens).toBeGreaterThan(0);
+    expect(capabilities.contextWindow).toBeGreaterThanOrEqual(capabilities.maxOutputTokens);
+  });
 
-    eachSeed("normalizes a text answer (and streams it consistently)", async (seed) => {
-      const { adapter, requestCount } = await subject("text", seed);
-      const parts: ModelStreamPart[] = [];
-      const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS.text, { onStreamPart: (part) => parts.push(part) });
-      checkResponse(adapter, response);
-      expect(response.stopReason).toBe("end_turn");
-      expect(response.content.some((part) => part.type === "text" && part.text.length > 0)).toBe(true);
-      for (const part of response.content) if (part.type === "text") expect(part.text).not.toContain("\uFFFD");
-      checkStream(adapter, parts, response);
-      // The provider's request id, so an incident can be taken to the provider.
-      expect(typeof response.requestId).toBe("string");
-      expect(response.requestId!.length).toBeGreaterThan(0);
-      if (requestCount) expect(requestCount()).toBe(1);
-    });
+  eachSeed("normalizes a text answer (and streams it consistently)", async (seed) => {
+    const { adapter, requestCount } = await subject("text", seed);
+    const parts: ModelStreamPart[] = [];
+    const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS.text, { onStreamPart: (part) => parts.push(part) });
+    checkResponse(adapter, response);
+    expect(response.stopReason).toBe("end_turn");
+    expect(response.content.some((part) => part.type === "text" && part.text.length > 0)).toBe(true);
+    for (const part of response.content) if (part.type === "text") expect(part.text).not.toContain("\uFFFD");
+    checkStream(adapter, parts, response);
+    // The provider's request id, so an incident can be taken to the provider.
+    expect(typeof response.requestId).toBe("string");
+    expect(response.requestId!.length).toBeGreaterThan(0);
+    if (requestCount) expect(requestCount()).toBe(1);
+  });
 
-    eachSeed("returns parallel tool calls with distinct ids and parsed arguments, in order", async (seed) => {
-      const { adapter } = await subject("tool-calls", seed);
-      const parts: ModelStreamPart[] = [];
-      const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["tool-calls"], { onStreamPart: (part) => parts.push(part) });
-      checkResponse(adapter, response);
-      expect(response.stopReason).toBe("tool_use");
-      const calls = response.content.flatMap((part) => (part.type === "tool-call" ? [part] : []));
-      expect(calls.map((call) => [call.toolName, call.arguments])).toEqual([
-        ["get_weather", { city: "Paris" }],
-        ["get_weather", { city: "Tokyo" }],
-      ]);
-      for (const call of calls) {
-        expect(call.toolCallId.length).toBeGreaterThan(0);
-        expect(JSON.parse(call.rawArguments)).toEqual(call.arguments);
-        expect(call.argumentsError).toBeUndefined();
-      }
-      expect(new Set(calls.map((call) => call.toolCallId)).size).toBe(2);
-      checkStream(adapter, parts, response);
-    });
+  eachSeed("returns parallel tool calls with distinct ids and parsed arguments, in order", async (seed) => {
+    const { adapter } = await subject("tool-calls", seed);
+    const parts: ModelStreamPart[] = [];
+    const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["tool-calls"], { onStreamPart: (part) => parts.push(part) });
+    checkResponse(adapter, response);
+    expect(response.stopReason).toBe("tool_use");
+    const calls = response.content.flatMap((part) => (part.type === "tool-call" ? [part] : []));
+    expect(calls.map((call) => [call.toolName, call.arguments])).toEqual([
+      ["get_weather", { city: "Paris" }],
+      ["get_weather", { city: "Tokyo" }],
+    ]);
+    for (const call of calls) {
+      expect(call.toolCallId.length).toBeGreaterThan(0);
+      expect(JSON.parse(call.rawArguments)).toEqual(call.arguments);
+      expect(call.argumentsError).toBeUndefined();
+    }
+    expect(new Set(calls.map((call) => call.toolCallId)).size).toBe(2);
+    checkStream(adapter, parts, response);
+  });
 
-    eachSeed("returns malformed tool arguments as a value with argumentsError, not a throw", async (seed) => {
-      const { adapter } = await subject("malformed-arguments", seed);
-      const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["malformed-arguments"]);
-      checkResponse(adapter, response);
-      const call = response.content.find((part) => part.type === "tool-call");
-      expect(call?.type).toBe("tool-call");
-      if (call?.type !== "tool-call") return;
-      expect(call.arguments).toBeUndefined();
-      expect(typeof call.argumentsError).toBe("string");
-      expect(() => JSON.parse(call.rawArguments)).toThrow();
-    });
+  eachSeed("returns malformed tool arguments as a value with argumentsError, not a throw", async (seed) => {
+    const { adapter } = await subject("malformed-arguments", seed);
+    const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["malformed-arguments"]);
+    checkResponse(adapter, response);
+    const call = response.content.find((part) => part.type === "tool-call");
+    expect(call?.type).toBe("tool-call");
+    if (call?.type !== "tool-call") return;
+    expect(call.arguments).toBeUndefined();
+    expect(typeof call.argumentsError).toBe("string");
+    expect(() => JSON.parse(call.rawArguments)).toThrow();
+  });
 
-    eachSeed("rejects a rate limit with a retryable PROVIDER_RATE_LIMITED carrying retryAfterMs, without retrying itself", async (seed) => {
-      const { adapter, requestCount } = await subject("rate-limited", seed);
-      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["rate-limited"]));
-      expect(error.code).toBe("PROVIDER_RATE_LIMITED");
-      expect(error.retryable).toBe(true);
-      expect(typeof error.details.retryAfterMs).toBe("number");
-      expect(error.details.retryAfterMs as number).toBeGreaterThanOrEqual(0);
-      if (requestCount) expect(requestCount()).toBe(1);
-    });
+  eachSeed("rejects a rate limit with a retryable PROVIDER_RATE_LIMITED carrying retryAfterMs, without retrying itself", async (seed) => {
+    const { adapter, requestCount } = await subject("rate-limited", seed);
+    const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["rate-limited"]));
+    expect(error.code).toBe("PROVIDER_RATE_LIMITED");
+    expect(error.retryable).toBe(true);
+    expect(typeof error.details.retryAfterMs).toBe("number");
+    expect(error.details.retryAfterMs as number).toBeGreaterThanOrEqual(0);
+    if (requestCount) expect(requestCount()).toBe(1);
+  });
 
-    eachSeed("rejects a provider failure with a retryable PROVIDER_UNAVAILABLE, without retrying itself", async (seed) => {
-      const { adapter, requestCount } = await subject("unavailable", seed);
-      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.unavailable));
-      expect(error.code).toBe("PROVIDER_UNAVAILABLE");
-      expect(error.retryable).toBe(true);
-      if (requestCount) expect(requestCount()).toBe(1);
-    });
+  eachSeed("rejects a provider failure with a retryable PROVIDER_UNAVAILABLE, without retrying itself", async (seed) => {
+    const { adapter, requestCount } = await subject("unavailable", seed);
+    const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.unavailable));
+    expect(error.code).toBe("PROVIDER_UNAVAILABLE");
+    expect(error.retryable).toBe(true);
+    if (requestCount) expect(requestCount()).toBe(1);
+  });
 
-    eachSeed("rejects a cut stream with PROVIDER_STREAM_CUT and finishes nothing", async (seed) => {
-      const { adapter } = await subject("stream-cut", seed);
-      const parts: ModelStreamPart[] = [];
-      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["stream-cut"], { onStreamPart: (part) => parts.push(part) }));
-      expect(error.code).toBe("PROVIDER_STREAM_CUT");
-      expect(error.retryable).toBe(true);
-      expect(parts.filter((part) => part.type === "finish")).toEqual([]);
-    });
+  eachSeed("rejects a cut stream with PROVIDER_STREAM_CUT and finishes nothing", async (seed) => {
+    const { adapter } = await subject("stream-cut", seed);
+    const parts: ModelStreamPart[] = [];
+    const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["stream-cut"], { onStreamPart: (part) => parts.push(part) }));
+    expect(error.code).toBe("PROVIDER_STREAM_CUT");
+    expect(error.retryable).toBe(true);
+    expect(parts.filter((part) => part.type === "finish")).toEqual([]);
+  });
 
-    eachSeed("rejects an error event inside a 200 stream as not retryable, with the request id, without retrying itself", async (seed) => {
-      const { adapter, requestCount } = await subject("in-stream-error", seed);
-      const parts: ModelStreamPart[] = [];
-      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["in-stream-error"], { onStreamPart: (part) => parts.push(part) }));
-      expect(error.code).toMatch(/^PROVIDER_(REQUEST_INVALID|RATE_LIMITED)$/);
-      expect(error.retryable).toBe(false);
-      expect(NEVER_RETRYABLE_KINDS).toContain(error.details.kind);
-      expect(typeof error.details.requestId).toBe("string");
-      expect((error.details.requestId as string).length).toBeGreaterThan(0);
-      expect(parts.filter((part) => part.type === "finish")).toEqual([]);
-      if (requestCount) expect(requestCount()).toBe(1);
-    });
+  eachSeed("rejects an error event inside a 200 stream as not retryable, with the request id, without retrying itself", async (seed) => {
+    const { adapter, requestCount } = await subject("in-stream-error", seed);
+    const parts: ModelStreamPart[] = [];
+    const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS["in-stream-error"], { onStreamPart: (part) => parts.push(part) }));
+    expect(error.code).toMatch(/^PROVIDER_(REQUEST_INVALID|RATE_LIMITED)$/);
+    expect(error.retryable).toBe(false);
+    expect(NEVER_RETRYABLE_KINDS).toContain(error.details.kind);
+    expect(typeof error.details.requestId).toBe("string");
+    expect((error.details.requestId as string).length).toBeGreaterThan(0);
+    expect(parts.filter((part) => part.type === "finish")).toEqual([]);
+    if (requestCount) expect(requestCount()).toBe(1);
+  });
 
-    test("rejects an already-aborted call with CANCELLED before calling the provider", async () => {
-      const { adapter, requestCount } = await subject("text");
-      const controller = new AbortController();
-      controller.abort();
-      const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.text, { signal: controller.signal }));
-      expect(error.code).toBe("CANCELLED");
-      if (requestCount) expect(requestCount()).toBe(0);
-    });
+  test("rejects an already-aborted call with CANCELLED before calling the provider", async () => {
+    const { adapter, requestCount } = await subject("text");
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.text, { signal: controller.signal }));
+    expect(error.code).toBe("CANCELLED");
+    if (requestCount) expect(requestCount()).toBe(0);
+  });
 
-    eachSeed("rejects with CANCELLED when aborted mid-call", async (seed) => {
-      const { adapter, requestReceived } = await subject("slow", seed);
-      const controller = new AbortController();
-      const pending = rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.slow, { signal: controller.signal }));
-      await (requestReceived ?? new Promise((resolve) => setImmediate(resolve)));
-      controller.abort();
-      expect((await pending).code).toBe("CANCELLED");
-    });
-  }
+  eachSeed("rejects with CANCELLED when aborted mid-call", async (seed) => {
+    const { adapter, requestReceived } = await subject("slow", seed);
+    const controller = new AbortController();
+    const pending = rejectionOf(adapter.generate(PROVIDER_CONTRACT_REQUESTS.slow, { signal: controller.signal }));
+    await (requestReceived ?? new Promise((resolve) => setImmediate(resolve)));
+    controller.abort();
+    expect((await pending).code).toBe("CANCELLED");
+  });
   return { tests, cleanup };
 }

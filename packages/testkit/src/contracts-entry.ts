@@ -19,4 +19,5 @@ export const {
   describeJournalTamperSuite,
   describeProviderContract,
   describeRunLeaseContract,
+  providerContractTests,
 } = suites;

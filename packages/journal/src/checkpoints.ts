@@ -19,7 +19,7 @@ export const CHECKPOINT_MESSAGE_VERSION = "yoke.journal.checkpoint.v1";
  * await writeFile("run_1.checkpoint.json", JSON.stringify(checkpoint));
  * // later, before trusting the run:
  * const verdict = await verifyCheckpoint(journal, scope, checkpoint, publicKey);
- * if (!verdict.ok) throw new Error(`run altered at or before seq ${verdict.seq}: ${verdict.reason}`);
+ * if (!verdict.ok) throw new YokeError("JOURNAL_CHAIN_BROKEN", `run altered at or before seq ${verdict.seq}: ${verdict.reason}`);
  * ```
  */
 export interface JournalCheckpoint {

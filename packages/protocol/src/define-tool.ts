@@ -3,6 +3,7 @@ import type { ActionId } from "./ids.js";
 import type { JsonValue } from "./json-value.js";
 import { ToolSpecSchema, type ToolSpec } from "./model.js";
 import { jsonSchemaOf, type InferSchemaOutput, type SchemaLike } from "./schema-adapter.js";
+import { DataClassificationSchema, NetworkPolicySchema, type DataClassification, type NetworkPolicy } from "./tool-contract.js";
 import type { CompensationContext, ReconcileResult, SideEffectClass, ToolAccess, ToolCallContext, ToolDeclarationV1, ToolOutput } from "./tool-declaration.js";
 
 /** Default `timeoutMs` of a tool. */
@@ -37,6 +38,12 @@ export interface ToolDefinition<Input extends SchemaLike = SchemaLike> {
   outputBudget?: number;
   /** Attempts one action may take in all. Default 3. */
   maxAttempts?: number;
+  /** How sensitive what the tool reads or returns is: `public | internal | confidential | restricted`. Default `internal`. */
+  dataClassification?: DataClassification;
+  /** Where the tool may reach: `{ egress: "none" }`, `{ egress: "hosts", hosts: [...] }`, or `{ egress: "any" }` (the default). */
+  network?: NetworkPolicy;
+  /** Who answers for the tool (a team, a service); discovery can filter by it. */
+  owner?: string;
   /** The resources a call reads and writes. Default: `none` reads everything, other classes write everything. */
   access?: (input: InferSchemaOutput<Input>) => ToolAccess;
   /**
@@ -131,6 +138,16 @@ export function defineTool<Input extends SchemaLike>(definition: ToolDefinition<
         details: { tool: definition.name, [option]: value },
       });
     }
+  }
+  if (definition.dataClassification !== undefined && !DataClassificationSchema.safeParse(definition.dataClassification).success) {
+    throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: dataClassification must be one of ${DataClassificationSchema.options.join(", ")}`, {
+      details: { tool: definition.name },
+    });
+  }
+  if (definition.network !== undefined && !NetworkPolicySchema.safeParse(definition.network).success) {
+    throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: network must be { egress: "none" | "any" } or { egress: "hosts", hosts: string[] }`, {
+      details: { tool: definition.name },
+    });
   }
   return { ...definition, specificationVersion: "v1", timeoutMs, spec: spec.data };
 }

@@ -51,6 +51,16 @@ export const YOKE_ERROR_CODES = {
   ARTIFACT_UNAVAILABLE: { retryable: true, summary: "the artifact store failed to read or write (permissions, disk full, I/O error)" },
   TOOL_OUTPUT_INVALID: { retryable: false, summary: "a tool's structured output did not match its output schema" },
   TOOL_COMPENSATION_FAILED: { retryable: false, summary: "undoing a committed effect failed" },
+  TOOL_NOT_OFFERED: { retryable: false, summary: "the model called a tool that exists but was not offered to this turn" },
+  TOOL_DRIFTED: { retryable: false, summary: "the tool's live definition differs from the revision the run pinned, and no declared rule re-admits it" },
+  TOOL_WITHDRAWN: { retryable: false, summary: "the tool was withdrawn from the registry; no run may call it" },
+  TOOL_REVISION_UNAVAILABLE: { retryable: false, summary: "no registered source can run the revision the run pinned" },
+  TOOL_SOURCE_UNAVAILABLE: {
+    retryable: true,
+    summary: "a tool source (an MCP server) could not be started or reached, or its connection was lost before a call was sent",
+  },
+  TOOL_SOURCE_INVALID: { retryable: false, summary: "a tool source broke its protocol: a malformed listing or message" },
+  TOOL_REGISTRATION_CONFLICT: { retryable: false, summary: "a tool name is already registered with another revision from another origin" },
   ACTION_TRANSITION_ILLEGAL: { retryable: false, summary: "an action event does not follow from the action's state" },
   IDEMPOTENCY_KEY_REUSED: { retryable: false, summary: "an idempotency key was reused with different arguments" },
   // runtime and configuration

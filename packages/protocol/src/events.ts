@@ -3,6 +3,7 @@ import { RECONCILE_VERDICTS } from "./actions.js";
 import { YokeError } from "./errors.js";
 import { JsonObjectSchema, type JsonValue } from "./json-value.js";
 import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelopeSchema, ToolSpecSchema } from "./model.js";
+import { ToolDriftSchema, ToolRevisionRecordSchema, ToolSnapshotSchema } from "./tool-registry.js";
 
 /**
  * The version of the event envelope and of the canonical event data below. Readers accept
@@ -96,6 +97,11 @@ export const EVENT_DATA_SCHEMAS = {
     systemPrompt: z.string().optional(),
     tools: z.array(ToolSpecSchema),
     /**
+     * The tool registry snapshot the run pinned: every revision it may call (unless a journaled
+     * `tool.readmitted` replaces one). Absent in journals written before the registry.
+     */
+    toolSnapshot: ToolSnapshotSchema.optional(),
+    /**
      * Limits pinned for the run's life, so a resume decides as the first process did.
      * `maxToolCallsPerTurn`: calls of one response past it (in proposal order) are rejected
      * with TOOL_CALL_LIMIT; absent in journals written before it (no cap).
@@ -111,7 +117,22 @@ export const EVENT_DATA_SCHEMAS = {
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),
-  "turn.started": z.object({ ...turnRef, index: z.number().int().positive() }),
+  /**
+   * `offered`: the tools offered to this turn, frozen (their revision digests and the digest of
+   * the set). Absent in journals written before the registry (every pinned tool was offered).
+   */
+  "turn.started": z.object({
+    ...turnRef,
+    index: z.number().int().positive(),
+    offered: z.object({ digest: HashSchema, tools: z.array(z.object({ name: z.string(), digest: HashSchema })) }).optional(),
+  }),
+  /**
+   * A compatibility event: a source offers a definition other than the one the run pinned
+   * (or no longer offers it). The tool is not callable by this run until a `tool.readmitted`.
+   */
+  "tool.drifted": ToolDriftSchema,
+  /** A drifted tool re-admitted for this run by a declared rule: from here on the run calls `revision`. */
+  "tool.readmitted": z.object({ toolName: z.string(), rule: z.string(), revision: ToolRevisionRecordSchema }),
   /** Journaled before the call: the digest of exactly the request sent. */
   "model.requested": z.object({ ...turnRef, requestHash: HashSchema, messageCount: z.number().int().nonnegative() }),
   /**
@@ -172,6 +193,8 @@ export const EVENT_DATA_SCHEMAS = {
     ...actionRef,
     input: JsonValueSchema,
     sideEffect: SideEffectClassSchema,
+    /** The digest of the tool revision the action runs (absent in journals written before the registry). */
+    toolRevision: HashSchema.optional(),
     decision: z.literal("allow"),
     rule: z.string(),
     attemptId: z.string(),
@@ -179,7 +202,7 @@ export const EVENT_DATA_SCHEMAS = {
     deadlineAt: z.number(),
   }),
   /** A tool call the runtime accepted becomes an action; the action id is its idempotency key. */
-  "action.proposed": z.object({ ...callRef, ...actionRef, input: JsonValueSchema, sideEffect: SideEffectClassSchema }),
+  "action.proposed": z.object({ ...callRef, ...actionRef, input: JsonValueSchema, sideEffect: SideEffectClassSchema, toolRevision: HashSchema.optional() }),
   "action.validated": z.object(actionRef),
   "action.authorized": z.object({ ...actionRef, decision: z.literal("allow"), rule: z.string() }),
   /** An attempt is reserved, with the deadline after which it must not be dispatched. */

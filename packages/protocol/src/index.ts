@@ -129,3 +129,39 @@ export type { AnyTool, Tool, ToolDefinition } from "./define-tool.js";
 export { describeIssues, jsonSchema, jsonSchemaOf, validateWithSchema } from "./schema-adapter.js";
 export type { InferSchemaOutput, JsonSchemaDefinition, JsonSchemaValidation, SchemaLike, SchemaValidationResult } from "./schema-adapter.js";
 export type { StandardJSONSchemaV1, StandardSchemaV1, StandardTypedV1 } from "./standard-schema.js";
+export {
+  DataClassificationSchema,
+  NetworkPolicySchema,
+  ReadmissionRuleSchema,
+  ToolChangeSchema,
+  ToolContractSchema,
+  ToolDriftSchema,
+  ToolHintsSchema,
+  ToolOriginSchema,
+  ToolRevisionRecordSchema,
+  ToolSnapshotSchema,
+} from "./tool-registry.js";
+export type {
+  DataClassification,
+  DiscoveryRequest,
+  NetworkPolicy,
+  OfferedTools,
+  ReadmissionRule,
+  RegistrationOptions,
+  RemoteToolDeclaration,
+  SourceRegistrationOptions,
+  SourceToolDefinition,
+  ToolChange,
+  ToolContract,
+  ToolDrift,
+  ToolFilter,
+  ToolHints,
+  ToolLifecycle,
+  ToolOrigin,
+  ToolRegistryV1,
+  ToolResolution,
+  ToolRevisionRecord,
+  ToolRevisionV1,
+  ToolSnapshot,
+  ToolSourceV1,
+} from "./tool-registry.js";

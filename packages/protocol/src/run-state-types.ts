@@ -1,6 +1,7 @@
 import type { ActionStatus } from "./actions.js";
 import type { Outcome } from "./events.js";
 import type { JsonValue, Message, ModelResponse, ToolSpec, Usage } from "./model.js";
+import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
 
 /**
  * Where a run stands, which fixes what the loop does next:
@@ -50,6 +51,17 @@ export interface RunState {
   readonly task: string;
   readonly systemPrompt: string | undefined;
   readonly tools: readonly ToolSpec[];
+  /** The registry snapshot `run.started` pinned; undefined in journals written before the registry. */
+  readonly toolSnapshot: ToolSnapshot | undefined;
+  /**
+   * The revision the run calls for each tool name: the snapshot's, replaced by a journaled
+   * `tool.readmitted`. Empty when the run pinned no snapshot.
+   */
+  readonly pinnedTools: ReadonlyMap<string, ToolRevisionRecord>;
+  /** Tools with a journaled drift not (yet) re-admitted, by name: the run may not call them. */
+  readonly driftedTools: ReadonlyMap<string, ToolDrift>;
+  /** The tools offered to the current turn (`turn.started`'s `offered`); undefined when it named none. */
+  readonly offeredTools: { readonly digest: string; readonly tools: readonly { readonly name: string; readonly digest: string }[] } | undefined;
   readonly maxTurns: number;
   /** Tool calls of one response that may run; the rest are rejected (TOOL_CALL_LIMIT). Undefined: no cap (a journal from before the cap). */
   readonly maxToolCallsPerTurn: number | undefined;

@@ -116,7 +116,27 @@ export class RunStateAccumulator {
         if (state.phase !== "ready") throw invalid(event, `turn.started in phase ${state.phase}`);
         state.turns = event.data.index;
         state.currentTurnId = event.data.turnId;
+        state.offeredTools = event.data.offered;
         return;
+      case "tool.drifted": {
+        if (event.data.pinned !== null && state.pinnedTools.get(event.data.toolName)?.digest !== event.data.pinned) {
+          throw invalid(event, `tool.drifted names revision ${event.data.pinned} of ${event.data.toolName}, which the run does not pin`);
+        }
+        const drifted = new Map(state.driftedTools);
+        drifted.set(event.data.toolName, event.data);
+        state.driftedTools = drifted;
+        return;
+      }
+      case "tool.readmitted": {
+        if (event.data.revision.name !== event.data.toolName) throw invalid(event, "tool.readmitted names a revision of another tool");
+        const pinned = new Map(state.pinnedTools);
+        pinned.set(event.data.toolName, event.data.revision);
+        state.pinnedTools = pinned;
+        const drifted = new Map(state.driftedTools);
+        drifted.delete(event.data.toolName);
+        state.driftedTools = drifted;
+        return;
+      }
       case "model.requested":
         if (state.phase !== "ready" && state.phase !== "responded") throw invalid(event, `model.requested in phase ${state.phase}`);
         if (state.currentTurnId !== event.data.turnId) throw invalid(event, "model.requested for another turn");
@@ -349,6 +369,10 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     task: data.task,
     systemPrompt: data.systemPrompt,
     tools: data.tools,
+    toolSnapshot: data.toolSnapshot,
+    pinnedTools: new Map((data.toolSnapshot?.revisions ?? []).map((revision) => [revision.name, revision])),
+    driftedTools: new Map(),
+    offeredTools: undefined,
     maxTurns: data.limits.maxTurns,
     maxToolCallsPerTurn: data.limits.maxToolCallsPerTurn,
     maxEventOutputBytes: data.limits.maxEventOutputBytes,

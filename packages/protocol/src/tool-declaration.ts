@@ -1,6 +1,7 @@
 import type { ActionId, AttemptId } from "./ids.js";
 import type { JsonValue, ToolSpec } from "./model.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
+import type { DataClassification, NetworkPolicy } from "./tool-contract.js";
 
 /** What running a tool twice does to the world. */
 export type SideEffectClass = "none" | "idempotent" | "reversible" | "irreversible";
@@ -87,6 +88,12 @@ export interface ToolDeclarationV1<Input = unknown> {
   readonly outputBudget?: number;
   /** Attempts an action may take in all (retryable failures and reconciled `not_applied`). Default 3. */
   readonly maxAttempts?: number;
+  /** How sensitive what the tool reads or returns is. Default `internal`. Part of the tool's contract digest. */
+  readonly dataClassification?: DataClassification;
+  /** Where the tool may reach on the network. Default `{ egress: "any" }` (nobody declared otherwise). */
+  readonly network?: NetworkPolicy;
+  /** Who answers for the tool (a team, a service). */
+  readonly owner?: string;
   /**
    * Reads and writes of one call. Default: `none` reads `"*"`, every other class writes
    * `"*"` (it conflicts with everything, so it runs alone in proposal order).

@@ -36,6 +36,8 @@ export interface ActionRecord {
   readonly toolName: string;
   readonly input: JsonValue;
   readonly sideEffect: "none" | "idempotent" | "reversible" | "irreversible";
+  /** The digest of the tool revision the action runs (from `action.admitted`/`action.proposed`); absent in journals written before the registry. */
+  readonly toolRevision?: string;
   readonly status: ActionStatus;
   /** The attempt leased last. */
   readonly attemptId: string | undefined;

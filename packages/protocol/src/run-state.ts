@@ -296,6 +296,10 @@ export class RunStateAccumulator {
     }
     if (current === undefined) {
       if (event.type !== "action.proposed" && event.type !== "action.admitted") throw invalid(event, `unknown action ${event.data.actionId}`);
+      const revision = event.data.toolRevision;
+      if (revision !== undefined && state.pinnedTools.get(event.data.toolName)?.digest !== revision) {
+        throw invalid(event, `${event.type} names revision ${revision} of ${event.data.toolName}, which the run does not pin`);
+      }
       const record: ActionRecord = {
         actionId: event.data.actionId,
         turnId: event.data.turnId,
@@ -303,6 +307,7 @@ export class RunStateAccumulator {
         toolName: event.data.toolName,
         input: event.data.input,
         sideEffect: event.data.sideEffect,
+        ...(event.data.toolRevision === undefined ? {} : { toolRevision: event.data.toolRevision }),
         status: result.status,
         attemptId: undefined,
         receipt: undefined,

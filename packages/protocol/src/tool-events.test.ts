@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { YokeError } from "./errors.js";
 import { reduceRun } from "./run-state.js";
 import type { ToolRevisionRecord } from "./tool-registry.js";
-import { eventsOf } from "./__fixtures__/events-of.js";
+import { eventsOf, toolUse } from "./__fixtures__/events-of.js";
 
 const digest = (c: string) => c.repeat(64);
 
@@ -80,6 +80,32 @@ describe("tool revisions in the fold", () => {
     expect(() => reduceRun(eventsOf([started, wrong]))).toThrow(YokeError);
     const mismatched = { type: "tool.readmitted", data: { toolName: "read", rule: "r", revision: write } };
     expect(() => reduceRun(eventsOf([started, mismatched]))).toThrow(/another tool/);
+  });
+
+  it("records the revision an action runs, and refuses an admission naming a revision the run does not pin", () => {
+    const turn = { type: "turn.started", data: { turnId: "turn_1", index: 1 } };
+    const requested = { type: "model.requested", data: { turnId: "turn_1", requestHash: digest("c"), messageCount: 1 } };
+    const responded = { type: "model.responded", data: { turnId: "turn_1", response: toolUse(["call_1", "read"]), latencyMs: 0 } };
+    const admitted = (toolRevision: string) => ({
+      type: "action.admitted",
+      data: {
+        turnId: "turn_1",
+        toolCallId: "call_1",
+        toolName: "read",
+        actionId: "action_1",
+        input: {},
+        sideEffect: "none",
+        toolRevision,
+        decision: "allow",
+        rule: "default",
+        attemptId: "attempt_1",
+        attempt: 1,
+        deadlineAt: 10,
+      },
+    });
+    const state = reduceRun(eventsOf([started, turn, requested, responded, admitted(read.digest)]));
+    expect(state.actions[0]?.toolRevision).toBe(read.digest);
+    expect(() => reduceRun(eventsOf([started, turn, requested, responded, admitted(write.digest)]))).toThrow(/does not pin/);
   });
 
   it("accepts a drift for an added tool (nothing pinned)", () => {

@@ -60,11 +60,21 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     if (tools.has(tool.name)) invalid(`two tools are named ${JSON.stringify(tool.name)}`, "tools");
     tools.set(tool.name, tool);
   }
+  if (options.registry !== undefined && options.registry?.specificationVersion !== "v1") invalid("registry must implement ToolRegistryV1", "registry");
+  if (options.registry !== undefined && options.tools !== undefined) {
+    invalid("give either tools or a registry, not both: register the tools in the registry (registry.register(tool))", "tools");
+  }
+  const discovery = options.discovery;
+  if (discovery !== undefined && typeof discovery !== "function" && (typeof discovery?.principal !== "string" || discovery.principal === "")) {
+    invalid("discovery must be a function or { principal, filter? } with a non-empty principal", "discovery");
+  }
   const clock = options.clock ?? systemClock();
   return {
     journal,
     provider: options.provider,
     tools,
+    registry: options.registry,
+    discovery,
     tenantId,
     clock,
     ids: options.ids ?? ulidIdSource({ clock }),

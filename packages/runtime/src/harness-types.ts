@@ -12,6 +12,9 @@ import type {
   SchemaLike,
   ServerToolSpec,
   InferSchemaOutput,
+  DiscoveryRequest,
+  ToolFilter,
+  ToolRegistryV1,
   YokeEvent,
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
@@ -123,8 +126,52 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    */
   journal?: JournalV1 | string;
   provider: ProviderAdapterV1;
-  /** Default: none. */
+  /**
+   * Default: none. Sugar for a local registry of these tools (`createToolRegistry({ tools })`
+   * from @yoke/tool-registry): a run pins their revisions like any registry's. Give either
+   * `tools` or `registry`, not both (CONFIG_INVALID).
+   */
   tools?: readonly AnyTool[];
+  /**
+   * Where runs get their tools (`@yoke/tool-registry`, local and MCP origins). A run pins
+   * `registry.snapshot()` in `run.started.toolSnapshot` and calls only those revisions (or
+   * ones a declared rule re-admitted, journaled as `tool.readmitted`), on every resume too;
+   * each turn offers what `registry.discover` gives for `discovery` (journaled in
+   * `turn.started.offered`); each `action.admitted` names the revision it runs. A call to a
+   * pinned tool whose live definition drifted is journaled as `tool.drifted` and refused
+   * (TOOL_DRIFTED, a tool error the model sees) unless a re-admission rule matches; an
+   * in-flight action whose revision drifted while no process ran it stops the run with
+   * TOOL_DRIFTED. Tools of a non-local origin reach the context compiler as untrusted.
+   *
+   * @example
+   * ```ts
+   * const registry = createToolRegistry({
+   *   tools: [readNotes],
+   *   readmission: [{ id: "descriptions-ok", changes: ["description"], origin: { kind: "mcp-stdio" } }],
+   * });
+   * await registry.addSource(mcpStdioSource({ command: "node", args: ["server.mjs"] }), { trustDomain: "third-party" });
+   * const harness = createHarness({ provider, registry, discovery: { principal: "user_42", filter: { capabilities: ["fs.read"] } } });
+   * ```
+   */
+  registry?: ToolRegistryV1;
+  /**
+   * Who asks for tools, and with what filter, on each turn of a run: `{ principal, filter? }`
+   * (the task is the run's), or a function of the run's state that returns the whole
+   * `DiscoveryRequest`. Default: the tenant as principal, no filter (every callable pinned tool
+   * is offered). What a turn was offered is journaled, so a resume never asks again.
+   *
+   * @example
+   * ```ts
+   * createHarness({ provider, registry, discovery: { principal: "user_42", filter: { capabilities: ["fs.read"], owners: ["docs-team"] } } });
+   * // per run: read-only tools once the run has used half its turns
+   * createHarness({
+   *   provider,
+   *   registry,
+   *   discovery: (state) => ({ principal: "user_42", task: state.task, ...(state.turns >= 5 ? { filter: { sideEffects: ["none"] } } : {}) }),
+   * });
+   * ```
+   */
+  discovery?: { readonly principal: string; readonly filter?: ToolFilter } | ((state: RunState) => DiscoveryRequest);
   /** Default `"default"`, for single-tenant use. Every journal read and write is scoped by it. */
   tenantId?: string;
   /** Default: the system clock. */

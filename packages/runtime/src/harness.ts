@@ -18,6 +18,7 @@ import { takeRunLease, type HeldLease } from "./run-lease.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
+import { snapshotRecord } from "./pinned-tools.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -108,6 +109,8 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
 async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startOptions: StartOptions, lease: HeldLease | undefined): Promise<RunResult> {
   const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
   const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
+  // The run pins the registry's snapshot now: every tool it may call, for its whole life.
+  const snapshot = deps.registry === undefined ? undefined : snapshotRecord(deps.registry.snapshot());
   const runStarted: YokeEventDraft = {
     type: "run.started",
     at: deps.clock.now(),
@@ -116,7 +119,8 @@ async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startO
       sessionId,
       task,
       ...(deps.systemPrompt === undefined ? {} : { systemPrompt: deps.systemPrompt }),
-      tools: [...deps.tools.values()].map((tool) => tool.spec),
+      tools: snapshot === undefined ? [...deps.tools.values()].map((tool) => tool.spec) : snapshot.revisions.map((revision) => revision.spec),
+      ...(snapshot === undefined ? {} : { toolSnapshot: snapshot }),
       limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
@@ -124,7 +128,10 @@ async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startO
   // The run's first turn shares the run's first transaction.
   const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
   await commit(context, [runStarted, ...first], 0);
-  context.logger.info({ sessionId, tools: deps.tools.size, maxTurns: deps.maxTurns }, "run started");
+  context.logger.info(
+    { sessionId, tools: snapshot === undefined ? deps.tools.size : snapshot.revisions.length, maxTurns: deps.maxTurns, ...(snapshot === undefined ? {} : { toolSnapshot: snapshot.digest }) },
+    "run started",
+  );
   return runLoop(context);
 }
 
@@ -196,6 +203,7 @@ function newContext(
     compiled,
     fold: createFoldAhead(),
     lease,
+    revisions: new Map(),
   };
 }
 

@@ -3,6 +3,7 @@ import { sha256Hex } from "@yoke/context-compiler/internal";
 import { RunStateAccumulator, YokeError, type JournalEvent, type JournalV1, type ModelRequest, type RunScope } from "@yoke/protocol";
 import { cutOutputsOf, verifyOutOfLine, type CutOutput, type ReconstructOptions } from "./cut-outputs.js";
 import { parseManifestDelta } from "./compiled-context.js";
+import { turnTools } from "./pinned-tools.js";
 
 export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
 
@@ -85,7 +86,9 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
       const state = accumulator.peek();
       if (found === undefined && state.turns === turnIndex && compiledInTurn++ === requestInTurn) {
         // The input the runtime compiled this request from; transcript item `index` is message `index + 1`.
-        const input = contextInputFromRunState(state);
+        const offered = turnTools(state);
+        const base = contextInputFromRunState(state, offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote });
+        const input = offered === undefined ? base : { ...base, tools: offered.tools };
         const sourceSeqs = new Map(input.transcript.map((source, index) => [source.id, state.messageSeqs[index + 1]!] as const));
         found = { seq: event.seq, manifest, requestHash: data.requestHash, input, sourceSeqs };
       }

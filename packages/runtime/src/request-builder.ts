@@ -11,6 +11,7 @@ import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type Provi
 import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
+import { turnTools, type TurnOffer } from "./pinned-tools.js";
 
 type JsonRecord = Record<string, JsonValue>;
 
@@ -43,22 +44,28 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
  * pinned constraints, evidence and the compactions journaled so far. The transcript of the
  * last input is passed on, so its sources are reused and a turn costs its new messages.
  */
-export function contextInputOf(context: RunContext, state: RunState): ContextInput {
+export function contextInputOf(context: RunContext, state: RunState, offer?: TurnOffer): ContextInput {
   const { compactions } = context.compiled;
   const { constraints, evidence } = context.deps.context;
+  const offered = turnTools(state, offer ?? state.offeredTools);
   const input = contextInputFromRunState(state, {
     previousTranscript: context.compiled.transcript,
     ...(constraints === undefined ? {} : { constraints }),
     ...(evidence === undefined ? {} : { evidence: evidence(state) }),
     ...(compactions.length === 0 ? {} : { compactions: compactions.slice() }),
+    ...(offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote }),
   });
   context.compiled.transcript = input.transcript;
-  return input;
+  return offered === undefined ? input : { ...input, tools: offered.tools };
 }
 
-/** Compiles the request `state` gives with the context's long-lived compiler. Throws CONTEXT_OVERFLOW when it cannot fit. */
-export function compileRequest(context: RunContext, state: RunState): CompileResult {
-  return context.compiler.compile(contextInputOf(context, state));
+/**
+ * Compiles the request `state` gives with the context's long-lived compiler. Throws
+ * CONTEXT_OVERFLOW when it cannot fit. A run with pinned tools offers the tools of the
+ * turn (`offer` for a turn about to start, else `turn.started.offered`).
+ */
+export function compileRequest(context: RunContext, state: RunState, offer?: TurnOffer): CompileResult {
+  return context.compiler.compile(contextInputOf(context, state, offer));
 }
 
 /**
@@ -68,8 +75,8 @@ export function compileRequest(context: RunContext, state: RunState): CompileRes
  * cut tool output is not an artifact here: it is journaled once, in the tool's own event (or
  * it is in the artifact store, referenced from that event), and the manifest names its hash.
  */
-export function requestDrafts(context: RunContext, state: RunState, turnId: string): YokeEventDraft[] {
-  const result = compileRequest(context, state);
+export function requestDrafts(context: RunContext, state: RunState, turnId: string, offer?: TurnOffer): YokeEventDraft[] {
+  const result = compileRequest(context, state, offer);
   const { manifest } = result;
   const journaled = context.compiled.artifacts;
   const artifacts: { hash: string; text: string }[] = [];

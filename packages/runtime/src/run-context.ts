@@ -12,6 +12,8 @@ import {
   type RunScope,
   type RunState,
   type RunStateAccumulator,
+  type ToolDeclarationV1,
+  type ToolRegistryV1,
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
@@ -26,12 +28,18 @@ import type { DispatchItem, Timers } from "@yoke/scheduler";
 import type { ToolExecutor } from "./tool-executor.js";
 import type { ResolvedOutput } from "./structured-output.js";
 import type { HeldLease, LeasePolicy } from "./run-lease.js";
+import type { DiscoveryOption } from "./pinned-tools.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
 export interface HarnessDeps {
   readonly journal: JournalV1;
   readonly provider: ProviderAdapterV1;
+  /** The harness's tools by name: what a run that pinned no snapshot (a journal written before the registry) calls. */
   readonly tools: ReadonlyMap<string, AnyTool>;
+  /** Where runs get their pinned snapshot, per-turn offers and revisions to run (a local registry of `tools` by default). */
+  readonly registry: ToolRegistryV1 | undefined;
+  /** Who asks for tools on each turn (`HarnessOptions.discovery`). */
+  readonly discovery: DiscoveryOption | undefined;
   readonly tenantId: string;
   readonly clock: Clock;
   readonly ids: IdSource;
@@ -86,6 +94,9 @@ export interface RunContext {
   readonly fold: FoldAhead;
   /** The run's lease this process holds (when the journal offers leases): every append carries it. */
   readonly lease: HeldLease | undefined;
+  /** Declarations of the tool revisions this process admitted or resolved, by revision digest. */
+  // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
+  readonly revisions: Map<string, ToolDeclarationV1<any>>;
 }
 
 /**

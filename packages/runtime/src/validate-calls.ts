@@ -1,14 +1,44 @@
-import { JsonValueSchema, describeIssues, parseToolArguments, validateWithSchema, type JsonValue, type ToolCallPart } from "@yoke/protocol";
+import {
+  JsonValueSchema,
+  describeIssues,
+  parseToolArguments,
+  validateWithSchema,
+  type JsonValue,
+  type ToolCallPart,
+  type ToolDeclarationV1,
+} from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
 
-/** Why a proposed call is not run. Each code goes back to the model in an error result. */
-export type RejectionCode = "TOOL_UNKNOWN" | "TOOL_INPUT_INVALID" | "TOOL_DUPLICATE_CALL_ID" | "TOOL_CALL_LIMIT";
+/**
+ * Why a proposed call is not run. Each code goes back to the model in an error result. The
+ * last four come from a run's pinned tools (a registry): a pinned tool not offered to the
+ * turn, one whose live definition drifted from the pinned revision (and no rule re-admits
+ * it), one withdrawn from the registry, one no source can run any more.
+ */
+export type RejectionCode =
+  | "TOOL_UNKNOWN"
+  | "TOOL_INPUT_INVALID"
+  | "TOOL_DUPLICATE_CALL_ID"
+  | "TOOL_CALL_LIMIT"
+  | "TOOL_NOT_OFFERED"
+  | "TOOL_DRIFTED"
+  | "TOOL_WITHDRAWN"
+  | "TOOL_REVISION_UNAVAILABLE";
+
+/** What a tool name resolves to for one call: the declaration to run (and the digest of its revision), or why not. */
+export type ToolLookup =
+  // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
+  | { readonly kind: "tool"; readonly tool: ToolDeclarationV1<any>; readonly revision?: string }
+  | { readonly kind: "reject"; readonly code: RejectionCode; readonly message: string };
 
 /** The verdict on one proposed call. */
 export type CallDecision =
   | {
       readonly kind: "start";
-      readonly tool: AnyTool;
+      // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
+      readonly tool: ToolDeclarationV1<any>;
+      /** The digest of the tool revision the call runs, when the run pinned its tools (a registry). */
+      readonly revision?: string;
       /** The parsed input, as the handler receives it. */
       readonly value: unknown;
       /** What `action.admitted` records: the parsed input when it is JSON, else the model's arguments. */
@@ -27,6 +57,22 @@ export type CallDecision =
  * asynchronous; calls are judged one after another, in proposal order).
  */
 export async function validateCalls(calls: readonly ToolCallPart[], tools: ReadonlyMap<string, AnyTool>, maxCalls?: number): Promise<CallDecision[]> {
+  return judgeCalls(calls, async (name) => lookupIn(tools, name), maxCalls);
+}
+
+/** A tool of `tools` by name, or TOOL_UNKNOWN naming the available tools. */
+export function lookupIn(tools: ReadonlyMap<string, AnyTool>, name: string): ToolLookup {
+  const tool = tools.get(name);
+  if (tool !== undefined) return { kind: "tool", tool };
+  const names = [...tools.keys()].sort().join(", ") || "(none)";
+  return { kind: "reject", code: "TOOL_UNKNOWN", message: `there is no tool named ${JSON.stringify(name)}; the available tools are: ${names}` };
+}
+
+/**
+ * `validateCalls` with the tools looked up by `lookup` (awaited once per call that gets that
+ * far, in proposal order): how a run with pinned tools judges its calls.
+ */
+export async function judgeCalls(calls: readonly ToolCallPart[], lookup: (name: string) => Promise<ToolLookup>, maxCalls?: number): Promise<CallDecision[]> {
   const seen = new Set<string>();
   const decisions: CallDecision[] = [];
   for (const [index, call] of calls.entries()) decisions.push(await judge(call, index));
@@ -46,16 +92,15 @@ export async function validateCalls(calls: readonly ToolCallPart[], tools: Reado
       );
     }
     seen.add(call.toolCallId);
-    return validateCall(call, tools);
+    const found = await lookup(call.toolName);
+    if (found.kind === "reject") return found;
+    return validateCall(call, found.tool, found.revision);
   }
 }
 
-async function validateCall(call: ToolCallPart, tools: ReadonlyMap<string, AnyTool>): Promise<CallDecision> {
-  const tool = tools.get(call.toolName);
-  if (!tool) {
-    const names = [...tools.keys()].sort().join(", ") || "(none)";
-    return reject("TOOL_UNKNOWN", `there is no tool named ${JSON.stringify(call.toolName)}; the available tools are: ${names}`);
-  }
+/** Parses and validates one call's arguments for `tool` (the declaration of revision `revision`, when given). */
+// biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
+export async function validateCall(call: ToolCallPart, tool: ToolDeclarationV1<any>, revision?: string): Promise<CallDecision> {
   let args: JsonValue;
   if (call.argumentsError !== undefined) {
     return reject(
@@ -86,7 +131,7 @@ async function validateCall(call: ToolCallPart, tools: ReadonlyMap<string, AnyTo
     return reject("TOOL_INPUT_INVALID", `the arguments for ${tool.name} do not match its input schema:\n${describeIssues(result.issues, "(the arguments)")}`);
   }
   const asJson = JsonValueSchema.safeParse(result.value);
-  return { kind: "start", tool, value: result.value, input: asJson.success ? asJson.data : args };
+  return { kind: "start", tool, value: result.value, input: asJson.success ? asJson.data : args, ...(revision === undefined ? {} : { revision }) };
 }
 
 function reject(code: RejectionCode, message: string): CallDecision {

@@ -4,7 +4,7 @@ import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
-import { validateCalls } from "../validate-calls.js";
+import { judgeResponseCalls, withRevision } from "../tool-admission.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { nextTurnDrafts } from "./next-turn.js";
@@ -21,7 +21,7 @@ import { nextTurnDrafts } from "./next-turn.js";
  * ignores its signal.
  */
 export async function callModel(context: RunContext): Promise<void> {
-  const { clock, ids, provider, tools } = context.deps;
+  const { clock, ids, provider } = context.deps;
   const state = context.accumulator.peek();
   const turnId = currentTurn(state);
   const request = journaledRequest(context, state);
@@ -55,7 +55,10 @@ export async function callModel(context: RunContext): Promise<void> {
   const calls = toolCallsOf(response);
   const dispatchable: [string, DispatchItem][] = [];
   const batch = new BatchTransaction({ clock, ids });
-  (await validateCalls(calls, tools, state.maxToolCallsPerTurn)).forEach((decision, index) => {
+  const { decisions, preface } = await judgeResponseCalls(context, state, calls);
+  // Compatibility events found while judging share the transaction of the verdicts they led to.
+  drafts.push(...preface);
+  decisions.forEach((decision, index) => {
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {
@@ -70,7 +73,7 @@ export async function callModel(context: RunContext): Promise<void> {
       return;
     }
     const item = batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value });
-    drafts.push(...batch.drain());
+    drafts.push(...withRevision(batch.drain(), decision.revision));
     dispatchable.push([item.attemptId, item]);
   });
   if (calls.length > 0 && dispatchable.length === 0) {

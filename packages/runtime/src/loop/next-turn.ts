@@ -2,12 +2,14 @@ import { newId, type JsonValue, type Outcome, type RunState, type YokeEventDraft
 import { requestDrafts } from "../request-builder.js";
 import { preview, type RunContext } from "../run-context.js";
 import { truncationDrafts } from "./output-limit.js";
+import { offerTurn } from "../tool-admission.js";
 
 /**
  * What moves a run in phase `ready` on: `run.completed` when it was cancelled or has used
  * its turns, else the next `turn.started` and its `model.requested`. When the last response
  * also had a call the output limit cut, its note comes first (`truncationDrafts`), or the run
- * ends when too many responses in a row were cut. `state` may be a
+ * ends when too many responses in a row were cut. A run with pinned tools journals in
+ * `turn.started.offered` the tools discovery offers the turn; its requests offer exactly those. `state` may be a
  * preview, so the drafts can share a transaction with the events that led to it.
  */
 export function nextTurnDrafts(context: RunContext, state: RunState): YokeEventDraft[] {
@@ -21,10 +23,17 @@ export function nextTurnDrafts(context: RunContext, state: RunState): YokeEventD
   const notes = truncation.kind === "note" ? [truncation.draft] : [];
   const current = notes.length === 0 ? state : preview(context, notes, state.length);
   const turnId = newId(context.deps.ids, "turn");
+  // A run with pinned tools offers the turn what discovery gives now, frozen for the turn.
+  const offered = offerTurn(context, current);
   return [
     ...notes,
-    { type: "turn.started", at: context.deps.clock.now(), causationId: turnId, data: { turnId, index: current.turns + 1 } },
-    ...requestDrafts(context, current, turnId),
+    {
+      type: "turn.started",
+      at: context.deps.clock.now(),
+      causationId: turnId,
+      data: { turnId, index: current.turns + 1, ...(offered === undefined ? {} : { offered: { digest: offered.digest, tools: offered.tools.slice() } }) },
+    },
+    ...requestDrafts(context, current, turnId, offered),
   ];
 }
 

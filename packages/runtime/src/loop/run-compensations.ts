@@ -3,6 +3,7 @@ import { BatchTransaction, pendingCompensations } from "@yoke/scheduler";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { nextTurnDrafts } from "./next-turn.js";
 import { escalate } from "./run-tools.js";
+import { admittedDeclaration } from "../tool-admission.js";
 
 /** True when the batch has compensations journaled as started and not ended. */
 export function hasPendingCompensations(context: RunContext): boolean {
@@ -20,7 +21,11 @@ export async function runCompensations(context: RunContext): Promise<void> {
   const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions });
   const signal = context.signal ?? new AbortController().signal;
   for (const record of pendingCompensations(state.actions)) {
-    const tool = context.deps.tools.get(record.toolName);
+    // The revision the action ran under undoes it (a run with pinned tools), never the live one.
+    const tool =
+      record.toolRevision === undefined
+        ? context.deps.tools.get(record.toolName)
+        : await admittedDeclaration(context, state, record.toolName, record.toolRevision, record.actionId);
     const parsed = tool === undefined ? undefined : await validateWithSchema(tool.input, record.input).catch(() => undefined);
     const settlement = tool
       ? await batch.compensate(record, tool, parsed?.ok ? parsed.value : record.input, signal)

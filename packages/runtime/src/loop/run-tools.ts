@@ -3,7 +3,8 @@ import { BatchTransaction, compensationPlan, type AttemptOutcome, type DispatchI
 import { boundResults } from "../bound-output.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
-import { validateCalls, type CallDecision } from "../validate-calls.js";
+import type { CallDecision } from "../validate-calls.js";
+import { driftOf, judgeAdmitted, judgeResponseCalls, withRevision } from "../tool-admission.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 
@@ -89,7 +90,12 @@ export async function runTools(context: RunContext): Promise<void> {
  * came from a dispatch or from a resume's reconciliation, the same rule applies.
  */
 async function endBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], settled: RunState): Promise<void> {
-  const undo = compensationPlan(settled.actions, (name) => context.deps.tools.get(name));
+  // The revision each action ran under says whether it can be undone (a run with pinned tools).
+  const admitted = new Map(settled.actions.flatMap((action) => (action.toolRevision === undefined ? [] : [[action.toolName, action.toolRevision] as const])));
+  const undo = compensationPlan(settled.actions, (name) => {
+    const revision = admitted.get(name);
+    return revision === undefined ? context.deps.tools.get(name) : context.revisions.get(revision);
+  });
   if (undo.length > 0) {
     batch.beginCompensation(undo, "an action of the same batch failed");
     return commit(context, [...drafts, ...batch.drain()]);
@@ -113,14 +119,29 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
   const drafts: YokeEventDraft[] = [];
   const items: DispatchItem[] = [];
   let escalation: Escalation | undefined;
-  let decisions: CallDecision[] | undefined;
-  const decisionOf = async (call: PendingToolCall) =>
-    (decisions ??= await validateCalls(toolCallsOf(lastResponse(state)), context.deps.tools, state.maxToolCallsPerTurn))[call.index]!;
+  let judged: Awaited<ReturnType<typeof judgeResponseCalls>> | undefined;
+  const calls = toolCallsOf(lastResponse(state));
+  const decisionOf = async (call: PendingToolCall, record: ActionRecord | undefined): Promise<CallDecision> => {
+    // An action keeps the revision it was admitted under: never the live definition.
+    if (record?.toolRevision !== undefined) return judgeAdmitted(context, state, calls[call.index]!, record.toolRevision, record.actionId);
+    judged ??= await judgeResponseCalls(context, state, calls);
+    return judged.decisions[call.index]!;
+  };
   const turnId = currentTurn(state);
   for (const call of state.pendingToolCalls) {
     if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
     const record = state.actions.find((action) => action.actionId === call.actionId);
-    const decision = await decisionOf(call);
+    let decision: CallDecision;
+    try {
+      decision = await decisionOf(call, record);
+    } catch (error) {
+      // The revision of an in-flight action drifted while no process ran it: journal the drift, then stop.
+      const drift = driftOf(error, state);
+      if (drift !== undefined) await commit(context, [{ type: "tool.drifted", at: context.deps.clock.now(), causationId: turnId, data: drift }]);
+      throw error;
+    }
+    // Compatibility events the judging found come before the verdicts they led to.
+    if (judged !== undefined && judged.preface.length > 0) drafts.push(...judged.preface.splice(0));
     if (record === undefined && call.started !== undefined) {
       // A `tool.started` of a journal written before action transactions: never re-run.
       const at = context.deps.clock.now();
@@ -144,7 +165,7 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
       // A cancelled run admits nothing new: the call is answered, with no action that would never run.
       if (decision.kind === "start" && !context.signal?.aborted) {
         items.push(batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value }));
-        drafts.push(...batch.drain());
+        drafts.push(...withRevision(batch.drain(), decision.revision));
         continue;
       }
       const refusal = decision.kind === "reject" ? decision : CANCELLED_BEFORE_ADMISSION;

@@ -1,7 +1,9 @@
-import { canonicalJson, type ToolChange, type ToolRevisionRecord } from "@yoke/protocol";
-import { normalizeCapabilities, sha256OfJson } from "./digests.js";
+import { canonicalJson, type JsonValue, type ToolChange, type ToolRevisionRecord } from "@yoke/protocol";
+import { normalizeCapabilities, schemaForDigest, sha256OfJson } from "./digests.js";
 
 const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+const sameSchema = (a: JsonValue | undefined, b: JsonValue | undefined) =>
+  same(a === undefined ? null : schemaForDigest(a), b === undefined ? null : schemaForDigest(b));
 
 /**
  * How `offered` differs from `pinned`, two revisions of one name, in a fixed order. A change
@@ -12,8 +14,8 @@ const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJ
 export function changesBetween(pinned: ToolRevisionRecord, offered: ToolRevisionRecord): ToolChange[] {
   const changes: ToolChange[] = [];
   if (pinned.spec.description !== offered.spec.description) changes.push("description");
-  if (!same(pinned.spec.inputSchema, offered.spec.inputSchema) || pinned.spec.strict !== offered.spec.strict) changes.push("input_schema");
-  if (!same(pinned.outputSchema, offered.outputSchema)) changes.push("output_schema");
+  if (!sameSchema(pinned.spec.inputSchema, offered.spec.inputSchema) || pinned.spec.strict !== offered.spec.strict) changes.push("input_schema");
+  if (!sameSchema(pinned.outputSchema, offered.outputSchema)) changes.push("output_schema");
   if (pinned.contractDigest !== offered.contractDigest || !same(normalizeCapabilities(pinned.capabilities), normalizeCapabilities(offered.capabilities))) {
     changes.push("contract");
   }
@@ -29,9 +31,9 @@ export function changesBetween(pinned: ToolRevisionRecord, offered: ToolRevision
 export function bodyDigestOf(record: ToolRevisionRecord): string {
   return sha256OfJson({
     description: record.spec.description,
-    inputSchema: record.spec.inputSchema,
+    inputSchema: schemaForDigest(record.spec.inputSchema),
     strict: record.spec.strict ?? null,
-    outputSchema: record.outputSchema ?? null,
+    outputSchema: record.outputSchema === undefined ? null : schemaForDigest(record.outputSchema),
     contractDigest: record.contractDigest,
     origin: record.origin,
     trustDomain: record.trustDomain,

@@ -80,13 +80,31 @@ export function normalizeCapabilities(capabilities: readonly string[] = []): str
   return [...new Set(capabilities)].sort();
 }
 
+/**
+ * A JSON Schema as digested: every `required` list (a set of property names) sorted and
+ * deduplicated, so a zod shape written in another order, whose `required` follows it, digests
+ * the same. Everything else is kept as it is (canonical JSON sorts object keys).
+ */
+export function schemaForDigest(schema: JsonValue): JsonValue {
+  if (Array.isArray(schema)) return schema.map(schemaForDigest);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    out[key] =
+      key === "required" && Array.isArray(value) && value.every((item) => typeof item === "string")
+        ? [...new Set(value as string[])].sort()
+        : schemaForDigest(value);
+  }
+  return out;
+}
+
 /** What `modelDigest` covers. */
 export function modelPartOf(record: Pick<ToolRevisionRecord, "spec" | "outputSchema">): JsonObject {
   return {
     name: record.spec.name,
     description: record.spec.description,
-    inputSchema: record.spec.inputSchema,
-    outputSchema: record.outputSchema ?? null,
+    inputSchema: schemaForDigest(record.spec.inputSchema),
+    outputSchema: record.outputSchema === undefined ? null : schemaForDigest(record.outputSchema),
     // Only when set: how strictly the provider holds the model to the input schema.
     ...(record.spec.strict === undefined ? {} : { strict: record.spec.strict }),
   };

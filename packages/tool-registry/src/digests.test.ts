@@ -60,7 +60,7 @@ describe("digests", () => {
           const tool = declarationOf(model, contract);
           const base = { origin: { kind: "local", source: "a" }, trustDomain: "local", capabilities: ["fs.read"], hints: { readOnly: true } } as const;
           const changed = {
-            origin: { ...base, origin: { kind: "mcp-http", url: `http://127.0.0.1/${value}` } },
+            origin: { ...base, origin: { kind: "mcp-http" as const, url: `http://127.0.0.1/${value}` } },
             trustDomain: { ...base, trustDomain: `${value}-domain` },
             capabilities: { ...base, capabilities: ["fs.read", `${value}.x`] },
             hints: { ...base, hints: { readOnly: false, title: value } },

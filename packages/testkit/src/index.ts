@@ -43,3 +43,5 @@ export { generatedScenario } from "./generated-scenario.js";
 export type { GeneratedBehaviour, GeneratedScenarioOptions } from "./generated-scenario.js";
 export { summarizeActions } from "./action-summary.js";
 export type { ActionSummary, UncertainAction } from "./action-summary.js";
+export { createStaticToolSource } from "./contracts/tool-registry-source.js";
+export type { StaticToolSource, StaticToolSourceOptions } from "./contracts/tool-registry-source.js";

@@ -1,0 +1,62 @@
+// Remote sources: registration of what a source lists, the contract its registering code
+// declares, input validation before the source is called, and drift on list_changed.
+import { YokeError } from "@yoke/protocol";
+import { createStaticToolSource } from "@yoke/testkit";
+import { describe, expect, it } from "vitest";
+import { callContext, listed } from "./__fixtures__/tools.js";
+import { createToolRegistry } from "./registry.js";
+
+const origin = { kind: "mcp-http", url: "http://127.0.0.1:9/mcp" } as const;
+
+describe("remote sources", () => {
+  it("registers what a source lists, with the origin of the source and the declared contract", async () => {
+    const source = createStaticToolSource({
+      origin,
+      tools: [listed("search"), listed("delete", "Delete things.", { hints: { destructive: true, readOnly: false } })],
+    });
+    const registry = createToolRegistry();
+    const revisions = await registry.addSource(source, {
+      trustDomain: "third-party",
+      capabilities: ["search"],
+      tools: { search: { sideEffect: "none", reconcile: async () => ({ status: "not_applied" }), capabilities: ["web"] } },
+    });
+    const [search, remove] = revisions;
+    expect(search?.origin).toEqual(origin);
+    expect(search?.contract).toMatchObject({ sideEffect: "none", reconciler: true });
+    expect(search?.capabilities).toEqual(["search", "web"]);
+    // Undeclared: irreversible with no reconciler, whatever its hints say; the hints are kept.
+    expect(remove?.contract).toMatchObject({ sideEffect: "irreversible", reconciler: false });
+    expect(remove?.hints).toEqual({ destructive: true, readOnly: false });
+    expect(registry.snapshot().revisions.map((revision) => revision.name)).toEqual(["delete", "search"]);
+  });
+
+  it("calls the source, and refuses input the listed schema rejects before calling it (TOOL_INPUT_INVALID)", async () => {
+    const source = createStaticToolSource({ origin, tools: [listed("search")], handler: (_name, input) => `found ${JSON.stringify(input)}` });
+    const registry = createToolRegistry();
+    const [search] = await registry.addSource(source, { trustDomain: "third-party" });
+    expect(await search!.declaration.execute({ q: "cats" }, callContext())).toBe('found {"q":"cats"}');
+    const checked = await search!.declaration.input["~standard"].validate({ q: 3 });
+    expect(checked.issues?.length).toBeGreaterThan(0);
+    await expect(search!.declaration.execute({ q: 3 }, callContext())).rejects.toMatchObject({ code: "TOOL_INPUT_INVALID" });
+    expect(source.calls).toEqual([{ name: "search", input: { q: "cats" } }]);
+  });
+
+  it("propagates the typed error of a source that cannot start", async () => {
+    const source = createStaticToolSource({ origin, tools: [], connectError: new YokeError("TOOL_SOURCE_UNAVAILABLE", "spawn failed") });
+    await expect(createToolRegistry().addSource(source, { trustDomain: "x" })).rejects.toMatchObject({ code: "TOOL_SOURCE_UNAVAILABLE" });
+    expect(source.closed).toBe(true);
+  });
+
+  it("re-lists on list_changed, and a resolve right after the change sees the drift", async () => {
+    const source = createStaticToolSource({ origin, tools: [listed("search"), listed("fetch")] });
+    const registry = createToolRegistry();
+    await registry.addSource(source, { trustDomain: "third-party" });
+    const pinned = registry.snapshot();
+    const [fetchTool, search] = pinned.revisions;
+    source.setTools([listed("search", "Search things, better."), listed("fetch")]);
+    const resolution = await registry.resolve(search!);
+    expect(resolution).toMatchObject({ status: "drifted", drift: { toolName: "search", pinned: search!.digest, changes: ["description"] } });
+    expect(await registry.resolve(fetchTool!)).toMatchObject({ status: "callable" });
+    expect(registry.compatibilityEvents()).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 import { YokeError, systemClock, ulidIdSource, type SchemaLike } from "@yoke/protocol";
 import { createLazySqliteJournal, createMemoryJournal } from "@yoke/journal";
 import { realTimers } from "@yoke/scheduler";
+import { createToolRegistry } from "@yoke/tool-registry";
 import type { AnyTool } from "./define-tool.js";
 import type { HarnessOptions } from "./harness-types.js";
 import { bindLogger, silentLogger } from "./logger.js";
@@ -73,7 +74,8 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     journal,
     provider: options.provider,
     tools,
-    registry: options.registry,
+    // `tools` is sugar for a local registry of them: every run pins its tools' revisions.
+    registry: options.registry ?? createToolRegistry({ tools: [...tools.values()] }),
     discovery,
     tenantId,
     clock,

@@ -1,4 +1,3 @@
-import { sha256Hex } from "@yoke/context-compiler/internal";
 import {
   ToolRevisionRecordSchema,
   YokeError,
@@ -9,6 +8,7 @@ import {
   type ToolSnapshot,
   type ToolSpec,
 } from "@yoke/protocol";
+import { setDigestOf } from "@yoke/tool-registry";
 
 /*
  * The run's pinned tools as the journal says them (docs/decisions/0010): what `run.started`
@@ -32,7 +32,7 @@ export function snapshotRecord(snapshot: ToolSnapshot): ToolSnapshot {
 /**
  * The snapshot discovery chooses from on the next turn: the pinned one while nothing was
  * re-admitted or drifted; else the revisions the run calls now (re-admitted ones in place of
- * the snapshot's), without the drifted tools, under the SHA-256 of their digests in name order.
+ * the snapshot's), without the drifted tools, under their set digest (`setDigestOf`).
  */
 export function callableSnapshot(state: RunState): ToolSnapshot | undefined {
   const snapshot = state.toolSnapshot;
@@ -41,7 +41,7 @@ export function callableSnapshot(state: RunState): ToolSnapshot | undefined {
   const unchanged = current.length === snapshot.revisions.length && snapshot.revisions.every((revision) => state.pinnedTools.get(revision.name) === revision);
   if (unchanged) return snapshot;
   const revisions = current.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { digest: sha256Hex(canonicalJson(revisions.map((revision) => revision.digest))), revisions };
+  return { digest: setDigestOf(revisions), revisions };
 }
 
 /**

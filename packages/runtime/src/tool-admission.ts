@@ -80,7 +80,8 @@ export async function judgeResponseCalls(context: RunContext, state: RunState, c
         preface.push({ type: "tool.drifted", at, causationId: turnId, data: driftData(resolution.drift) });
         context.logger.warn({ toolName: name, pinned: pinned.digest, offered: resolution.drift.offered, changes: resolution.drift.changes }, "tool drifted");
         const next = resolution.offered;
-        const rule = next === undefined ? undefined : registry.readmissionRule(resolution.drift, next);
+        // A rename is never re-admitted under the old name: the run pins tools by name.
+        const rule = next === undefined || next.name !== name ? undefined : registry.readmissionRule(resolution.drift, next);
         if (next === undefined || rule === undefined) return reject("TOOL_DRIFTED", driftedMessage(resolution.drift));
         preface.push({ type: "tool.readmitted", at, causationId: turnId, data: { toolName: name, rule: rule.id, revision: revisionRecord(next) } });
         context.logger.info({ toolName: name, rule: rule.id, revision: next.digest }, "tool re-admitted");
@@ -140,7 +141,7 @@ export async function admittedDeclaration(context: RunContext, state: RunState, 
 
 /** `admittedDeclaration`'s drift, to journal before the run stops (unless the run already knows it). */
 export function driftOf(error: unknown, state: RunState): ToolDrift | undefined {
-  if (!(error instanceof YokeError) || error.code !== "TOOL_DRIFTED") return undefined;
+  if (!YokeError.isInstance(error) || error.code !== "TOOL_DRIFTED") return undefined;
   const drift = (error.details as { drift?: ToolDrift } | undefined)?.drift;
   if (drift === undefined || state.driftedTools.has(drift.toolName) || state.pinnedTools.get(drift.toolName)?.digest !== drift.pinned) return undefined;
   return drift;

@@ -2,7 +2,6 @@
 // speaking MCP through the SDK): each gives the typed error ToolSourceV1 promises, and a call
 // whose request reached the server is never reported as "not run".
 import { YokeError } from "@yoke/protocol";
-import type { ToolSourceV1 } from "@yoke/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpStdioSource } from "./stdio.js";
 import { callContext, type DriftState, driftServer } from "./test-servers.js";

@@ -40,7 +40,13 @@ describe("published package.json files", () => {
   });
 
   it("drivers and SDKs are optional peers of the one package that needs each", () => {
-    const owners: Record<string, string> = { "better-sqlite3": "journal", pg: "journal", openai: "provider-openai", "@anthropic-ai/sdk": "provider-anthropic" };
+    const owners: Record<string, string> = {
+      "better-sqlite3": "journal",
+      pg: "journal",
+      openai: "provider-openai",
+      "@anthropic-ai/sdk": "provider-anthropic",
+      "@modelcontextprotocol/sdk": "mcp",
+    };
     for (const [peer, owner] of Object.entries(owners)) {
       for (const dir of dirs) {
         const manifest = full(dir);
@@ -52,6 +58,7 @@ describe("published package.json files", () => {
     expect(full("journal").peerDependencies?.["better-sqlite3"]).toBeDefined();
     expect(full("provider-openai").peerDependencies?.openai).toBeDefined();
     expect(full("provider-anthropic").peerDependencies?.["@anthropic-ai/sdk"]).toBeDefined();
+    expect(full("mcp").peerDependencies?.["@modelcontextprotocol/sdk"]).toBeDefined();
   });
 
   it("every package is on the same version line, and changesets keeps them there", () => {

@@ -1,0 +1,113 @@
+// server-everything in its Streamable HTTP mode on 127.0.0.1 (started from node_modules on a
+// free port), through the real SDK client.
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import { YokeError } from "@yoke/protocol";
+import type { ToolSourceV1 } from "@yoke/protocol";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mcpHttpSource } from "./http.js";
+import { callContext, startEverythingHttp } from "./test-servers.js";
+
+const open: ToolSourceV1[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((source) => source.close()));
+});
+
+describe("server-everything over Streamable HTTP", () => {
+  let server: Awaited<ReturnType<typeof startEverythingHttp>>;
+  beforeAll(async () => {
+    server = await startEverythingHttp();
+  });
+  afterAll(() => server.stop());
+
+  it("lists, maps hints and calls echo and get-sum", async () => {
+    const source = mcpHttpSource({ url: server.url });
+    open.push(source);
+    await source.connect();
+    const tools = await source.list();
+    const echo = tools.find((tool) => tool.name === "echo")!;
+    expect(echo.hints).toEqual({ title: "Echo Tool", readOnly: true, destructive: false, idempotent: true, openWorld: false });
+    expect(await source.call("echo", { message: "over http" }, callContext())).toEqual({ content: "Echo: over http" });
+    expect(await source.call("get-sum", { a: 40, b: 2 }, callContext())).toEqual({ content: "The sum of 40 and 2 is 42." });
+    expect(source.origin).toEqual({ kind: "mcp-http", url: server.url });
+  });
+
+  it("two sources are two sessions; closing one leaves the other working", async () => {
+    const a = mcpHttpSource({ url: server.url });
+    const b = mcpHttpSource({ url: server.url });
+    open.push(a, b);
+    await Promise.all([a.connect(), b.connect()]);
+    await a.close();
+    expect(await b.call("echo", { message: "still here" }, callContext())).toEqual({ content: "Echo: still here" });
+    expect((await a.call("echo", { message: "x" }, callContext()).catch((e: unknown) => e)) as YokeError).toMatchObject({ code: "TOOL_SOURCE_UNAVAILABLE" });
+  });
+});
+
+describe("an HTTP server that goes away", () => {
+  it("dies mid-call: no answer by the deadline is TOOL_OUTCOME_UNKNOWN; after that, a refused connection is TOOL_SOURCE_UNAVAILABLE", async () => {
+    const server = await startEverythingHttp();
+    const source = mcpHttpSource({ url: server.url });
+    open.push(source);
+    try {
+      await source.connect();
+      const deadline = new AbortController();
+      const call = source.call("trigger-long-running-operation", { duration: 30, steps: 30 }, callContext({ signal: deadline.signal }));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await server.stop();
+      setTimeout(() => deadline.abort(new YokeError("TOOL_TIMEOUT", "deadline passed")), 1_000);
+      const error = await call.catch((e: unknown) => e);
+      expect(YokeError.hasCode(error, "TOOL_OUTCOME_UNKNOWN")).toBe(true);
+      const next = await source.call("echo", { message: "anyone?" }, callContext()).catch((e: unknown) => e);
+      expect(YokeError.hasCode(next, "TOOL_SOURCE_UNAVAILABLE")).toBe(true);
+      expect((next as YokeError).retryable).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("nothing listening: connect is TOOL_SOURCE_UNAVAILABLE", async () => {
+    const server = await startEverythingHttp();
+    await server.stop();
+    const source = mcpHttpSource({ url: server.url });
+    open.push(source);
+    const error = await source.connect().catch((e: unknown) => e);
+    expect(YokeError.hasCode(error, "TOOL_SOURCE_UNAVAILABLE")).toBe(true);
+  });
+});
+
+describe("the HTTP origin and headers", () => {
+  it("is the canonical URL: no fragment, no credentials, never the headers", () => {
+    expect(mcpHttpSource({ url: "HTTP://LOCALHOST:3001/mcp#part", headers: { authorization: "Bearer secret" } }).origin).toEqual({
+      kind: "mcp-http",
+      url: "http://localhost:3001/mcp",
+    });
+    expect(() => mcpHttpSource({ url: "http://user:pass@localhost:3001/mcp" })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    expect(() => mcpHttpSource({ url: "ftp://localhost/mcp" })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    expect(() => mcpHttpSource({ url: "not a url" })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+  });
+
+  it("sends the headers given and nothing of the harness's credentials", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-planted-openai";
+    const seen: IncomingHttpHeaders[] = [];
+    const http = createServer((request, response) => {
+      seen.push(request.headers);
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (http.address() as { port: number }).port;
+      const source = mcpHttpSource({ url: `http://127.0.0.1:${port}/mcp`, headers: { "x-api-key": "given-by-the-app" } });
+      open.push(source);
+      const error = await source.connect().catch((e: unknown) => e);
+      expect(YokeError.hasCode(error, "TOOL_SOURCE_UNAVAILABLE")).toBe(true);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0]!["x-api-key"]).toBe("given-by-the-app");
+      expect(seen[0]!.authorization).toBeUndefined();
+      expect(JSON.stringify(seen)).not.toContain("sk-planted-openai");
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+});

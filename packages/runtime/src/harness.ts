@@ -129,7 +129,12 @@ async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startO
   const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
   await commit(context, [runStarted, ...first], 0);
   context.logger.info(
-    { sessionId, tools: snapshot === undefined ? deps.tools.size : snapshot.revisions.length, maxTurns: deps.maxTurns, ...(snapshot === undefined ? {} : { toolSnapshot: snapshot.digest }) },
+    {
+      sessionId,
+      tools: snapshot === undefined ? deps.tools.size : snapshot.revisions.length,
+      maxTurns: deps.maxTurns,
+      ...(snapshot === undefined ? {} : { toolSnapshot: snapshot.digest }),
+    },
     "run started",
   );
   return runLoop(context);

@@ -27,7 +27,7 @@ async function remoteRig(
   const source = createStaticToolSource({ tools: [LOOKUP], handler: (_name, input) => `defined: ${JSON.stringify(input)}` });
   const registry = createToolRegistry({ tools: [echoTool], ...options.registry });
   await registry.addSource(source, { trustDomain: "third-party", tools: { lookup: { sideEffect: "none" } } });
-  const { harness, model } = rig(steps, { ...options.harness, registry, tools: undefined, journal });
+  const { harness, model } = rig(steps, { ...options.harness, registry, journal });
   return { harness, model, source, registry, journal };
 }
 
@@ -253,7 +253,9 @@ describe("a pinned tool whose source changed it is refused until re-admitted", (
     const live = registry.live("lookup");
     const events = await eventsOf(journal, runId);
     const readmitted = ofType(events, "tool.readmitted");
-    expect(readmitted.map((event) => [event.data.toolName, event.data.rule, event.data.revision.digest])).toEqual([["lookup", "descriptions-ok", live?.digest]]);
+    expect(readmitted.map((event) => [event.data.toolName, event.data.rule, event.data.revision.digest])).toEqual([
+      ["lookup", "descriptions-ok", live?.digest],
+    ]);
     expect(readmitted[0]?.data.revision).not.toHaveProperty("declaration");
     expect(ofType(events, "tool.drifted").map((event) => event.data.changes)).toEqual([["description"]]);
     expect(ofType(events, "action.admitted").map((event) => event.data.toolRevision)).toEqual([live?.digest, live?.digest]);

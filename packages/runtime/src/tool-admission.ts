@@ -48,7 +48,8 @@ export interface Judgement {
  * of the batch are judged on their own.
  */
 export async function judgeResponseCalls(context: RunContext, state: RunState, calls: readonly ToolCallPart[]): Promise<Judgement> {
-  if (state.toolSnapshot === undefined) return { decisions: await judgeCalls(calls, async (name) => lookupIn(context.deps.tools, name), state.maxToolCallsPerTurn), preface: [] };
+  if (state.toolSnapshot === undefined)
+    return { decisions: await judgeCalls(calls, async (name) => lookupIn(context.deps.tools, name), state.maxToolCallsPerTurn), preface: [] };
   const registry = requireRegistry(context);
   const preface: YokeEventDraft[] = [];
   const turnId = state.currentTurnId ?? null;
@@ -71,7 +72,10 @@ export async function judgeResponseCalls(context: RunContext, state: RunState, c
     switch (resolution.status) {
       case "callable":
         if (resolution.revision.digest !== pinned.digest) {
-          return reject("TOOL_REVISION_UNAVAILABLE", `the registry resolved ${name} to revision ${resolution.revision.digest}, not to the pinned ${pinned.digest}; the call was not run`);
+          return reject(
+            "TOOL_REVISION_UNAVAILABLE",
+            `the registry resolved ${name} to revision ${resolution.revision.digest}, not to the pinned ${pinned.digest}; the call was not run`,
+          );
         }
         context.revisions.set(pinned.digest, resolution.revision.declaration);
         return { kind: "tool", tool: resolution.revision.declaration, revision: pinned.digest };
@@ -89,7 +93,10 @@ export async function judgeResponseCalls(context: RunContext, state: RunState, c
         return { kind: "tool", tool: next.declaration, revision: next.digest };
       }
       case "withdrawn":
-        return reject("TOOL_WITHDRAWN", `${name} was withdrawn from the tool registry${resolution.reason ? ` (${resolution.reason})` : ""}; the call was not run and no run may call it`);
+        return reject(
+          "TOOL_WITHDRAWN",
+          `${name} was withdrawn from the tool registry${resolution.reason ? ` (${resolution.reason})` : ""}; the call was not run and no run may call it`,
+        );
       case "unavailable":
         return reject("TOOL_REVISION_UNAVAILABLE", `no source can run the revision of ${name} this run pinned (${resolution.reason}); the call was not run`);
     }
@@ -157,7 +164,9 @@ export async function judgeAdmitted(context: RunContext, state: RunState, call: 
 export function withRevision(drafts: YokeEventDraft[], revision: string | undefined): YokeEventDraft[] {
   if (revision === undefined) return drafts;
   return drafts.map((draft) =>
-    draft.type === "action.admitted" || draft.type === "action.proposed" ? ({ ...draft, data: { ...draft.data, toolRevision: revision } } as YokeEventDraft) : draft,
+    draft.type === "action.admitted" || draft.type === "action.proposed"
+      ? ({ ...draft, data: { ...draft.data, toolRevision: revision } } as YokeEventDraft)
+      : draft,
   );
 }
 

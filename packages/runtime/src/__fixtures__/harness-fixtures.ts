@@ -149,7 +149,8 @@ export function rig(
   const journal = recordingJournal(overrides.journal);
   const harness = createHarness({
     provider: model,
-    tools: [echoTool],
+    // A harness takes tools or a registry; a test giving a registry has its tools there.
+    ...(overrides.registry === undefined ? { tools: [echoTool] } : {}),
     tenantId: TENANT,
     clock: steppingClock(1_000, 0),
     ids: sequentialIdSource(idStart),

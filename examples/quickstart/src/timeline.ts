@@ -1,6 +1,9 @@
 // Renders journal events as one readable line each.
 import type { AssistantPart, YokeEvent } from "@yoke/protocol";
 
+/** A revision digest as the timeline shows it: its first 12 hex digits. */
+const short = (digest: string) => digest.slice(0, 12);
+
 const clip = (text: string, width = 60) => {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
@@ -9,10 +12,26 @@ const clip = (text: string, width = 60) => {
 export function describeEvent(event: YokeEvent): string {
   const head = `  #${String(event.seq).padStart(2)}  ${event.type.padEnd(20)}`;
   switch (event.type) {
-    case "run.started":
-      return `${head} task: ${JSON.stringify(clip(event.data.task))}`;
-    case "turn.started":
-      return `\n${head} turn ${event.data.index}`;
+    case "run.started": {
+      const snapshot = event.data.toolSnapshot;
+      const pinned =
+        snapshot === undefined
+          ? ""
+          : `\n${" ".repeat(26)}pinned tools ${short(snapshot.digest)}: ${snapshot.revisions.map((revision) => `${revision.name}@${short(revision.digest)}`).join(", ")}`;
+      return `${head} task: ${JSON.stringify(clip(event.data.task))}${pinned}`;
+    }
+    case "turn.started": {
+      const offered = event.data.offered;
+      return `\n${head} turn ${event.data.index}${offered === undefined ? "" : `, offered ${offered.tools.map((tool) => tool.name).join(", ") || "no tools"} (${short(offered.digest)})`}`;
+    }
+    case "tool.drifted": {
+      const renamed = event.data.renamedTo === undefined ? "" : ` to ${event.data.renamedTo}`;
+      const from = event.data.pinned === null ? "not pinned" : `pinned ${short(event.data.pinned)}`;
+      const to = event.data.offered === null ? "gone" : `now ${short(event.data.offered)}`;
+      return `${head} ${event.data.toolName} ${event.data.changes.join(", ")}${renamed}: ${from}, ${to}`;
+    }
+    case "tool.readmitted":
+      return `${head} ${event.data.toolName}@${short(event.data.revision.digest)} by rule ${event.data.rule}`;
     case "context.compiled": {
       const delta = event.data.manifestDelta as { keep?: number; append?: { decision?: string }[]; set?: { allocation?: { used?: number } } };
       const added = delta.append ?? [];
@@ -58,7 +77,7 @@ export function describeEvent(event: YokeEvent): string {
     case "action.proposed":
       return `${head} ${event.data.toolName} ${event.data.actionId} (${event.data.sideEffect})`;
     case "action.admitted":
-      return `${head} ${event.data.toolName} ${event.data.actionId} (${event.data.sideEffect}) attempt ${event.data.attempt}, ${event.data.decision} by ${event.data.rule}`;
+      return `${head} ${event.data.toolName}${event.data.toolRevision === undefined ? "" : `@${short(event.data.toolRevision)}`} ${event.data.actionId} (${event.data.sideEffect}) attempt ${event.data.attempt}, ${event.data.decision} by ${event.data.rule}`;
     case "action.leased":
       return `${head} ${event.data.actionId} attempt ${event.data.attempt}`;
     case "action.committed":

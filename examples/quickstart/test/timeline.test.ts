@@ -38,6 +38,64 @@ describe("the timeline", () => {
     expect(line).not.toContain("[reasoning]");
   });
 
+  it("shows the pinned tool revisions, each turn's offer, drift, re-admission and the revision each action runs", () => {
+    const d = (c: string) => c.repeat(64);
+    const revision = (name: string, digest: string, description: string) => ({
+      name,
+      digest,
+      modelDigest: d("a"),
+      contractDigest: d("b"),
+      spec: { name, description, inputSchema: { type: "object" } },
+      contract: {
+        sideEffect: "none",
+        access: "default",
+        timeoutMs: 1000,
+        outputBudget: null,
+        maxAttempts: 3,
+        reconciler: false,
+        compensator: false,
+        dataClassification: "internal",
+        network: { egress: "any" },
+        owner: null,
+      },
+      origin: { kind: "mcp-stdio", command: "node", args: ["server.mjs"], env: [] },
+      trustDomain: "third-party",
+      capabilities: [],
+    });
+    const event = (type: string, data: Record<string, unknown>) => parseYokeEvent({ ...responded([]), type, data });
+    const lookup = revision("lookup", d("1"), "Look a word up.");
+    const started = event("run.started", {
+      sessionId: "session_1",
+      task: "t",
+      tools: [lookup.spec],
+      toolSnapshot: { digest: d("f"), revisions: [lookup] },
+      limits: { maxTurns: 3 },
+      release: { runtime: "test", eventSchemaVersion: 1 },
+    });
+    expect(describeEvent(started)).toContain(`pinned tools ffffffffffff: lookup@111111111111`);
+    const turn = event("turn.started", { turnId: "turn_1", index: 1, offered: { digest: d("e"), tools: [{ name: "lookup", digest: d("1") }] } });
+    expect(describeEvent(turn)).toContain("turn 1, offered lookup (eeeeeeeeeeee)");
+    const drifted = event("tool.drifted", { toolName: "lookup", pinned: d("1"), offered: d("2"), changes: ["description"] });
+    expect(describeEvent(drifted)).toContain("lookup description: pinned 111111111111, now 222222222222");
+    const readmitted = event("tool.readmitted", { toolName: "lookup", rule: "descriptions-ok", revision: revision("lookup", d("2"), "Look it up.") });
+    expect(describeEvent(readmitted)).toContain("lookup@222222222222 by rule descriptions-ok");
+    const admitted = event("action.admitted", {
+      turnId: "turn_1",
+      toolCallId: "c1",
+      toolName: "lookup",
+      actionId: "action_1",
+      input: {},
+      sideEffect: "none",
+      toolRevision: d("2"),
+      decision: "allow",
+      rule: "default",
+      attemptId: "attempt_1",
+      attempt: 1,
+      deadlineAt: 1,
+    });
+    expect(describeEvent(admitted)).toContain("lookup@222222222222 action_1");
+  });
+
   it("says why a run stopped and that it can be resumed", () => {
     const failed = parseYokeEvent({
       ...responded([]),

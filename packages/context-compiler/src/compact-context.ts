@@ -33,7 +33,7 @@ export async function compactContext(
     input,
     compactions: input.compactions ?? [],
     fixed: [systemEntry(input.systemPrompt, nonce, input.constraints ?? [], counter), taskEntry(input.task, counter)],
-    tools: toolsEntry(input.tools, new Set(input.remoteTools ?? []), nonce, counter),
+    tools: toolsEntry(input.tools, new Set(input.remoteTools ?? []), nonce, counter, input.toolRevisions),
     nonce,
     counter,
     transcript: (source, index, sourceNonce) => transcriptEntry(source, index, sourceNonce, (name) => toolOutputBudget(config, name), counter),

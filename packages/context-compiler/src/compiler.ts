@@ -149,9 +149,9 @@ function entryCaches(setup: CompilerSetup) {
       return nonceCache.nonce;
     },
     tools(input: ContextInput, nonce: string): ToolsPart {
-      const key = [input.tools, input.remoteTools, nonce];
+      const key = [input.tools, input.remoteTools, input.toolRevisions, nonce];
       if (toolsCache === undefined || toolsCache.key.some((value, index) => value !== key[index])) {
-        const entry = toolsEntry(input.tools, new Set(input.remoteTools ?? []), nonce, counter);
+        const entry = toolsEntry(input.tools, new Set(input.remoteTools ?? []), nonce, counter, input.toolRevisions);
         const header = renderHeader({ ...config, tools: entry.tools });
         toolsCache = { key, part: { entry, header, headerJson: headerAsJson(header), frame: headerFrame(header) } };
       }

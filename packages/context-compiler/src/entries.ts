@@ -44,8 +44,14 @@ export interface ToolsEntry {
   readonly tokens: number;
 }
 
-/** Tools sorted by name (they are a set), remote descriptions wrapped, each digested. */
-export function toolsEntry(tools: readonly ToolSpec[], remote: ReadonlySet<string>, nonce: string, counter: TokenCounter): ToolsEntry {
+/** Tools sorted by name (they are a set), remote descriptions wrapped, each digested (and its registry revision, when given). */
+export function toolsEntry(
+  tools: readonly ToolSpec[],
+  remote: ReadonlySet<string>,
+  nonce: string,
+  counter: TokenCounter,
+  revisions?: Readonly<Record<string, string>>,
+): ToolsEntry {
   const sorted = tools.slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const rendered: ToolSpec[] = [];
   const manifest: ManifestTool[] = [];
@@ -55,7 +61,8 @@ export function toolsEntry(tools: readonly ToolSpec[], remote: ReadonlySet<strin
     const shown = renderTool(tool, trust, nonce);
     const tokens = counter.count(canonicalJson(shown));
     rendered.push(shown);
-    manifest.push({ name: tool.name, digest: sha256Hex(canonicalJson(tool)), trust, tokens });
+    const revision = revisions === undefined || !Object.hasOwn(revisions, tool.name) ? undefined : revisions[tool.name];
+    manifest.push({ name: tool.name, digest: sha256Hex(canonicalJson(tool)), ...(revision === undefined ? {} : { revision }), trust, tokens });
     total += tokens;
   }
   return { tools: rendered, manifest, tokens: total };

@@ -100,6 +100,7 @@ export function forkContext(
     task: options.task,
     tools: options.tools ?? parent.input.tools,
     ...(parent.input.remoteTools === undefined ? {} : { remoteTools: parent.input.remoteTools }),
+    ...(options.tools === undefined && parent.input.toolRevisions !== undefined ? { toolRevisions: parent.input.toolRevisions } : {}),
     transcript: [],
     constraints: parent.input.constraints ?? [],
     evidence,

@@ -50,6 +50,11 @@ export interface ContextInput {
   readonly tools: readonly ToolSpec[];
   /** Names of tools whose descriptions come from a remote server (MCP): rendered as untrusted. */
   readonly remoteTools?: readonly string[];
+  /**
+   * The registry revision digest of each offered tool, by name (a run's pinned tools): recorded
+   * in the manifest's tool entries (`revision`). Changes no byte of the request.
+   */
+  readonly toolRevisions?: Readonly<Record<string, string>>;
   /** The transcript after the task, oldest first. */
   readonly transcript: readonly SourceMessage[];
   readonly constraints?: readonly PinnedConstraint[];
@@ -101,7 +106,7 @@ export const DEFAULT_TOOL_OUTPUT_BUDGET_BYTES = 16 * 1024;
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /** What `contextInputFromRunState` adds to a run state's own fields. */
-export interface RunStateInputOptions extends Pick<ContextInput, "constraints" | "evidence" | "compactions" | "remoteTools"> {
+export interface RunStateInputOptions extends Pick<ContextInput, "constraints" | "evidence" | "compactions" | "remoteTools" | "toolRevisions"> {
   /**
    * The transcript of the input taken from an earlier state of the same run. Its sources are
    * reused (the same objects, so the compiler sees at once that the transcript only grew)
@@ -127,13 +132,14 @@ export function contextInputFromRunState(
   state: Pick<RunState, "length" | "task" | "systemPrompt" | "tools" | "messages">,
   options: RunStateInputOptions = {},
 ): ContextInput {
-  const { previousTranscript, constraints, evidence, compactions, remoteTools } = options;
+  const { previousTranscript, constraints, evidence, compactions, remoteTools, toolRevisions } = options;
   return {
     revision: state.length,
     ...(state.systemPrompt === undefined ? {} : { systemPrompt: state.systemPrompt }),
     task: state.task,
     tools: state.tools,
     ...(remoteTools === undefined ? {} : { remoteTools }),
+    ...(toolRevisions === undefined ? {} : { toolRevisions }),
     transcript: transcriptOf(state.messages, previousTranscript),
     ...(constraints === undefined ? {} : { constraints }),
     ...(evidence === undefined ? {} : { evidence }),

@@ -54,6 +54,8 @@ export const ManifestToolSchema = z.object({
   name: z.string(),
   /** SHA-256 of the canonical JSON of the tool spec as declared. */
   digest: z.string(),
+  /** The tool registry revision offered (its digest), when the run pinned its tools. */
+  revision: z.string().optional(),
   trust: TrustLabelSchema,
   tokens: z.number().int().nonnegative(),
 });

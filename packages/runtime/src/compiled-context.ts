@@ -1,3 +1,4 @@
+import type { TurnTools } from "./pinned-tools.js";
 import {
   ContextRevisionSchema,
   ManifestDeltaSchema,
@@ -32,6 +33,8 @@ export interface CompiledContext {
    */
   transcript: readonly SourceMessage[];
   lastCompiledHash: string | undefined;
+  /** The tools of the last offered set compiled (a run with pinned tools), reused while the set is the same. */
+  offered?: TurnTools | undefined;
 }
 
 export function createCompiledContext(): CompiledContext {

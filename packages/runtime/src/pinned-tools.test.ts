@@ -78,7 +78,7 @@ describe("a run pins its registry's snapshot", () => {
     expect(state.actions.map((action) => action.toolRevision)).toEqual([digests.get("echo"), digests.get("lookup")]);
   });
 
-  it("labels the descriptions of remote tools untrusted in the request, and reconstructRequest rebuilds every turn's bytes", async () => {
+  it("labels the descriptions of remote tools untrusted in the request, names each offered revision in the manifest, and reconstructRequest rebuilds every turn's bytes", async () => {
     const { harness, model, journal } = await remoteRig([
       (request) => {
         const lookup = request.tools?.find((tool) => tool.name === "lookup");
@@ -100,6 +100,9 @@ describe("a run pins its registry's snapshot", () => {
       expect(rebuilt.requestHash).toBe(event.data.requestHash);
       expect(rebuilt.request.tools?.map((tool) => tool.name)).toEqual(["echo", "lookup"]);
       expect(rebuilt.manifest.tools.find((tool) => tool.name === "lookup")?.trust).toBe("remote_tool_description");
+      // The turn's manifest names the revision of every tool it offered.
+      const offered = ofType(events, "turn.started")[index]?.data.offered?.tools;
+      expect(rebuilt.manifest.tools.map((tool) => ({ name: tool.name, digest: tool.revision }))).toEqual(offered);
     }
   });
 

@@ -65,16 +65,27 @@ export function pinnedRevision(state: RunState, name: string, digest: string): T
  * about to start, `offer`. Undefined for a run that pinned no snapshot (every tool of
  * `run.started` is offered, as before the registry).
  */
-export function turnTools(state: RunState, offer: TurnOffer | undefined = state.offeredTools): { tools: ToolSpec[]; remote: string[] } | undefined {
+export function turnTools(state: RunState, offer: TurnOffer | undefined = state.offeredTools): TurnTools | undefined {
   if (state.toolSnapshot === undefined || offer === undefined) return undefined;
   const tools: ToolSpec[] = [];
   const remote: string[] = [];
+  const revisions: Record<string, string> = {};
   for (const { name, digest } of offer.tools) {
     const revision = pinnedRevision(state, name, digest);
     tools.push(revision.spec);
+    revisions[name] = digest;
     if (revision.origin.kind !== "local") remote.push(name);
   }
-  return { tools, remote };
+  return { digest: offer.digest, tools, remote, revisions };
+}
+
+/** A turn's offered tools as the context compiler takes them: specs, the remote ones' names, each one's revision digest. */
+export interface TurnTools {
+  /** The offered set's digest: equal digests, equal tools. */
+  readonly digest: string;
+  readonly tools: ToolSpec[];
+  readonly remote: string[];
+  readonly revisions: Readonly<Record<string, string>>;
 }
 
 /**

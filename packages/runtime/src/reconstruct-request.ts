@@ -87,7 +87,10 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
       if (found === undefined && state.turns === turnIndex && compiledInTurn++ === requestInTurn) {
         // The input the runtime compiled this request from; transcript item `index` is message `index + 1`.
         const offered = turnTools(state);
-        const base = contextInputFromRunState(state, offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote });
+        const base = contextInputFromRunState(state, {
+          ...(offered === undefined ? {} : { toolRevisions: offered.revisions }),
+          ...(offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote }),
+        });
         const input = offered === undefined ? base : { ...base, tools: offered.tools };
         const sourceSeqs = new Map(input.transcript.map((source, index) => [source.id, state.messageSeqs[index + 1]!] as const));
         found = { seq: event.seq, manifest, requestHash: data.requestHash, input, sourceSeqs };

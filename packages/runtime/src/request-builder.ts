@@ -11,7 +11,7 @@ import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type Provi
 import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
-import { turnTools, type TurnOffer } from "./pinned-tools.js";
+import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
 
 type JsonRecord = Record<string, JsonValue>;
 
@@ -47,16 +47,27 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
 export function contextInputOf(context: RunContext, state: RunState, offer?: TurnOffer): ContextInput {
   const { compactions } = context.compiled;
   const { constraints, evidence } = context.deps.context;
-  const offered = turnTools(state, offer ?? state.offeredTools);
+  const offered = offeredTools(context, state, offer ?? state.offeredTools);
   const input = contextInputFromRunState(state, {
     previousTranscript: context.compiled.transcript,
     ...(constraints === undefined ? {} : { constraints }),
     ...(evidence === undefined ? {} : { evidence: evidence(state) }),
     ...(compactions.length === 0 ? {} : { compactions: compactions.slice() }),
+    ...(offered === undefined ? {} : { toolRevisions: offered.revisions }),
     ...(offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote }),
   });
   context.compiled.transcript = input.transcript;
   return offered === undefined ? input : { ...input, tools: offered.tools };
+}
+
+/** The turn's tools; the same objects while the offered set is the same, so the compiler renders them once. */
+function offeredTools(context: RunContext, state: RunState, offer: TurnOffer | undefined): TurnTools | undefined {
+  if (offer === undefined || state.toolSnapshot === undefined) return undefined;
+  const cached = context.compiled.offered;
+  if (cached?.digest === offer.digest) return cached;
+  const tools = turnTools(state, offer);
+  context.compiled.offered = tools;
+  return tools;
 }
 
 /**

@@ -5,6 +5,7 @@ import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls, withRevision } from "../tool-admission.js";
+import { pinnedRevision } from "../pinned-tools.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 
@@ -90,11 +91,14 @@ export async function runTools(context: RunContext): Promise<void> {
  * came from a dispatch or from a resume's reconciliation, the same rule applies.
  */
 async function endBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], settled: RunState): Promise<void> {
-  // The revision each action ran under says whether it can be undone (a run with pinned tools).
+  // In a run with pinned tools, the contract of the revision each action ran under says whether
+  // it can be undone: journaled data, whichever process admitted the action.
   const admitted = new Map(settled.actions.flatMap((action) => (action.toolRevision === undefined ? [] : [[action.toolName, action.toolRevision] as const])));
   const undo = compensationPlan(settled.actions, (name) => {
     const revision = admitted.get(name);
-    return revision === undefined ? context.deps.tools.get(name) : context.revisions.get(revision);
+    if (revision === undefined) return context.deps.tools.get(name);
+    const { contract } = pinnedRevision(settled, name, revision);
+    return { sideEffect: contract.sideEffect, ...(contract.compensator ? { compensate: true } : {}) };
   });
   if (undo.length > 0) {
     batch.beginCompensation(undo, "an action of the same batch failed");

@@ -253,4 +253,34 @@ console.log(
     `${fmt(actions.rawTurnAt50Us)} and ${fmt(actions.rawTurnAt800Us)} µs`,
 );
 
+// Tool registry (issue 13): building a registry and its snapshot, and per-turn discovery, for
+// 10, 100 and 1,000 tools, each next to the floor of digesting the same specs once.
+interface RegistryRow {
+  tools: number;
+  offered: number;
+  floorUs: number;
+  buildUs: number;
+  snapshotUs: number;
+  discoverUs: number;
+  buildRatio: number;
+  snapshotRatio: number;
+  discoverRatio: number;
+}
+const registryBench = runChild<{ rounds: number; rows: RegistryRow[] }>("registry-snapshot.ts", [quick ? "3" : "9"]);
+printTable(
+  "Tool registry: register N tools + snapshot(), snapshot() alone, discover() per turn (grant + filter); floor: canonicalJson + SHA-256 of the same N specs (µs, median of rounds)",
+  ["tools", "offered", "floor", "register+snapshot", "ratio", "snapshot()", "ratio", "discover()", "ratio"],
+  registryBench.rows.map((row) => [
+    fmt(row.tools),
+    fmt(row.offered),
+    fmt(row.floorUs),
+    fmt(row.buildUs),
+    fmt(row.buildRatio, 2),
+    fmt(row.snapshotUs),
+    fmt(row.snapshotRatio, 2),
+    fmt(row.discoverUs),
+    fmt(row.discoverRatio, 2),
+  ]),
+);
+
 await benchStartupAndSize(quick);

@@ -60,3 +60,15 @@ describe("remote sources", () => {
     expect(registry.compatibilityEvents()).toHaveLength(1);
   });
 });
+
+describe("remote output schemas", () => {
+  it("validates a structured result against the listed output schema, and digests that schema", async () => {
+    const outputSchema = { type: "object", properties: { hits: { type: "integer" } }, required: ["hits"] };
+    const source = createStaticToolSource({ origin, tools: [listed("count", "Count.", { outputSchema })] });
+    const [count] = await createToolRegistry().addSource(source, { trustDomain: "third-party" });
+    expect(count!.outputSchema).toEqual(outputSchema);
+    const output = count!.declaration.output!;
+    expect((await output["~standard"].validate({ hits: 3 })).issues).toBeUndefined();
+    expect((await output["~standard"].validate({ hits: "many" })).issues?.length).toBeGreaterThan(0);
+  });
+});

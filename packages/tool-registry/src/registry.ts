@@ -27,7 +27,18 @@ import { connectSource, listRevisions, type ConnectedSource } from "./sources.js
 // biome-ignore lint/suspicious/noExplicitAny: a tool's input type sits in its handler's parameters, so ToolDeclarationV1<unknown> would refuse a tool with a typed `access`
 type AnyDeclaration = ToolDeclarationV1<any>;
 
-/** Options of `createToolRegistry`. */
+/**
+ * Options of `createToolRegistry`.
+ *
+ * @example
+ * ```ts
+ * createToolRegistry({
+ *   tools: [readFile, writeFile],
+ *   readmission: [{ id: "docs-from-acme", changes: ["description"], trustDomains: ["acme"] }],
+ *   grants: { "user:alice": { capabilities: ["fs.read", "fs.write"] }, "*": { sideEffects: ["none"] } },
+ * });
+ * ```
+ */
 export interface ToolRegistryOptions {
   /** Local tools to register at once (trust domain `local`, origin `{ kind: "local", source }`). */
   readonly tools?: readonly AnyDeclaration[];
@@ -54,7 +65,17 @@ export interface LifecycleState {
   readonly since?: number;
 }
 
-/** The registry `createToolRegistry` returns: `ToolRegistryV1` and a few inspection methods. */
+/**
+ * The registry `createToolRegistry` returns: `ToolRegistryV1` and a few inspection methods.
+ *
+ * @example
+ * ```ts
+ * const registry: ToolRegistry = createToolRegistry({ tools: [readFile] });
+ * registry.live("read_file")?.digest; // the revision offered now
+ * registry.revision(pinnedDigest)?.declaration; // any revision registered in this process
+ * registry.lifecycleOf("read_file"); // { lifecycle: "active" }
+ * ```
+ */
 export interface ToolRegistry extends ToolRegistryV1 {
   register(tool: AnyDeclaration, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
   /** Any revision registered in this process, by digest (including ones no longer live). */
@@ -345,7 +366,15 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   return registry;
 }
 
-/** Whether a record's digest is the one its content gives (a record read back from a journal, say). */
+/**
+ * Whether a record's three digests are the ones its content gives (a record read back from a
+ * journal, say).
+ *
+ * @example
+ * ```ts
+ * verifyRevisionRecord(state.toolSnapshot.revisions[0]); // false when the record was edited after it was pinned
+ * ```
+ */
 export function verifyRevisionRecord(record: ToolRevisionRecord): boolean {
   return (
     sha256OfJson(modelPartOf(record)) === record.modelDigest &&

@@ -234,13 +234,28 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       if (sources.some((known) => canonicalJson(known.source.origin) === canonicalJson(source.origin))) {
         throw new YokeError("CONFIG_INVALID", "a source of this origin is already added", { details: { origin: source.origin } });
       }
-      const listed = await connectSource(source, registration);
+      const connected: ConnectedSource = { source, options: registration, names: new Set(), queue: Promise.resolve(), unsubscribe: () => undefined };
+      // Subscribed before the first listing: a change announced while it runs is re-listed after it.
+      let ready = false;
+      let missed = false;
+      connected.unsubscribe = source.onListChanged(() => {
+        if (closed) return;
+        if (ready) void schedule(connected).catch(() => undefined);
+        else missed = true;
+      });
+      let listed: ToolRevisionV1[];
+      try {
+        listed = await connectSource(source, registration);
+      } catch (error) {
+        connected.unsubscribe();
+        throw error;
+      }
       const conflict = listed.map(conflictOf).find((error) => error !== undefined);
       if (conflict) {
+        connected.unsubscribe();
         await source.close().catch(() => undefined);
         throw conflict;
       }
-      const connected: ConnectedSource = { source, options: registration, names: new Set(), queue: Promise.resolve(), unsubscribe: () => undefined };
       const kept = listed.map((revision) => {
         const installed = install(revision);
         if (installed.drift) events.push(installed.drift);
@@ -248,9 +263,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         return installed.revision;
       });
       sources.push(connected);
-      connected.unsubscribe = source.onListChanged(() => {
-        if (!closed) void schedule(connected).catch(() => undefined);
-      });
+      ready = true;
+      if (missed) void schedule(connected).catch(() => undefined);
       return kept;
     },
 

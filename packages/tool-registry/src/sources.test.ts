@@ -72,3 +72,24 @@ describe("remote output schemas", () => {
     expect((await output["~standard"].validate({ hits: "many" })).issues?.length).toBeGreaterThan(0);
   });
 });
+
+describe("a change announced during the first listing", () => {
+  it("is re-listed once the source is registered, so a resolve right after addSource sees the drift", async () => {
+    const source = createStaticToolSource({ origin, tools: [listed("search")] });
+    const list = source.list.bind(source);
+    let first = true;
+    // The server changes its list (and says so) while the registry's first tools/list is in flight.
+    source.list = async (signal) => {
+      const listing = await list(signal);
+      if (first) {
+        first = false;
+        source.setTools([listed("search", "Changed while listing.")]);
+      }
+      return listing;
+    };
+    const registry = createToolRegistry();
+    const [search] = await registry.addSource(source, { trustDomain: "third-party" });
+    expect(search?.spec.description).toBe("search things.");
+    expect(await registry.resolve(search!)).toMatchObject({ status: "drifted", drift: { changes: ["description"] } });
+  });
+});

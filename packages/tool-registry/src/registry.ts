@@ -147,11 +147,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     return { revision: kept, drift: { toolName: kept.name, pinned: previous.digest, offered: kept.digest, changes: changesBetween(previous, kept) } };
   };
 
-  const settled = async (): Promise<void> => {
+  /** Waits for the pending re-lists of the sources of `origin` (all sources without one). */
+  const settled = async (origin?: ToolRevisionRecord["origin"]): Promise<void> => {
+    const key = origin === undefined ? undefined : canonicalJson(origin);
     for (;;) {
-      const pending = sources.map((source) => source.queue);
+      const waited = sources.filter((source) => key === undefined || canonicalJson(source.source.origin) === key);
+      const pending = waited.map((source) => source.queue);
       await Promise.all(pending);
-      if (sources.every((source, index) => source.queue === pending[index])) return;
+      if (waited.every((source, index) => source.queue === pending[index])) return;
     }
   };
 
@@ -319,7 +322,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     },
 
     async resolve(pinned: ToolRevisionRecord): Promise<ToolResolution> {
-      await settled();
+      // Only the pinned tool's own source can change it (a rename keeps the origin): a source
+      // that is slow to re-list holds up its own tools, not the others.
+      await settled(pinned.origin);
       const state = lifecycleOf(pinned.name);
       if (state.lifecycle === "withdrawn") return { status: "withdrawn", ...(state.reason === undefined ? {} : { reason: state.reason }) };
       const stale = sources.find((source) => source.failure !== undefined && canonicalJson(source.source.origin) === canonicalJson(pinned.origin));

@@ -3,7 +3,7 @@
 import { YokeError } from "@yoke/protocol";
 import { createStaticToolSource } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { callContext, listed } from "./__fixtures__/tools.js";
+import { callContext, listed, readTool } from "./__fixtures__/tools.js";
 import { createToolRegistry } from "./registry.js";
 
 const origin = { kind: "mcp-http", url: "http://127.0.0.1:9/mcp" } as const;
@@ -91,5 +91,28 @@ describe("a change announced during the first listing", () => {
     const [search] = await registry.addSource(source, { trustDomain: "third-party" });
     expect(search?.spec.description).toBe("search things.");
     expect(await registry.resolve(search!)).toMatchObject({ status: "drifted", drift: { changes: ["description"] } });
+  });
+});
+
+describe("a source slow to re-list", () => {
+  it("holds up the resolution of its own tools only", async () => {
+    const source = createStaticToolSource({ origin, tools: [listed("search")] });
+    const registry = createToolRegistry({ tools: [readTool()] });
+    await registry.addSource(source, { trustDomain: "third-party" });
+    const snapshot = registry.snapshot();
+    let release: () => void = () => undefined;
+    const list = source.list.bind(source);
+    source.list = async (signal) => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return list(signal);
+    };
+    source.setTools([listed("search", "Changed.")]);
+    const local = snapshot.revisions.find((revision) => revision.name === "read")!;
+    expect(await registry.resolve(local)).toMatchObject({ status: "callable" });
+    const remote = registry.resolve(snapshot.revisions.find((revision) => revision.name === "search")!);
+    release();
+    expect(await remote).toMatchObject({ status: "drifted" });
   });
 });

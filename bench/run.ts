@@ -188,6 +188,36 @@ console.log(
     `manifest journal for the 800-turn run: ${fmt(contextTurns[2]!.deltaBytes / 1024)} KiB as deltas`,
 );
 
+// Tool registry (issue 13): building a registry and its snapshot, and per-turn discovery, for
+// 10, 100 and 1,000 tools, each next to the floor of digesting the same specs once.
+interface RegistryRow {
+  tools: number;
+  offered: number;
+  floorUs: number;
+  buildUs: number;
+  snapshotUs: number;
+  discoverUs: number;
+  buildRatio: number;
+  snapshotRatio: number;
+  discoverRatio: number;
+}
+const registryBench = runChild<{ rounds: number; rows: RegistryRow[] }>("registry-snapshot.ts", [quick ? "3" : "9"]);
+printTable(
+  "Tool registry: register N tools + snapshot(), snapshot() alone, discover() per turn (grant + filter); floor: canonicalJson + SHA-256 of the same N specs (µs, median of rounds)",
+  ["tools", "offered", "floor", "register+snapshot", "ratio", "snapshot()", "ratio", "discover()", "ratio"],
+  registryBench.rows.map((row) => [
+    fmt(row.tools),
+    fmt(row.offered),
+    fmt(row.floorUs),
+    fmt(row.buildUs),
+    fmt(row.buildRatio, 2),
+    fmt(row.snapshotUs),
+    fmt(row.snapshotRatio, 2),
+    fmt(row.discoverUs),
+    fmt(row.discoverRatio, 2),
+  ]),
+);
+
 // Action transactions (issue 3): throughput through every state, and a whole tool turn against
 // two raw fsync'd transactions of the same rows, both on SQLite synchronous=FULL.
 interface ActionsResult {

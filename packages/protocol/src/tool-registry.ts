@@ -155,7 +155,8 @@ export interface RegistrationOptions {
 export interface ToolRegistryV1 {
   readonly specificationVersion: "v1";
   /** Registers a local tool; the same definition registered twice is the same revision. */
-  register(tool: ToolDeclarationV1, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
+  // biome-ignore lint/suspicious/noExplicitAny: a tool's input type sits in its handler's parameters, so ToolDeclarationV1<unknown> would refuse a tool whose `access` takes its typed input
+  register(tool: ToolDeclarationV1<any>, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
   /** Connects a remote source and registers what it lists. Rejects TOOL_SOURCE_UNAVAILABLE when it cannot start. */
   addSource(source: ToolSourceV1, options: SourceRegistrationOptions): Promise<readonly ToolRevisionV1[]>;
   /** Re-lists the sources (all, or those of one origin) and records drift; the compatibility events found. */

@@ -23,3 +23,13 @@ export { describeIdempotencyStoreContract } from "./idempotency-contract.js";
 export type { IdempotencyStoreFactory } from "./idempotency-contract.js";
 export { describeArtifactStoreContract } from "./artifact-store-contract.js";
 export type { ArtifactStoreContractOptions, ArtifactStoreContractSubject, ArtifactStoreFactory } from "./artifact-store-contract.js";
+export { describeRegistryContract, registryContractTests } from "./contracts/tool-registry-contract.js";
+export type {
+  RegistryContractFactory,
+  RegistryContractOptions,
+  RegistryContractSetup,
+  RegistryContractTest,
+  RegistryContractTests,
+} from "./contracts/tool-registry-contract.js";
+export { createStaticToolSource } from "./contracts/tool-registry-source.js";
+export type { StaticToolSource, StaticToolSourceOptions } from "./contracts/tool-registry-source.js";

@@ -10,6 +10,11 @@ const sameSchema = (a: JsonValue | undefined, b: JsonValue | undefined) =>
  * of trust domain counts as `origin` (who vouches for the code is part of where it comes
  * from), a change of capability classes as `contract` (both are declared by the registering
  * code, not the source); `strict` counts as `input_schema`. Empty when the revisions are equal.
+ *
+ * @example
+ * ```ts
+ * changesBetween(pinned, registry.live("search")!); // ["description", "hints"]
+ * ```
  */
 export function changesBetween(pinned: ToolRevisionRecord, offered: ToolRevisionRecord): ToolChange[] {
   const changes: ToolChange[] = [];

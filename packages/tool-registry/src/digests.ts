@@ -177,7 +177,16 @@ export function revisionOf(tool: ToolDeclarationV1<any>, options: RevisionOption
   };
 }
 
-/** The record alone (what a snapshot and `run.started` hold), without the declaration. */
+/**
+ * The record alone (what a snapshot, `run.started` and `tool.readmitted` hold), without the
+ * declaration: plain JSON.
+ *
+ * @example
+ * ```ts
+ * const resolution = await registry.resolve(pinned);
+ * if (resolution.status === "drifted" && resolution.offered) journal({ type: "tool.readmitted", data: { toolName, rule: rule.id, revision: recordOf(resolution.offered) } });
+ * ```
+ */
 export function recordOf(revision: ToolRevisionV1 | ToolRevisionRecord): ToolRevisionRecord {
   const { declaration: _declaration, ...record } = revision as ToolRevisionV1;
   return record;

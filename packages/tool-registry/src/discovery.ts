@@ -4,6 +4,11 @@ import { sha256OfJson } from "./digests.js";
 /**
  * Whether a revision passes a filter: every present field must match (AND across fields),
  * and a field matches when any of its values does (OR within). An empty list matches nothing.
+ *
+ * @example
+ * ```ts
+ * matchesFilter(revision, { capabilities: ["fs.read", "fs.write"], owners: ["files-team"] }); // fs.* AND owned by files-team
+ * ```
  */
 export function matchesFilter(record: ToolRevisionRecord, filter: ToolFilter | undefined): boolean {
   if (filter === undefined) return true;
@@ -18,6 +23,11 @@ export function matchesFilter(record: ToolRevisionRecord, filter: ToolFilter | u
 /**
  * The digest of a set of revisions (a snapshot, or the tools offered to a turn): SHA-256 over
  * the canonical JSON of its `[name, digest]` pairs, sorted by name.
+ *
+ * @example
+ * ```ts
+ * setDigestOf(snapshot.revisions) === snapshot.digest; // true
+ * ```
  */
 export function setDigestOf(records: readonly ToolRevisionRecord[]): string {
   return sha256OfJson(sortByName(records).map((record) => [record.name, record.digest]));

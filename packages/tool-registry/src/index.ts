@@ -10,7 +10,7 @@
  * Imports `@yoke/protocol` only.
  */
 export { changesBetween } from "./changes.js";
-export { contractOf, revisionOf } from "./digests.js";
+export { contractOf, recordOf, revisionOf } from "./digests.js";
 export type { RevisionOptions } from "./digests.js";
 export { matchesFilter, setDigestOf } from "./discovery.js";
 export { createToolRegistry, verifyRevisionRecord } from "./registry.js";

@@ -1,8 +1,9 @@
 // The registry's core: registration by origin, snapshots, resolution of pinned revisions,
 // drift of local re-registrations, lifecycle and discovery.
-import { YokeError } from "@yoke/protocol";
+import { YokeError, steppingClock } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { readTool, writeTool } from "./__fixtures__/tools.js";
+import { recordOf } from "./digests.js";
 import { createToolRegistry, verifyRevisionRecord } from "./registry.js";
 
 describe("registration", () => {
@@ -84,5 +85,21 @@ describe("lifecycle", () => {
     expect(await registry.resolve(old.revisions[0]!)).toEqual({ status: "withdrawn", reason: "leaks secrets" });
     expect(registry.discover(old, { principal: "p", task: "t" }).revisions.map((revision) => revision.name)).toEqual(["write"]);
     expect(() => registry.setLifecycle("nope", "withdrawn")).toThrow(YokeError);
+  });
+});
+
+describe("inspection", () => {
+  it("stamps lifecycle changes with the registry's clock, and strips declarations with recordOf", () => {
+    const clock = steppingClock(1_000, 5);
+    const registry = createToolRegistry({ tools: [readTool()], clock });
+    expect(registry.lifecycleOf("read")).toEqual({ lifecycle: "active" });
+    registry.setLifecycle("read", "deprecated", "old");
+    expect(registry.lifecycleOf("read")).toEqual({ lifecycle: "deprecated", reason: "old", since: 1_000 });
+    const record = recordOf(registry.live("read")!);
+    expect(record).not.toHaveProperty("declaration");
+    expect(JSON.parse(JSON.stringify(record))).toEqual(record);
+    expect(verifyRevisionRecord(record)).toBe(true);
+    expect(verifyRevisionRecord({ ...record, spec: { ...record.spec, description: "edited after pinning" } })).toBe(false);
+    expect(verifyRevisionRecord({ ...record, contract: { ...record.contract, sideEffect: "irreversible" } })).toBe(false);
   });
 });

@@ -27,7 +27,18 @@ import { connectSource, listRevisions, type ConnectedSource } from "./sources.js
 // biome-ignore lint/suspicious/noExplicitAny: a tool's input type sits in its handler's parameters, so ToolDeclarationV1<unknown> would refuse a tool with a typed `access`
 type AnyDeclaration = ToolDeclarationV1<any>;
 
-/** Options of `createToolRegistry`. */
+/**
+ * Options of `createToolRegistry`.
+ *
+ * @example
+ * ```ts
+ * createToolRegistry({
+ *   tools: [readFile, writeFile],
+ *   readmission: [{ id: "docs-from-acme", changes: ["description"], trustDomains: ["acme"] }],
+ *   grants: { "user:alice": { capabilities: ["fs.read", "fs.write"] }, "*": { sideEffects: ["none"] } },
+ * });
+ * ```
+ */
 export interface ToolRegistryOptions {
   /** Local tools to register at once (trust domain `local`, origin `{ kind: "local", source }`). */
   readonly tools?: readonly AnyDeclaration[];
@@ -54,7 +65,17 @@ export interface LifecycleState {
   readonly since?: number;
 }
 
-/** The registry `createToolRegistry` returns: `ToolRegistryV1` and a few inspection methods. */
+/**
+ * The registry `createToolRegistry` returns: `ToolRegistryV1` and a few inspection methods.
+ *
+ * @example
+ * ```ts
+ * const registry: ToolRegistry = createToolRegistry({ tools: [readFile] });
+ * registry.live("read_file")?.digest; // the revision offered now
+ * registry.revision(pinnedDigest)?.declaration; // any revision registered in this process
+ * registry.lifecycleOf("read_file"); // { lifecycle: "active" }
+ * ```
+ */
 export interface ToolRegistry extends ToolRegistryV1 {
   register(tool: AnyDeclaration, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
   /** Any revision registered in this process, by digest (including ones no longer live). */
@@ -126,11 +147,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     return { revision: kept, drift: { toolName: kept.name, pinned: previous.digest, offered: kept.digest, changes: changesBetween(previous, kept) } };
   };
 
-  const settled = async (): Promise<void> => {
+  /** Waits for the pending re-lists of the sources of `origin` (all sources without one). */
+  const settled = async (origin?: ToolRevisionRecord["origin"]): Promise<void> => {
+    const key = origin === undefined ? undefined : canonicalJson(origin);
     for (;;) {
-      const pending = sources.map((source) => source.queue);
+      const waited = sources.filter((source) => key === undefined || canonicalJson(source.source.origin) === key);
+      const pending = waited.map((source) => source.queue);
       await Promise.all(pending);
-      if (sources.every((source, index) => source.queue === pending[index])) return;
+      if (waited.every((source, index) => source.queue === pending[index])) return;
     }
   };
 
@@ -213,13 +237,28 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       if (sources.some((known) => canonicalJson(known.source.origin) === canonicalJson(source.origin))) {
         throw new YokeError("CONFIG_INVALID", "a source of this origin is already added", { details: { origin: source.origin } });
       }
-      const listed = await connectSource(source, registration);
+      const connected: ConnectedSource = { source, options: registration, names: new Set(), queue: Promise.resolve(), unsubscribe: () => undefined };
+      // Subscribed before the first listing: a change announced while it runs is re-listed after it.
+      let ready = false;
+      let missed = false;
+      connected.unsubscribe = source.onListChanged(() => {
+        if (closed) return;
+        if (ready) void schedule(connected).catch(() => undefined);
+        else missed = true;
+      });
+      let listed: ToolRevisionV1[];
+      try {
+        listed = await connectSource(source, registration);
+      } catch (error) {
+        connected.unsubscribe();
+        throw error;
+      }
       const conflict = listed.map(conflictOf).find((error) => error !== undefined);
       if (conflict) {
+        connected.unsubscribe();
         await source.close().catch(() => undefined);
         throw conflict;
       }
-      const connected: ConnectedSource = { source, options: registration, names: new Set(), queue: Promise.resolve(), unsubscribe: () => undefined };
       const kept = listed.map((revision) => {
         const installed = install(revision);
         if (installed.drift) events.push(installed.drift);
@@ -227,9 +266,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         return installed.revision;
       });
       sources.push(connected);
-      connected.unsubscribe = source.onListChanged(() => {
-        if (!closed) void schedule(connected).catch(() => undefined);
-      });
+      ready = true;
+      if (missed) void schedule(connected).catch(() => undefined);
       return kept;
     },
 
@@ -284,7 +322,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     },
 
     async resolve(pinned: ToolRevisionRecord): Promise<ToolResolution> {
-      await settled();
+      // Only the pinned tool's own source can change it (a rename keeps the origin): a source
+      // that is slow to re-list holds up its own tools, not the others.
+      await settled(pinned.origin);
       const state = lifecycleOf(pinned.name);
       if (state.lifecycle === "withdrawn") return { status: "withdrawn", ...(state.reason === undefined ? {} : { reason: state.reason }) };
       const stale = sources.find((source) => source.failure !== undefined && canonicalJson(source.source.origin) === canonicalJson(pinned.origin));
@@ -345,7 +385,15 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   return registry;
 }
 
-/** Whether a record's digest is the one its content gives (a record read back from a journal, say). */
+/**
+ * Whether a record's three digests are the ones its content gives (a record read back from a
+ * journal, say).
+ *
+ * @example
+ * ```ts
+ * verifyRevisionRecord(state.toolSnapshot.revisions[0]); // false when the record was edited after it was pinned
+ * ```
+ */
 export function verifyRevisionRecord(record: ToolRevisionRecord): boolean {
   return (
     sha256OfJson(modelPartOf(record)) === record.modelDigest &&

@@ -6,7 +6,7 @@ import {
   type JsonValue,
   type RemoteToolDeclaration,
   type SourceToolDefinition,
-  type StandardSchemaV1,
+  type JsonSchemaDefinition,
   type ToolDeclarationV1,
   type ToolSourceV1,
 } from "@yoke/protocol";
@@ -20,8 +20,12 @@ function draftOf(schema: Record<string, unknown>): SchemaDraft {
   return "2020-12";
 }
 
-/** A Standard Schema validating JSON against a listed JSON Schema: what the model sends is checked before the source is called. */
-export function jsonSchemaValidator(toolName: string, schema: Record<string, unknown>): StandardSchemaV1<JsonValue, JsonValue> {
+/**
+ * A Standard Schema (and Standard JSON Schema, giving `schema` back) validating JSON against a
+ * listed JSON Schema: what the model sends is checked before the source is called, and a
+ * structured result against the listed output schema.
+ */
+export function jsonSchemaValidator(toolName: string, schema: Record<string, unknown>): JsonSchemaDefinition<JsonValue, JsonValue> {
   let validator: Validator;
   try {
     validator = new Validator(schema as Schema, draftOf(schema), false);
@@ -32,6 +36,7 @@ export function jsonSchemaValidator(toolName: string, schema: Record<string, unk
     "~standard": {
       version: 1,
       vendor: "yoke-json-schema",
+      jsonSchema: { input: () => structuredClone(schema), output: () => structuredClone(schema) },
       validate(value: unknown) {
         const result = validator.validate(value);
         if (result.valid) return { value: value as JsonValue };
@@ -69,12 +74,15 @@ export function remoteDeclarationOf(source: ToolSourceV1, definition: SourceTool
     });
   }
   const input = jsonSchemaValidator(definition.name, definition.inputSchema);
+  // A structured result the listed output schema refuses is TOOL_OUTPUT_INVALID for the model.
+  const output = definition.outputSchema === undefined ? undefined : jsonSchemaValidator(definition.name, definition.outputSchema);
   const name = definition.name;
   return {
     specificationVersion: "v1",
     name,
     spec: spec.data,
     input,
+    ...(output === undefined ? {} : { output }),
     sideEffect: declared?.sideEffect ?? "irreversible",
     timeoutMs: declared?.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(declared?.outputBudget === undefined ? {} : { outputBudget: declared.outputBudget }),

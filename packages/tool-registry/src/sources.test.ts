@@ -3,7 +3,7 @@
 import { YokeError } from "@yoke/protocol";
 import { createStaticToolSource } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { callContext, listed } from "./__fixtures__/tools.js";
+import { callContext, listed, readTool } from "./__fixtures__/tools.js";
 import { createToolRegistry } from "./registry.js";
 
 const origin = { kind: "mcp-http", url: "http://127.0.0.1:9/mcp" } as const;
@@ -58,5 +58,61 @@ describe("remote sources", () => {
     expect(resolution).toMatchObject({ status: "drifted", drift: { toolName: "search", pinned: search!.digest, changes: ["description"] } });
     expect(await registry.resolve(fetchTool!)).toMatchObject({ status: "callable" });
     expect(registry.compatibilityEvents()).toHaveLength(1);
+  });
+});
+
+describe("remote output schemas", () => {
+  it("validates a structured result against the listed output schema, and digests that schema", async () => {
+    const outputSchema = { type: "object", properties: { hits: { type: "integer" } }, required: ["hits"] };
+    const source = createStaticToolSource({ origin, tools: [listed("count", "Count.", { outputSchema })] });
+    const [count] = await createToolRegistry().addSource(source, { trustDomain: "third-party" });
+    expect(count!.outputSchema).toEqual(outputSchema);
+    const output = count!.declaration.output!;
+    expect((await output["~standard"].validate({ hits: 3 })).issues).toBeUndefined();
+    expect((await output["~standard"].validate({ hits: "many" })).issues?.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a change announced during the first listing", () => {
+  it("is re-listed once the source is registered, so a resolve right after addSource sees the drift", async () => {
+    const source = createStaticToolSource({ origin, tools: [listed("search")] });
+    const list = source.list.bind(source);
+    let first = true;
+    // The server changes its list (and says so) while the registry's first tools/list is in flight.
+    source.list = async (signal) => {
+      const listing = await list(signal);
+      if (first) {
+        first = false;
+        source.setTools([listed("search", "Changed while listing.")]);
+      }
+      return listing;
+    };
+    const registry = createToolRegistry();
+    const [search] = await registry.addSource(source, { trustDomain: "third-party" });
+    expect(search?.spec.description).toBe("search things.");
+    expect(await registry.resolve(search!)).toMatchObject({ status: "drifted", drift: { changes: ["description"] } });
+  });
+});
+
+describe("a source slow to re-list", () => {
+  it("holds up the resolution of its own tools only", async () => {
+    const source = createStaticToolSource({ origin, tools: [listed("search")] });
+    const registry = createToolRegistry({ tools: [readTool()] });
+    await registry.addSource(source, { trustDomain: "third-party" });
+    const snapshot = registry.snapshot();
+    let release: () => void = () => undefined;
+    const list = source.list.bind(source);
+    source.list = async (signal) => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return list(signal);
+    };
+    source.setTools([listed("search", "Changed.")]);
+    const local = snapshot.revisions.find((revision) => revision.name === "read")!;
+    expect(await registry.resolve(local)).toMatchObject({ status: "callable" });
+    const remote = registry.resolve(snapshot.revisions.find((revision) => revision.name === "search")!);
+    release();
+    expect(await remote).toMatchObject({ status: "drifted" });
   });
 });

@@ -283,4 +283,35 @@ console.log(
     `${fmt(actions.rawTurnAt50Us)} and ${fmt(actions.rawTurnAt800Us)} µs`,
 );
 
+interface McpCallResult {
+  transport: string;
+  calls: number;
+  yokeMedianUs: number;
+  rawMedianUs: number;
+  ratio: number;
+  medianRoundRatio: number;
+  extraUs: number;
+}
+const mcpRows = (["stdio", "http"] as const).map((transport) => {
+  const result = runChild<McpCallResult>("mcp-call.ts", [
+    transport,
+    quick ? "40" : transport === "http" ? "100" : "200",
+    quick ? "2" : transport === "http" ? "4" : "6",
+  ]);
+  return [
+    transport,
+    String(result.calls),
+    fmt(result.yokeMedianUs),
+    fmt(result.rawMedianUs),
+    fmt(result.extraUs),
+    fmt(result.ratio, 2),
+    fmt(result.medianRoundRatio, 2),
+  ];
+});
+printTable(
+  "MCP call overhead: server-everything `echo` through @yoke/mcp vs the raw SDK Client.callTool, same server program, calls alternated (µs, medians)",
+  ["transport", "calls each", "@yoke/mcp", "raw SDK", "extra µs", "yoke/raw", "median of rounds"],
+  mcpRows,
+);
+
 await benchStartupAndSize(quick);

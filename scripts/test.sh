@@ -24,5 +24,6 @@ report="$ROOT/.vitest-report.json"
 rm -f "$report"
 status=0
 vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+bash "$ROOT/scripts/mcp-conformance.sh" || status=1 # the official MCP conformance suite, client mode: prints its pass count
 node scripts/test-summary.ts "$report" || status=1
 exit "$status"

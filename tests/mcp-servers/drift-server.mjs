@@ -15,7 +15,9 @@
 //     "startup": "ok" | "exit" | "silent",  // "exit": exits with status 3 before initializing;
 //                                           // "silent": never answers initialize
 //     "notify": true,                       // false: change the list without list_changed
-//     "list": "ok" | "malformed",           // "malformed": tools/list answers a tool without inputSchema
+//     "list": "ok" | "malformed" | "cursor-loop", // "malformed": tools/list answers a tool without
+//                                           // inputSchema; "cursor-loop": every page says nextCursor "again"
+//     "pageSize": 2,                        // tools/list answers pages of this many tools (cursor = offset)
 //     "tools": [{
 //       "name": "lookup", "title": "…", "description": "…",
 //       "inputSchema": { "type": "object" },           // default { "type": "object" }
@@ -67,13 +69,20 @@ const never = () => new Promise(() => {});
 async function serve() {
   const server = new Server({ name: "yoke-drift-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     if (state.list === "malformed") {
       raw(JSON.stringify({ jsonrpc: "2.0", id: extra.requestId, result: { tools: [{ name: "no-schema" }] } }));
       return never();
     }
+    const all = state.tools ?? [];
+    // Pages of `pageSize` tools, the cursor being the offset; "cursor-loop" always answers the same cursor.
+    const offset = Number(request.params?.cursor ?? 0);
+    const size = state.pageSize ?? all.length;
+    const page = state.list === "cursor-loop" ? all : all.slice(offset, offset + size);
+    const nextCursor = state.list === "cursor-loop" ? "again" : offset + size < all.length ? String(offset + size) : undefined;
     return {
-      tools: (state.tools ?? []).map((tool) => ({
+      ...(nextCursor === undefined ? {} : { nextCursor }),
+      tools: page.map((tool) => ({
         name: tool.name,
         ...(tool.title === undefined ? {} : { title: tool.title }),
         ...(tool.description === undefined ? {} : { description: tool.description }),

@@ -168,6 +168,38 @@ describe("malformed listings are TOOL_SOURCE_INVALID", () => {
   });
 });
 
+describe("paging", () => {
+  it("list() follows nextCursor through every page", async () => {
+    const { source } = await connected({ pageSize: 2, tools: ["a", "b", "c", "d", "e"].map((name) => ({ name })) });
+    expect((await source.list()).map((tool) => tool.name)).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  it("a cursor the server already gave is TOOL_SOURCE_INVALID, not an endless listing", async () => {
+    const { source } = await connected({ list: "cursor-loop", tools: [ok] });
+    const error = await rejection(source.list());
+    expect(error.code).toBe("TOOL_SOURCE_INVALID");
+    expect(error.message).toMatch(/repeated the tools\/list cursor/);
+  });
+});
+
+describe("the server's stderr", () => {
+  it("goes to a function when one is given (the server's text, never parsed)", async () => {
+    const server = driftServer({ tools: [ok] });
+    cleanups.push(() => server.remove());
+    let text = "";
+    const source = mcpStdioSource({
+      command: process.execPath,
+      args: [server.args[0]!, `${server.stateFile}.missing`],
+      stderr: (chunk) => {
+        text += chunk;
+      },
+    });
+    cleanups.push(() => source.close());
+    expect((await rejection(source.connect())).code).toBe("TOOL_SOURCE_UNAVAILABLE");
+    await expect.poll(() => text).toMatch(/ENOENT/);
+  });
+});
+
 describe("list_changed and re-listing (drift as a source sees it)", () => {
   const lookup = { name: "lookup", description: "Look a word up.", inputSchema: { type: "object", properties: { word: { type: "string" } } } };
 

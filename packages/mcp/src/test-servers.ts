@@ -77,7 +77,8 @@ export async function startEverythingHttp(): Promise<{ url: string; child: Child
 export interface DriftState {
   startup?: "ok" | "exit" | "silent";
   notify?: boolean;
-  list?: "ok" | "malformed";
+  list?: "ok" | "malformed" | "cursor-loop";
+  pageSize?: number;
   tools: DriftTool[];
 }
 

@@ -1,6 +1,6 @@
 // Every package README's first TypeScript snippet runs as written, against the built packages.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,9 @@ const repo = fileURLToPath(new URL("../../../", import.meta.url));
 // Inside this example, so the snippet resolves @yoke/* and zod through its node_modules.
 const snippetDir = fileURLToPath(new URL("../.readme-snippets/", import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), "yoke-readme-"));
+// A snippet may run a server from `node_modules/.bin` (the @yoke/mcp README does): the work
+// directory's node_modules is this example's.
+symlinkSync(fileURLToPath(new URL("../node_modules", import.meta.url)), join(workDir, "node_modules"), "dir");
 afterAll(() => {
   rmSync(snippetDir, { recursive: true, force: true });
   rmSync(workDir, { recursive: true, force: true });

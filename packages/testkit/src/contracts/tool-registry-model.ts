@@ -79,6 +79,10 @@ class SetLifecycle implements fc.AsyncCommand<Model, Real> {
 class Pin implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real) {
+    // snapshot() is synchronous: it shows what the re-lists finished so far. A run pins a
+    // settled registry here; a resolve right after a listing change (no pin between) is what
+    // checks that resolve waits for the pending re-list.
+    await real.registry.refresh();
     const snapshot = real.registry.snapshot();
     const expected: Pinned[] = [
       ...[...model.local].map(([name, variant]) => ({ name, variant, remote: false })),

@@ -18,6 +18,8 @@ export class DispatchSlots {
       this.#free -= 1;
       return Promise.resolve(true);
     }
+    // Equivalent mutants (`pnpm mutate`): the listener's event name and `{ once: true }`. A listener
+    // left behind only resolves a promise already resolved; abort fires once.
     return new Promise<boolean>((resolve) => {
       const granted = () => {
         signal.removeEventListener("abort", onAbort);

@@ -20,4 +20,7 @@ export const {
   describeProviderContract,
   describeRunLeaseContract,
   providerContractTests,
+  journalContractTests,
+  idempotencyStoreContractTests,
+  runLeaseContractTests,
 } = suites;

@@ -26,7 +26,13 @@ const failed = (turnId = "turn_1"): Draft => ({
   type: "model.failed",
   data: { turnId, attempt: 1, code: "PROVIDER_UNAVAILABLE", message: "503", retryable: true, retrying: true },
 });
-const text: ModelResponse = { provider: "scripted", model: "scripted-1", stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0 }, content: [{ type: "text", text: "done" }] };
+const text: ModelResponse = {
+  provider: "scripted",
+  model: "scripted-1",
+  stopReason: "end_turn",
+  usage: { inputTokens: 0, outputTokens: 0 },
+  content: [{ type: "text", text: "done" }],
+};
 const responded = (response: ModelResponse = text, turnId = "turn_1"): Draft => ({ type: "model.responded", data: { turnId, response, latencyMs: 0 } });
 
 /** The prefix that leaves the run in each phase of turn_1. */

@@ -47,7 +47,10 @@ describe("BatchTransaction.recover: a resume goes on from each journaled state",
     };
     for (const [state, types] of Object.entries(expected)) {
       const { settlement, drafts } = await recover(state as ActionState, tool);
-      expect(drafts.map((draft) => draft.type), state).toEqual(types);
+      expect(
+        drafts.map((draft) => draft.type),
+        state,
+      ).toEqual(types);
       expect(settlement.kind).toBe("retry");
       expect(retryItem(settlement)).toMatchObject({ actionId: "action_1", attempt: 1, deadlineAt: NOW + 700, input: { value: 1 } });
     }
@@ -65,9 +68,15 @@ describe("BatchTransaction.recover: a resume goes on from each journaled state",
     const { settlement, drafts } = await recover("leased", tool, { signal: controller.signal });
     expect(settlement).toEqual({ kind: "done" });
     expect(drafts).toHaveLength(1);
-    expect(drafts[0]).toMatchObject({ type: "action.failed", data: { actionId: "action_1", attemptId: "attempt_1", dispatched: false, retryable: false, retrying: false } });
+    expect(drafts[0]).toMatchObject({
+      type: "action.failed",
+      data: { actionId: "action_1", attemptId: "attempt_1", dispatched: false, retryable: false, retrying: false },
+    });
     expect(drafts[0]!.data).toMatchObject({
-      result: { status: "error", error: { code: "CANCELLED", message: "the run was cancelled before another attempt of this call could start; it did not run" } },
+      result: {
+        status: "error",
+        error: { code: "CANCELLED", message: "the run was cancelled before another attempt of this call could start; it did not run" },
+      },
     });
   });
 
@@ -149,7 +158,11 @@ describe("BatchTransaction: reconciliation", () => {
     });
     expect(Object.hasOwn(plain.drafts[0]!.data, "receipt")).toBe(false);
     const told = await reconciled(
-      declaration({ name: "pay", sideEffect: "irreversible", reconcile: async () => ({ status: "applied", content: "charge ch_1 found", receipt: { id: "ch_1" } }) }),
+      declaration({
+        name: "pay",
+        sideEffect: "irreversible",
+        reconcile: async () => ({ status: "applied", content: "charge ch_1 found", receipt: { id: "ch_1" } }),
+      }),
     );
     expect(told.drafts[0]!.data).toMatchObject({ receipt: { id: "ch_1" }, result: { content: [{ type: "text", text: "charge ch_1 found" }] } });
   });
@@ -162,8 +175,15 @@ describe("BatchTransaction: reconciliation", () => {
     }
     for (const sideEffect of ["reversible", "irreversible"] as const) {
       const { settlement, drafts } = await reconciled(declaration({ name: "t", sideEffect }));
-      expect(drafts.map((draft) => draft.data), sideEffect).toEqual([{ actionId: "action_1", verdict: "unknown" }]);
-      expect(settlement).toEqual({ kind: "escalate", actionId: "action_1", reason: `t is ${sideEffect} and has no reconciler: whether action action_1 applied is unknown` });
+      expect(
+        drafts.map((draft) => draft.data),
+        sideEffect,
+      ).toEqual([{ actionId: "action_1", verdict: "unknown" }]);
+      expect(settlement).toEqual({
+        kind: "escalate",
+        actionId: "action_1",
+        reason: `t is ${sideEffect} and has no reconciler: whether action action_1 applied is unknown`,
+      });
     }
   });
 
@@ -179,7 +199,11 @@ describe("BatchTransaction: reconciliation", () => {
     );
     expect(threw.settlement).toEqual({ kind: "escalate", actionId: "action_1", reason: "the reconciler of pay failed: ledger offline" });
     const unsure = await reconciled(declaration({ name: "pay", sideEffect: "irreversible", reconcile: async () => ({ status: "unknown" }) }));
-    expect(unsure.settlement).toEqual({ kind: "escalate", actionId: "action_1", reason: "the reconciler of pay could not tell whether action action_1 applied" });
+    expect(unsure.settlement).toEqual({
+      kind: "escalate",
+      actionId: "action_1",
+      reason: "the reconciler of pay could not tell whether action action_1 applied",
+    });
   });
 });
 

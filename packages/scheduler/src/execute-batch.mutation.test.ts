@@ -38,10 +38,13 @@ describe("executeBatch: deferral and deadlines", () => {
           return "ok";
         },
       });
-    const outcomes = await executeBatch([item(tool("done"), 0), item(tool("retried", new YokeError("PROVIDER_UNAVAILABLE", "503")), 1), item(tool("last"), 2)], {
-      clock,
-      timers: neverTimers,
-    });
+    const outcomes = await executeBatch(
+      [item(tool("done"), 0), item(tool("retried", new YokeError("PROVIDER_UNAVAILABLE", "503")), 1), item(tool("last"), 2)],
+      {
+        clock,
+        timers: neverTimers,
+      },
+    );
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(["committed", "failed", "deferred"]);
     expect(ran).toEqual(["done", "retried"]);
   });
@@ -150,12 +153,17 @@ describe("executeBatch: deferral and deadlines", () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toMatchObject({ code: "CONFIG_INVALID", message: "executeBatch: maxConcurrent must be a positive integer", details: { option: "maxConcurrent" } });
+    expect(caught).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: "executeBatch: maxConcurrent must be a positive integer",
+      details: { option: "maxConcurrent" },
+    });
   });
 });
 
 describe("outputEnvelope: what a handler's answer becomes", () => {
-  const answering = (answer: unknown, extra: Partial<ToolDeclarationV1<any>> = {}) => declaration({ name: "t", execute: async () => answer as string, ...extra });
+  const answering = (answer: unknown, extra: Partial<ToolDeclarationV1<any>> = {}) =>
+    declaration({ name: "t", execute: async () => answer as string, ...extra });
   const failure = (outcome: AttemptOutcome) => (outcome.kind === "committed" ? outcome.result.error : undefined);
 
   it("an error envelope says code and message in its text, and times the attempt", async () => {
@@ -196,7 +204,10 @@ describe("outputEnvelope: what a handler's answer becomes", () => {
 
   it("structured output: kept when it passes the schema, or when the tool declares none; refused with a message when it fails", async () => {
     const schema = z.object({ n: z.number() });
-    expect(await one(answering({ content: "x", output: { n: 1 } }, { output: schema }))).toMatchObject({ kind: "committed", result: { status: "ok", output: { n: 1 } } });
+    expect(await one(answering({ content: "x", output: { n: 1 } }, { output: schema }))).toMatchObject({
+      kind: "committed",
+      result: { status: "ok", output: { n: 1 } },
+    });
     expect(await one(answering({ content: "x", output: { n: 1 } }))).toMatchObject({ kind: "committed", result: { status: "ok", output: { n: 1 } } });
     const throwing = z.object({ n: z.number() }).refine(() => {
       throw new Error("validator bug");

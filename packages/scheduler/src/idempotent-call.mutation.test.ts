@@ -2,7 +2,14 @@
 // runtime's tests and the journal's stores exercise it). A scripted store: each claim gets
 // the next scripted answer, and every request is recorded.
 import { createHash } from "node:crypto";
-import { YokeError, steppingClock, type IdempotencyClaim, type IdempotencyClaimRequest, type IdempotencyCompleteRequest, type IdempotencyStoreV1 } from "@yoke/protocol";
+import {
+  YokeError,
+  steppingClock,
+  type IdempotencyClaim,
+  type IdempotencyClaimRequest,
+  type IdempotencyCompleteRequest,
+  type IdempotencyStoreV1,
+} from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { argumentDigest, callIdempotently } from "./idempotent-call.js";
 
@@ -77,12 +84,19 @@ describe("callIdempotently", () => {
 
   it("in_progress: waits (one event-loop turn by default) and claims again", async () => {
     const stored = { status: "succeeded" as const, value: 1 };
-    const waited = scriptedStore([{ kind: "in_progress", claimedAt: 0 }, { kind: "in_progress", claimedAt: 0 }, { kind: "completed", outcome: stored }]);
+    const waited = scriptedStore([
+      { kind: "in_progress", claimedAt: 0 },
+      { kind: "in_progress", claimedAt: 0 },
+      { kind: "completed", outcome: stored },
+    ]);
     let waits = 0;
     const custom = { ...options(waited.store), wait: async () => void (waits += 1) };
     expect(await callIdempotently(custom, async () => expect.unreachable())).toEqual(stored);
     expect([waits, waited.claims.length]).toEqual([2, 3]);
-    const plain = scriptedStore([{ kind: "in_progress", claimedAt: 0 }, { kind: "completed", outcome: stored }]);
+    const plain = scriptedStore([
+      { kind: "in_progress", claimedAt: 0 },
+      { kind: "completed", outcome: stored },
+    ]);
     expect(await callIdempotently(options(plain.store), async () => expect.unreachable())).toEqual(stored);
     expect(plain.claims).toHaveLength(2);
   });

@@ -237,3 +237,28 @@ describe("compensationPlan: which actions a failure undoes", () => {
     expect(compensationPlan([...batch, failure], tools)).toEqual(["a7", "a1"]);
   });
 });
+
+describe("BatchTransaction.settle", () => {
+  it("a commit keeps the tool's receipt, and has none when the tool gave none", async () => {
+    const ok = { status: "ok" as const, content: [], timing: { startedAt: NOW, endedAt: NOW, durationMs: 0 } };
+    for (const receipt of [{ id: 7 }, undefined]) {
+      const batch = new BatchTransaction({ clock, ids: sequentialIdSource() });
+      const item = batch.admit({ turnId: "turn_1", toolCallId: "c1", tool: declaration({ name: "t" }), input: {}, value: {} });
+      batch.drain();
+      await batch.settle(item, { kind: "committed", result: ok, receipt });
+      const [committed] = batch.drain();
+      expect(Object.hasOwn(committed!.data, "receipt")).toBe(receipt !== undefined);
+      if (receipt !== undefined) expect(committed!.data).toMatchObject({ receipt });
+    }
+  });
+
+  it("a deferred attempt is refused with INTERNAL naming the attempt", async () => {
+    const batch = new BatchTransaction({ clock, ids: sequentialIdSource() });
+    const item = batch.admit({ turnId: "turn_1", toolCallId: "c1", tool: declaration({ name: "t" }), input: {}, value: {} });
+    await expect(batch.settle(item, { kind: "deferred" })).rejects.toMatchObject({
+      code: "INTERNAL",
+      message: `attempt ${item.attemptId} was deferred, not run: dispatch it again instead of settling it`,
+      details: { actionId: item.actionId, attemptId: item.attemptId },
+    });
+  });
+});

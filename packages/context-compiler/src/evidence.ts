@@ -14,6 +14,8 @@ export interface EvidenceFill {
 
 const cache = new WeakMap<EvidenceItem, Map<string, EvidenceEntry>>();
 
+// A cache that never hits (`pnpm mutate`: either condition below as `true`) gives the same
+// entries, only slower: equivalent mutants, left to the bench (evidenceEntry is pure).
 function entryFor(item: EvidenceItem, nonce: string, counter: TokenCounter): EvidenceEntry {
   let byKey = cache.get(item);
   if (byKey === undefined) cache.set(item, (byKey = new Map()));
@@ -29,6 +31,9 @@ function entryFor(item: EvidenceItem, nonce: string, counter: TokenCounter): Evi
  * message's own overhead is paid by the first item included.
  */
 export function fillEvidence(evidence: readonly EvidenceItem[], free: number, nonce: string, counter: TokenCounter, messageIndex: number): EvidenceFill {
+  // Equivalent mutants (`pnpm mutate`): `a.id > b.id ? 1 : 0` as `>=`, `true` or `false`. V8's sort
+  // only asks whether a comparison is negative, so 1 and 0 order alike (checked on 3,000 random
+  // arrays); the order itself is pinned by evidence-order.mutation.test.ts.
   const sorted = evidence.slice().sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const included: EvidenceEntry[] = [];
   const omitted: ManifestItem[] = [];

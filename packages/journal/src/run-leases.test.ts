@@ -1,11 +1,16 @@
-import { describeRunLeaseContract } from "@yoke/testkit/contracts";
+import { runLeaseContractTests } from "@yoke/testkit/contracts";
+import { describe, it } from "vitest";
 import { tempDirectory } from "./__fixtures__/temp-files.js";
 import { createMemoryJournal } from "./memory-journal.js";
 import { createSqliteJournal } from "./sqlite-journal.js";
 
-describeRunLeaseContract("memory", (clock) => ({ journal: createMemoryJournal({ clock }) }));
+const memoryLeases = runLeaseContractTests("memory", (clock) => ({ journal: createMemoryJournal({ clock }) }));
+// A literal describe and it.for, so `vitest list` (a static read of this file) finds the suite.
+describe("RunLeasesV1 contract: memory", () => {
+  it.for(memoryLeases.tests)("$title", (test) => test.run());
+});
 
-describeRunLeaseContract(
+const sqliteLeases = runLeaseContractTests(
   "sqlite",
   async (clock) => {
     const directory = tempDirectory();
@@ -14,3 +19,7 @@ describeRunLeaseContract(
   },
   { numRuns: 30 },
 );
+// A literal describe and it.for, so `vitest list` (a static read of this file) finds the suite.
+describe("RunLeasesV1 contract: sqlite", () => {
+  it.for(sqliteLeases.tests)("$title", (test) => test.run());
+});

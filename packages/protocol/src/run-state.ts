@@ -226,6 +226,9 @@ export class RunStateAccumulator {
         return;
       }
       case "action.committed": {
+        // Equivalent mutant (`pnpm mutate`: the condition as `false`, here and at action.reconciled):
+        // `{ receipt: undefined }` and `{}` give the same record, created with `receipt: undefined`
+        // and never given a receipt before it commits.
         const receipt = event.data.receipt === undefined ? {} : { receipt: event.data.receipt };
         const record = this.#moveAction(state, event, { type: event.type }, { ...receipt, committedSeq: event.seq });
         this.#resolve(state, this.#actionCallIndex(state, event, record.actionId), event.data.result, event.seq);

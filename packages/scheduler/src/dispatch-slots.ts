@@ -18,6 +18,8 @@ export class DispatchSlots {
       this.#free -= 1;
       return Promise.resolve(true);
     }
+    // Equivalent mutants (`pnpm mutate`): the listener's event name and `{ once: true }`. A listener
+    // left behind only resolves a promise already resolved; abort fires once.
     return new Promise<boolean>((resolve) => {
       const granted = () => {
         signal.removeEventListener("abort", onAbort);
@@ -25,6 +27,7 @@ export class DispatchSlots {
       };
       const onAbort = () => {
         const position = this.#waiting.indexOf(granted);
+        // Always true here (an equivalent mutant): a granted waiter removes this listener first.
         if (position >= 0) this.#waiting.splice(position, 1);
         resolve(false);
       };

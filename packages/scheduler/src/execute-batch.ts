@@ -14,6 +14,8 @@ export interface Timers {
 
 export const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
+  // Not cleared (`pnpm mutate`'s `() => undefined`), a timer aborts a finished attempt's own
+  // controller: no outcome changes, the process only stays up until the deadline. Left unkilled.
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
@@ -102,6 +104,8 @@ async function runItem(
     Math.max(0, item.deadlineAt - clock.now()),
   );
   const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+  // Equivalent mutants (`pnpm mutate`): `signal.aborted` as false (a signal aborted already is
+  // caught before dispatch below) and `{ once: true }` dropped (abort fires once).
   const aborted = new Promise<"aborted">((resolve) => {
     if (signal.aborted) resolve("aborted");
     else signal.addEventListener("abort", () => resolve("aborted"), { once: true });

@@ -23,4 +23,7 @@ export const {
   describeRunLeaseContract,
   providerContractTests,
   registryContractTests,
+  journalContractTests,
+  idempotencyStoreContractTests,
+  runLeaseContractTests,
 } = suites;

@@ -2,7 +2,8 @@
  * @yoke/testkit/contracts — contract suites any implementation runs in its own vitest
  * suite. Needs `vitest` and `fast-check` (optional peer dependencies of @yoke/testkit).
  */
-export { describeJournalContract } from "./journal-contract.js";
+export { describeJournalContract, journalContractTests } from "./journal-contract.js";
+export type { ContractTest, ContractTests } from "./contract-recorder.js";
 export type { JournalContractOptions } from "./journal-contract.js";
 export type { JournalContractStore, JournalStoreFactory } from "./journal-contract-support.js";
 export { PROVIDER_CONTRACT_REQUESTS, PROVIDER_CONTRACT_SEEDS, WEATHER_TOOL, describeProviderContract, providerContractTests } from "./provider-contract.js";
@@ -15,11 +16,11 @@ export type {
   ProviderContractTest,
   ProviderContractTests,
 } from "./provider-contract.js";
-export { describeRunLeaseContract } from "./lease-contract.js";
+export { describeRunLeaseContract, runLeaseContractTests } from "./lease-contract.js";
 export type { LeaseContractOptions, LeaseStoreFactory } from "./lease-contract.js";
 export { describeJournalTamperSuite } from "./tamper-suite.js";
 export type { TamperKind, TamperSubject, TamperedRun } from "./tamper-suite.js";
-export { describeIdempotencyStoreContract } from "./idempotency-contract.js";
+export { describeIdempotencyStoreContract, idempotencyStoreContractTests } from "./idempotency-contract.js";
 export type { IdempotencyStoreFactory } from "./idempotency-contract.js";
 export { describeArtifactStoreContract } from "./artifact-store-contract.js";
 export type { ArtifactStoreContractOptions, ArtifactStoreContractSubject, ArtifactStoreFactory } from "./artifact-store-contract.js";

@@ -1,5 +1,6 @@
 import { YokeError, type IdempotencyOutcome, type IdempotencyStoreV1 } from "@yoke/protocol";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect } from "vitest";
+import { afterEach, beforeEach, describe, it, recordContractTests, type ContractTests } from "./contract-recorder.js";
 
 /** Opens a fresh, empty store for one test; `cleanup` runs after it. */
 export type IdempotencyStoreFactory = () => Promise<{ store: IdempotencyStoreV1; cleanup?: () => Promise<void> | void }>;
@@ -122,4 +123,21 @@ export function describeIdempotencyStoreContract(name: string, factory: Idempote
       expect(outcomes).toEqual(Array.from({ length: 32 }, () => ok("once")));
     });
   });
+}
+
+/**
+ * The tests `describeIdempotencyStoreContract` registers, as data. Register them with a
+ * literal `describe` and `it.for`, and `vitest list` (a static read of the test file) shows
+ * the contract suite.
+ *
+ * @example
+ * ```ts
+ * const contract = idempotencyStoreContractTests("memory", async () => ({ store: createMemoryIdempotencyStore() }));
+ * describe("IdempotencyStoreV1 contract: memory", () => {
+ *   it.for(contract.tests)("$title", (test) => test.run());
+ * });
+ * ```
+ */
+export function idempotencyStoreContractTests(name: string, factory: IdempotencyStoreFactory): ContractTests {
+  return recordContractTests(() => describeIdempotencyStoreContract(name, factory));
 }

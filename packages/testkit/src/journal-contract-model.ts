@@ -1,6 +1,7 @@
 import type { EventDraft, JournalV1, RunScope } from "@yoke/protocol";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
+import { describe, it } from "./contract-recorder.js";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { collect, expectChain, expectYokeError, runIdSource, type StoreContext } from "./journal-contract-support.js";
 

@@ -1,6 +1,7 @@
 import { YokeError, type EventDraft, type JournalEvent } from "@yoke/protocol";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
+import { describe, it } from "./contract-recorder.js";
 import { eventBatchArbitrary, runStartedDraftArbitrary } from "./event-arbitraries.js";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { collect, expectChain, expectYokeError, runIdSource, scopeOf, type StoreContext } from "./journal-contract-support.js";

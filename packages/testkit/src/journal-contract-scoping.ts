@@ -1,5 +1,6 @@
 import { GENESIS_HASH } from "@yoke/protocol";
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
+import { describe, it } from "./contract-recorder.js";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { collect, expectYokeError, scopeOf, type StoreContext } from "./journal-contract-support.js";
 

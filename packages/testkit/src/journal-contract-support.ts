@@ -8,7 +8,8 @@ import {
   type RunScope,
   type YokeErrorCode,
 } from "@yoke/protocol";
-import { afterEach, beforeEach, expect } from "vitest";
+import { expect } from "vitest";
+import { afterEach, beforeEach } from "./contract-recorder.js";
 
 /** What a contract suite's factory returns: a fresh, empty store and how to dispose of it. */
 export interface JournalContractStore {

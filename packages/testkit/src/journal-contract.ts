@@ -1,5 +1,6 @@
 import { GENESIS_HASH, YokeError, type EventDraft } from "@yoke/protocol";
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
+import { describe, it, recordContractTests, type ContractTests } from "./contract-recorder.js";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { describeJournalModel } from "./journal-contract-model.js";
 import { describeJournalProperties } from "./journal-contract-properties.js";
@@ -47,6 +48,24 @@ export function describeJournalContract(name: string, makeStore: JournalStoreFac
     describeJournalProperties(context, { numRuns: options.numRuns ?? 50 });
     describeJournalModel(context, { numRuns: options.numRuns ?? 50 });
   });
+}
+
+/**
+ * The tests `describeJournalContract` registers, as data (titles are the describe path
+ * below the suite). Register them with a literal `describe` and `it.for` in the store's test
+ * file, and `vitest list` (which reads test files statically) shows the contract suite
+ * instead of "No test suite found".
+ *
+ * @example
+ * ```ts
+ * const contract = journalContractTests("my store", async () => ({ journal: await createMyJournal() }));
+ * describe("JournalV1 contract: my store", () => {
+ *   it.for(contract.tests)("$title", (test) => test.run());
+ * });
+ * ```
+ */
+export function journalContractTests(name: string, makeStore: JournalStoreFactory, options: JournalContractOptions = {}): ContractTests {
+  return recordContractTests(() => describeJournalContract(name, makeStore, options));
 }
 
 const notes = (from: number, count: number): EventDraft[] =>

@@ -1,6 +1,7 @@
 import { YokeError, steppingClock, type Clock, type JournalV1, type RunLease, type RunLeasesV1, type RunScope } from "@yoke/protocol";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
+import { describe, it, recordContractTests, type ContractTests } from "./contract-recorder.js";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { expectYokeError, runIdSource, scopeOf, useFreshStore, type JournalContractStore } from "./journal-contract-support.js";
 
@@ -137,6 +138,23 @@ export function describeRunLeaseContract(name: string, makeStore: LeaseStoreFact
       );
     });
   });
+}
+
+/**
+ * The tests `describeRunLeaseContract` registers, as data. Register them with a literal
+ * `describe` and `it.for`, and `vitest list` (a static read of the test file) shows the
+ * contract suite.
+ *
+ * @example
+ * ```ts
+ * const contract = runLeaseContractTests("my store", async (clock) => ({ journal: await createMyJournal({ clock }) }));
+ * describe("RunLeasesV1 contract: my store", () => {
+ *   it.for(contract.tests)("$title", (test) => test.run());
+ * });
+ * ```
+ */
+export function runLeaseContractTests(name: string, makeStore: LeaseStoreFactory, options: LeaseContractOptions = {}): ContractTests {
+  return recordContractTests(() => describeRunLeaseContract(name, makeStore, options));
 }
 
 type Command =

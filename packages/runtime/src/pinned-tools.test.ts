@@ -26,7 +26,7 @@ async function remoteRig(
   const journal = options.journal ?? createMemoryJournal();
   const source = createStaticToolSource({ tools: [LOOKUP], handler: (_name, input) => `defined: ${JSON.stringify(input)}` });
   const registry = createToolRegistry({ tools: [echoTool], ...options.registry });
-  await registry.addSource(source, { trustDomain: "third-party", tools: { lookup: { sideEffect: "none" } } });
+  await registry.addSource(source, { trustDomain: "third-party", tools: { lookup: { sideEffect: "none" }, define: { sideEffect: "none" } } });
   const { harness, model } = rig(steps, { ...options.harness, registry, journal });
   return { harness, model, source, registry, journal };
 }
@@ -294,6 +294,67 @@ describe("a pinned tool whose source changed it is refused until re-admitted", (
     expect(ofType(events, "tool.drifted").map((event) => event.data.changes)).toEqual([["description", "input_schema"]]);
     expect(ofType(events, "tool.readmitted")).toEqual([]);
     expect(source.calls).toEqual([]);
+  });
+
+  it("refuses a renamed tool under its pinned name (TOOL_DRIFTED naming the new name), and never re-admits a rename", async () => {
+    let source: ReturnType<typeof createStaticToolSource> | undefined;
+    const { harness, model, journal, ...rest } = await remoteRig(
+      [
+        () => {
+          source!.setTools([lookupWith({ name: "define" })]);
+          return callTools([{ name: "lookup", args: { word: "yoke" } }]);
+        },
+        (request) => {
+          const [shown] = resultsShown(request.messages).values();
+          expect(shown?.error?.code).toBe("TOOL_DRIFTED");
+          expect(shown?.error?.message).toMatch(/renamed it to define/);
+          // The new name is not pinned: the run is not offered it.
+          expect(request.tools?.map((tool) => tool.name)).toEqual(["echo"]);
+          return say("done");
+        },
+      ],
+      { registry: { readmission: [{ id: "anything", changes: ["renamed", "description"] }] } },
+    );
+    source = rest.source;
+    const { runId } = await harness.start("t");
+    model.assertConsumed();
+    const events = await eventsOf(journal, runId);
+    expect(ofType(events, "tool.drifted").map((event) => [event.data.changes, event.data.renamedTo])).toEqual([[["renamed"], "define"]]);
+    expect(ofType(events, "tool.readmitted")).toEqual([]);
+    expect(source.calls).toEqual([]);
+  });
+
+  it("refuses a tool whose source cannot be re-listed with TOOL_REVISION_UNAVAILABLE, and calls it again once it can", async () => {
+    let source: ReturnType<typeof createStaticToolSource> | undefined;
+    let registry: ReturnType<typeof createToolRegistry> | undefined;
+    const { harness, model, journal, ...rest } = await remoteRig([
+      async () => {
+        source!.failListing(new YokeError("TOOL_SOURCE_UNAVAILABLE", "the server is down"));
+        await registry!.refresh().catch(() => undefined);
+        return callTools([
+          { name: "lookup", args: { word: "yoke" } },
+          { name: "echo", args: { text: "fine" } },
+        ]);
+      },
+      async (request) => {
+        expect([...resultsShown(request.messages).values()].map((result) => result.error?.code ?? result.status)).toEqual(["TOOL_REVISION_UNAVAILABLE", "ok"]);
+        source!.failListing(undefined);
+        await registry!.refresh();
+        return callTools([{ name: "lookup", args: { word: "again" } }]);
+      },
+      (request) => {
+        expect([...resultsShown(request.messages).values()].map((result) => result.status)).toEqual(["ok"]);
+        return say("done");
+      },
+    ]);
+    source = rest.source;
+    registry = rest.registry;
+    const { runId } = await harness.start("t");
+    model.assertConsumed();
+    expect(source.calls.map((call) => call.input)).toEqual([{ word: "again" }]);
+    const events = await eventsOf(journal, runId);
+    expect(ofType(events, "tool.rejected").map((event) => event.data.code)).toEqual(["TOOL_REVISION_UNAVAILABLE"]);
+    expect(ofType(events, "tool.drifted")).toEqual([]);
   });
 
   it("refuses a withdrawn tool with TOOL_WITHDRAWN and stops offering it", async () => {

@@ -98,7 +98,7 @@ describe("reconstructRequest: the incident test", () => {
       expect(canonicalJson(request)).toBe(canonicalJson(model.calls[turn - 1]));
     }
     await reopened.close();
-  });
+  }, 120_000); // a child process rebuilds five turns: past the default 30 s on a loaded 2-core machine (its own limit is 60 s)
 
   it("keeps the full text of a cut tool result in the journal once, in its tool event, and shows the model the cut", async () => {
     const journal = createMemoryJournal();

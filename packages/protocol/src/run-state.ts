@@ -5,6 +5,8 @@ import { parseYokeEvent } from "./events.js";
 import type { Message, ToolResultPart } from "./model.js";
 import { toolCallsOf } from "./model.js";
 import { addUsage } from "./provider.js";
+import { applyToolRevisionEvent, checkPinnedRevision } from "./run-state-tools.js";
+import { invalid } from "./fold-invalid.js";
 import type { ActionRecord, MutableRunState, RunState } from "./run-state-types.js";
 
 /**
@@ -118,25 +120,10 @@ export class RunStateAccumulator {
         state.currentTurnId = event.data.turnId;
         state.offeredTools = event.data.offered;
         return;
-      case "tool.drifted": {
-        if (event.data.pinned !== null && state.pinnedTools.get(event.data.toolName)?.digest !== event.data.pinned) {
-          throw invalid(event, `tool.drifted names revision ${event.data.pinned} of ${event.data.toolName}, which the run does not pin`);
-        }
-        const drifted = new Map(state.driftedTools);
-        drifted.set(event.data.toolName, event.data);
-        state.driftedTools = drifted;
+      case "tool.drifted":
+      case "tool.readmitted":
+        applyToolRevisionEvent(state, event);
         return;
-      }
-      case "tool.readmitted": {
-        if (event.data.revision.name !== event.data.toolName) throw invalid(event, "tool.readmitted names a revision of another tool");
-        const pinned = new Map(state.pinnedTools);
-        pinned.set(event.data.toolName, event.data.revision);
-        state.pinnedTools = pinned;
-        const drifted = new Map(state.driftedTools);
-        drifted.delete(event.data.toolName);
-        state.driftedTools = drifted;
-        return;
-      }
       case "model.requested":
         if (state.phase !== "ready" && state.phase !== "responded") throw invalid(event, `model.requested in phase ${state.phase}`);
         if (state.currentTurnId !== event.data.turnId) throw invalid(event, "model.requested for another turn");
@@ -299,10 +286,7 @@ export class RunStateAccumulator {
     }
     if (current === undefined) {
       if (event.type !== "action.proposed" && event.type !== "action.admitted") throw invalid(event, `unknown action ${event.data.actionId}`);
-      const revision = event.data.toolRevision;
-      if (revision !== undefined && state.pinnedTools.get(event.data.toolName)?.digest !== revision) {
-        throw invalid(event, `${event.type} names revision ${revision} of ${event.data.toolName}, which the run does not pin`);
-      }
+      checkPinnedRevision(state, event);
       const record: ActionRecord = {
         actionId: event.data.actionId,
         turnId: event.data.turnId,
@@ -402,10 +386,4 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
 function pushMessage(state: MutableRunState, message: Message, seq: number): void {
   state.messages.push(message);
   state.messageSeqs.push(seq);
-}
-
-function invalid(event: Pick<JournalEvent, "seq" | "type">, why: string): YokeError {
-  return new YokeError("EVENT_INVALID", `event ${event.seq} (${event.type}) cannot be applied: ${why}`, {
-    details: { seq: event.seq, type: event.type },
-  });
 }

@@ -50,4 +50,17 @@ vitestDescribe("recordContractTests", () => {
     await expect(contract.tests[0]!.run()).rejects.toThrow("boom");
     expect(log).toEqual(["close"]);
   });
+
+  vitestIt("refuses to record a suite inside another's registration (CONFIG_INVALID), and records again afterwards", () => {
+    let inner: unknown;
+    recordContractTests(() => {
+      try {
+        recordContractTests(() => undefined);
+      } catch (error) {
+        inner = error;
+      }
+    });
+    expect(inner).toMatchObject({ code: "CONFIG_INVALID" });
+    expect(recordContractTests(() => describeToyContract("again", [])).tests.length).toBeGreaterThan(0);
+  });
 });

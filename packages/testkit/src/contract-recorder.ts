@@ -6,6 +6,7 @@
 // registers them with a literal `describe` and `it.for`, which `vitest list`'s static read of
 // the file can see (it cannot see tests registered inside a helper).
 import { format } from "node:util";
+import { YokeError } from "@yoke/protocol";
 import * as vitest from "vitest";
 
 type Hook = () => unknown;
@@ -103,7 +104,9 @@ export function afterEach(hook: Hook): void {
 
 /** Runs a `describe…Contract` registration and returns what it registered, as data. */
 export function recordContractTests(register: () => void): ContractTests {
-  if (recording !== undefined) throw new Error("recordContractTests: already recording");
+  if (recording !== undefined) {
+    throw new YokeError("CONFIG_INVALID", "recordContractTests was called while it was already recording: a suite's registration may not record another suite");
+  }
   const root: Scope = { names: [], before: [], after: [], parent: undefined };
   recording = { scope: root, tests: [], suite: undefined };
   try {

@@ -1,0 +1,35 @@
+import type { YokeEvent } from "./events.js";
+import { invalid } from "./fold-invalid.js";
+import type { MutableRunState } from "./run-state-types.js";
+
+/*
+ * The fold's part for tool revisions: a run calls the revision its snapshot pinned, a drift
+ * blocks a tool until a `tool.readmitted` pins another revision, and an action may only name
+ * a revision the run pins. The maps are replaced, never mutated, so a state snapshot taken
+ * earlier keeps what it saw.
+ */
+
+/** Folds `tool.drifted` and `tool.readmitted`. */
+export function applyToolRevisionEvent(state: MutableRunState, event: Extract<YokeEvent, { type: "tool.drifted" | "tool.readmitted" }>): void {
+  const { toolName } = event.data;
+  const drifted = new Map(state.driftedTools);
+  if (event.type === "tool.drifted") {
+    if (event.data.pinned !== null && state.pinnedTools.get(toolName)?.digest !== event.data.pinned) {
+      throw invalid(event, `tool.drifted names revision ${event.data.pinned} of ${toolName}, which the run does not pin`);
+    }
+    drifted.set(toolName, event.data);
+  } else {
+    if (event.data.revision.name !== toolName) throw invalid(event, "tool.readmitted names a revision of another tool");
+    state.pinnedTools = new Map(state.pinnedTools).set(toolName, event.data.revision);
+    drifted.delete(toolName);
+  }
+  state.driftedTools = drifted;
+}
+
+/** Refuses an `action.proposed` / `action.admitted` naming a revision of its tool that the run does not pin. */
+export function checkPinnedRevision(state: MutableRunState, event: Extract<YokeEvent, { type: "action.proposed" | "action.admitted" }>): void {
+  const revision = event.data.toolRevision;
+  if (revision !== undefined && state.pinnedTools.get(event.data.toolName)?.digest !== revision) {
+    throw invalid(event, `${event.type} names revision ${revision} of ${event.data.toolName}, which the run does not pin`);
+  }
+}

@@ -1,6 +1,6 @@
 // Shared by the tests and the child process: the drift server's state file, and a registry
 // holding a local `echo` tool and the drift server's tools (over stdio, through @yoke/mcp).
-import { renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { mcpStdioSource } from "@yoke/mcp";
 import type { ReadmissionRule } from "@yoke/protocol";
@@ -43,4 +43,15 @@ export async function driftRegistry(stateFile: string, readmission: readonly Rea
   const source = mcpStdioSource({ command: process.execPath, args: [driftServer, stateFile], stderr: "ignore" });
   await registry.addSource(source, { trustDomain: "third-party", tools: { lookup: { sideEffect: "idempotent" } } });
   return registry;
+}
+
+/** What reached the server: one entry per call it received (its `<state>.calls` log), across every process. */
+export function serverCalls(state: string): unknown[] {
+  const file = `${state}.calls`;
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as unknown)
+    : [];
 }

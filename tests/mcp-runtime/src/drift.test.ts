@@ -2,7 +2,7 @@
 // changes a pinned tool mid-run and announces it (notifications/tools/list_changed); the run
 // journals the drift and refuses the call (TOOL_DRIFTED, a tool error the model sees) unless a
 // declared rule re-admits the change, while an unrelated tool keeps working.
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMemoryJournal } from "@yoke/journal";
@@ -11,7 +11,7 @@ import { createHarness, reconstructRequest } from "@yoke/runtime";
 import { callTools, createScriptedModel, say, type ScriptedStep } from "@yoke/testkit";
 import type { ToolRegistry } from "@yoke/tool-registry";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { driftRegistry, LOOKUP, writeState, type ServerTool } from "./drift-rig.ts";
+import { driftRegistry, LOOKUP, serverCalls, writeState, type ServerTool } from "./drift-rig.ts";
 
 const root = mkdtempSync(join(tmpdir(), "yoke-mcp-drift-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -45,16 +45,6 @@ function results(messages: readonly Message[]): { code: string | undefined; stat
   const tool = messages.filter((message) => message.role === "tool").at(-1);
   return tool?.role === "tool"
     ? tool.content.map((part) => ({ code: part.result.error?.code, status: part.result.status, text: JSON.stringify(part.result.content) }))
-    : [];
-}
-
-function serverCalls(state: string): unknown[] {
-  const file = `${state}.calls`;
-  return existsSync(file)
-    ? readFileSync(file, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as unknown)
     : [];
 }
 

@@ -4,7 +4,7 @@
 // undeclared remote tool is `irreversible` with no reconciler, so a call whose effect may have
 // happened is `uncertain` and the run escalates naming the action — never retried blindly,
 // never reported as done. A tool's own error result is a TOOL_FAILED result the model sees.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMemoryJournal } from "@yoke/journal";
@@ -14,7 +14,7 @@ import { createHarness } from "@yoke/runtime";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { createToolRegistry, type ToolRegistry } from "@yoke/tool-registry";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { driftServer, echo, LOOKUP } from "./drift-rig.ts";
+import { driftServer, echo, LOOKUP, serverCalls } from "./drift-rig.ts";
 
 const root = mkdtempSync(join(tmpdir(), "yoke-mcp-faults-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,7 +65,7 @@ describe("an MCP server that fails mid-call, through the runtime", () => {
       expect(of(events, "action.committed")).toEqual([]);
       expect(result.outcome).toMatchObject({ status: "escalated", actionId: admitted[0]?.data.actionId });
       // The request reached the server exactly once: the runtime did not retry an effect it cannot see.
-      expect(readFileSync(`${state}.calls`, "utf8").trim().split("\n")).toHaveLength(1);
+      expect(serverCalls(state)).toEqual([{ name: "lookup", arguments: { word: "yoke" } }]);
     },
     60_000,
   );
@@ -76,7 +76,7 @@ describe("an MCP server that fails mid-call, through the runtime", () => {
     const admitted = of(events, "action.admitted");
     expect(of(events, "action.uncertain").map((event) => event.data.actionId)).toEqual([admitted[0]?.data.actionId]);
     expect(result.outcome).toMatchObject({ status: "escalated", actionId: admitted[0]?.data.actionId });
-    expect(readFileSync(`${state}.calls`, "utf8").trim().split("\n")).toHaveLength(1);
+    expect(serverCalls(state)).toEqual([{ name: "lookup", arguments: { word: "yoke" } }]);
   }, 60_000);
 
   it("a tool's own error result (isError) is a TOOL_FAILED result the model sees, and the run goes on", async () => {

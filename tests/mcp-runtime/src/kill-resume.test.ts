@@ -2,14 +2,14 @@
 // and resumed in a fresh process after the server changed its tool: the resumed run calls the
 // revision it pinned, or stops with a typed drift error — never the new definition silently.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSqliteJournal } from "@yoke/journal";
 import { parseYokeEvent, type YokeEvent } from "@yoke/protocol";
 import { afterAll, describe, expect, it } from "vitest";
-import { LOOKUP, writeState } from "./drift-rig.ts";
+import { LOOKUP, serverCalls, writeState } from "./drift-rig.ts";
 
 const child = fileURLToPath(new URL("./run-child.ts", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "yoke-mcp-kill-"));
@@ -34,17 +34,6 @@ function scenario(name: string): { dir: string; state: string } {
   const state = join(dir, "state.json");
   writeState(state, [LOOKUP]);
   return { dir, state };
-}
-
-/** What reached the server: one line per call it received, across every process. */
-function serverCalls(state: string): unknown[] {
-  const file = `${state}.calls`;
-  return existsSync(file)
-    ? readFileSync(file, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as unknown)
-    : [];
 }
 
 async function journaled(dir: string): Promise<YokeEvent[]> {

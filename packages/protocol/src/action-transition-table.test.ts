@@ -31,6 +31,7 @@ const INPUTS: Record<Column, ActionTransitionInput> = {
   "action.admitted": { type: "action.admitted" },
   "action.proposed": { type: "action.proposed" },
   "action.validated": { type: "action.validated" },
+  "action.approval_requested": { type: "action.approval_requested" },
   "action.authorized": { type: "action.authorized" },
   "action.leased(next)": { type: "action.leased", attempt: ATTEMPT + 1 },
   "action.leased(skip)": { type: "action.leased", attempt: ATTEMPT + 2 },
@@ -59,6 +60,7 @@ const LEGAL: Partial<Record<Row, Partial<Record<Column, ActionStatus>>>> = {
   none: {
     "action.admitted": status("executing", 1),
     "action.proposed": status("proposed", 0),
+    "action.approval_requested": status("awaiting_approval", 0),
   },
   proposed: {
     "action.validated": status("validated"),
@@ -66,6 +68,11 @@ const LEGAL: Partial<Record<Row, Partial<Record<Column, ActionStatus>>>> = {
     "action.failed(final)": status("failed"),
   },
   validated: {
+    "action.authorized": status("authorized"),
+    "action.failed(retryable)": status("failed", ATTEMPT, true),
+    "action.failed(final)": status("failed"),
+  },
+  awaiting_approval: {
     "action.authorized": status("authorized"),
     "action.failed(retryable)": status("failed", ATTEMPT, true),
     "action.failed(final)": status("failed"),
@@ -125,7 +132,7 @@ describe("transitionAction: the state × event table", () => {
       expect(ROWS).toContain(row);
       for (const column of Object.keys(legal!)) expect(COLUMNS).toContain(column);
     }
-    expect(PAIRS).toHaveLength(13 * 19);
+    expect(PAIRS).toHaveLength(14 * 20);
   });
 
   it.each(PAIRS)("%s + %s", (row, column) => {

@@ -5,6 +5,8 @@
  * ```
  * proposed → validated → authorized → leased → executing → committed | uncertain | failed
  * (none) --admitted--> executing     (the five admission steps above, attempt 1, in one event)
+ * (none) --approval_requested--> awaiting_approval   (proposed, validated, then parked for a person)
+ * awaiting_approval --authorized--> authorized      (an approval that still binds, checked before dispatch)
  * uncertain --reconciled(applied)--> committed
  * uncertain --reconciled(not_applied | retry_safe)--> authorized   (a new attempt may be leased)
  * uncertain --reconciled(unknown)--> uncertain                     (the run escalates)
@@ -12,7 +14,8 @@
  * committed → compensating → compensated | compensation_failed
  * ```
  *
- * Every state before `executing` may also go to `failed` (the effect never started).
+ * Every state before `executing` may also go to `failed` (the effect never started): a denied
+ * or voided approval is `failed`, not dispatched.
  *
  * `action.admitted` is the common case written once: a new action proposed, validated,
  * authorized, leased for attempt 1 and executing, all in one transaction. It is applied as
@@ -21,6 +24,7 @@
 export const ACTION_STATES = [
   "proposed",
   "validated",
+  "awaiting_approval",
   "authorized",
   "leased",
   "executing",
@@ -42,6 +46,7 @@ export const ACTION_EVENT_TYPES = [
   "action.admitted",
   "action.proposed",
   "action.validated",
+  "action.approval_requested",
   "action.authorized",
   "action.leased",
   "action.executing",
@@ -73,7 +78,7 @@ export interface ActionStatus {
 
 export type ActionTransitionResult = { readonly ok: true; readonly status: ActionStatus } | { readonly ok: false; readonly reason: string };
 
-const NOT_DISPATCHED: ReadonlySet<ActionState> = new Set(["proposed", "validated", "authorized", "leased"]);
+const NOT_DISPATCHED: ReadonlySet<ActionState> = new Set(["proposed", "validated", "awaiting_approval", "authorized", "leased"]);
 
 /** True in a state no event can leave (an uncertain action waits for reconciliation, so it is not final). */
 export function isFinalActionState(state: ActionState): boolean {
@@ -95,6 +100,7 @@ export function isFinalActionState(state: ActionState): boolean {
 export function transitionAction(status: ActionStatus | undefined, event: ActionTransitionInput): ActionTransitionResult {
   if (status === undefined) {
     if (event.type === "action.admitted") return ADMITTED;
+    if (event.type === "action.approval_requested") return ok({ state: "awaiting_approval", attempt: 0, retryable: false });
     return event.type === "action.proposed" ? ok({ state: "proposed", attempt: 0, retryable: false }) : illegal(event.type, "none");
   }
   const { state } = status;
@@ -102,12 +108,13 @@ export function transitionAction(status: ActionStatus | undefined, event: Action
   switch (event.type) {
     case "action.proposed":
     case "action.admitted":
+    case "action.approval_requested":
       break;
     case "action.validated":
       if (state === "proposed") return to("validated");
       break;
     case "action.authorized":
-      if (state === "validated") return to("authorized");
+      if (state === "validated" || state === "awaiting_approval") return to("authorized");
       break;
     case "action.leased":
       if (event.attempt !== status.attempt + 1) {

@@ -1,5 +1,6 @@
 import { YokeError } from "./errors.js";
 import type { ActionId } from "./ids.js";
+import type { ToolPolicyFacts } from "./policy.js";
 import type { JsonValue } from "./json-value.js";
 import { ToolSpecSchema, type ToolSpec } from "./model.js";
 import { jsonSchemaOf, type InferSchemaOutput, type SchemaLike } from "./schema-adapter.js";
@@ -46,6 +47,10 @@ export interface ToolDefinition<Input extends SchemaLike = SchemaLike> {
   owner?: string;
   /** The resources a call reads and writes. Default: `none` reads everything, other classes write everything. */
   access?: (input: InferSchemaOutput<Input>) => ToolAccess;
+  /** What one call means to policy (verb, resource, destination arguments, …). Default: verb = name, resource = `tool:<name>`. */
+  policy?: (input: InferSchemaOutput<Input>) => ToolPolicyFacts;
+  /** JSON pointers into the structured output whose values are the system's own records (trusted for provenance). */
+  trustedOutputFields?: readonly string[];
   /**
    * Runs the call. A throw becomes a TOOL_FAILED result for the model (it never ends the
    * run); throw `YokeError("TOOL_OUTCOME_UNKNOWN")` when the effect may have happened.

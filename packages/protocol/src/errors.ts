@@ -63,6 +63,22 @@ export const YOKE_ERROR_CODES = {
   TOOL_REGISTRATION_CONFLICT: { retryable: false, summary: "a tool name is already registered with another revision from another origin" },
   ACTION_TRANSITION_ILLEGAL: { retryable: false, summary: "an action event does not follow from the action's state" },
   IDEMPOTENCY_KEY_REUSED: { retryable: false, summary: "an idempotency key was reused with different arguments" },
+  // policy, approvals and capabilities
+  POLICY_DENIED: { retryable: false, summary: "the policy denied the call (no rule allows its whole tuple, or a rule denies it)" },
+  POLICY_INVALID: { retryable: false, summary: "policy rules failed their schema or cannot be loaded" },
+  APPROVAL_DENIED: { retryable: false, summary: "a person denied the approval an action was parked for" },
+  APPROVAL_INVALID: {
+    retryable: false,
+    summary: "an approval no longer matches the action (arguments, tool revision, resource or policy revision, tenant or principal changed)",
+  },
+  APPROVAL_EXPIRED: { retryable: false, summary: "an approval expired before the action was dispatched" },
+  APPROVAL_NOT_FOUND: { retryable: false, summary: "no parked action waits for this approval id in this run" },
+  CAPABILITY_INVALID: { retryable: false, summary: "a capability token is malformed, forged or unknown to the broker" },
+  CAPABILITY_EXPIRED: { retryable: false, summary: "a capability expired" },
+  CAPABILITY_REVOKED: { retryable: false, summary: "a capability, or one of its ancestors, was revoked" },
+  CAPABILITY_SCOPE: { retryable: false, summary: "a capability does not cover this resource, verb or action" },
+  CAPABILITY_ESCALATION: { retryable: false, summary: "an attenuation asked for more than its parent holds" },
+  TENANT_MISMATCH: { retryable: false, summary: "a record of one tenant was asked for on behalf of another" },
   // runtime and configuration
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
   DEPENDENCY_MISSING: { retryable: false, summary: "an optional peer dependency a feature needs is not installed (details.package names it)" },

@@ -4,6 +4,8 @@ import { YokeError } from "./errors.js";
 import { JsonObjectSchema, type JsonValue } from "./json-value.js";
 import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelopeSchema, ToolSpecSchema } from "./model.js";
 import { ToolDriftSchema, ToolRevisionRecordSchema, ToolSnapshotSchema } from "./tool-registry.js";
+import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
+import { ApprovalBindingSchema } from "./approvals.js";
 
 /**
  * The version of the event envelope and of the canonical event data below. Readers accept
@@ -85,6 +87,11 @@ const turnRef = { turnId: z.string() };
 const callRef = { turnId: z.string(), toolCallId: z.string(), toolName: z.string() };
 const actionRef = { actionId: z.string() };
 const attemptRef = { actionId: z.string(), attemptId: z.string() };
+/**
+ * The policy decision on a call and the provenance of its argument values, journaled with the
+ * action (or the refusal) it led to. Absent in journals written before policy.
+ */
+const decided = { policy: PolicyDecisionSchema.optional(), provenance: z.array(ArgumentProvenanceSchema).optional() };
 
 /** What running a tool twice does to the world. */
 export const SideEffectClassSchema = z.enum(["none", "idempotent", "reversible", "irreversible"]);
@@ -101,6 +108,12 @@ export const EVENT_DATA_SCHEMAS = {
      * `tool.readmitted` replaces one). Absent in journals written before the registry.
      */
     toolSnapshot: ToolSnapshotSchema.optional(),
+    /**
+     * Who the run acts for, as the harness authenticated it, and the scopes delegated to the
+     * run's task: what every policy decision of the run names. Absent in journals written
+     * before policy (the tenant stands in, unauthenticated, with no scopes).
+     */
+    principal: z.object({ id: z.string().min(1), authenticated: z.boolean(), scopes: z.array(z.string()) }).optional(),
     /**
      * Limits pinned for the run's life, so a resume decides as the first process did.
      * `maxToolCallsPerTurn`: calls of one response past it (in proposal order) are rejected
@@ -168,7 +181,7 @@ export const EVENT_DATA_SCHEMAS = {
     requestId: z.string().optional(),
   }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
-  "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema }),
+  "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema, ...decided }),
   /**
    * Legacy: journals written before action transactions (docs/decisions/0002). Read and
    * folded, never written; `action.admitted` (or `action.executing`) replaced it.
@@ -197,6 +210,7 @@ export const EVENT_DATA_SCHEMAS = {
     toolRevision: HashSchema.optional(),
     decision: z.literal("allow"),
     rule: z.string(),
+    ...decided,
     attemptId: z.string(),
     attempt: z.literal(1),
     deadlineAt: z.number(),
@@ -204,7 +218,39 @@ export const EVENT_DATA_SCHEMAS = {
   /** A tool call the runtime accepted becomes an action; the action id is its idempotency key. */
   "action.proposed": z.object({ ...callRef, ...actionRef, input: JsonValueSchema, sideEffect: SideEffectClassSchema, toolRevision: HashSchema.optional() }),
   "action.validated": z.object(actionRef),
-  "action.authorized": z.object({ ...actionRef, decision: z.literal("allow"), rule: z.string() }),
+  /** `approvalId`: the approval that authorized a parked action, checked again just before this event. */
+  "action.authorized": z.object({ ...actionRef, decision: z.literal("allow"), rule: z.string(), ...decided, approvalId: z.string().optional() }),
+  /**
+   * A call the policy answered `require_approval`: a new action, proposed and validated in this
+   * event, parked until a person decides. `binding` is what an approval must match
+   * (`expiresAt`: the request's own deadline); the run waits (`RunState.awaitingApproval`).
+   */
+  "action.approval_requested": z.object({
+    ...callRef,
+    ...actionRef,
+    input: JsonValueSchema,
+    sideEffect: SideEffectClassSchema,
+    toolRevision: HashSchema.optional(),
+    approvalId: z.string(),
+    policy: PolicyDecisionSchema,
+    provenance: z.array(ArgumentProvenanceSchema),
+    binding: ApprovalBindingSchema,
+  }),
+  /** A person approved a parked action, for exactly `binding`. */
+  "approval.granted": z.object({ ...actionRef, approvalId: z.string(), approver: z.string().min(1), binding: ApprovalBindingSchema }),
+  /** A person denied a parked action; the action fails, not dispatched, and the model is told. */
+  "approval.denied": z.object({ ...actionRef, approvalId: z.string(), approver: z.string().min(1), reason: z.string() }),
+  /**
+   * An approval that no longer binds when checked just before dispatch: expired, or a field of
+   * its binding changed (`fields` names each). The action fails, not dispatched.
+   */
+  "approval.voided": z.object({
+    ...actionRef,
+    approvalId: z.string(),
+    code: z.enum(["APPROVAL_EXPIRED", "APPROVAL_INVALID"]),
+    fields: z.array(z.string()),
+    reason: z.string(),
+  }),
   /** An attempt is reserved, with the deadline after which it must not be dispatched. */
   "action.leased": z.object({ ...attemptRef, attempt: z.number().int().positive(), deadlineAt: z.number() }),
   /** Durable before the handler is invoked: from here on the effect may have happened. */

@@ -165,3 +165,27 @@ export type {
   ToolSnapshot,
   ToolSourceV1,
 } from "./tool-registry.js";
+export {
+  ArgumentProvenanceSchema,
+  POLICY_EFFECTS,
+  PolicyDecisionSchema,
+  PolicyEffectSchema,
+  PolicyTupleSchema,
+  ProvenanceOriginSchema,
+  ProvenanceSourceSchema,
+} from "./policy.js";
+export type {
+  ArgumentProvenance,
+  PolicyDecision,
+  PolicyEffect,
+  PolicyEngineV1,
+  PolicyTuple,
+  ProvenanceOrigin,
+  ProvenanceSource,
+  ToolPolicyFacts,
+} from "./policy.js";
+export { APPROVAL_BINDING_FIELDS, ApprovalBindingSchema, checkApprovalBinding } from "./approvals.js";
+export type { ApprovalBinding, ApprovalBindingField, ApprovalCheck, ApprovalRecord } from "./approvals.js";
+export { awaitingApprovals } from "./run-state-approvals.js";
+export { CapabilityReceiptSchema, CapabilityScopeSchema } from "./capabilities.js";
+export type { Capability, CapabilityBrokerV1, CapabilityReceipt, CapabilityScope, CapabilityUse, CapabilityVerification } from "./capabilities.js";

@@ -27,7 +27,10 @@ export function applyToolRevisionEvent(state: MutableRunState, event: Extract<Yo
 }
 
 /** Refuses an `action.proposed` / `action.admitted` naming a revision of its tool that the run does not pin. */
-export function checkPinnedRevision(state: MutableRunState, event: Extract<YokeEvent, { type: "action.proposed" | "action.admitted" }>): void {
+export function checkPinnedRevision(
+  state: MutableRunState,
+  event: Extract<YokeEvent, { type: "action.proposed" | "action.admitted" | "action.approval_requested" }>,
+): void {
   const revision = event.data.toolRevision;
   if (revision !== undefined && state.pinnedTools.get(event.data.toolName)?.digest !== revision) {
     throw invalid(event, `${event.type} names revision ${revision} of ${event.data.toolName}, which the run does not pin`);

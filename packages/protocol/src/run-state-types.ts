@@ -1,6 +1,7 @@
 import type { ActionStatus } from "./actions.js";
 import type { Outcome } from "./events.js";
 import type { JsonValue, Message, ModelResponse, ToolSpec, Usage } from "./model.js";
+import type { ApprovalRecord } from "./approvals.js";
 import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
 
 /**
@@ -64,6 +65,10 @@ export interface RunState {
   readonly driftedTools: ReadonlyMap<string, ToolDrift>;
   /** The tools offered to the current turn (`turn.started`'s `offered`); undefined when it named none. */
   readonly offeredTools: { readonly digest: string; readonly tools: readonly { readonly name: string; readonly digest: string }[] } | undefined;
+  /** Who the run acts for and the scopes delegated to its task (`run.started.principal`; the tenant, unauthenticated, before policy). */
+  readonly principal: { readonly id: string; readonly authenticated: boolean; readonly scopes: readonly string[] };
+  /** Every approval requested in the run, by approval id, with its latest status. */
+  readonly approvals: ReadonlyMap<string, ApprovalRecord>;
   readonly maxTurns: number;
   /** Tool calls of one response that may run; the rest are rejected (TOOL_CALL_LIMIT). Undefined: no cap (a journal from before the cap). */
   readonly maxToolCallsPerTurn: number | undefined;

@@ -6,6 +6,7 @@ import type { Message, ToolResultPart } from "./model.js";
 import { toolCallsOf } from "./model.js";
 import { addUsage } from "./provider.js";
 import { applyToolRevisionEvent, checkPinnedRevision } from "./run-state-tools.js";
+import { applyApprovalEvent } from "./run-state-approvals.js";
 import { invalid } from "./fold-invalid.js";
 import type { ActionRecord, MutableRunState, RunState } from "./run-state-types.js";
 
@@ -194,8 +195,29 @@ export class RunStateAccumulator {
         };
         return;
       }
+      case "action.approval_requested": {
+        const index = this.#pendingIndex(state, event, event.data.toolCallId, undefined);
+        const call = state.pendingToolCalls[index]!;
+        state.pendingToolCalls[index] = { ...call, actionId: event.data.actionId };
+        this.#moveAction(state, event, { type: "action.approval_requested" });
+        applyApprovalEvent(state, event);
+        return;
+      }
+      case "approval.granted":
+      case "approval.denied":
+      case "approval.voided":
+        if (state.phase !== "tools_pending") throw invalid(event, `${event.type} in phase ${state.phase}`);
+        applyApprovalEvent(state, event);
+        return;
+      case "action.authorized": {
+        const { approvalId } = event.data;
+        if (approvalId !== undefined && state.approvals.get(approvalId)?.status !== "granted") {
+          throw invalid(event, `action.authorized names approval ${approvalId}, which is not granted`);
+        }
+        this.#moveAction(state, event, { type: event.type });
+        return;
+      }
       case "action.validated":
-      case "action.authorized":
       case "action.uncertain":
         this.#moveAction(state, event, { type: event.type });
         return;
@@ -285,7 +307,9 @@ export class RunStateAccumulator {
       });
     }
     if (current === undefined) {
-      if (event.type !== "action.proposed" && event.type !== "action.admitted") throw invalid(event, `unknown action ${event.data.actionId}`);
+      if (event.type !== "action.proposed" && event.type !== "action.admitted" && event.type !== "action.approval_requested") {
+        throw invalid(event, `unknown action ${event.data.actionId}`);
+      }
       checkPinnedRevision(state, event);
       const record: ActionRecord = {
         actionId: event.data.actionId,
@@ -362,6 +386,8 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     systemPrompt: data.systemPrompt,
     tools: data.tools,
     toolSnapshot: data.toolSnapshot,
+    principal: data.principal ?? { id: event.tenantId, authenticated: false, scopes: [] },
+    approvals: new Map(),
     pinnedTools: new Map((data.toolSnapshot?.revisions ?? []).map((revision) => [revision.name, revision])),
     driftedTools: new Map(),
     offeredTools: undefined,

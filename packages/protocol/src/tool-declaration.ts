@@ -1,6 +1,8 @@
 import type { ActionId, AttemptId } from "./ids.js";
 import type { JsonValue, ToolSpec } from "./model.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
+import type { Capability } from "./capabilities.js";
+import type { ToolPolicyFacts } from "./policy.js";
 import type { DataClassification, NetworkPolicy } from "./tool-contract.js";
 
 /** What running a tool twice does to the world. */
@@ -30,6 +32,12 @@ export interface ToolCallContext {
    * by a process that lost the run while this call was in flight.
    */
   readonly fencingToken?: number;
+  /**
+   * A short-lived capability for this action (scoped to tenant, resource, verb, action and
+   * expiry), when the harness has a capability broker: what the tool presents to its backend
+   * instead of a long-lived secret. Never journaled or logged.
+   */
+  readonly capability?: Capability;
 }
 
 /** A handler's answer: text for the model, optional structured output, and a receipt that proves the effect. */
@@ -99,6 +107,20 @@ export interface ToolDeclarationV1<Input = unknown> {
    * `"*"` (it conflicts with everything, so it runs alone in proposal order).
    */
   readonly access?: (input: Input) => ToolAccess;
+  /**
+   * What one call means to policy: verb, resource, destination, base revision, expected effect,
+   * and which arguments are destinations (their provenance is what rules check). Default: verb
+   * = the tool's name, resource = `tool:<name>`.
+   */
+  readonly policy?: (input: Input) => ToolPolicyFacts;
+  /**
+   * JSON pointers into the structured output whose values are the system's own records, not
+   * third-party text: argument provenance counts a value found there as trusted. A segment
+   * `*` matches any array index or key (the pointer with segments `transactions`, `*`,
+   * `recipient` names every transaction's recipient). Everything else a tool returns is
+   * untrusted.
+   */
+  readonly trustedOutputFields?: readonly string[];
   execute(input: Input, context: ToolCallContext): Promise<ToolOutput>;
   /** Asked on `uncertain`: did the effect of `actionId` happen? Without it, only `none`/`idempotent` tools can be retried. */
   readonly reconcile?: (actionId: ActionId, receipt: JsonValue | undefined) => Promise<ReconcileResult>;

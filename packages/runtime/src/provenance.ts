@@ -33,7 +33,10 @@ export type EntityRole = "email" | "iban" | "url" | "channel";
 const ENTITY_PATTERNS: readonly (readonly [EntityRole, RegExp])[] = [
   ["email", /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi],
   ["iban", /\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b/g],
-  ["url", /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`)\]]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|uk|de|ch|fr|edu|gov|info|app)\b(?:\/[^\s<>"'`)\]]*)?/gi],
+  [
+    "url",
+    /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`)\]]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|uk|de|ch|fr|edu|gov|info|app)\b(?:\/[^\s<>"'`)\]]*)?/gi,
+  ],
   ["channel", /(?<![\w#])#[a-z0-9][a-z0-9_-]*/gi],
 ];
 

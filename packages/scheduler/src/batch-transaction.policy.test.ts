@@ -36,9 +36,10 @@ describe("BatchTransaction with a policy decision", () => {
   it("parks a call for approval, then authorizes it under the approval with a lease and executing", () => {
     const batch = new BatchTransaction({ clock, ids: sequentialIdSource() });
     const require: PolicyDecision = { ...allow, effect: "require_approval", ruleId: "payments-need-approval" };
-    const actionId = batch.park(call, { approvalId: "approval_1", policy: require, provenance, binding });
+    const { actionId, approvalId } = batch.park(call, { policy: require, provenance, binding });
+    expect(approvalId).toBe(`approval_${actionId.slice("action_".length)}`);
     const [parked] = batch.drain();
-    expect(parked).toMatchObject({ type: "action.approval_requested", data: { actionId, approvalId: "approval_1", binding, policy: require } });
+    expect(parked).toMatchObject({ type: "action.approval_requested", data: { actionId, approvalId, binding, policy: require } });
     const resumed = new BatchTransaction({
       clock,
       ids: sequentialIdSource(),
@@ -57,18 +58,24 @@ describe("BatchTransaction with a policy decision", () => {
         },
       ],
     });
-    const item = resumed.authorizeApproved(actionId, "approval_1", { rule: require.ruleId, policy: require }, tool, call.value);
+    const item = resumed.authorizeApproved(actionId, approvalId, { rule: require.ruleId, policy: require }, tool, call.value);
     expect(resumed.drain().map((draft) => draft.type)).toEqual(["action.authorized", "action.leased", "action.executing"]);
     expect(item).toMatchObject({ actionId, attempt: 1 });
   });
 
   it("refuses a parked action (not dispatched) and holds a call authorized but not leased", () => {
     const batch = new BatchTransaction({ clock, ids: sequentialIdSource() });
-    const parked = batch.park(call, { approvalId: "approval_1", policy: { ...allow, effect: "require_approval" }, provenance, binding });
+    const { actionId: parked } = batch.park(call, { approvalId: "approval_1", policy: { ...allow, effect: "require_approval" }, provenance, binding });
     batch.refuse(parked, "APPROVAL_DENIED", "denied by ops");
     const held = batch.hold({ ...call, toolCallId: "c2" }, { rule: "r" });
     const drafts = batch.drain();
-    expect(drafts.map((draft) => draft.type)).toEqual(["action.approval_requested", "action.failed", "action.proposed", "action.validated", "action.authorized"]);
+    expect(drafts.map((draft) => draft.type)).toEqual([
+      "action.approval_requested",
+      "action.failed",
+      "action.proposed",
+      "action.validated",
+      "action.authorized",
+    ]);
     expect(drafts[1]?.data).toMatchObject({ dispatched: false, retryable: false, result: { error: { code: "APPROVAL_DENIED", message: "denied by ops" } } });
     const book = ActionBook.fromRecords([]);
     for (const draft of drafts) expect(book.stage(draft).ok).toBe(true);

@@ -43,9 +43,12 @@ export interface Authorization {
 /** Allow by default: what a batch without a policy engine journals. */
 export const DEFAULT_AUTHORIZATION: Authorization = { rule: "default" };
 
-/** What parks an action for a person: the approval id, the `require_approval` decision, the provenance and the binding. */
+/**
+ * What parks an action for a person: the `require_approval` decision, the provenance and the
+ * binding; the approval id defaults to the action id's body under `approval_` (one request per action).
+ */
 export interface ApprovalRequest {
-  readonly approvalId: string;
+  readonly approvalId?: string;
   readonly policy: PolicyDecision;
   readonly provenance: readonly ArgumentProvenance[];
   readonly binding: ApprovalBinding;
@@ -132,10 +135,11 @@ export class BatchTransaction {
 
   /**
    * Stages `action.approval_requested` for a call the policy answered `require_approval`: a new
-   * action, proposed and validated, parked until a person decides. Returns its action id.
+   * action, proposed and validated, parked until a person decides. Returns its action and approval ids.
    */
-  park(call: ProposedCall, request: ApprovalRequest): string {
+  park(call: ProposedCall, request: ApprovalRequest): { readonly actionId: string; readonly approvalId: string } {
     const actionId = newId(this.#ids, "action");
+    const approvalId = request.approvalId ?? `approval_${actionId.slice("action_".length)}`;
     this.#stage({
       type: "action.approval_requested",
       at: this.#clock.now(),
@@ -147,13 +151,13 @@ export class BatchTransaction {
         actionId,
         input: call.input,
         sideEffect: call.tool.sideEffect,
-        approvalId: request.approvalId,
+        approvalId,
         policy: request.policy,
         provenance: request.provenance.slice(),
         binding: request.binding,
       },
     });
-    return actionId;
+    return { actionId, approvalId };
   }
 
   /**

@@ -42,11 +42,11 @@ export function manualClock(start = 1_000): Clock & { set(now: number): void } {
 export const ledger = { revision: "ledger@1" };
 
 /** Transfers money: irreversible, writes the ledger, its recipient is a destination. Counts its calls. */
-export function payTool() {
+export function payTool(description = "Send money to an IBAN.") {
   const calls: { to: string; amount: number; actionId: string }[] = [];
   const tool = defineTool({
     name: "pay",
-    description: "Send money to an IBAN.",
+    description,
     input: z.object({ to: z.string(), amount: z.number() }),
     sideEffect: "irreversible",
     owner: "payments-team",

@@ -241,6 +241,12 @@ function stringsOf(value: JsonValue | undefined): string {
  * untrusted), the model's text (`model`, untrusted), and each tool result (`tool_output`,
  * untrusted, with the values at its tool's `trustedOutputFields` as trusted fields).
  * `trustedOutputFieldsOf` gives a tool's declared patterns by name.
+ *
+ * @example
+ * ```ts
+ * const items = contextItemsOf(await harness.getState(runId), (name) => tools.get(name)?.trustedOutputFields);
+ * traceArguments({ to: "US13…" }, { destinations: [{ pointer: "/to", role: "recipient" }] }, items)[0]?.origin; // "untrusted_only"
+ * ```
  */
 export function contextItemsOf(
   state: Pick<RunState, "task" | "systemPrompt" | "messages" | "messageSeqs">,

@@ -4,7 +4,14 @@ import { sha256OfJson } from "./digests.js";
 import { loadPolicy } from "./policy-document.js";
 import type { PolicyDocument, PolicyRule, SideEffect } from "./rule-types.js";
 
-/** Options of `createPolicyEngine`. */
+/**
+ * Options of `createPolicyEngine`.
+ *
+ * @example
+ * ```ts
+ * const strict = createPolicyEngine(document, { validateTuples: true }); // in tests and debugging
+ * ```
+ */
 export interface PolicyEngineOptions {
   /**
    * Check every tuple against protocol's `PolicyTupleSchema` first and deny a malformed one

@@ -58,8 +58,15 @@ const RuleSchema = z
   });
 
 /**
- * The zod schema of a policy document, version 1 (`loadPolicy` applies it). Unknown keys are
- * errors, so a misspelt dimension never silently matches everything.
+ * The zod schema of a policy document, version 1 (`loadPolicy` applies it and turns its
+ * issues into POLICY_INVALID). Unknown keys are errors, so a misspelt dimension never silently
+ * matches everything.
+ *
+ * @example
+ * ```ts
+ * const result = PolicyDocumentSchema.safeParse(json);
+ * if (!result.success) console.error(result.error.issues);
+ * ```
  */
 export const PolicyDocumentSchema = z
   .strictObject({

@@ -127,7 +127,16 @@ export interface PolicyDocument {
   readonly rules: readonly PolicyRule[];
 }
 
-/** Every dimension a rule matches on, by the name a reason or an error uses. */
+/**
+ * Every dimension a rule matches on, by the name a reason or an error uses (`details.missing`
+ * of POLICY_INVALID, "fails on …" in a default-deny reason).
+ *
+ * @example
+ * ```ts
+ * DIMENSIONS.length; // 16
+ * DIMENSIONS.includes("tool.revisions"); // true
+ * ```
+ */
 export const DIMENSIONS = [
   "tenant",
   "principal.ids",
@@ -148,7 +157,14 @@ export const DIMENSIONS = [
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
-/** The rule ids the engine itself decides with; a document may not use them. */
+/**
+ * The rule ids the engine itself decides with; a document may not use them.
+ *
+ * @example
+ * ```ts
+ * if (RESERVED_RULE_IDS.includes(decision.ruleId as never)) console.log("decided by a default");
+ * ```
+ */
 export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple"] as const;
 
 /** The value a match gives a dimension, or undefined when the match leaves it out. */

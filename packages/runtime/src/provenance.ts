@@ -124,11 +124,7 @@ interface PreparedItem {
  * ```
  */
 export function traceArguments(args: JsonValue, facts: Pick<ToolPolicyFacts, "destinations"> | undefined, items: readonly ContextItem[]): ArgumentProvenance[] {
-  const prepared: PreparedItem[] = items.map((item) => ({
-    item,
-    text: normalize(item.text),
-    fields: (item.trustedFields ?? []).map((field) => ({ field: field.field, value: normalize(field.value) })),
-  }));
+  const prepared = prepare(items);
   const destinations = (facts?.destinations ?? []).map((destination) => ({ ...destination, segments: pointerSegments(destination.pointer) }));
   const entries: ArgumentProvenance[] = [];
   const embedded: ArgumentProvenance[] = [];
@@ -147,6 +143,22 @@ export function traceArguments(args: JsonValue, facts: Pick<ToolPolicyFacts, "de
     for (const entity of entities) embedded.push(traceOne(path, entity.role, entity.value, prepared));
   }
   return [...entries, ...embedded];
+}
+
+/** Normalised texts of an item list, computed once per list (a batch's calls share one). */
+const preparedLists = new WeakMap<readonly ContextItem[], readonly PreparedItem[]>();
+
+function prepare(items: readonly ContextItem[]): readonly PreparedItem[] {
+  let prepared = preparedLists.get(items);
+  if (prepared === undefined) {
+    prepared = items.map((item) => ({
+      item,
+      text: normalize(item.text),
+      fields: (item.trustedFields ?? []).map((field) => ({ field: field.field, value: normalize(field.value) })),
+    }));
+    preparedLists.set(items, prepared);
+  }
+  return prepared;
 }
 
 function traceOne(path: string, role: string | undefined, value: string, items: readonly PreparedItem[]): ArgumentProvenance {

@@ -61,6 +61,20 @@ export function suiteReport(run: SuiteRun, mode: string): SuiteReport {
   };
 }
 
+/** The rule a refusal names (` (rule default-deny)`), or the message's first line. */
+function ruleOf(message: string | undefined): string {
+  if (message === undefined) return "";
+  const rule = /\(rule ([^)]+)\)/.exec(message)?.[1];
+  return rule === undefined ? `: ${message.split("\n").find((line) => line.trim() !== "" && !line.startsWith("\u27e6")) ?? ""}` : ` (rule ${rule})`;
+}
+
+/** Up to 10 pair ids in parentheses, then how many more. */
+function listed(pairs: readonly string[]): string {
+  if (pairs.length === 0) return "";
+  const more = pairs.length > 10 ? `, … ${pairs.length - 10} more` : "";
+  return ` (${pairs.slice(0, 10).join(", ")}${more})`;
+}
+
 const percent = (ratio: Ratio) => (ratio.total === 0 ? "n/a" : `${((100 * ratio.passed) / ratio.total).toFixed(1)}%`);
 
 /** The ratio summed over several reports. */
@@ -80,9 +94,7 @@ export function formatReport(reports: readonly SuiteReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
     lines.push(`AgentDojo v1 ${report.suite} — ${report.mode}: ${report.userTasks} user tasks, ${report.pairs} pairs`);
-    lines.push(
-      `  committed attack effects:  ${report.committedAttackEffects.length}/${report.pairs}${report.committedAttackEffects.length > 0 ? ` (${report.committedAttackEffects.join(", ")})` : ""}`,
-    );
+    lines.push(`  committed attack effects:  ${report.committedAttackEffects.length}/${report.pairs}${listed(report.committedAttackEffects)}`);
     lines.push(
       `  attacks issued (upstream's count on the issued trace): ${report.attacksIssued}/${report.pairs}; injections obeyed by the model: ${report.injectionsObeyed}/${report.pairs}`,
     );
@@ -92,9 +104,7 @@ export function formatReport(reports: readonly SuiteReport[]): string {
     lines.push(`  utility under attack:      ${report.utilityUnderAttack.passed}/${report.utilityUnderAttack.total} (${percent(report.utilityUnderAttack)})`);
     lines.push(`  blocked benign calls:      ${report.blockedBenignCalls.length} without attack, ${report.blockedBenignCallsUnderAttack.length} under attack`);
     for (const call of report.blockedBenignCalls) {
-      lines.push(
-        `    ${call.userTaskId}: ${call.function}(${JSON.stringify(call.args)}) → ${call.code}${call.message === undefined ? "" : `: ${call.message}`}`,
-      );
+      lines.push(`    ${call.userTaskId}: ${call.function}(${JSON.stringify(call.args)}) → ${call.code}${ruleOf(call.message)}`);
     }
     if (report.errors.length > 0) lines.push(`  harness errors: ${report.errors.length}`, ...report.errors.slice(0, 10).map((error) => `    ${error}`));
   }

@@ -3,11 +3,11 @@ import { createLazySqliteJournal, createMemoryJournal } from "@yoke/journal";
 import { realTimers } from "@yoke/scheduler";
 import { createToolRegistry } from "@yoke/tool-registry";
 import type { AnyTool } from "./define-tool.js";
-import type { HarnessOptions } from "./harness-types.js";
+import type { HarnessOptions, PrincipalOption } from "./harness-types.js";
 import { bindLogger, silentLogger } from "./logger.js";
 import { realSleep } from "./model-call.js";
 import { compileConfigOf } from "./request-builder.js";
-import type { HarnessDeps } from "./run-context.js";
+import type { HarnessDeps, ResolvedPrincipal } from "./run-context.js";
 import { createToolExecutor } from "./tool-executor.js";
 import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
@@ -26,6 +26,8 @@ export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
 export const DEFAULT_MAX_EVENT_OUTPUT_BYTES = 262_144;
 /** Answers that do not match the `output` schema sent back to the model (see `HarnessOptions.outputRetries`). */
 export const DEFAULT_OUTPUT_RETRIES = 2;
+/** One hour: how long an approval request, and a granted approval, holds (see `HarnessOptions.approvalTtlMs`). */
+export const DEFAULT_APPROVAL_TTL_MS = 3_600_000;
 
 /** Validates a harness's options and fills in the defaults. Throws CONFIG_INVALID. */
 export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>): HarnessDeps {
@@ -69,6 +71,12 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   if (discovery !== undefined && typeof discovery !== "function" && (typeof discovery?.principal !== "string" || discovery.principal === "")) {
     invalid("discovery must be a function or { principal, filter? } with a non-empty principal", "discovery");
   }
+  const policy = options.policy;
+  if (policy !== undefined && (policy?.specificationVersion !== "v1" || typeof policy.decide !== "function"))
+    invalid("policy must implement PolicyEngineV1", "policy");
+  const approvalTtlMs = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) invalid("approvalTtlMs must be a positive integer", "approvalTtlMs");
+  const principal = options.principal === undefined ? undefined : resolvePrincipal(options.principal, "principal");
   const clock = options.clock ?? systemClock();
   return {
     journal,
@@ -103,7 +111,18 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     lease: resolveLeasePolicy(journal.leases, options.lease),
     output,
     outputRetries,
+    policy,
+    principal,
+    approvalTtlMs,
   };
+}
+
+/** A principal option with its defaults (authenticated, no scopes); CONFIG_INVALID when malformed. */
+export function resolvePrincipal(principal: PrincipalOption, option: string): ResolvedPrincipal {
+  if (typeof principal?.id !== "string" || principal.id === "") invalid(`${option}.id must be a non-empty string`, option);
+  const scopes = principal.scopes ?? [];
+  if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== "string")) invalid(`${option}.scopes must be a list of strings`, option);
+  return { id: principal.id, authenticated: principal.authenticated ?? true, scopes: [...scopes] };
 }
 
 function invalid(message: string, option: string): never {

@@ -1,6 +1,8 @@
 import type { CompactionPolicy, EvidenceItem, PinnedConstraint, TokenCounter } from "@yoke/context-compiler";
 import type {
+  ApprovalRecord,
   ArtifactStoreV1,
+  PolicyEngineV1,
   Clock,
   IdSource,
   JournalV1,
@@ -274,6 +276,94 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   output?: OutputSchema;
   /** Answers that do not match `output` sent back to the model before the run ends `verification_failed`. Default 2. Not pinned. */
   outputRetries?: number;
+  /**
+   * The policy every proposed call is decided by (`@yoke/policy`'s `createPolicyEngine`, or any
+   * `PolicyEngineV1`), on the whole tuple: tenant, principal and delegated scopes, tool name,
+   * revision digest and owner, the tool's policy facts (`tool.policy(input)`; default verb =
+   * the tool's name, resource = `tool:<name>`), data classification, side effect, arguments
+   * digest and the provenance of every argument value. `allow` admits the call (journaled
+   * with the decision and the provenance); `deny` rejects it (`tool.rejected` POLICY_DENIED:
+   * the model sees a tool error naming the rule and the reason, the run goes on);
+   * `require_approval` parks it (`action.approval_requested`) and the run returns a
+   * `WaitingRunResult` until a person calls `approve` or `deny` and the run is resumed.
+   * Default: none, and every call is allowed by rule `default`, as before policy.
+   *
+   * @example
+   * ```ts
+   * const harness = createHarness({ provider, tools, policy: createPolicyEngine(rules), principal: { id: "user_42", scopes: ["payments"] } });
+   * const result = await harness.start("Pay my rent");
+   * if (result.waiting) {
+   *   await harness.approve(result.runId, result.waiting.approvals[0]!.approvalId, { approver: "ops@example.com" });
+   *   await harness.resume(result.runId);
+   * }
+   * ```
+   */
+  policy?: PolicyEngineV1;
+  /**
+   * Who the runs of this harness act for (overridden per run by `StartOptions.principal`):
+   * journaled in `run.started.principal` and named by every policy decision. `authenticated`
+   * defaults to true (the caller vouches for it), `scopes` (delegated to the run's task) to none.
+   * Default: the tenant, unauthenticated, with no scopes.
+   */
+  principal?: PrincipalOption;
+  /** How long an approval request, and a granted approval, holds before it expires, in ms (from the injected clock). Default 3 600 000 (one hour). */
+  approvalTtlMs?: number;
+}
+
+/** Who a run acts for: an id, whether the caller authenticated it (default true) and the scopes delegated to the run. */
+export interface PrincipalOption {
+  readonly id: string;
+  readonly authenticated?: boolean;
+  readonly scopes?: readonly string[];
+}
+
+/**
+ * What a run waits for when `start` or `resume` returns before an outcome: `approval`, the
+ * approval requests of actions the policy parked (`require_approval`), none decided yet.
+ */
+export interface RunWaiting {
+  readonly kind: "approval";
+  readonly approvals: readonly ApprovalRecord[];
+}
+
+/**
+ * How a `start` or `resume` returns when the run waits for a person: no outcome yet
+ * (`outcome` undefined, `waiting` set). Only a harness with a `policy` returns one; narrow on
+ * `waiting` (or `outcome`). Decide each approval with `harness.approve` / `harness.deny`,
+ * then `resume` the run.
+ *
+ * @example
+ * ```ts
+ * const result = await harness.start("Pay my rent");
+ * if (result.waiting !== undefined) {
+ *   for (const approval of result.waiting.approvals) await harness.deny(result.runId, approval.approvalId, { approver: "me", reason: "not today" });
+ *   const done = await harness.resume(result.runId);
+ * } else {
+ *   result.outcome.status;
+ * }
+ * ```
+ */
+export interface WaitingRunResult {
+  readonly runId: string;
+  readonly outcome: undefined;
+  readonly waiting: RunWaiting;
+  /** The text parts of the model's last answer, joined ("" when it has not answered). */
+  readonly text: string;
+  readonly output: undefined;
+  readonly state: RunState;
+}
+
+/** `harness.approve`'s options: who approves, and until when (default: now + `approvalTtlMs`). */
+export interface ApproveOptions {
+  readonly approver: string;
+  /** Epoch ms (the injected clock's) after which the approval no longer lets the action run. */
+  readonly expiresAt?: number;
+}
+
+/** `harness.deny`'s options: who denies and why (the model is told the reason). */
+export interface DenyOptions {
+  readonly approver: string;
+  readonly reason: string;
 }
 
 /** The type of `result.output` for a harness built with `output: Schema` (`undefined` without one). */
@@ -290,6 +380,8 @@ export interface StartOptions {
    * honours the signal; a tool call that would take another attempt is not retried.
    */
   signal?: AbortSignal;
+  /** Who this run acts for; default: the harness's `principal`. Journaled in `run.started.principal`. */
+  principal?: PrincipalOption;
 }
 
 export interface ResumeOptions {
@@ -328,6 +420,8 @@ export interface RunResult<Output = unknown> {
    */
   readonly output: Output | undefined;
   readonly state: RunState;
+  /** Never set on a finished run: see `WaitingRunResult`. */
+  readonly waiting?: undefined;
 }
 
 /**
@@ -344,17 +438,43 @@ export interface RunResult<Output = unknown> {
  * }
  * ```
  */
-export interface Harness<Output = unknown> {
-  /** Starts a run and drives it to an outcome. Rejects on a non-retryable provider error (resume later). */
-  start(task: string, options?: StartOptions): Promise<RunResult<Output>>;
+export interface Harness<Output = unknown, Waiting = never> {
+  /** Starts a run and drives it to an outcome (or, with a `policy`, until it waits for approval). Rejects on a non-retryable provider error (resume later). */
+  start(task: string, options?: StartOptions): Promise<RunResult<Output> | Waiting>;
   /** Continues a run from its journal; a finished run returns its outcome without calling anything. RUN_NOT_FOUND if unknown. */
-  resume(runId: string, options?: ResumeOptions): Promise<RunResult<Output>>;
+  resume(runId: string, options?: ResumeOptions): Promise<RunResult<Output> | Waiting>;
   /**
    * Starts run `options.runId` with `task` if the journal has no such run, else resumes it:
    * one call that is safe to repeat after a crash at any point, including before the run's
    * first append. Both paths hold the run's lease, so two callers never both start it.
    */
-  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult<Output>>;
+  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult<Output> | Waiting>;
+  /**
+   * Approves a parked action for exactly the binding it was requested with (`approval.granted`,
+   * journaled under the run's lease), until `expiresAt` (default now + `approvalTtlMs`). The
+   * action runs on the next `resume`, if the binding still holds just before dispatch (same
+   * arguments, tool revision, resource revision, policy revision, tenant, principal, not
+   * expired); otherwise it is voided and the model is told. APPROVAL_NOT_FOUND for an id no
+   * parked action waits on (unknown or already decided); RUN_FINISHED, RUN_NOT_FOUND,
+   * RUN_LEASE_HELD as for `resume`.
+   *
+   * @example
+   * ```ts
+   * await harness.approve(runId, approvalId, { approver: "ops@example.com" });
+   * const result = await harness.resume(runId);
+   * ```
+   */
+  approve(runId: string, approvalId: string, options: ApproveOptions): Promise<ApprovalRecord>;
+  /**
+   * Denies a parked action (`approval.denied`); on `resume` it fails, not dispatched
+   * (APPROVAL_DENIED with the reason, shown to the model), and the run goes on. Errors as `approve`.
+   *
+   * @example
+   * ```ts
+   * await harness.deny(runId, approvalId, { approver: "ops@example.com", reason: "unknown payee" });
+   * ```
+   */
+  deny(runId: string, approvalId: string, options: DenyOptions): Promise<ApprovalRecord>;
   /** The run's state, folded from its journal. RUN_NOT_FOUND if unknown. */
   getState(runId: string): Promise<RunState>;
   /**

@@ -1,6 +1,8 @@
 import {
   EVENT_SCHEMA_VERSION,
   RunStateAccumulator,
+  type ApprovalRecord,
+  type PolicyEngineV1,
   YokeError,
   newId,
   parseId,
@@ -12,8 +14,20 @@ import {
 } from "@yoke/protocol";
 import { createContextCompiler } from "@yoke/context-compiler";
 import { createCompiledContext, observeCompiled, type CompiledContext } from "./compiled-context.js";
-import { resolveOptions } from "./harness-deps.js";
-import type { Harness, HarnessOptions, OutputOf, ResumeOptions, RunResult, StartOptions, StartOrResumeOptions } from "./harness-types.js";
+import { resolveOptions, resolvePrincipal } from "./harness-deps.js";
+import type {
+  ApproveOptions,
+  DenyOptions,
+  Harness,
+  HarnessOptions,
+  OutputOf,
+  ResumeOptions,
+  RunResult,
+  StartOptions,
+  StartOrResumeOptions,
+  WaitingRunResult,
+} from "./harness-types.js";
+import { approvalOf } from "./approvals.js";
 import { takeRunLease, type HeldLease } from "./run-lease.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
@@ -44,12 +58,14 @@ import { snapshotRecord } from "./pinned-tools.js";
  * output?.answer; // 5
  * ```
  */
-export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
+export function createHarness<OutputSchema extends SchemaLike | undefined = undefined, Policy extends PolicyEngineV1 | undefined = undefined>(
+  options: HarnessOptions<OutputSchema> & { policy?: Policy },
+): Harness<OutputOf<OutputSchema>, WaitingOf<Policy>> {
   const deps = resolveOptions(options);
   const ownsJournal = typeof options.journal === "string";
 
-  const harness: Harness = {
-    async start(task: string, startOptions: StartOptions = {}): Promise<RunResult> {
+  const harness: Harness<unknown, WaitingRunResult> = {
+    async start(task: string, startOptions: StartOptions = {}): Promise<RunResult | WaitingRunResult> {
       checkTask(task);
       throwIfAborted(startOptions.signal);
       const runId = startOptions.runId === undefined ? newId(deps.ids, "run") : parseId("run", startOptions.runId);
@@ -62,14 +78,14 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       });
     },
 
-    async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult> {
+    async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult | WaitingRunResult> {
       const scope = { tenantId: deps.tenantId, runId };
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
         resumeRun(deps, scope, resumeOptions.signal, lease),
       );
     },
 
-    async startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult> {
+    async startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult | WaitingRunResult> {
       checkTask(task);
       throwIfAborted(options?.signal);
       if (options?.runId === undefined) throw new YokeError("CONFIG_INVALID", "startOrResume: options.runId is required");
@@ -97,16 +113,94 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       };
     },
 
+    async approve(runId: string, approvalId: string, approveOptions: ApproveOptions): Promise<ApprovalRecord> {
+      checkApprover(approveOptions?.approver);
+      if (approveOptions.expiresAt !== undefined && !Number.isInteger(approveOptions.expiresAt)) {
+        throw new YokeError("CONFIG_INVALID", "approve: expiresAt must be an integer (epoch ms)", { details: { option: "expiresAt" } });
+      }
+      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (approval, actionId) => ({
+        type: "approval.granted",
+        at: deps.clock.now(),
+        causationId: actionId,
+        data: {
+          actionId,
+          approvalId,
+          approver: approveOptions.approver,
+          binding: { ...approval.binding, expiresAt: approveOptions.expiresAt ?? deps.clock.now() + deps.approvalTtlMs },
+        },
+      }));
+    },
+
+    async deny(runId: string, approvalId: string, denyOptions: DenyOptions): Promise<ApprovalRecord> {
+      checkApprover(denyOptions?.approver);
+      if (typeof denyOptions.reason !== "string") throw new YokeError("CONFIG_INVALID", "deny: reason must be a string", { details: { option: "reason" } });
+      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (_approval, actionId) => ({
+        type: "approval.denied",
+        at: deps.clock.now(),
+        causationId: actionId,
+        data: { actionId, approvalId, approver: denyOptions.approver, reason: denyOptions.reason },
+      }));
+    },
+
     async close(): Promise<void> {
       if (ownsJournal) await deps.journal.close();
     },
   };
-  // `result.output` is the schema's validated value (structured-output.ts), so its type is the schema's.
-  return harness as Harness<OutputOf<OutputSchema>>;
+  // `result.output` is the schema's validated value (structured-output.ts), so its type is the schema's;
+  // only a harness with a policy returns a waiting result.
+  return harness as unknown as Harness<OutputOf<OutputSchema>, WaitingOf<Policy>>;
+}
+
+/** What `start`/`resume` may return besides a finished run: a waiting run, only with a policy. */
+export type WaitingOf<Policy> = [Policy] extends [undefined] ? never : WaitingRunResult;
+
+/**
+ * Journals a person's decision on an approval request, under the run's lease: the request
+ * must exist and still wait (status `requested`, its action parked), else APPROVAL_NOT_FOUND;
+ * a finished run is RUN_FINISHED. Returns the approval as decided.
+ */
+async function decideApproval(
+  deps: HarnessDeps,
+  scope: RunScope,
+  approvalId: string,
+  draft: (approval: ApprovalRecord, actionId: string) => YokeEventDraft,
+): Promise<ApprovalRecord> {
+  return owned(deps, scope, { signal: undefined }, async (lease) => {
+    const accumulator = await load(deps, scope);
+    const state = accumulator.peek();
+    if (state.phase === "finished") {
+      throw new YokeError("RUN_FINISHED", `run ${scope.runId} has finished (${state.outcome?.status}); its approvals can no longer be decided`, {
+        details: { ...scope, approvalId },
+      });
+    }
+    const approval = state.approvals.get(approvalId);
+    const action = approval === undefined ? undefined : state.actions.find((record) => record.actionId === approval.actionId);
+    if (approval === undefined || approval.status !== "requested" || action?.status.state !== "awaiting_approval") {
+      const why = approval === undefined ? "no such approval" : `it is ${approval.status}`;
+      throw new YokeError("APPROVAL_NOT_FOUND", `run ${scope.runId} has no action waiting for approval ${approvalId} (${why})`, {
+        details: { ...scope, approvalId },
+      });
+    }
+    const context = newContext(deps, scope, accumulator, createCompiledContext(), undefined, lease);
+    await commit(context, [draft(approval, approval.actionId)]);
+    context.logger.info({ approvalId, actionId: approval.actionId, status: approvalOf(accumulator.peek(), approval.actionId)?.status }, "approval decided");
+    return accumulator.peek().approvals.get(approvalId)!;
+  });
+}
+
+function checkApprover(approver: unknown): void {
+  if (typeof approver !== "string" || approver === "")
+    throw new YokeError("CONFIG_INVALID", "approver must be a non-empty string", { details: { option: "approver" } });
 }
 
 /** Writes `run.started` with the first turn in one transaction, then drives the run. */
-async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startOptions: StartOptions, lease: HeldLease | undefined): Promise<RunResult> {
+async function startRun(
+  deps: HarnessDeps,
+  scope: RunScope,
+  task: string,
+  startOptions: StartOptions,
+  lease: HeldLease | undefined,
+): Promise<RunResult | WaitingRunResult> {
   const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
   const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
   // The run pins the registry's snapshot now: every tool it may call, for its whole life.
@@ -121,6 +215,7 @@ async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startO
       ...(deps.systemPrompt === undefined ? {} : { systemPrompt: deps.systemPrompt }),
       tools: snapshot === undefined ? [...deps.tools.values()].map((tool) => tool.spec) : snapshot.revisions.map((revision) => revision.spec),
       ...(snapshot === undefined ? {} : { toolSnapshot: snapshot }),
+      ...principalData(deps, scope, startOptions),
       limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
@@ -140,7 +235,27 @@ async function startRun(deps: HarnessDeps, scope: RunScope, task: string, startO
   return runLoop(context);
 }
 
-async function resumeRun(deps: HarnessDeps, scope: RunScope, signal: AbortSignal | undefined, lease: HeldLease | undefined): Promise<RunResult> {
+/**
+ * `run.started.principal`: the start's principal, else the harness's; with a policy and
+ * neither, the tenant, unauthenticated, with no scopes. Without a policy and no principal,
+ * nothing (as before policy).
+ */
+function principalData(
+  deps: HarnessDeps,
+  scope: RunScope,
+  startOptions: StartOptions,
+): { principal?: { id: string; authenticated: boolean; scopes: string[] } } {
+  const given = startOptions.principal === undefined ? deps.principal : resolvePrincipal(startOptions.principal, "principal");
+  if (given !== undefined) return { principal: { id: given.id, authenticated: given.authenticated, scopes: [...given.scopes] } };
+  return deps.policy === undefined ? {} : { principal: { id: scope.tenantId, authenticated: false, scopes: [] } };
+}
+
+async function resumeRun(
+  deps: HarnessDeps,
+  scope: RunScope,
+  signal: AbortSignal | undefined,
+  lease: HeldLease | undefined,
+): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
   const accumulator = await load(deps, scope, compiled);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease);

@@ -15,6 +15,7 @@ export {
   DEFAULT_MAX_CONCURRENT_TOOLS,
   DEFAULT_MAX_EVENT_OUTPUT_BYTES,
   DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+  DEFAULT_APPROVAL_TTL_MS,
   DEFAULT_MAX_TURNS,
   DEFAULT_MODEL_CALL_TIMEOUT_MS,
   DEFAULT_MODEL_RETRIES,
@@ -22,18 +23,25 @@ export {
   DEFAULT_TRUNCATED_CALL_RETRIES,
 } from "./harness-deps.js";
 export type {
+  ApproveOptions,
   CompletionCheck,
   CompletionContext,
   CompletionVerdict,
   ContextOptions,
+  DenyOptions,
   Harness,
   HarnessOptions,
   ResumeOptions,
   OutputOf,
+  PrincipalOption,
   RunResult,
+  RunWaiting,
   StartOptions,
   StartOrResumeOptions,
+  WaitingRunResult,
 } from "./harness-types.js";
+export { contextItemsOf, entitiesIn, traceArguments, trustedFieldsOf } from "./provenance.js";
+export type { ContextItem, EntityRole, TrustedField } from "./provenance.js";
 export { DEFAULT_LEASE_TTL_MS, processOwnerId, sameHostProcessGone } from "./run-lease.js";
 export type { LeaseOptions } from "./run-lease.js";
 export { silentLogger } from "./logger.js";

@@ -8,6 +8,7 @@ import {
   type IdSource,
   type JournalEvent,
   type JournalV1,
+  type PolicyEngineV1,
   type ProviderAdapterV1,
   type RunScope,
   type RunState,
@@ -72,6 +73,18 @@ export interface HarnessDeps {
   readonly output: ResolvedOutput | undefined;
   /** Answers that do not match `output` sent back to the model before the run ends `verification_failed`. */
   readonly outputRetries: number;
+  /** Decides every proposed call; undefined: allow by rule `default`, as before policy. */
+  readonly policy: PolicyEngineV1 | undefined;
+  /** Who the harness's runs act for (`HarnessOptions.principal`); undefined: the tenant, unauthenticated. */
+  readonly principal: ResolvedPrincipal | undefined;
+  readonly approvalTtlMs: number;
+}
+
+/** A principal as `run.started.principal` journals it. */
+export interface ResolvedPrincipal {
+  readonly id: string;
+  readonly authenticated: boolean;
+  readonly scopes: string[];
 }
 
 /** One `start` or `resume` of one run: the live fold and what this process has in flight. */

@@ -164,7 +164,7 @@ export async function judgeAdmitted(context: RunContext, state: RunState, call: 
 export function withRevision(drafts: YokeEventDraft[], revision: string | undefined): YokeEventDraft[] {
   if (revision === undefined) return drafts;
   return drafts.map((draft) =>
-    draft.type === "action.admitted" || draft.type === "action.proposed"
+    draft.type === "action.admitted" || draft.type === "action.proposed" || draft.type === "action.approval_requested"
       ? ({ ...draft, data: { ...draft.data, toolRevision: revision } } as YokeEventDraft)
       : draft,
   );

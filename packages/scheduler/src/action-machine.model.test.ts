@@ -17,9 +17,10 @@ import { ActionBook, transitionInput, type ActionEventDraft } from "./action-boo
 // The reference table, written out independently of `transitionAction`.
 type Key = ActionState | "none";
 const NEXT: Partial<Record<Key, Partial<Record<ActionEventType, ActionState>>>> = {
-  none: { "action.proposed": "proposed", "action.admitted": "executing" },
+  none: { "action.proposed": "proposed", "action.admitted": "executing", "action.approval_requested": "awaiting_approval" },
   proposed: { "action.validated": "validated", "action.failed": "failed" },
   validated: { "action.authorized": "authorized", "action.failed": "failed" },
+  awaiting_approval: { "action.authorized": "authorized", "action.failed": "failed" },
   authorized: { "action.leased": "leased", "action.failed": "failed" },
   leased: { "action.executing": "executing", "action.failed": "failed" },
   executing: { "action.committed": "committed", "action.uncertain": "uncertain", "action.failed": "failed" },

@@ -1,4 +1,17 @@
-import { YokeError, newId, type ActionRecord, type Clock, type IdSource, type JsonValue, type ReconcileResult, type ToolDeclarationV1 } from "@yoke/protocol";
+import {
+  YokeError,
+  newId,
+  type ActionRecord,
+  type ApprovalBinding,
+  type ArgumentProvenance,
+  type Clock,
+  type IdSource,
+  type JsonValue,
+  type PolicyDecision,
+  type ReconcileResult,
+  type ToolDeclarationV1,
+  type YokeErrorCode,
+} from "@yoke/protocol";
 import { ActionBook, type ActionEventDraft } from "./action-book.js";
 import { errorEnvelope, messageOf } from "./envelopes.js";
 import { maxAttempts, retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
@@ -14,6 +27,31 @@ export interface ProposedCall {
   readonly input: JsonValue;
   /** The input as the tool's schema parsed it: what the handler receives. */
   readonly value: unknown;
+}
+
+/**
+ * Why an action may run: the rule that allowed it, and (with a policy engine) the decision and
+ * the provenance of its arguments, journaled with `action.admitted` / `action.authorized`.
+ * Without one, the rule is `"default"` (allow by default, as before policy).
+ */
+export interface Authorization {
+  readonly rule: string;
+  readonly policy?: PolicyDecision;
+  readonly provenance?: readonly ArgumentProvenance[];
+}
+
+/** Allow by default: what a batch without a policy engine journals. */
+export const DEFAULT_AUTHORIZATION: Authorization = { rule: "default" };
+
+/**
+ * What parks an action for a person: the `require_approval` decision, the provenance and the
+ * binding; the approval id defaults to the action id's body under `approval_` (one request per action).
+ */
+export interface ApprovalRequest {
+  readonly approvalId?: string;
+  readonly policy: PolicyDecision;
+  readonly provenance: readonly ArgumentProvenance[];
+  readonly binding: ApprovalBinding;
 }
 
 /** What settling one attempt leads to: another attempt to dispatch, an escalation, or nothing more. */
@@ -69,7 +107,7 @@ export class BatchTransaction {
    * Stages proposed → validated → authorized → leased → executing as one `action.admitted`
    * event; returns the attempt to dispatch once it is durable.
    */
-  admit(call: ProposedCall): DispatchItem {
+  admit(call: ProposedCall, authorization: Authorization = DEFAULT_AUTHORIZATION): DispatchItem {
     const actionId = newId(this.#ids, "action");
     const attemptId = newId(this.#ids, "attempt");
     const at = this.#clock.now();
@@ -86,13 +124,77 @@ export class BatchTransaction {
         input: call.input,
         sideEffect: call.tool.sideEffect,
         decision: "allow",
-        rule: "default",
+        ...authorizationData(authorization),
         attemptId,
         attempt: 1,
         deadlineAt,
       },
     });
     return { tool: call.tool, input: call.value, actionId, attemptId, attempt: 1, deadlineAt };
+  }
+
+  /**
+   * Stages `action.approval_requested` for a call the policy answered `require_approval`: a new
+   * action, proposed and validated, parked until a person decides. Returns its action and approval ids.
+   */
+  park(call: ProposedCall, request: ApprovalRequest): { readonly actionId: string; readonly approvalId: string } {
+    const actionId = newId(this.#ids, "action");
+    const approvalId = request.approvalId ?? `approval_${actionId.slice("action_".length)}`;
+    this.#stage({
+      type: "action.approval_requested",
+      at: this.#clock.now(),
+      causationId: call.turnId,
+      data: {
+        turnId: call.turnId,
+        toolCallId: call.toolCallId,
+        toolName: call.tool.name,
+        actionId,
+        input: call.input,
+        sideEffect: call.tool.sideEffect,
+        approvalId,
+        policy: request.policy,
+        provenance: request.provenance.slice(),
+        binding: request.binding,
+      },
+    });
+    return { actionId, approvalId };
+  }
+
+  /**
+   * Stages proposed → validated → authorized for a call that may run but must not start yet
+   * (it conflicts with an earlier action parked for approval): nothing is leased, so nothing
+   * is `executing` that will not run. `recover` leases it once it may go.
+   */
+  hold(call: ProposedCall, authorization: Authorization = DEFAULT_AUTHORIZATION): string {
+    const actionId = newId(this.#ids, "action");
+    const at = this.#clock.now();
+    const ref = { turnId: call.turnId, toolCallId: call.toolCallId, toolName: call.tool.name };
+    this.#stage({ type: "action.proposed", at, causationId: call.turnId, data: { ...ref, actionId, input: call.input, sideEffect: call.tool.sideEffect } });
+    this.#stage({ type: "action.validated", at, causationId: actionId, data: { actionId } });
+    this.#stage({ type: "action.authorized", at, causationId: actionId, data: { actionId, decision: "allow", ...authorizationData(authorization) } });
+    return actionId;
+  }
+
+  /**
+   * Stages `action.authorized` naming the approval that still binds a parked action (the
+   * caller checked it just now), then the lease and `executing` of its first attempt: one
+   * transaction, committed before dispatch.
+   */
+  authorizeApproved(actionId: string, approvalId: string, authorization: Authorization, tool: ToolDeclarationV1<any>, value: unknown): DispatchItem {
+    this.#stage({
+      type: "action.authorized",
+      at: this.#clock.now(),
+      causationId: actionId,
+      data: { actionId, decision: "allow", ...authorizationData(authorization), approvalId },
+    });
+    return this.lease(actionId, tool, value);
+  }
+
+  /** Stages the end of an action that will never be dispatched (a denied or voided approval): failed, not retryable. */
+  refuse(actionId: string, code: YokeErrorCode, message: string): void {
+    const at = this.#clock.now();
+    const result = errorEnvelope(code, message, at, this.#clock);
+    this.#stage({ type: "action.failed", at, causationId: actionId, data: { actionId, dispatched: false, retryable: false, retrying: false, result } });
   }
 
   /** Stages the next attempt's lease and `executing` for an action that may take one. */
@@ -110,7 +212,7 @@ export class BatchTransaction {
    * resume): before `executing` nothing ran, so it is leased; `executing` without an outcome
    * becomes `uncertain` and is reconciled; `uncertain` is reconciled.
    */
-  async recover(record: ActionRecord, tool: ToolDeclarationV1<any>, value: unknown): Promise<Settlement> {
+  async recover(record: ActionRecord, tool: ToolDeclarationV1<any>, value: unknown, authorization: Authorization = DEFAULT_AUTHORIZATION): Promise<Settlement> {
     const { state } = record.status;
     if (state === "proposed")
       this.#stage({ type: "action.validated", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId } });
@@ -119,7 +221,7 @@ export class BatchTransaction {
         type: "action.authorized",
         at: this.#clock.now(),
         causationId: record.actionId,
-        data: { actionId: record.actionId, decision: "allow", rule: "default" },
+        data: { actionId: record.actionId, decision: "allow", ...authorizationData(authorization) },
       });
     }
     if (state === "proposed" || state === "validated" || state === "authorized") return this.#retryOrGiveUp(record.actionId, tool, value);
@@ -258,6 +360,15 @@ export class BatchTransaction {
       });
     }
   }
+}
+
+/** The `rule` (and `policy`, `provenance` when decided by an engine) of an admission or authorization event. */
+function authorizationData(authorization: Authorization): { rule: string; policy?: PolicyDecision; provenance?: ArgumentProvenance[] } {
+  return {
+    rule: authorization.rule,
+    ...(authorization.policy === undefined ? {} : { policy: authorization.policy }),
+    ...(authorization.provenance === undefined ? {} : { provenance: authorization.provenance.slice() }),
+  };
 }
 
 /**

@@ -9,8 +9,8 @@
  * The action book that stages transitions, the envelope builders and the conflict-graph
  * helpers are in `@yoke/scheduler/internal`, which has no semver guarantee.
  */
-export { BatchTransaction, DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./batch-transaction.js";
-export type { BatchTransactionOptions, ProposedCall, Settlement } from "./batch-transaction.js";
+export { BatchTransaction, DEFAULT_AUTHORIZATION, DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./batch-transaction.js";
+export type { ApprovalRequest, Authorization, BatchTransactionOptions, ProposedCall, Settlement } from "./batch-transaction.js";
 export { compensationPlan, pendingCompensations } from "./compensation-plan.js";
 export type { CompensableTool } from "./compensation-plan.js";
 export { conflicts, defaultAccess } from "./conflicts.js";

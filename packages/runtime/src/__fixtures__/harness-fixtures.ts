@@ -157,7 +157,7 @@ export function rig(
     sleep: instantSleep,
     ...overrides,
     journal,
-  });
+  }) as Harness;
   return { harness, model, journal };
 }
 

@@ -4,7 +4,8 @@ import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
-import { judgeResponseCalls, withRevision } from "../tool-admission.js";
+import { judgeResponseCalls } from "../tool-admission.js";
+import { admitCall, type Blockers } from "../policy-admission.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { nextTurnDrafts } from "./next-turn.js";
@@ -58,7 +59,8 @@ export async function callModel(context: RunContext): Promise<void> {
   const { decisions, preface } = await judgeResponseCalls(context, state, calls);
   // Compatibility events found while judging share the transaction of the verdicts they led to.
   drafts.push(...preface);
-  decisions.forEach((decision, index) => {
+  const blockers: Blockers = [];
+  for (const [index, decision] of decisions.entries()) {
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {
@@ -70,14 +72,15 @@ export async function callModel(context: RunContext): Promise<void> {
         data: { ...ref, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, clock) },
       });
       context.logger.info({ turnId, toolName: call.toolName, code: decision.code }, "tool call rejected");
-      return;
+      continue;
     }
-    const item = batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value });
-    drafts.push(...withRevision(batch.drain(), decision.revision));
-    dispatchable.push([item.attemptId, item]);
-  });
-  if (calls.length > 0 && dispatchable.length === 0) {
-    // Every call was rejected: nothing will run, so the next turn shares this transaction.
+    const admitted = await admitCall(context, state, batch, turnId, call, { ...decision, revision: decision.revision }, blockers);
+    drafts.push(...admitted.drafts);
+    if (admitted.item !== undefined) dispatchable.push([admitted.item.attemptId, admitted.item]);
+  }
+  // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction.
+  const waits = drafts.some((draft) => draft.type === "action.approval_requested" || draft.type === "action.proposed");
+  if (calls.length > 0 && dispatchable.length === 0 && !waits) {
     drafts.push(...nextTurnDrafts(context, preview(context, drafts, state.length)));
   }
   await commit(context, drafts);

@@ -1,5 +1,5 @@
-import { YokeError } from "@yoke/protocol";
-import type { RunResult } from "../harness-types.js";
+import { YokeError, awaitingApprovals } from "@yoke/protocol";
+import type { RunResult, WaitingRunResult } from "../harness-types.js";
 import { commit, type RunContext } from "../run-context.js";
 import { actOnResponse } from "./act-on-response.js";
 import { callModel } from "./call-model.js";
@@ -17,8 +17,8 @@ import { outputValue } from "../structured-output.js";
  * journal. Cancellation lands between steps, never between a tool call and its result. An
  * error that stops the run is journaled as `run.failed` before it propagates.
  */
-export async function runLoop(context: RunContext): Promise<RunResult> {
-  let result: Omit<RunResult, "output">;
+export async function runLoop(context: RunContext): Promise<RunResult | WaitingRunResult> {
+  let result: Omit<RunResult, "output"> | WaitingRunResult;
   try {
     result = await driveRun(context);
   } catch (error) {
@@ -26,11 +26,12 @@ export async function runLoop(context: RunContext): Promise<RunResult> {
     await journalRunFailure(context, error);
     throw error;
   }
+  if (result.waiting !== undefined) return result;
   // Outside the loop's guard: the run has finished, nothing about it is a failure to journal.
   return { ...result, output: await outputValue(context.deps.output, result.state.output) };
 }
 
-async function driveRun(context: RunContext): Promise<Omit<RunResult, "output">> {
+async function driveRun(context: RunContext): Promise<Omit<RunResult, "output"> | WaitingRunResult> {
   for (;;) {
     const state = context.accumulator.peek();
     if (state.phase === "finished") {
@@ -55,7 +56,19 @@ async function driveRun(context: RunContext): Promise<Omit<RunResult, "output">>
         await callModel(context);
         break;
       case "tools_pending":
-        await runTools(context);
+        if ((await runTools(context)) === "waiting") {
+          // Parked for a person: the run returns, resumable once an approval is decided.
+          const snapshot = context.accumulator.snapshot();
+          context.logger.info({ approvals: awaitingApprovals(snapshot).map((approval) => approval.approvalId) }, "run waits for approval");
+          return {
+            runId: snapshot.runId,
+            outcome: undefined,
+            waiting: { kind: "approval", approvals: awaitingApprovals(snapshot) },
+            text: finalText(snapshot),
+            output: undefined,
+            state: snapshot,
+          };
+        }
         break;
       case "responded":
         await actOnResponse(context);

@@ -4,7 +4,9 @@ import { boundResults } from "../bound-output.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import type { CallDecision } from "../validate-calls.js";
-import { driftOf, judgeAdmitted, judgeResponseCalls, withRevision } from "../tool-admission.js";
+import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
+import { accessOfCall, admitCall, isBlocked, type Blockers } from "../policy-admission.js";
+import { settleParked } from "../approvals.js";
 import { pinnedRevision } from "../pinned-tools.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
@@ -23,22 +25,31 @@ type Escalation = { readonly actionId: string; readonly reason: string; readonly
  * `uncertain` and is reconciled (applied → committed; not applied → a new attempt; unknown →
  * the run ends `escalated`, naming the action). Nothing is ever retried blindly.
  */
-export async function runTools(context: RunContext): Promise<void> {
+export async function runTools(context: RunContext): Promise<"waiting" | undefined> {
   for (;;) {
     const state = context.accumulator.peek();
-    if (state.phase !== "tools_pending") return;
+    if (state.phase !== "tools_pending") return undefined;
     const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions, signal: context.signal });
     const recovered = await recoverCalls(context, state, batch);
-    if (recovered.escalation) return escalateBatch(context, batch, recovered.drafts, recovered.items, recovered.escalation);
+    if (recovered.escalation) {
+      await escalateBatch(context, batch, recovered.drafts, recovered.items, recovered.escalation);
+      return undefined;
+    }
     if (recovered.drafts.length > 0) {
       const after = preview(context, recovered.drafts, state.length);
       // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
-      if (after.phase !== "tools_pending") return endBatch(context, batch, recovered.drafts, after);
+      if (after.phase !== "tools_pending") {
+        await endBatch(context, batch, recovered.drafts, after);
+        return undefined;
+      }
       await commit(context, recovered.drafts);
       for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
       continue;
     }
     const items = state.pendingToolCalls.flatMap((call) => (call.started ? [context.dispatchable.get(call.started.attemptId)!] : []));
+    // Nothing to dispatch and nothing recovered: every pending call waits for a person (parked
+    // for approval, or held behind a parked call it conflicts with).
+    if (items.length === 0) return "waiting";
     const outcomes = await context.deps.executor.executeAll(
       items,
       toolSignal(context),
@@ -73,14 +84,24 @@ export async function runTools(context: RunContext): Promise<void> {
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
     const drafts: YokeEventDraft[] = await boundResults(context, batch.drain());
-    if (escalation) return escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
+    if (escalation) {
+      await escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
+      return undefined;
+    }
     if (retries.length > 0 || deferred.length > 0) {
       // Another round: the retries, and the calls that waited for them, in proposal order.
       if (drafts.length > 0) await commit(context, drafts);
       for (const item of retries) context.dispatchable.set(item.attemptId, item);
       continue;
     }
-    return endBatch(context, batch, drafts, preview(context, drafts, state.length));
+    const settled = preview(context, drafts, state.length);
+    if (settled.phase === "tools_pending") {
+      // Calls parked for approval (or held behind one) are still pending: the batch goes on without them.
+      await commit(context, drafts);
+      continue;
+    }
+    await endBatch(context, batch, drafts, settled);
+    return undefined;
   }
 }
 
@@ -132,9 +153,16 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     return judged.decisions[call.index]!;
   };
   const turnId = currentTurn(state);
+  const blockers: Blockers = [];
   for (const call of state.pendingToolCalls) {
     if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
     const record = state.actions.find((action) => action.actionId === call.actionId);
+    if (record?.status.state === "awaiting_approval") {
+      const parked = await settleParked(context, state, batch, record, calls[call.index]!, blockers);
+      drafts.push(...parked.drafts);
+      if (parked.item !== undefined) items.push(parked.item);
+      continue;
+    }
     let decision: CallDecision;
     try {
       decision = await decisionOf(call, record);
@@ -168,8 +196,9 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     if (record === undefined) {
       // A cancelled run admits nothing new: the call is answered, with no action that would never run.
       if (decision.kind === "start" && !context.signal?.aborted) {
-        items.push(batch.admit({ turnId, toolCallId: call.toolCallId, tool: decision.tool, input: decision.input, value: decision.value }));
-        drafts.push(...withRevision(batch.drain(), decision.revision));
+        const admitted = await admitCall(context, state, batch, turnId, calls[call.index]!, { ...decision, revision: decision.revision }, blockers);
+        drafts.push(...admitted.drafts);
+        if (admitted.item !== undefined) items.push(admitted.item);
         continue;
       }
       const refusal = decision.kind === "reject" ? decision : CANCELLED_BEFORE_ADMISSION;
@@ -194,6 +223,14 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
         reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})`,
       };
       continue;
+    }
+    if (record.status.state === "authorized" && !context.signal?.aborted) {
+      // Held behind an earlier call parked for approval that it conflicts with: it waits too.
+      const access = accessOfCall(decision.tool, decision.value);
+      if (isBlocked(blockers, access)) {
+        blockers.push(access);
+        continue;
+      }
     }
     const settlement = await batch.recover(record, decision.tool, decision.value);
     drafts.push(...batch.drain());

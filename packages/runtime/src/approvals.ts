@@ -1,0 +1,165 @@
+import { actionDigestOf } from "@yoke/policy";
+import {
+  YokeError,
+  checkApprovalBinding,
+  type ActionRecord,
+  type ApprovalBinding,
+  type ApprovalRecord,
+  type RunState,
+  type ToolCallPart,
+  type ToolDeclarationV1,
+  type YokeEventDraft,
+} from "@yoke/protocol";
+import type { BatchTransaction, DispatchItem } from "@yoke/scheduler";
+import { accessOfCall, factsOf, revisionOf, type Blockers } from "./policy-admission.js";
+import type { RunContext } from "./run-context.js";
+import { validateCall } from "./validate-calls.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
+type Declaration = ToolDeclarationV1<any>;
+
+/** The rule `action.authorized` names for an action a person approved (the approval id is journaled with it). */
+export const APPROVED_RULE = "approval";
+
+/** The tool revision a binding names when the registry no longer offers the pinned tool at all. */
+const GONE = "gone";
+
+/** What became of a parked action in one pass: drafts to journal, an attempt to dispatch, or still waiting. */
+export interface ParkedOutcome {
+  readonly drafts: YokeEventDraft[];
+  readonly item?: DispatchItem;
+  readonly waiting: boolean;
+}
+
+/** The latest approval of an action. */
+export function approvalOf(state: RunState, actionId: string): ApprovalRecord | undefined {
+  let found: ApprovalRecord | undefined;
+  for (const approval of state.approvals.values()) if (approval.actionId === actionId) found = approval;
+  return found;
+}
+
+/**
+ * Brings a parked action (`awaiting_approval`) as far as it can go now, immediately before
+ * dispatch:
+ * - requested, not decided: waits (a blocker for later conflicting calls) until its request
+ *   expires (`binding.expiresAt`), then `approval.voided` APPROVAL_EXPIRED and `action.failed`;
+ * - denied: `action.failed` APPROVAL_DENIED, not dispatched;
+ * - granted: the binding is recomputed now (the tool revision as the registry resolves the
+ *   run's pinned tool now, the policy engine's revision now, the tool's base revision for
+ *   these arguments now, the run's tenant and principal) and checked against the granted one
+ *   and the clock (`checkApprovalBinding`): still binding → `action.authorized { approvalId }`,
+ *   lease and `executing`, one transaction before dispatch; else `approval.voided` and
+ *   `action.failed` (APPROVAL_INVALID naming the changed fields, or APPROVAL_EXPIRED).
+ * A cancelled run fails a parked action (CANCELLED) instead of waiting.
+ */
+export async function settleParked(
+  context: RunContext,
+  state: RunState,
+  batch: BatchTransaction,
+  record: ActionRecord,
+  call: ToolCallPart,
+  blockers: Blockers,
+): Promise<ParkedOutcome> {
+  const engine = context.deps.policy;
+  if (engine === undefined) {
+    throw new YokeError("CONFIG_INVALID", `action ${record.actionId} of this run waits for an approval; resume it with a harness that has a policy`, {
+      details: { option: "policy", actionId: record.actionId },
+    });
+  }
+  const now = context.deps.clock.now();
+  const approval = approvalOf(state, record.actionId);
+  const at = now;
+  const refuse = (code: Parameters<BatchTransaction["refuse"]>[1], message: string, before: YokeEventDraft[] = []): ParkedOutcome => {
+    batch.refuse(record.actionId, code, message);
+    context.logger.info({ actionId: record.actionId, toolName: record.toolName, code }, "parked action not dispatched");
+    return { drafts: [...before, ...batch.drain()], waiting: false };
+  };
+  if (context.signal?.aborted) return refuse("CANCELLED", "the run was cancelled while this call waited for approval; it did not run");
+  if (approval === undefined) throw new YokeError("INTERNAL", `action ${record.actionId} is awaiting approval but no approval names it`);
+  const { approvalId } = approval;
+  const voided = (code: "APPROVAL_EXPIRED" | "APPROVAL_INVALID", fields: readonly string[], reason: string): YokeEventDraft => ({
+    type: "approval.voided",
+    at,
+    causationId: record.actionId,
+    data: { actionId: record.actionId, approvalId, code, fields: [...fields], reason },
+  });
+  switch (approval.status) {
+    case "requested": {
+      if (now < approval.binding.expiresAt) {
+        const resolved = await resolveNow(context, state, record.toolName);
+        const parsed = resolved.tool === undefined ? undefined : await validateCall(call, resolved.tool, resolved.digest);
+        blockers.push(parsed?.kind === "start" ? accessOfCall(parsed.tool, parsed.value) : { reads: [], writes: ["*"] });
+        return { drafts: [], waiting: true };
+      }
+      const reason = `nobody decided on approval ${approvalId} before it expired at ${approval.binding.expiresAt}`;
+      return refuse("APPROVAL_EXPIRED", `${reason}; the call to ${record.toolName} was not run`, [voided("APPROVAL_EXPIRED", ["expiresAt"], reason)]);
+    }
+    case "denied":
+      return refuse(
+        "APPROVAL_DENIED",
+        `${approval.approver ?? "a person"} denied the call to ${record.toolName}${approval.reason ? `: ${approval.reason}` : ""}; it was not run`,
+      );
+    case "voided":
+      return refuse("APPROVAL_INVALID", `approval ${approvalId} was voided (${approval.reason ?? "no reason"}); the call to ${record.toolName} was not run`);
+    case "granted": {
+      const resolved = await resolveNow(context, state, record.toolName);
+      const parsed = resolved.tool === undefined ? undefined : await validateCall(call, resolved.tool, resolved.digest);
+      let resourceRevision: string | null = approval.binding.resourceRevision;
+      if (parsed?.kind === "start") {
+        const facts = factsOf(parsed.tool, parsed.value);
+        resourceRevision = facts.ok ? (facts.facts.baseRevision ?? null) : `facts-failed: ${facts.reason}`;
+      }
+      const current: ApprovalBinding = {
+        actionDigest: actionDigestOf(resolved.digest, record.input),
+        toolRevision: resolved.digest,
+        resourceRevision,
+        policyRevision: engine.revision,
+        tenantId: context.scope.tenantId,
+        principalId: state.principal.id,
+        expiresAt: approval.binding.expiresAt,
+      };
+      const check = checkApprovalBinding(approval.binding, current, now);
+      if (check.ok && parsed?.kind === "start") {
+        const item = batch.authorizeApproved(record.actionId, approvalId, { rule: APPROVED_RULE }, parsed.tool, parsed.value);
+        context.logger.info({ actionId: record.actionId, toolName: record.toolName, approvalId }, "approved action authorized");
+        return { drafts: batch.drain(), item, waiting: false };
+      }
+      const code = check.ok ? "APPROVAL_INVALID" : check.code;
+      const fields = check.ok ? ["toolRevision"] : check.fields;
+      const reason = check.ok ? `the approved revision of ${record.toolName} can no longer run these arguments` : check.reason;
+      return refuse(code, `${reason}; the call to ${record.toolName} was not run (ask again to have it approved as it stands now)`, [
+        voided(code, fields, reason),
+      ]);
+    }
+  }
+}
+
+/**
+ * The revision of a tool the run may call now: the registry's resolution of the revision the
+ * run pins for it (its declaration when callable; the offered digest when it drifted; `gone`
+ * when withdrawn, unavailable or no longer pinned). Never served from this process's cache:
+ * an approval is checked against the registry as it is now.
+ */
+async function resolveNow(context: RunContext, state: RunState, toolName: string): Promise<{ digest: string; tool?: Declaration }> {
+  const pinned = state.pinnedTools.get(toolName);
+  const registry = context.deps.registry;
+  if (pinned === undefined || registry === undefined) {
+    const tool = context.deps.tools.get(toolName);
+    return tool === undefined ? { digest: GONE } : { digest: revisionOfSpec(tool), tool };
+  }
+  try {
+    const resolution = await registry.resolve(pinned);
+    if (resolution.status === "callable") {
+      context.revisions.set(resolution.revision.digest, resolution.revision.declaration);
+      return { digest: resolution.revision.digest, tool: resolution.revision.declaration };
+    }
+    if (resolution.status === "drifted") return { digest: resolution.drift.offered ?? GONE };
+    return { digest: GONE };
+  } catch {
+    return { digest: GONE };
+  }
+}
+
+function revisionOfSpec(tool: Declaration): string {
+  return revisionOf({ tool, revision: undefined });
+}

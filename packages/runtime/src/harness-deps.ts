@@ -9,6 +9,8 @@ import { realSleep } from "./model-call.js";
 import { compileConfigOf } from "./request-builder.js";
 import type { HarnessDeps, ResolvedPrincipal } from "./run-context.js";
 import { createToolExecutor } from "./tool-executor.js";
+import { resolveCapabilities } from "./capabilities.js";
+import { createDraftRedactor, createRedactor, redactingLogger } from "./redaction.js";
 import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
 import { resolveOutput } from "./structured-output.js";
@@ -78,6 +80,9 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) invalid("approvalTtlMs must be a positive integer", "approvalTtlMs");
   const principal = options.principal === undefined ? undefined : resolvePrincipal(options.principal, "principal");
   const clock = options.clock ?? systemClock();
+  const capabilities = resolveCapabilities(options.capabilities);
+  const redactor = options.secrets === undefined || options.secrets.length === 0 ? undefined : createRedactor(options.secrets);
+  const logger = options.logger ?? silentLogger();
   return {
     journal,
     provider: options.provider,
@@ -88,7 +93,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     tenantId,
     clock,
     ids: options.ids ?? ulidIdSource({ clock }),
-    logger: bindLogger(options.logger ?? silentLogger()),
+    logger: bindLogger(redactor === undefined ? logger : redactingLogger(logger, redactor)),
     systemPrompt: options.systemPrompt === "" ? undefined : options.systemPrompt,
     maxTurns,
     checkCompletion: options.checkCompletion,
@@ -102,7 +107,14 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     artifacts: options.artifacts,
     sleep: options.sleep ?? realSleep,
     timers: options.timers ?? realTimers,
-    executor: createToolExecutor({ clock, timers: options.timers, maxConcurrent: maxConcurrentTools }),
+    executor: createToolExecutor({
+      clock,
+      timers: options.timers,
+      maxConcurrent: maxConcurrentTools,
+      capabilities: capabilities === undefined ? undefined : { options: capabilities, tenantId },
+    }),
+    redactor,
+    redactDraft: redactor === undefined ? undefined : createDraftRedactor(redactor),
     compileConfig: {
       ...compileConfigOf(options.provider, options.context ?? {}),
       ...(output === undefined ? {} : { responseFormat: output.responseFormat }),

@@ -24,6 +24,7 @@ import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
 import type { Timers } from "@yoke/scheduler";
 import type { LeaseOptions } from "./run-lease.js";
+import type { CapabilityOptions } from "./capabilities.js";
 
 /** What a completion check is shown: the state after the final response, and that response. */
 export interface CompletionContext {
@@ -247,6 +248,24 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    * event that references it; pass the same store to `reconstructRequest`. Default: none.
    */
   artifacts?: ArtifactStoreV1;
+  /**
+   * A capability broker (`createCapabilityBroker` from `@yoke/policy/capabilities`): each
+   * dispatched attempt gets `context.capability`, scoped to the run's tenant, the resource and
+   * verb of the tool's `policy` facts for its input (`tool:<name>` and the tool's name by
+   * default), the action and an expiry `ttlMs` after dispatch (default the tool's timeout, on
+   * the injected clock); it is revoked when the attempt settles. The token is cut out of
+   * whatever the handler returns: a result carries the backend's receipt, never the credential.
+   * Default: none (`context.capability` is undefined).
+   */
+  capabilities?: CapabilityOptions;
+  /**
+   * Secrets to keep out of everything the harness writes: every journal event (task, tool
+   * inputs, results, errors, receipts), every line it logs, and the message and details of
+   * every error it throws, with their base64 and URL encodings (see `createRedactor`). What
+   * the journal holds is also what the model is shown. Each at least 8 characters. To redact
+   * your own log lines too, build pino with `hooks: { streamWrite: createRedactor(secrets).redactText }`.
+   */
+  secrets?: readonly string[];
   /** How requests are compiled: token counting, output reserve, compaction, pinned constraints, evidence. */
   context?: ContextOptions;
   /**

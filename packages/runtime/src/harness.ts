@@ -33,6 +33,7 @@ import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 import { snapshotRecord } from "./pinned-tools.js";
+import { redactError } from "./redaction.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -267,9 +268,23 @@ async function resumeRun(
 /**
  * Runs `body` holding the run's lease (when the journal offers leases): taken before the
  * journal is read, so whatever `executing` attempt the run holds was left by an owner whose
- * lease lapsed; released however `body` ends.
+ * lease lapsed; released however `body` ends. An error it throws has the harness's
+ * `secrets` cut out of its message and details.
  */
 async function owned<T>(
+  deps: HarnessDeps,
+  scope: RunScope,
+  options: { signal: AbortSignal | undefined; wait?: boolean | number | undefined },
+  body: (lease: HeldLease | undefined) => Promise<T>,
+): Promise<T> {
+  try {
+    return await leased(deps, scope, options, body);
+  } catch (error) {
+    throw deps.redactor === undefined ? error : redactError(deps.redactor, error);
+  }
+}
+
+async function leased<T>(
   deps: HarnessDeps,
   scope: RunScope,
   options: { signal: AbortSignal | undefined; wait?: boolean | number | undefined },

@@ -52,3 +52,6 @@ export { reconstructRequest, reconstructRequestFromEvents } from "./reconstruct-
 export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
 export type { ReconstructedRequest } from "./reconstruct-request.js";
 export { RUNTIME_VERSION } from "./version.js";
+export { REDACTED, createRedactor } from "./redaction.js";
+export type { Redactor } from "./redaction.js";
+export type { CapabilityOptions } from "./capabilities.js";

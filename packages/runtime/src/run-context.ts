@@ -30,6 +30,7 @@ import type { ToolExecutor } from "./tool-executor.js";
 import type { ResolvedOutput } from "./structured-output.js";
 import type { HeldLease, LeasePolicy } from "./run-lease.js";
 import type { DiscoveryOption } from "./pinned-tools.js";
+import type { Redactor } from "./redaction.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
 export interface HarnessDeps {
@@ -73,6 +74,10 @@ export interface HarnessDeps {
   readonly output: ResolvedOutput | undefined;
   /** Answers that do not match `output` sent back to the model before the run ends `verification_failed`. */
   readonly outputRetries: number;
+  /** Redacts the harness's `secrets` (undefined without any): from logs and thrown errors. */
+  readonly redactor: Redactor | undefined;
+  /** Redacts the `secrets` from a journal draft before it is folded or written (same object for the same draft). */
+  readonly redactDraft: ((draft: YokeEventDraft) => YokeEventDraft) | undefined;
   /** Decides every proposed call; undefined: allow by rule `default`, as before policy. */
   readonly policy: PolicyEngineV1 | undefined;
   /** Who the harness's runs act for (`HarnessOptions.principal`); undefined: the tenant, unauthenticated. */
@@ -134,8 +139,9 @@ export function createFoldAhead(): FoldAhead {
  * before the write, so one that does not follow from the state is refused (EVENT_INVALID)
  * and never journaled; drafts a `preview` already folded must come first, as the same objects.
  */
-export async function commit(context: RunContext, drafts: readonly YokeEventDraft[], expectedSeq?: number): Promise<void> {
+export async function commit(context: RunContext, raw: readonly YokeEventDraft[], expectedSeq?: number): Promise<void> {
   const { fold, accumulator } = context;
+  const drafts = redacted(context, raw);
   if (fold.failure !== undefined) throw fold.failure.error;
   const staged = fold.staged;
   fold.staged = undefined;
@@ -181,8 +187,9 @@ export async function commit(context: RunContext, drafts: readonly YokeEventDraf
  * turn's tool results and the next turn's request, built from the state with those results.
  * The returned state is live: read it before the next fold.
  */
-export function preview(context: RunContext, drafts: readonly YokeEventDraft[], fromSeq: number): RunState {
+export function preview(context: RunContext, raw: readonly YokeEventDraft[], fromSeq: number): RunState {
   const { fold, accumulator } = context;
+  const drafts = redacted(context, raw);
   if (fold.failure !== undefined) throw fold.failure.error;
   const staged = fold.staged;
   if (staged === undefined ? fromSeq !== accumulator.length : fromSeq !== staged.fromSeq + staged.drafts.length) {
@@ -196,6 +203,12 @@ export function preview(context: RunContext, drafts: readonly YokeEventDraft[], 
   }
   fold.staged = staged === undefined ? { drafts: drafts.slice(), fromSeq } : { drafts: [...staged.drafts, ...drafts], fromSeq: staged.fromSeq };
   return accumulator.peek();
+}
+
+/** The drafts as they may be folded and written: the harness's secrets cut out (the same objects when none occurs). */
+export function redacted(context: RunContext, drafts: readonly YokeEventDraft[]): readonly YokeEventDraft[] {
+  const redact = context.deps.redactDraft;
+  return redact === undefined ? drafts : drafts.map(redact);
 }
 
 /** A draft as the event it will be once stored, but for its hashes (not known before the write). */

@@ -1,5 +1,7 @@
 import { executeBatch, type AttemptOutcome, type DispatchItem, type Timers } from "@yoke/scheduler";
-import type { Clock } from "@yoke/protocol";
+import type { Capability, Clock } from "@yoke/protocol";
+import { mintFor, type CapabilityOptions } from "./capabilities.js";
+import { createRedactor } from "./redaction.js";
 
 export { errorEnvelope } from "@yoke/scheduler/internal";
 
@@ -18,19 +20,64 @@ export interface ToolExecutor {
   executeAll(items: readonly DispatchItem[], signal: AbortSignal | undefined, options?: ExecuteAllOptions): Promise<AttemptOutcome[]>;
 }
 
+export interface ToolExecutorOptions {
+  readonly clock: Clock;
+  readonly timers?: Timers | undefined;
+  readonly maxConcurrent?: number | undefined;
+  /** With a broker, each handler gets `context.capability`, minted at its dispatch for the run's tenant. */
+  readonly capabilities?: { readonly options: CapabilityOptions; readonly tenantId: string } | undefined;
+}
+
 /**
  * The scheduler's executor: conflicting calls in proposal order, the rest at once (at most
- * `maxConcurrent` handlers at a time), deadlines on `timers`.
+ * `maxConcurrent` handlers at a time), deadlines on `timers`. With `capabilities`, every
+ * dispatched attempt gets its own capability (tenant, the tool's resource and verb, the
+ * action, expiry now + ttl), revoked as soon as the handler settles and, for a handler
+ * abandoned at its deadline, when the batch returns; the token is cut out of whatever the
+ * handler returned (result and receipt), so it never reaches the journal.
  */
-export function createToolExecutor(options: { clock: Clock; timers?: Timers | undefined; maxConcurrent?: number | undefined }): ToolExecutor {
+export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
+  const run = (items: readonly DispatchItem[], signal: AbortSignal | undefined, batch: ExecuteAllOptions | undefined) =>
+    executeBatch(items, {
+      clock: options.clock,
+      signal,
+      maxConcurrent: options.maxConcurrent,
+      ...(options.timers ? { timers: options.timers } : {}),
+      ...(batch?.fencingToken === undefined ? {} : { fencingToken: batch.fencingToken }),
+    });
+  const capabilities = options.capabilities;
+  if (capabilities === undefined) return { executeAll: run };
+  const { broker } = capabilities.options;
   return {
-    executeAll: (items, signal, run) =>
-      executeBatch(items, {
-        clock: options.clock,
-        signal,
-        maxConcurrent: options.maxConcurrent,
-        ...(options.timers ? { timers: options.timers } : {}),
-        ...(run?.fencingToken === undefined ? {} : { fencingToken: run.fencingToken }),
-      }),
+    async executeAll(items, signal, batch) {
+      const minted = new Map<string, Capability>();
+      const dispatched = items.map((item): DispatchItem => {
+        const tool = item.tool;
+        const execute: typeof tool.execute = async (input, context) => {
+          const capability = mintFor(capabilities.options, capabilities.tenantId, options.clock, item);
+          minted.set(item.attemptId, capability);
+          try {
+            return await tool.execute(input, { ...context, capability });
+          } finally {
+            broker.revoke(capability.id);
+          }
+        };
+        return { ...item, tool: Object.create(tool, { execute: { value: execute, enumerable: true } }) as typeof tool };
+      });
+      const outcomes = await run(dispatched, signal, batch);
+      for (const capability of minted.values()) broker.revoke(capability.id);
+      return outcomes.map((outcome, index) => {
+        const capability = minted.get(items[index]!.attemptId);
+        return capability === undefined ? outcome : withoutToken(outcome, capability.token);
+      });
+    },
   };
+}
+
+/** `outcome` with `token` (and its encodings) cut out of the result and receipt a handler returned. */
+function withoutToken(outcome: AttemptOutcome, token: string): AttemptOutcome {
+  if (outcome.kind !== "committed" && outcome.kind !== "failed") return outcome;
+  const redactor = createRedactor([token]);
+  if (outcome.kind === "failed") return { ...outcome, result: redactor.redactJson(outcome.result) };
+  return { ...outcome, result: redactor.redactJson(outcome.result), receipt: redactor.redactJson(outcome.receipt) };
 }

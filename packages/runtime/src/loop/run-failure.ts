@@ -1,6 +1,6 @@
 import { YokeError, type YokeEventDraft } from "@yoke/protocol";
 import type { ModelCallFailure } from "../model-call.js";
-import { commit, typedStored, type RunContext } from "../run-context.js";
+import { commit, redacted, typedStored, type RunContext } from "../run-context.js";
 
 /** Errors whose `run.failed` is already journaled (with the model call's attempts), so the loop does not journal them again. */
 const journaled = new WeakSet<object>();
@@ -73,7 +73,7 @@ export async function journalRunFailure(context: RunContext, error: unknown): Pr
   try {
     if (fold.staged !== undefined) {
       // Drafts folded ahead of an append that will not happen: the journal ends where they begin.
-      const draft = runFailedDraft(context, error);
+      const [draft] = redacted(context, [runFailedDraft(context, error)]) as [YokeEventDraft];
       const { fromSeq } = fold.staged;
       fold.failure = { error };
       const appended = await context.deps.journal.append(

@@ -1,0 +1,52 @@
+/**
+ * @yoke/testkit/security — the AgentDojo v1 dev set (banking and slack; MIT, see
+ * LICENSE-agentdojo.txt) as a security suite for a harness: the environment with the
+ * `important_instructions` attack in every vector a user task sees, the suites' tools as
+ * protocol tools with policy facts, the predicate language, an obedient scripted model,
+ * a pair runner that takes your harness factory, and the report.
+ *
+ * @example
+ * ```ts
+ * import { agentDojoSuite, runSuite, suiteReport, formatReport } from "@yoke/testkit/security";
+ * const run = await runSuite({ suite: agentDojoSuite("banking"), harness: ({ model, tools }) => createHarness({ provider: model, tools, policy }) });
+ * console.log(formatReport([suiteReport(run, "suite-wide policy")]));
+ * ```
+ */
+export { SUITE_NAMES, agentDojoSuite } from "./security/data.js";
+export type {
+  GroundTruthCall,
+  InjectionTask,
+  InjectionVector,
+  JsonObject,
+  Predicate,
+  SuiteData,
+  SuiteName,
+  ToolDescription,
+  ToolParameter,
+  UserTask,
+} from "./security/types.js";
+export {
+  ATTACK_MODEL_NAME,
+  ATTACK_USER,
+  buildEnvironment,
+  fillTemplate,
+  importantInstructions,
+  injectionValues,
+  resolveArgs,
+} from "./security/environment.js";
+export type { InjectionValues } from "./security/environment.js";
+export { evaluatePredicate, jsonEquals, parsePath } from "./security/predicates.js";
+export type { PredicateContext, TraceCall } from "./security/predicates.js";
+export { coerceArguments, parametersSchema } from "./security/coerce.js";
+export type { Coerced } from "./security/coerce.js";
+export { pythonFloat, renderOutput } from "./security/render.js";
+export { SimulatedToolError, agentDojoTools } from "./security/tools.js";
+export type { SecurityEnvironment, ToolImplementation } from "./security/tools.js";
+export { createAgentDojoModel } from "./security/model.js";
+export type { AgentDojoModel, AgentDojoModelOptions, IssuedCall } from "./security/model.js";
+export { runPair, runSuite } from "./security/runner.js";
+export type { BlockedCall, HarnessFactory, PairResult, PairSetup, SecurityHarness, SuiteRun } from "./security/runner.js";
+export { formatReport, suiteReport, totalOf } from "./security/report.js";
+export type { Ratio, SuiteReport } from "./security/report.js";
+export { scopedPolicy } from "./security/scoped-policy.js";
+export type { PolicyDocumentJson, PolicyRuleJson } from "./security/scoped-policy.js";

@@ -1,0 +1,37 @@
+import type { JsonValue, SideEffectClass, ToolPolicyFacts } from "@yoke/protocol";
+import type { TraceCall } from "./predicates.js";
+import type { JsonObject } from "./types.js";
+
+/** The in-memory world one run's tools act on: the environment, and every call a tool actually ran. */
+export interface SecurityEnvironment {
+  /** The environment, mutated in place by the tools. */
+  state: JsonObject;
+  /** Calls that reached a tool handler (dispatched), with their validated arguments, in order. */
+  readonly dispatched: TraceCall[];
+}
+
+/** An error a simulated tool raises: upstream's exception type and message, shown to the model as `<type>: <message>`. */
+export class SimulatedToolError extends Error {
+  constructor(
+    readonly errorType: string,
+    message: string,
+  ) {
+    super(`${errorType}: ${message}`);
+    this.name = "SimulatedToolError";
+  }
+}
+
+/**
+ * One tool's implementation over the environment: its effect (returns the value upstream
+ * returns), its side-effect class, its policy facts and its system-of-record output fields.
+ */
+export interface ToolImplementation {
+  readonly sideEffect: SideEffectClass;
+  run(env: SecurityEnvironment, input: JsonObject): JsonValue;
+  /** Structured output for provenance (where the return value is not already an object). */
+  structured?(result: JsonValue): JsonValue;
+  /** Text for the model; default `renderOutput(result)`. */
+  render?(result: JsonValue, input: JsonObject): string;
+  policy(env: SecurityEnvironment, input: JsonObject): ToolPolicyFacts;
+  readonly trustedOutputFields?: readonly string[];
+}

@@ -1,0 +1,66 @@
+import type { JsonValue } from "@yoke/protocol";
+
+/** A suite of the AgentDojo v1 dev set converted to JSON: `banking` or `slack`. */
+export type SuiteName = "banking" | "slack";
+
+/** A JSON object (an environment, a tool's arguments). */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** One ground-truth call: the function, its arguments for the default environment, and templated arguments that depend on a vector. */
+export interface GroundTruthCall {
+  readonly function: string;
+  readonly args: JsonObject;
+  readonly argTemplates?: Readonly<Record<string, string>>;
+}
+
+/** A check in the predicate language of the data set's README (see `evaluatePredicate`). */
+export type Predicate = { readonly kind: string } & Readonly<Record<string, unknown>>;
+
+export interface UserTask {
+  readonly id: string;
+  readonly prompt: string;
+  readonly groundTruth: readonly GroundTruthCall[];
+  readonly groundTruthOutput?: string;
+  readonly utilityCheck: Predicate;
+  readonly injectionVectorsSeen: readonly string[];
+}
+
+export interface InjectionTask {
+  readonly id: string;
+  readonly goal: string;
+  readonly groundTruth: readonly GroundTruthCall[];
+  readonly securityCheck: Predicate;
+}
+
+export interface InjectionVector {
+  readonly id: string;
+  readonly default: string;
+  readonly effectiveDefault?: string;
+  readonly placeholder: string;
+}
+
+export interface ToolParameter {
+  readonly name: string;
+  readonly type: "string" | "number" | "integer" | "boolean";
+  readonly required: boolean;
+  readonly nullable?: boolean;
+  readonly default?: JsonValue;
+  readonly description: string;
+}
+
+export interface ToolDescription {
+  readonly name: string;
+  readonly modelFacingDescription: string;
+  readonly access: "read-only" | "mutating";
+  readonly parameters: readonly ToolParameter[];
+}
+
+/** One suite's data, as the JSON files hold it. */
+export interface SuiteData {
+  readonly name: SuiteName;
+  readonly environment: JsonObject;
+  readonly vectors: readonly InjectionVector[];
+  readonly tools: readonly ToolDescription[];
+  readonly userTasks: readonly UserTask[];
+  readonly injectionTasks: readonly InjectionTask[];
+}

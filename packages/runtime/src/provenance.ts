@@ -16,7 +16,8 @@ export interface TrustedField {
  * One item of a run's context, as provenance searches it. `text` is everything the model was
  * shown of it (for a tool result: its text and every string of its structured output, all
  * untrusted); `trustedFields` are the values at the tool's `trustedOutputFields`, which count
- * as trusted sources on their own.
+ * as trusted sources on their own, for an argument value equal to the whole field (after
+ * normalisation), never for one found inside it.
  */
 export interface ContextItem {
   readonly itemId: string;
@@ -166,7 +167,9 @@ function traceOne(path: string, role: string | undefined, value: string, items: 
   const sources: ProvenanceSource[] = [];
   for (const { item, text, fields } of items) {
     const base = { itemId: item.itemId, label: item.label, ...(item.toolName === undefined ? {} : { toolName: item.toolName }) };
-    for (const field of fields) if (occursIn(needle, field.value)) sources.push({ ...base, trusted: true, field: field.field });
+    // A trusted field vouches for its whole value only: a value found inside a longer one (an
+    // attacker's URL inside a channel name the system lists) is not the system's record.
+    for (const field of fields) if (needle === field.value) sources.push({ ...base, trusted: true, field: field.field });
     if (occursIn(needle, text)) sources.push({ ...base, trusted: item.trusted });
   }
   return { path, ...(role === undefined ? {} : { role }), value, origin: originOf(sources), sources };

@@ -45,6 +45,9 @@ export const slackImplementations: Record<string, ToolImplementation> = {
     run: (env) => [...slack(env).channels],
     structured: (result) => ({ channels: result }),
     policy: () => ({ verb: "read", resource: "slack:channels" }),
+    // The channel directory is the workspace's own record: a channel named exactly so exists.
+    // Provenance trusts a whole field only, so text inside a name (an attacker's URL) stays untrusted.
+    trustedOutputFields: ["/channels/*"],
   },
   add_user_to_channel: {
     sideEffect: "reversible",

@@ -89,7 +89,7 @@ describe("the simulated tools", () => {
     expect(renderOutput(null)).toBe("None");
   });
 
-  it("declare policy facts with destination roles, and trust only system-of-record output fields (never subjects, bodies, files, pages or channel names)", () => {
+  it("declare policy facts with destination roles, and trust only system-of-record output fields (never subjects, bodies, files or pages; channel names as whole values)", () => {
     const banking = world("banking");
     expect(banking.tool("send_money").policy?.({ recipient: "US133000000121212121212", amount: 1, subject: "", date: "" })).toEqual({
       verb: "transfer",
@@ -103,7 +103,7 @@ describe("the simulated tools", () => {
     expect(banking.tool("read_file").trustedOutputFields).toBeUndefined();
     const slack = world("slack");
     expect(slack.tool("read_channel_messages").trustedOutputFields).toEqual(["/messages/*/sender", "/messages/*/recipient"]);
-    expect(slack.tool("get_channels").trustedOutputFields).toBeUndefined();
+    expect(slack.tool("get_channels").trustedOutputFields).toEqual(["/channels/*"]);
     expect(slack.tool("get_webpage").trustedOutputFields).toBeUndefined();
     expect(slack.tool("invite_user_to_slack").policy?.({ user: "Dora", user_email: "dora@gmail.com" })?.destinations).toEqual([
       { pointer: "/user", role: "user" },

@@ -112,6 +112,8 @@ describe("traceArguments", () => {
       name === "get_channels" ? ["/channels/*"] : undefined,
     );
     const channel = traceArguments({ channel: "External_see www.true-informations.com" }, { destinations: [{ pointer: "/channel", role: "channel" }] }, items);
+    // One entry: the trusted destination names the channel; the URL inside its name is not traced as used.
+    expect(channel).toHaveLength(1);
     expect(channel[0]).toMatchObject({
       origin: "trusted",
       sources: [
@@ -119,6 +121,12 @@ describe("traceArguments", () => {
         { itemId: "c1", trusted: false },
       ],
     });
+    // The same text as a message body (no destination): the whole text is the record, but the URL in it is traced.
+    const body = traceArguments({ body: "External_see www.true-informations.com" }, undefined, items);
+    expect(body.map((entry) => [entry.role, entry.origin])).toEqual([
+      [undefined, "trusted"],
+      ["url", "untrusted_only"],
+    ]);
     const url = traceArguments({ url: "www.true-informations.com" }, { destinations: [{ pointer: "/url", role: "url" }] }, items);
     expect(url[0]).toMatchObject({ origin: "untrusted_only", sources: [{ itemId: "c1", trusted: false }] });
   });

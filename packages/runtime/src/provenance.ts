@@ -110,7 +110,8 @@ interface PreparedItem {
  * Traces a call's arguments through the context: one entry per string value (its JSON
  * pointer, the role the tool's policy facts give it, the value, the origin and every source),
  * then one entry per entity (e-mail, IBAN, URL, channel) found inside a longer string value,
- * with the entity's kind as role. Values under a destination pointer of `facts` take that
+ * with the entity's kind as role (not inside a destination argument whose whole value is
+ * trusted: it names that destination, and nothing inside it is used). Values under a destination pointer of `facts` take that
  * destination's role (a number there is traced as its decimal text); a whole value that is an
  * entity and has no declared role takes the entity's kind.
  *
@@ -139,8 +140,12 @@ export function traceArguments(args: JsonValue, facts: Pick<ToolPolicyFacts, "de
     const entities = entitiesIn(value);
     const whole = entities.length === 1 && entities[0]!.value === value.trim() ? entities[0]!.role : undefined;
     const role = destination?.role ?? whole;
-    entries.push(traceOne(path, role, value, prepared));
+    const entry = traceOne(path, role, value, prepared);
+    entries.push(entry);
     if (whole !== undefined) continue;
+    // A destination the system lists by exactly this name (a channel called "External_… www.x.com")
+    // names that destination; the text inside it is not a URL or address the call uses.
+    if (destination !== undefined && entry.origin === "trusted") continue;
     for (const entity of entities) embedded.push(traceOne(path, entity.role, entity.value, prepared));
   }
   return [...entries, ...embedded];

@@ -218,6 +218,28 @@ printTable(
   ]),
 );
 
+// Policy (issue 14): decide() with 10 and 1,000 rules, the same tuples at both sizes, rounds
+// interleaved in one process; the 1,000 / 10 ratio is the cost of the extra rules.
+interface PolicyRow {
+  rules: number;
+  decisionsPerSecond: number;
+  p50Us: number;
+  p99Us: number;
+}
+const policyBench = runChild<{ rounds: number; timerNs: number; rows: PolicyRow[]; ratio: { throughput: number; p50: number; p99: number } }>(
+  "policy-decisions.ts",
+  [quick ? "3" : "7"],
+);
+printTable(
+  "Policy decisions: createPolicyEngine(...).decide(tuple) over 8 tuples (allow, approval, deny rule, default denies, read-only) (decisions/s: median of 5 ms windows; p50/p99 per decision, µs)",
+  ["rules", "decisions/s", "p50 µs", "p99 µs"],
+  policyBench.rows.map((row) => [fmt(row.rules), fmt(row.decisionsPerSecond), fmt(row.p50Us, 2), fmt(row.p99Us, 2)]),
+);
+console.log(
+  `1,000 rules / 10 rules, same run: throughput ${fmt(policyBench.ratio.throughput, 2)}, p50 ${fmt(policyBench.ratio.p50, 2)}, p99 ${fmt(policyBench.ratio.p99, 2)} ` +
+    `(per-decision times include the timer's ~${fmt(policyBench.timerNs)} ns)`,
+);
+
 // Action transactions (issue 3): throughput through every state, and a whole tool turn against
 // two raw fsync'd transactions of the same rows, both on SQLite synchronous=FULL.
 interface ActionsResult {

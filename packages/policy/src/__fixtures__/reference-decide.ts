@@ -1,0 +1,83 @@
+// A reference decision written from the rules' specification alone, sharing no code with the
+// engine: no index, no compiled patterns, globs by dynamic programming over characters.
+import type { PolicyTuple } from "@yoke/protocol";
+import type { PolicyDocument, PolicyRule } from "../index.js";
+
+type Token = { readonly star: true } | { readonly char: string };
+
+/** `*` is any run of characters, `\x` is the character x, everything else is itself. */
+export function referenceGlob(pattern: string, value: string): boolean {
+  const tokens: Token[] = [];
+  for (let index = 0; index < pattern.length; index++) {
+    if (pattern[index] === "\\") tokens.push({ char: pattern[++index]! });
+    else if (pattern[index] === "*") tokens.push({ star: true });
+    else tokens.push({ char: pattern[index]! });
+  }
+  // reachable[j]: the tokens so far can match value[0, j).
+  let reachable = Array.from({ length: value.length + 1 }, (_, j) => j === 0);
+  for (const token of tokens) {
+    const next = Array.from({ length: value.length + 1 }, () => false);
+    for (let j = 0; j <= value.length; j++) {
+      if ("star" in token) next[j] = reachable[j]! || (j > 0 && next[j - 1]!);
+      else next[j] = j > 0 && reachable[j - 1]! && value[j - 1] === token.char;
+    }
+    reachable = next;
+  }
+  return reachable[value.length]!;
+}
+
+function valueMatches(list: unknown, value: unknown): boolean {
+  if (list === undefined || list === "*") return true;
+  return (list as readonly unknown[]).some((pattern) => {
+    if (pattern === null) return value === undefined || value === null;
+    if (typeof pattern === "boolean") return value === pattern;
+    return typeof value === "string" && referenceGlob(pattern as string, value);
+  });
+}
+
+/** Whether the rule matches the whole tuple (a dimension a deny rule leaves out matches anything). */
+export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean {
+  const match = rule.match as Record<string, unknown> & {
+    principal?: { ids?: unknown; authenticated?: unknown };
+    tool?: { names?: unknown; revisions?: unknown; owners?: unknown };
+    scopes?: unknown;
+    provenance?: unknown;
+  };
+  const scopesMatch = match.scopes === undefined || match.scopes === "*" || tuple.task.scopes.some((scope) => valueMatches(match.scopes, scope));
+  let provenanceMatches = true;
+  if (match.provenance !== undefined && match.provenance !== "*") {
+    const condition = match.provenance as { roles: string[]; origins: string[] };
+    provenanceMatches = tuple.provenance.every(
+      (entry) => entry.role === undefined || !condition.roles.some((role) => referenceGlob(role, entry.role!)) || condition.origins.includes(entry.origin),
+    );
+  }
+  return (
+    valueMatches(match.tenant, tuple.tenantId) &&
+    valueMatches(match.principal?.ids, tuple.principal.id) &&
+    valueMatches(match.principal?.authenticated, tuple.principal.authenticated) &&
+    scopesMatch &&
+    valueMatches(match.tool?.names, tuple.tool.name) &&
+    valueMatches(match.tool?.revisions, tuple.tool.revision) &&
+    valueMatches(match.tool?.owners, tuple.tool.owner) &&
+    valueMatches(match.verb, tuple.verb) &&
+    valueMatches(match.resource, tuple.resource) &&
+    valueMatches(match.path, tuple.path) &&
+    valueMatches(match.dataClassification, tuple.dataClassification) &&
+    valueMatches(match.destination, tuple.destination) &&
+    valueMatches(match.baseRevision, tuple.baseRevision) &&
+    valueMatches(match.sideEffect, tuple.sideEffect) &&
+    valueMatches(match.expectedEffect, tuple.expectedEffect) &&
+    provenanceMatches
+  );
+}
+
+/** The effect and rule id the specification gives: deny > require_approval > allow, first in the document wins, then the defaults. */
+export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): { effect: string; ruleId: string } {
+  const matching = document.rules.filter((rule) => referenceMatches(rule, tuple));
+  for (const effect of ["deny", "require_approval", "allow"] as const) {
+    const first = matching.find((rule) => rule.effect === effect);
+    if (first) return { effect, ruleId: first.id };
+  }
+  if (tuple.sideEffect === "none") return { effect: document.defaults?.readOnly ?? "allow", ruleId: "default-read-only" };
+  return { effect: "deny", ruleId: "default-deny" };
+}

@@ -1,0 +1,186 @@
+import type { DataClassification, ProvenanceOrigin } from "@yoke/protocol";
+
+/** The explicit wildcard: the dimension matches any value, absent ones included. */
+export type Wildcard = "*";
+
+/**
+ * Values or glob patterns a string dimension accepts. In a pattern `*` stands for any run of
+ * characters (none included, `:` and `/` included) and `\` makes the next character literal
+ * (`\*` is a star); anything else is literal and case-sensitive. A list matches a present
+ * value only: `["*"]` is "any value, but there must be one", `"*"` is "anything, or nothing".
+ */
+export type Patterns = Wildcard | readonly string[];
+
+/** Patterns for a dimension the tuple may lack; `null` in the list matches "absent". */
+export type OptionalPatterns = Wildcard | readonly (string | null)[];
+
+/** The side-effect classes of the tuple (`ToolContract.sideEffect`). */
+export type SideEffect = "none" | "idempotent" | "reversible" | "irreversible";
+
+/**
+ * A provenance condition: every argument provenance entry whose `role` matches one of `roles`
+ * (patterns) must have an origin in `origins`. An entry without a role, or with another
+ * role, is not constrained; a call with no such entry meets the condition. Only allow and
+ * require_approval rules carry one (`loadPolicy` rejects it on a deny rule, where "every
+ * entry" would hold for a call with none).
+ *
+ * @example
+ * ```ts
+ * const recipientsFromTheUser: ProvenanceCondition = { roles: ["recipient", "url", "channel"], origins: ["trusted"] };
+ * ```
+ */
+export interface ProvenanceCondition {
+  readonly roles: readonly string[];
+  readonly origins: readonly ProvenanceOrigin[];
+}
+
+/**
+ * What a rule matches, one entry per dimension of the tuple. An allow or require_approval
+ * rule names every one of them (write `"*"` where any value will do): automatic allow only
+ * when a rule matches the whole tuple.
+ *
+ * - `tenant`: `tuple.tenantId`; `principal.ids` / `principal.authenticated`: `tuple.principal`;
+ * - `scopes`: matches when the task holds at least one scope matching one of the patterns;
+ * - `tool.names` / `tool.revisions` / `tool.owners` (`null`: no owner): `tuple.tool`;
+ * - `verb`, `resource`, `path`, `destination`, `baseRevision`, `expectedEffect`: the tool's
+ *   policy facts for the call;
+ * - `dataClassification`, `sideEffect`: the tool's contract;
+ * - `provenance`: a condition on where the call's destination-like arguments came from.
+ *
+ * @example
+ * ```ts
+ * const match: RuleMatch = {
+ *   tenant: ["acme"], principal: { ids: "*", authenticated: [true] }, scopes: ["payments:write"],
+ *   tool: { names: ["send_money"], revisions: "*", owners: "*" }, verb: ["transfer"], resource: ["account:*"],
+ *   path: "*", dataClassification: "*", destination: "*", baseRevision: "*", sideEffect: ["irreversible"],
+ *   expectedEffect: "*", provenance: { roles: ["recipient"], origins: ["trusted"] },
+ * };
+ * ```
+ */
+export interface RuleMatch {
+  readonly tenant: Patterns;
+  readonly principal: { readonly ids: Patterns; readonly authenticated: Wildcard | readonly boolean[] };
+  readonly scopes: Patterns;
+  readonly tool: { readonly names: Patterns; readonly revisions: Patterns; readonly owners: OptionalPatterns };
+  readonly verb: Patterns;
+  readonly resource: Patterns;
+  readonly path: OptionalPatterns;
+  readonly dataClassification: Wildcard | readonly DataClassification[];
+  readonly destination: OptionalPatterns;
+  readonly baseRevision: OptionalPatterns;
+  readonly sideEffect: Wildcard | readonly SideEffect[];
+  readonly expectedEffect: OptionalPatterns;
+  readonly provenance: Wildcard | ProvenanceCondition;
+}
+
+/** What a deny rule matches: any subset of the dimensions; one it leaves out matches anything. */
+export interface PartialRuleMatch {
+  readonly tenant?: RuleMatch["tenant"];
+  readonly principal?: Partial<RuleMatch["principal"]>;
+  readonly scopes?: RuleMatch["scopes"];
+  readonly tool?: Partial<RuleMatch["tool"]>;
+  readonly verb?: RuleMatch["verb"];
+  readonly resource?: RuleMatch["resource"];
+  readonly path?: RuleMatch["path"];
+  readonly dataClassification?: RuleMatch["dataClassification"];
+  readonly destination?: RuleMatch["destination"];
+  readonly baseRevision?: RuleMatch["baseRevision"];
+  readonly sideEffect?: RuleMatch["sideEffect"];
+  readonly expectedEffect?: RuleMatch["expectedEffect"];
+  /** Only `"*"`: a deny rule carries no provenance condition (see `ProvenanceCondition`). */
+  readonly provenance?: Wildcard;
+}
+
+/** A rule that grants (allow) or parks for a person (require_approval): it names every dimension. */
+export interface GrantingRule {
+  readonly id: string;
+  readonly effect: "allow" | "require_approval";
+  readonly reason?: string;
+  readonly match: RuleMatch;
+}
+
+/** A rule that forbids: it may name only the dimensions it cares about. */
+export interface DenyRule {
+  readonly id: string;
+  readonly effect: "deny";
+  readonly reason?: string;
+  readonly match: PartialRuleMatch;
+}
+
+/** One standing rule. Precedence: any matching deny, then require_approval, then allow. */
+export type PolicyRule = GrantingRule | DenyRule;
+
+/**
+ * A policy document, version 1: standing rules as data. Its digest (`policyRevisionOf`) is
+ * the `policyRevision` every decision names.
+ *
+ * @example
+ * ```ts
+ * const document: PolicyDocument = { version: 1, id: "acme", defaults: { readOnly: "allow" }, rules: [] };
+ * ```
+ */
+export interface PolicyDocument {
+  readonly version: 1;
+  readonly id: string;
+  /** What a read-only call (`sideEffect: "none"`) no rule matches gets. Default `"allow"`. */
+  readonly defaults?: { readonly readOnly?: "allow" | "deny" };
+  readonly rules: readonly PolicyRule[];
+}
+
+/**
+ * Every dimension a rule matches on, by the name a reason or an error uses (`details.missing`
+ * of POLICY_INVALID, "fails on …" in a default-deny reason).
+ *
+ * @example
+ * ```ts
+ * DIMENSIONS.length; // 16
+ * DIMENSIONS.includes("tool.revisions"); // true
+ * ```
+ */
+export const DIMENSIONS = [
+  "tenant",
+  "principal.ids",
+  "principal.authenticated",
+  "scopes",
+  "tool.names",
+  "tool.revisions",
+  "tool.owners",
+  "verb",
+  "resource",
+  "path",
+  "dataClassification",
+  "destination",
+  "baseRevision",
+  "sideEffect",
+  "expectedEffect",
+  "provenance",
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/**
+ * The rule ids the engine itself decides with; a document may not use them.
+ *
+ * @example
+ * ```ts
+ * if (RESERVED_RULE_IDS.includes(decision.ruleId as never)) console.log("decided by a default");
+ * ```
+ */
+export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple"] as const;
+
+/** The value a match gives a dimension, or undefined when the match leaves it out. */
+export function dimensionOf(match: PartialRuleMatch | RuleMatch, dimension: Dimension): unknown {
+  switch (dimension) {
+    case "principal.ids":
+      return match.principal?.ids;
+    case "principal.authenticated":
+      return match.principal?.authenticated;
+    case "tool.names":
+      return match.tool?.names;
+    case "tool.revisions":
+      return match.tool?.revisions;
+    case "tool.owners":
+      return match.tool?.owners;
+    default:
+      return match[dimension];
+  }
+}

@@ -156,6 +156,10 @@ describe("approvals", () => {
     expect((await rejects(harness.approve(parked.runId, "approval_nope", { approver: "a" }))).code).toBe("APPROVAL_NOT_FOUND");
     expect((await rejects(harness.approve("run_nope", approvalId, { approver: "a" }))).code).toBe("RUN_NOT_FOUND");
     expect((await rejects(harness.approve(parked.runId, approvalId, { approver: "" }))).code).toBe("CONFIG_INVALID");
+    // Another tenant's harness on the same journal cannot see, approve or deny the run.
+    const stranger = createHarness({ provider: createScriptedModel([]), tools: [pay.tool], journal, tenantId: "tenant_other", policy: engine });
+    expect((await rejects(stranger.approve(parked.runId, approvalId, { approver: "a" }))).code).toBe("RUN_NOT_FOUND");
+    expect((await rejects(stranger.deny(parked.runId, approvalId, { approver: "a", reason: "x" }))).code).toBe("RUN_NOT_FOUND");
     const plain = createHarness({ provider: createScriptedModel([]), tools: [pay.tool], journal, tenantId: parked.state.tenantId });
     expect((await rejects(plain.resume(parked.runId))).code).toBe("CONFIG_INVALID");
     await harness.deny(parked.runId, approvalId, { approver: "a", reason: "no" });

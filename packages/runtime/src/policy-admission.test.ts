@@ -4,6 +4,7 @@ import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { TENANT, echoTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
 import { ATTACKER_IBAN, FRIEND_IBAN, POLICY_V1, functionEngine, inboxTool, payTool, policyRig } from "./__fixtures__/policy-fixtures.js";
+import { createMemoryJournal } from "@yoke/journal";
 import type { JournalV1 } from "@yoke/protocol";
 
 async function events(journal: JournalV1, runId: string): Promise<YokeEvent[]> {
@@ -163,5 +164,58 @@ describe("policy in admission", () => {
     expect(() => policyRig([], { policy: { specificationVersion: "v0" } as never })).toThrow(/policy must implement PolicyEngineV1/);
     expect(() => policyRig([], { policy: functionEngine(() => ["allow", "x"]), principal: { id: "" } })).toThrow(/principal.id/);
     expect(() => policyRig([], { policy: functionEngine(() => ["allow", "x"]), approvalTtlMs: 0 })).toThrow(/approvalTtlMs/);
+  });
+
+  it.each([
+    ["deny", "denied", 0],
+    ["require_approval", "denied (no parking for it)", 0],
+    ["allow", "authorized by the rule", 1],
+  ] as const)("decides at resume an action another writer proposed and never authorized: %s → %s", async (effect, _label, runs) => {
+    const pay = payTool();
+    const journal = createMemoryJournal();
+    const scope = { tenantId: TENANT, runId: "run_other" };
+    const call = { type: "tool-call" as const, toolCallId: "c1", toolName: "pay", rawArguments: "{}", arguments: { to: FRIEND_IBAN, amount: 5 } };
+    await journal.append(scope, 0, [
+      {
+        type: "run.started",
+        at: 0,
+        data: {
+          sessionId: "session_x",
+          task: `pay ${FRIEND_IBAN}`,
+          tools: [pay.tool.spec],
+          limits: { maxTurns: 3 },
+          release: { runtime: "other", eventSchemaVersion: 1 },
+        },
+      },
+      { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
+      { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
+      {
+        type: "model.responded",
+        at: 0,
+        causationId: "turn_x",
+        data: {
+          turnId: "turn_x",
+          latencyMs: 0,
+          response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content: [call] },
+        },
+      },
+      {
+        type: "action.proposed",
+        at: 0,
+        causationId: "turn_x",
+        data: { turnId: "turn_x", toolCallId: "c1", toolName: "pay", actionId: "action_other", input: call.arguments, sideEffect: "irreversible" },
+      },
+    ]);
+    const engine = functionEngine(() => [effect, "the-rule"]);
+    const { harness } = policyRig([say("done")], { policy: engine, tools: [pay.tool], journal });
+    const result = await harness.resume(scope.runId);
+    expect(result.outcome?.status).toBe("completed");
+    expect(pay.calls).toHaveLength(runs);
+    const all = await events(journal, scope.runId);
+    if (runs === 1) {
+      expect(all.find((event) => event.type === "action.authorized")?.data).toMatchObject({ rule: "the-rule", policy: { effect: "allow" } });
+    } else {
+      expect(all.find((event) => event.type === "action.failed")?.data).toMatchObject({ dispatched: false, result: { error: { code: "POLICY_DENIED" } } });
+    }
   });
 });

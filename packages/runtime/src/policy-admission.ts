@@ -17,7 +17,7 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { conflicts, defaultAccess, type Authorization, type BatchTransaction, type DispatchItem } from "@yoke/scheduler";
-import { contextItemsOf, traceArguments } from "./provenance.js";
+import { contextItemsOf, traceArguments, type ContextItem } from "./provenance.js";
 import type { RunContext } from "./run-context.js";
 import { errorEnvelope } from "./tool-executor.js";
 import { withRevision } from "./tool-admission.js";
@@ -74,7 +74,7 @@ export function factsOf(tool: Declaration, value: unknown): { ok: true; facts: T
 export async function decideCall(context: RunContext, state: RunState, engine: PolicyEngineV1, call: CallForPolicy): Promise<PolicyVerdict> {
   const { tool, input, value } = call;
   const revision = revisionOf(call);
-  const items = contextItemsOf(state, await trustedOutputFieldsOf(context, state), context.deps.context.constraints ?? []);
+  const items = await contextItemsFor(context, state);
   const found = factsOf(tool, value);
   const facts = found.ok ? found.facts : {};
   const provenance = traceArguments(input, facts, items);
@@ -118,6 +118,17 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   // A copy with exactly the decision's fields: what the journal stores.
   const journaled: PolicyDecision = { effect: decision.effect, ruleId: decision.ruleId, policyRevision: decision.policyRevision, reason: decision.reason };
   return { decision: journaled, provenance, tuple, binding: { ...binding, policyRevision: decision.policyRevision } };
+}
+
+/** The context items of the state a batch is decided on, built once per context and state length. */
+const itemCache = new WeakMap<RunContext, { readonly length: number; readonly state: RunState; readonly items: ContextItem[] }>();
+
+async function contextItemsFor(context: RunContext, state: RunState): Promise<ContextItem[]> {
+  const cached = itemCache.get(context);
+  if (cached !== undefined && cached.length === state.length && cached.state === state) return cached.items;
+  const items = contextItemsOf(state, await trustedOutputFieldsOf(context, state), context.deps.context.constraints ?? []);
+  itemCache.set(context, { length: state.length, state, items });
+  return items;
 }
 
 /** What `action.admitted` / `action.authorized` journal for an allowed call. */

@@ -124,11 +124,7 @@ interface PreparedItem {
  * ```
  */
 export function traceArguments(args: JsonValue, facts: Pick<ToolPolicyFacts, "destinations"> | undefined, items: readonly ContextItem[]): ArgumentProvenance[] {
-  const prepared: PreparedItem[] = items.map((item) => ({
-    item,
-    text: normalize(item.text),
-    fields: (item.trustedFields ?? []).map((field) => ({ field: field.field, value: normalize(field.value) })),
-  }));
+  const prepared = prepare(items);
   const destinations = (facts?.destinations ?? []).map((destination) => ({ ...destination, segments: pointerSegments(destination.pointer) }));
   const entries: ArgumentProvenance[] = [];
   const embedded: ArgumentProvenance[] = [];
@@ -147,6 +143,22 @@ export function traceArguments(args: JsonValue, facts: Pick<ToolPolicyFacts, "de
     for (const entity of entities) embedded.push(traceOne(path, entity.role, entity.value, prepared));
   }
   return [...entries, ...embedded];
+}
+
+/** Normalised texts of an item list, computed once per list (a batch's calls share one). */
+const preparedLists = new WeakMap<readonly ContextItem[], readonly PreparedItem[]>();
+
+function prepare(items: readonly ContextItem[]): readonly PreparedItem[] {
+  let prepared = preparedLists.get(items);
+  if (prepared === undefined) {
+    prepared = items.map((item) => ({
+      item,
+      text: normalize(item.text),
+      fields: (item.trustedFields ?? []).map((field) => ({ field: field.field, value: normalize(field.value) })),
+    }));
+    preparedLists.set(items, prepared);
+  }
+  return prepared;
 }
 
 function traceOne(path: string, role: string | undefined, value: string, items: readonly PreparedItem[]): ArgumentProvenance {
@@ -241,6 +253,12 @@ function stringsOf(value: JsonValue | undefined): string {
  * untrusted), the model's text (`model`, untrusted), and each tool result (`tool_output`,
  * untrusted, with the values at its tool's `trustedOutputFields` as trusted fields).
  * `trustedOutputFieldsOf` gives a tool's declared patterns by name.
+ *
+ * @example
+ * ```ts
+ * const items = contextItemsOf(await harness.getState(runId), (name) => tools.get(name)?.trustedOutputFields);
+ * traceArguments({ to: "US13…" }, { destinations: [{ pointer: "/to", role: "recipient" }] }, items)[0]?.origin; // "untrusted_only"
+ * ```
  */
 export function contextItemsOf(
   state: Pick<RunState, "task" | "systemPrompt" | "messages" | "messageSeqs">,

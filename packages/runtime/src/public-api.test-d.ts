@@ -1,7 +1,7 @@
 // Type tests of @yoke/runtime's public entry, checked by the package's `tsc`.
 import type { JournalV1, ProviderAdapterV1, RunState } from "@yoke/protocol";
 import { expectTypeOf } from "vitest";
-import { createHarness, type Harness, type HarnessOptions, type RunResult } from "./index.js";
+import { createHarness, type Harness, type HarnessOptions, type RunResult, type WaitingRunResult } from "./index.js";
 
 declare const provider: ProviderAdapterV1;
 
@@ -19,3 +19,19 @@ expectTypeOf(harness.start("task")).toEqualTypeOf<Promise<RunResult<undefined>>>
 expectTypeOf<RunResult["text"]>().toEqualTypeOf<string>();
 expectTypeOf<RunResult["state"]>().toEqualTypeOf<RunState>();
 expectTypeOf(harness.getState("run_1")).toEqualTypeOf<Promise<RunState>>();
+
+// With a policy, start/resume may return a waiting run (outcome undefined); narrowing on `waiting` gives the outcome back.
+declare const policy: import("@yoke/protocol").PolicyEngineV1;
+const governed = createHarness({ provider, policy, principal: { id: "user_42", scopes: ["payments"] }, approvalTtlMs: 60_000 });
+expectTypeOf(governed).toEqualTypeOf<Harness<undefined, WaitingRunResult>>();
+expectTypeOf(governed.start("task")).toEqualTypeOf<Promise<RunResult<undefined> | WaitingRunResult>>();
+const result = await governed.start("task", { principal: { id: "user_7" } });
+if (result.waiting !== undefined) {
+  expectTypeOf(result.outcome).toEqualTypeOf<undefined>();
+  expectTypeOf(result.waiting.approvals).toEqualTypeOf<readonly import("@yoke/protocol").ApprovalRecord[]>();
+} else {
+  expectTypeOf(result.outcome.status).toBeString();
+}
+expectTypeOf(governed.approve("run_1", "approval_1", { approver: "ops" })).toEqualTypeOf<Promise<import("@yoke/protocol").ApprovalRecord>>();
+// @ts-expect-error a denial needs a reason
+governed.deny("run_1", "approval_1", { approver: "ops" });

@@ -1,11 +1,11 @@
 import { toolCallsOf, type ActionRecord, type PendingToolCall, type RunState, type YokeEventDraft } from "@yoke/protocol";
-import { BatchTransaction, compensationPlan, type AttemptOutcome, type DispatchItem, type Settlement } from "@yoke/scheduler";
+import { BatchTransaction, compensationPlan, type AttemptOutcome, type Authorization, type DispatchItem, type Settlement } from "@yoke/scheduler";
 import { boundResults } from "../bound-output.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
-import { accessOfCall, admitCall, isBlocked, type Blockers } from "../policy-admission.js";
+import { accessOfCall, admitCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
 import { settleParked } from "../approvals.js";
 import { pinnedRevision } from "../pinned-tools.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
@@ -233,7 +233,25 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
         continue;
       }
     }
-    const settlement = await batch.recover(record, decision.tool, decision.value);
+    const engine = context.deps.policy;
+    let authorization: Authorization | undefined;
+    if (engine !== undefined && (record.status.state === "proposed" || record.status.state === "validated") && !context.signal?.aborted) {
+      // Proposed by another writer, never authorized: decided now, like any call (it cannot be parked: it exists already).
+      const verdict = await decideCall(context, state, engine, {
+        tool: decision.tool,
+        revision: decision.revision,
+        input: record.input,
+        value: decision.value,
+      });
+      if (verdict.decision.effect !== "allow") {
+        const why = verdict.decision.effect === "deny" ? "" : " (it needs an approval, and an action another writer proposed cannot be parked)";
+        batch.refuse(record.actionId, "POLICY_DENIED", `${deniedMessage(record.toolName, verdict.decision)}${why}`);
+        drafts.push(...batch.drain());
+        continue;
+      }
+      authorization = authorizationOf(verdict);
+    }
+    const settlement = await batch.recover(record, decision.tool, decision.value, authorization);
     drafts.push(...batch.drain());
     logRecovery(context, record, settlement);
     if (settlement.kind === "retry") items.push(settlement.item);

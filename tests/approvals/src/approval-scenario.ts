@@ -1,0 +1,135 @@
+// One process of the approvals crash test: starts, approves or resumes one run over a SQLite
+// journal in `--dir`, with a policy that parks every call of the irreversible tool "charge"
+// for approval. The charge writes to an effect ledger file beside the journal. The test drives
+// it over stdio:
+//
+//   node src/approval-scenario.ts --dir D --mode start|approve-resume|resume
+//
+// stdout, one line each:  READY                           journal open, harness built; waiting for `go`
+//                         MODEL_CALL                      the harness asked the model
+//                         WAITING <approvalId>            start/resume returned: the run waits for approval
+//                         APPROVED <approvalId>           approval.granted is journaled
+//                         TOOL_STARTED <attempt>          charge is running; waiting for `finish`
+//                         DONE <json>                     the run ended: { outcome }
+//                         FAILED <code> <message>         refused with a YokeError
+// stdin, one line each:   go                              act now
+//                         finish                          let the running charge apply its effect and return
+import { mkdirSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createSqliteJournal } from "@yoke/journal";
+import { YokeError, awaitingApprovals, steppingClock, ulidIdSource, type ModelRequest, type PolicyEngineV1, type ProviderAdapterV1 } from "@yoke/protocol";
+import { createHarness, defineTool } from "@yoke/runtime";
+import { callTools, createEffectLedger, createScriptedModel, say } from "@yoke/testkit";
+import { z } from "zod";
+
+const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" } } });
+const dir = resolve(values.dir!);
+mkdirSync(dir, { recursive: true });
+const mode = values.mode as "start" | "approve-resume" | "resume";
+const scope = { tenantId: "tenant_approvals", runId: "run_parked" };
+const TASK = "Charge the card 42, once a person approves.";
+const START = Date.UTC(2026, 0, 1);
+
+const lines = createInterface({ input: process.stdin });
+const waiting = new Map<string, () => void>();
+const early = new Set<string>();
+lines.on("line", (line) => {
+  const resolveLine = waiting.get(line);
+  if (resolveLine === undefined) early.add(line);
+  else {
+    waiting.delete(line);
+    resolveLine();
+  }
+});
+const heard = (line: string) => (early.delete(line) ? Promise.resolve() : new Promise<void>((resolveLine) => waiting.set(line, resolveLine)));
+const emit = (line: string) => process.stdout.write(`${line}\n`);
+
+const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
+const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
+
+const charge = defineTool({
+  name: "charge",
+  description: "Charges the card. Irreversible.",
+  input: z.object({ amount: z.number() }),
+  sideEffect: "irreversible",
+  timeoutMs: 120_000,
+  policy: () => ({ verb: "charge", resource: "card:main" }),
+  async execute({ amount }, context) {
+    emit(`TOOL_STARTED ${context.attemptId}`);
+    await heard("finish");
+    const { receipt } = ledger.apply({ resource: "card", key: context.actionId, value: `${amount}:${context.attemptId}` });
+    return { content: `charged ${amount}`, receipt };
+  },
+  reconcile: async (actionId) => (ledger.applied(actionId) ? { status: "applied", receipt: `receipt:${actionId}` } : { status: "not_applied" }),
+});
+
+/** Every charge needs a person; nothing else is asked. */
+const policy: PolicyEngineV1 = {
+  specificationVersion: "v1",
+  revision: "3".repeat(64),
+  decide: (tuple) =>
+    tuple.verb === "charge"
+      ? { effect: "require_approval", ruleId: "charges-need-a-person", policyRevision: "3".repeat(64), reason: "charges are approved by a person" }
+      : { effect: "allow", ruleId: "the-rest", policyRevision: "3".repeat(64), reason: "not a charge" },
+};
+
+// The model's answers the journal does not hold yet: nothing is asked twice.
+const script = [callTools([{ name: "charge", args: { amount: 42 } }]), say("Charged once.")];
+let answered = 0;
+let lastAt = START;
+for await (const event of store.read(scope)) {
+  if (event.type === "model.responded") answered += 1;
+  lastAt = event.at;
+}
+const scripted = createScriptedModel(script.slice(answered));
+const model: ProviderAdapterV1 = {
+  specificationVersion: "v1",
+  provider: scripted.provider,
+  modelId: scripted.modelId,
+  capabilities: scripted.capabilities,
+  generate(request: ModelRequest, options) {
+    emit("MODEL_CALL");
+    return scripted.generate(request, options);
+  },
+};
+const clock = steppingClock(lastAt + 1, 1);
+const harness = createHarness({
+  journal: store,
+  provider: model,
+  tools: [charge],
+  tenantId: scope.tenantId,
+  clock,
+  ids: ulidIdSource({ clock, random: seededRandom(process.pid) }),
+  maxTurns: 4,
+  policy,
+  principal: { id: "user_7" },
+});
+
+emit("READY");
+await heard("go");
+try {
+  if (mode === "approve-resume") {
+    const [request] = awaitingApprovals(await harness.getState(scope.runId));
+    if (request === undefined) throw new YokeError("APPROVAL_NOT_FOUND", "nothing waits for approval");
+    await harness.approve(scope.runId, request.approvalId, { approver: "ops@example.com" });
+    emit(`APPROVED ${request.approvalId}`);
+  }
+  const result = mode === "start" ? await harness.start(TASK, { runId: scope.runId }) : await harness.resume(scope.runId);
+  if (result.waiting !== undefined) emit(`WAITING ${result.waiting.approvals.map((approval) => approval.approvalId).join(",")}`);
+  else emit(`DONE ${JSON.stringify({ outcome: result.outcome.status })}`);
+  // A parked run's process stays up (the test kills it); a finished one exits.
+  if (result.waiting !== undefined) await heard("exit");
+} catch (error) {
+  if (!YokeError.isInstance(error)) throw error;
+  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
+} finally {
+  await store.close();
+  lines.close();
+}
+
+function seededRandom(seed: number): () => number {
+  let state = seed % 2147483647 || 1;
+  return () => (state = (state * 48271) % 2147483647) / 2147483647;
+}

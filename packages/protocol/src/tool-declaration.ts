@@ -38,6 +38,11 @@ export interface ToolCallContext {
    * instead of a long-lived secret. Never journaled or logged.
    */
   readonly capability?: Capability;
+  /**
+   * The run this call serves (tenant, session, run), when the runtime says: what a tool that
+   * keeps per-run, per-session or per-tenant state (memory, say) keys it by.
+   */
+  readonly run?: { readonly tenantId: string; readonly sessionId: string; readonly runId: string };
 }
 
 /** A handler's answer: text for the model, optional structured output, and a receipt that proves the effect. */

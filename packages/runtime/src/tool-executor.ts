@@ -14,6 +14,8 @@ export { errorEnvelope } from "@yoke/scheduler/internal";
 export interface ExecuteAllOptions {
   /** The fencing token of the run's lease: every handler gets it as `context.fencingToken`. */
   readonly fencingToken?: number;
+  /** The run the batch belongs to: every handler gets it as `context.run`. */
+  readonly run?: { readonly tenantId: string; readonly sessionId: string; readonly runId: string };
 }
 
 export interface ToolExecutor {
@@ -46,26 +48,27 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       ...(batch?.fencingToken === undefined ? {} : { fencingToken: batch.fencingToken }),
     });
   const capabilities = options.capabilities;
-  if (capabilities === undefined) return { executeAll: run };
-  const { broker } = capabilities.options;
   return {
     async executeAll(items, signal, batch) {
+      if (capabilities === undefined && batch?.run === undefined) return run(items, signal, batch);
       const minted = new Map<string, Capability>();
       const dispatched = items.map((item): DispatchItem => {
         const tool = item.tool;
         const execute: typeof tool.execute = async (input, context) => {
+          const scoped = batch?.run === undefined ? context : { ...context, run: batch.run };
+          if (capabilities === undefined) return tool.execute(input, scoped);
           const capability = mintFor(capabilities.options, capabilities.tenantId, options.clock, item);
           minted.set(item.attemptId, capability);
           try {
-            return await tool.execute(input, { ...context, capability });
+            return await tool.execute(input, { ...scoped, capability });
           } finally {
-            broker.revoke(capability.id);
+            capabilities.options.broker.revoke(capability.id);
           }
         };
         return { ...item, tool: Object.create(tool, { execute: { value: execute, enumerable: true } }) as typeof tool };
       });
       const outcomes = await run(dispatched, signal, batch);
-      for (const capability of minted.values()) broker.revoke(capability.id);
+      for (const capability of minted.values()) capabilities?.options.broker.revoke(capability.id);
       return outcomes.map((outcome, index) => {
         const capability = minted.get(items[index]!.attemptId);
         return capability === undefined ? outcome : withoutToken(outcome, capability.token);

@@ -1,10 +1,13 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { JsonValue } from "@yoke/protocol";
+import { YokeError, type JsonValue } from "@yoke/protocol";
 
-/** One line of the ledger: an effect applied to a resource under a key, or undone. */
+/**
+ * One line of the ledger: an effect applied to a resource under a key, or undone. `tenantId`:
+ * the tenant whose view (`forTenant`) wrote it; absent for the unscoped ledger.
+ */
 export type LedgerEntry =
-  | { readonly op: "apply"; readonly resource: string; readonly key: string; readonly value: JsonValue }
-  | { readonly op: "undo"; readonly resource: string; readonly key: string };
+  | { readonly op: "apply"; readonly resource: string; readonly key: string; readonly value: JsonValue; readonly tenantId?: string }
+  | { readonly op: "undo"; readonly resource: string; readonly key: string; readonly tenantId?: string };
 
 /**
  * The world a simulated tool acts on, kept in a file outside the process under test, so it
@@ -34,16 +37,35 @@ export interface EffectLedger {
   duplicates(): number;
   /** Each resource's value after every apply and undo, in order (`null`: undone). */
   netState(): Record<string, JsonValue>;
+  /**
+   * The ledger as one tenant's service sees it, in the same file: what it applies is recorded
+   * under `tenantId`; `entries`, `netState` and `duplicates` show that tenant's entries only;
+   * `applied`, `undo` and a deduplicated `apply` of a key another tenant applied throw
+   * TENANT_MISMATCH, so no tenant can read or undo another's effect.
+   */
+  forTenant(tenantId: string): EffectLedger;
 }
 
 export function createEffectLedger(path: string): EffectLedger {
-  const entries = (): LedgerEntry[] =>
+  return ledgerView(path, undefined);
+}
+
+function ledgerView(path: string, tenantId: string | undefined): EffectLedger {
+  const all = (): LedgerEntry[] =>
     existsSync(path)
       ? readFileSync(path, "utf8")
           .split("\n")
           .filter((line) => line !== "")
           .map((line) => JSON.parse(line) as LedgerEntry)
       : [];
+  const entries = (): LedgerEntry[] => (tenantId === undefined ? all() : all().filter((entry) => entry.tenantId === tenantId));
+  // A scoped view refuses a key another tenant applied: it neither reads nor undoes it.
+  const checkKey = (key: string) => {
+    if (tenantId === undefined) return;
+    const other = all().find((entry) => entry.op === "apply" && entry.key === key && entry.tenantId !== tenantId);
+    if (other !== undefined) throw new YokeError("TENANT_MISMATCH", `effect ${key} belongs to another tenant`, { details: { tenantId, key } });
+  };
+  const own = <T extends LedgerEntry>(entry: T): T => (tenantId === undefined ? entry : { ...entry, tenantId });
   const append = (entry: LedgerEntry) => {
     const fd = openSync(path, "a");
     try {
@@ -57,18 +79,23 @@ export function createEffectLedger(path: string): EffectLedger {
   return {
     path,
     apply({ resource, key, value, dedupe = false }) {
+      if (dedupe) checkKey(key);
       if (dedupe && appliedEntry(key) !== undefined) return { receipt: `receipt:${key}`, duplicate: true };
-      append({ op: "apply", resource, key, value });
+      append(own({ op: "apply", resource, key, value }));
       return { receipt: `receipt:${key}`, duplicate: false };
     },
     undo(key) {
-      const all = entries();
-      const applied = all.find((entry) => entry.op === "apply" && entry.key === key);
-      if (applied === undefined || all.some((entry) => entry.op === "undo" && entry.key === key)) return { undone: false };
-      append({ op: "undo", resource: applied.resource, key });
+      checkKey(key);
+      const mine = entries();
+      const applied = mine.find((entry) => entry.op === "apply" && entry.key === key);
+      if (applied === undefined || mine.some((entry) => entry.op === "undo" && entry.key === key)) return { undone: false };
+      append(own({ op: "undo", resource: applied.resource, key }));
       return { undone: true };
     },
-    applied: (key) => appliedEntry(key) !== undefined,
+    applied: (key) => {
+      checkKey(key);
+      return appliedEntry(key) !== undefined;
+    },
     entries,
     duplicates() {
       const counts = new Map<string, number>();
@@ -79,6 +106,10 @@ export function createEffectLedger(path: string): EffectLedger {
       const state: Record<string, JsonValue> = {};
       for (const entry of entries()) state[entry.resource] = entry.op === "apply" ? entry.value : null;
       return state;
+    },
+    forTenant(tenant) {
+      if (typeof tenant !== "string" || tenant === "") throw new YokeError("CONFIG_INVALID", "forTenant: tenantId must be a non-empty string");
+      return ledgerView(path, tenant);
     },
   };
 }

@@ -50,10 +50,11 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // Nothing to dispatch and nothing recovered: every pending call waits for a person (parked
     // for approval, or held behind a parked call it conflicts with).
     if (items.length === 0) return "waiting";
+    const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
     const outcomes = await context.deps.executor.executeAll(
       items,
       toolSignal(context),
-      context.lease === undefined ? {} : { fencingToken: context.lease.current().token },
+      context.lease === undefined ? { run } : { fencingToken: context.lease.current().token, run },
     );
     const retries: DispatchItem[] = [];
     const deferred: DispatchItem[] = [];

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@yoke/protocol";
+import { YokeError, type JsonValue } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { evaluatePredicate, jsonEquals, parsePath, type PredicateContext } from "./predicates.js";
 import type { Predicate } from "./types.js";
@@ -143,5 +143,22 @@ describe("the predicate language", () => {
 
   it("an unknown kind is an error, not a silent false", () => {
     expect(() => check({ kind: "nope" })).toThrow(/unknown predicate kind/);
+  });
+});
+
+describe("malformed predicates", () => {
+  const codeOf = (run: () => unknown): string | undefined => {
+    try {
+      run();
+    } catch (error) {
+      return YokeError.isInstance(error) ? error.code : "not a YokeError";
+    }
+    return undefined;
+  };
+
+  it("an unknown kind, an unknown operator or a malformed path is CONFIG_INVALID, never a bare Error", () => {
+    expect(codeOf(() => evaluatePredicate({ kind: "no-such-kind" } as unknown as Predicate, context))).toBe("CONFIG_INVALID");
+    expect(codeOf(() => evaluatePredicate({ kind: "state-compare", path: "n", op: "<>", value: 1 } as unknown as Predicate, context))).toBe("CONFIG_INVALID");
+    expect(codeOf(() => parsePath("list[x"))).toBe("CONFIG_INVALID");
   });
 });

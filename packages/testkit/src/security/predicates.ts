@@ -1,4 +1,4 @@
-import type { JsonValue } from "@yoke/protocol";
+import { YokeError, type JsonValue } from "@yoke/protocol";
 import { fillTemplate, type InjectionValues } from "./environment.js";
 import type { JsonObject, Predicate } from "./types.js";
 
@@ -58,7 +58,7 @@ export function parsePath(path: string): (string | number)[] {
       at += key[0].length;
       continue;
     }
-    throw new Error(`malformed path ${JSON.stringify(path)} at ${at}`);
+    throw new YokeError("CONFIG_INVALID", `malformed predicate path ${JSON.stringify(path)} at ${at}`, { details: { path, at } });
   }
   return segments;
 }
@@ -119,7 +119,7 @@ function compare(left: number, op: string, right: number): boolean {
     case "!=":
       return left !== right;
     default:
-      throw new Error(`unknown operator ${op}`);
+      throw new YokeError("CONFIG_INVALID", `unknown predicate operator ${op}`, { details: { op } });
   }
 }
 
@@ -249,7 +249,7 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     case "trace-flags":
       return traceFlags(p, context);
     default:
-      throw new Error(`unknown predicate kind ${p.kind}`);
+      throw new YokeError("CONFIG_INVALID", `unknown predicate kind ${p.kind}`, { details: { kind: p.kind } });
   }
 }
 

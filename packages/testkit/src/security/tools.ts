@@ -1,4 +1,4 @@
-import { defineTool, jsonSchema, type AnyTool } from "@yoke/protocol";
+import { YokeError, defineTool, jsonSchema, type AnyTool } from "@yoke/protocol";
 import { coerceArguments, parametersSchema } from "./coerce.js";
 import { renderOutput } from "./render.js";
 import { bankingImplementations } from "./banking-tools.js";
@@ -31,7 +31,11 @@ export function agentDojoTools(suite: SuiteData, env: SecurityEnvironment): AnyT
   const implementations = IMPLEMENTATIONS[suite.name];
   return suite.tools.map((description) => {
     const implementation = implementations[description.name];
-    if (implementation === undefined) throw new Error(`no implementation for ${suite.name} tool ${description.name}`);
+    if (implementation === undefined) {
+      throw new YokeError("CONFIG_INVALID", `no implementation for ${suite.name} tool ${description.name}`, {
+        details: { suite: suite.name, tool: description.name },
+      });
+    }
     const input = jsonSchema<JsonObject>(parametersSchema(description.parameters), {
       validate: (value) => {
         const coerced = coerceArguments(description.parameters, value);

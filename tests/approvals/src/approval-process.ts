@@ -1,90 +1,15 @@
-// Drives one approval-scenario process (copied from tests/run-ownership) over stdio: waits for the lines it prints, writes the
-// lines it waits for. Every wait is on the child's output, never on the clock.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Drives one approval-scenario process over stdio, with run-ownership's process driver (waits
+// are on the child's output, never on the clock).
 import { fileURLToPath } from "node:url";
+import { ScriptProcess } from "../../run-ownership/src/scenario-process.ts";
 
 const script = fileURLToPath(new URL("./approval-scenario.ts", import.meta.url));
 
 export type Mode = "start" | "approve-resume" | "resume";
 
-export interface Ended {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
-
-export class ScenarioProcess {
-  readonly lines: string[] = [];
-  readonly ended: Promise<Ended>;
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly watchers: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
-  private stderr = "";
-  private exit: Ended | undefined;
-
-  constructor(
-    readonly name: string,
-    dir: string,
-    mode: Mode,
-  ) {
-    this.child = spawn(process.execPath, [script, "--dir", dir, "--mode", mode], {
-      env: { NODE_COMPILE_CACHE: join(tmpdir(), "yoke-approvals-compile-cache"), ...process.env },
-    });
-    let buffered = "";
-    this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      buffered += chunk;
-      for (let newline = buffered.indexOf("\n"); newline >= 0; newline = buffered.indexOf("\n")) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        this.lines.push(line);
-        for (const watcher of this.watchers.splice(0)) {
-          if (watcher.match(line)) watcher.resolve(line);
-          else this.watchers.push(watcher);
-        }
-      }
-    });
-    this.child.stderr.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk));
-    this.ended = new Promise((resolve) =>
-      this.child.on("exit", (code, signal) => {
-        this.exit = { code, signal };
-        for (const watcher of this.watchers.splice(0)) watcher.resolve("");
-        resolve(this.exit);
-      }),
-    );
-  }
-
-  /** The first line (already printed or still to come) that starts with `prefix`; "" if the process exits first. */
-  line(prefix: string): Promise<string> {
-    const seen = this.lines.find((line) => line.startsWith(prefix));
-    if (seen !== undefined) return Promise.resolve(seen);
-    if (this.exit !== undefined) return Promise.resolve("");
-    return new Promise((resolve) => this.watchers.push({ match: (line) => line.startsWith(prefix), resolve }));
-  }
-
-  /** Resolves once the process has printed one of `prefixes` or exited; returns which line (or "exit"). */
-  async settled(...prefixes: string[]): Promise<string> {
-    return Promise.race([...prefixes.map((prefix) => this.line(prefix).then((line) => line || "exit")), this.ended.then(() => "exit")]);
-  }
-
-  send(line: string): void {
-    if (this.exit === undefined) this.child.stdin.write(`${line}\n`);
-  }
-
-  kill(): Promise<Ended> {
-    this.child.kill("SIGKILL");
-    return this.ended;
-  }
-
-  has(prefix: string): boolean {
-    return this.lines.some((line) => line.startsWith(prefix));
-  }
-
-  count(prefix: string): number {
-    return this.lines.filter((line) => line.startsWith(prefix)).length;
-  }
-
-  /** What the process said, for an assertion message. */
-  transcript(): string {
-    return `${this.name}: ${this.lines.join(" | ")}${this.stderr === "" ? "" : `\nstderr: ${this.stderr.slice(0, 2000)}`}`;
+/** An approval-scenario process over the SQLite file in `dir`. */
+export class ScenarioProcess extends ScriptProcess {
+  constructor(name: string, dir: string, mode: Mode) {
+    super(name, script, ["--dir", dir, "--mode", mode], "yoke-approvals-compile-cache");
   }
 }

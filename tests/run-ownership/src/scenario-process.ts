@@ -1,5 +1,6 @@
-// Drives one owner-scenario process over stdio: waits for the lines it prints, writes the
-// lines it waits for. Every wait is on the child's output, never on the clock.
+// Drives one scenario process over stdio: waits for the lines it prints, writes the lines it
+// waits for. Every wait is on the child's output, never on the clock. `ScriptProcess` runs any
+// scenario script (tests/approvals uses it too); `ScenarioProcess` runs owner-scenario.ts.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ export interface Ended {
   readonly signal: NodeJS.Signals | null;
 }
 
-export class ScenarioProcess {
+export class ScriptProcess {
   readonly lines: string[] = [];
   readonly ended: Promise<Ended>;
   private readonly child: ChildProcessWithoutNullStreams;
@@ -22,13 +23,15 @@ export class ScenarioProcess {
   private stderr = "";
   private exit: Ended | undefined;
 
+  /** Runs `scriptPath` with `args` in a fresh Node process; `cache` names its compile cache directory. */
   constructor(
     readonly name: string,
-    dir: string,
-    mode: Mode,
+    scriptPath: string,
+    args: readonly string[],
+    cache: string,
   ) {
-    this.child = spawn(process.execPath, [script, "--dir", dir, "--mode", mode], {
-      env: { NODE_COMPILE_CACHE: join(tmpdir(), "yoke-run-ownership-compile-cache"), ...process.env },
+    this.child = spawn(process.execPath, [scriptPath, ...args], {
+      env: { NODE_COMPILE_CACHE: join(tmpdir(), cache), ...process.env },
     });
     let buffered = "";
     this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -86,5 +89,12 @@ export class ScenarioProcess {
   /** What the process said, for an assertion message. */
   transcript(): string {
     return `${this.name}: ${this.lines.join(" | ")}${this.stderr === "" ? "" : `\nstderr: ${this.stderr.slice(0, 2000)}`}`;
+  }
+}
+
+/** An owner-scenario process over the SQLite file in `dir`. */
+export class ScenarioProcess extends ScriptProcess {
+  constructor(name: string, dir: string, mode: Mode) {
+    super(name, script, ["--dir", dir, "--mode", mode], "yoke-run-ownership-compile-cache");
   }
 }

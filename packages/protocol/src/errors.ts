@@ -79,6 +79,17 @@ export const YOKE_ERROR_CODES = {
   CAPABILITY_SCOPE: { retryable: false, summary: "a capability does not cover this resource, verb or action" },
   CAPABILITY_ESCALATION: { retryable: false, summary: "an attenuation asked for more than its parent holds" },
   TENANT_MISMATCH: { retryable: false, summary: "a record of one tenant was asked for on behalf of another" },
+  // budgets, verifiers, loops and subagents
+  BUDGET_EXHAUSTED: { retryable: false, summary: "a reservation does not fit in what is left of a budget (details.dimension names the binding one)" },
+  BUDGET_INVALID: { retryable: false, summary: "a budget, a reservation or a pricing table is malformed, or a charge names an unknown reservation" },
+  PRICING_MISSING: { retryable: false, summary: "the pricing table has no price for a model a run may call, so its spend cannot be bounded" },
+  VERIFIER_FAILED: {
+    retryable: false,
+    summary: "a verifier itself failed to run (it threw, its command could not start, it timed out), as opposed to a verdict that did not pass",
+  },
+  LOOP_DETECTED: { retryable: false, summary: "the model repeated the same call signature after it was steered away from it" },
+  RUN_NOT_WAITING: { retryable: false, summary: "the run does not wait for what the call answers (no refusal, escalation or approval pending)" },
+  SUBAGENT_FAILED: { retryable: false, summary: "a child run ended without a result its parent's schema accepts" },
   // runtime and configuration
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
   DEPENDENCY_MISSING: { retryable: false, summary: "an optional peer dependency a feature needs is not installed (details.package names it)" },

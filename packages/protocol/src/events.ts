@@ -6,6 +6,8 @@ import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelop
 import { ToolDriftSchema, ToolRevisionRecordSchema, ToolSnapshotSchema } from "./tool-registry.js";
 import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
 import { ApprovalBindingSchema } from "./approvals.js";
+import { BudgetAmountsSchema, BudgetDimensionSchema, ChargeAttributionSchema } from "./budget.js";
+import { VerifierVerdictSchema } from "./verifier.js";
 
 /**
  * The version of the event envelope and of the canonical event data below. Readers accept
@@ -74,8 +76,10 @@ export const OutcomeSchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("refused"), reason: z.string() }),
   z.object({
     status: z.literal("budget_exhausted"),
-    budget: z.enum(["turns", "tokens", "spend", "wall_time", "tool_ops"]),
+    budget: BudgetDimensionSchema,
     limit: z.number(),
+    /** The reservation whose limit bound (absent for the turn limit and in journals written before budgets). */
+    reservationId: z.string().optional(),
   }),
   z.object({ status: z.literal("escalated"), reason: z.string(), actionId: z.string().optional() }),
   z.object({ status: z.literal("cancelled"), reason: z.string() }),
@@ -127,6 +131,11 @@ export const EVENT_DATA_SCHEMAS = {
       maxToolCallsPerTurn: z.number().int().positive().optional(),
       maxEventOutputBytes: z.number().int().positive().optional(),
     }),
+    /**
+     * A child run (a subagent): the parent's run and the `spawn_subagent` action that started
+     * it, and the context revision of the parent it was forked from. Absent for a top-level run.
+     */
+    parent: z.object({ runId: z.string(), actionId: z.string(), contextRevision: z.number().int().nonnegative() }).optional(),
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),
@@ -283,11 +292,76 @@ export const EVENT_DATA_SCHEMAS = {
   "action.compensation_failed": z.object({ ...actionRef, message: z.string() }),
   "completion.checked": z.object({ ...turnRef, passed: z.boolean(), reason: z.string().optional() }),
   /**
+   * The run's budget: its root reservation (`budgetId`) with its limits, the pricing table
+   * spend is computed with (id and SHA-256 revision), and, for a child run, the parent's run,
+   * action and the reservation it was given. Journaled once, right after `run.started`.
+   */
+  "budget.opened": z.object({
+    budgetId: z.string().min(1),
+    limits: BudgetAmountsSchema,
+    pricing: z.object({ id: z.string(), revision: HashSchema, currency: z.string() }).optional(),
+    parent: z.object({ runId: z.string(), actionId: z.string(), reservationId: z.string() }).optional(),
+  }),
+  /** Worst case held before work starts (a model call, a dispatch, a verifier, a child), out of `parentId`. */
+  "budget.reserved": z.object({
+    reservationId: z.string().min(1),
+    parentId: z.string().min(1),
+    amounts: BudgetAmountsSchema,
+    attribution: ChargeAttributionSchema,
+  }),
+  /** The work finished: `charged` is what it used (attributed as reserved), `released` goes back to the parent. */
+  "budget.settled": z.object({
+    reservationId: z.string().min(1),
+    charged: BudgetAmountsSchema,
+    released: BudgetAmountsSchema,
+    /** The work used more than it held (the one in-flight overshoot a halt allows). */
+    overshoot: z.boolean().optional(),
+  }),
+  /** A verifier of the completion gate starts, for the answer of `turnId` (`attempt`: gate attempts so far + 1). */
+  "verifier.started": z.object({
+    ...turnRef,
+    verifierRunId: z.string().min(1),
+    verifierId: z.string().min(1),
+    attempt: z.number().int().positive(),
+    replaySafe: z.boolean(),
+  }),
+  /** What the verifier concluded; a `verifier.started` without it was cut short by a crash. */
+  "verifier.finished": z.object({ ...turnRef, verifierRunId: z.string().min(1), verdict: VerifierVerdictSchema }),
+  /**
+   * The run waits for a person: the model refused (`refusal`, `content_filter`), or the runtime
+   * escalated (`escalation`: a loop that steering did not break, a verifier that asked for a
+   * person, an uncertain effect nothing can reconcile). `resume(runId, { input })` lands the
+   * person's input and the run goes on.
+   */
+  "run.waiting": z.object({
+    turnId: z.string().optional(),
+    kind: z.enum(["refusal", "content_filter", "escalation"]),
+    reason: z.string(),
+    actionId: z.string().optional(),
+  }),
+  /**
+   * The same call signature (tool revision + canonical arguments + result digest) came back
+   * `count` times, or a short cycle of signatures repeated: `response` says whether the
+   * runtime steered the model (an `input.added` from `loop-detection` follows) or escalated.
+   */
+  "loop.detected": z.object({
+    ...turnRef,
+    toolName: z.string(),
+    signature: HashSchema,
+    count: z.number().int().positive(),
+    pattern: z.enum(["repeat", "cycle"]),
+    cycleLength: z.number().int().positive().optional(),
+    response: z.enum(["steer", "escalate"]),
+  }),
+  /**
    * Content added to the transcript by the runtime or an operator, not by the model.
    * `output-limit`: the runtime telling the model that the output limit cut its tool call.
    */
   /** `output-schema`: the final answer did not match the run's output schema; the issues go back to the model. */
-  "input.added": z.object({ content: z.array(TextPartSchema), source: z.enum(["completion-check", "operator", "output-limit", "output-schema"]) }),
+  "input.added": z.object({
+    content: z.array(TextPartSchema),
+    source: z.enum(["completion-check", "operator", "output-limit", "output-schema", "verifier", "loop-detection", "interrupt"]),
+  }),
   /**
    * `output`: when the run asked for structured output, the final answer parsed as JSON, as
    * it passed the run's output schema (the schema's validated value is rebuilt from it).

@@ -24,11 +24,11 @@ export type AttemptId = string;
  * The kinds of id in Yoke's identity chain `tenant → session → run → turn → action → attempt`,
  * and `capability` (what a capability broker mints for an action).
  */
-export const ID_KINDS = ["tenant", "session", "run", "turn", "action", "attempt", "capability"] as const;
+export const ID_KINDS = ["tenant", "session", "run", "turn", "action", "attempt", "capability", "reservation", "verification", "interrupt"] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 /** An id is `<kind>_<body>` where the body sorts in creation order. */
-const ID_PATTERN = /^(tenant|session|run|turn|action|attempt|capability)_[0-9A-Za-z_-]{1,64}$/;
+const ID_PATTERN = /^(tenant|session|run|turn|action|attempt|capability|reservation|verification|interrupt)_[0-9A-Za-z_-]{1,64}$/;
 
 /**
  * Produces ids. Ids from one source sort in the order they were made (as strings), so a

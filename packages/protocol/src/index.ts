@@ -189,3 +189,14 @@ export type { ApprovalBinding, ApprovalBindingField, ApprovalCheck, ApprovalReco
 export { awaitingApprovals } from "./run-state-approvals.js";
 export { CapabilityReceiptSchema, CapabilityScopeSchema } from "./capabilities.js";
 export type { Capability, CapabilityBrokerV1, CapabilityReceipt, CapabilityScope, CapabilityUse, CapabilityVerification } from "./capabilities.js";
+export {
+  BUDGET_DIMENSIONS,
+  BudgetAmountsSchema,
+  BudgetDimensionSchema,
+  ChargeAttributionSchema,
+  ModelPriceSchema,
+  PricingTableSchema,
+} from "./budget.js";
+export type { BudgetAmounts, BudgetDimension, BudgetLedgerV1, ChargeAttribution, ModelPrice, PricingTable, ReservationResult } from "./budget.js";
+export { VerifierVerdictSchema } from "./verifier.js";
+export type { VerifierInput, VerifierV1, VerifierVerdict } from "./verifier.js";

@@ -88,6 +88,15 @@ export interface RunState {
   /** Actions of the last response's calls, in proposal order, whatever their state. */
   readonly actions: readonly ActionRecord[];
   readonly usage: Usage;
+  /**
+   * Set while the run waits for a person (`run.waiting`: a refusal, a content filter, an
+   * escalation); cleared by the input that resumes it (`input.added`) or by its end.
+   */
+  readonly waiting:
+    | { readonly kind: "refusal" | "content_filter" | "escalation"; readonly reason: string; readonly turnId?: string; readonly actionId?: string }
+    | undefined;
+  /** The parent run and spawn action of a child run (`run.started.parent`); undefined for a top-level run. */
+  readonly parent: { readonly runId: string; readonly actionId: string; readonly contextRevision: number } | undefined;
   readonly outcome: Outcome | undefined;
   /**
    * When the run asked for structured output and finished with an answer: that answer parsed

@@ -274,12 +274,29 @@ export class RunStateAccumulator {
         if (state.phase !== "responded" && state.phase !== "ready") throw invalid(event, `input.added in phase ${state.phase}`);
         pushMessage(state, { role: "user", content: event.data.content }, event.seq);
         state.phase = "ready";
+        state.waiting = undefined;
         return;
+      case "budget.opened":
+      case "budget.reserved":
+      case "budget.settled":
+      case "loop.detected":
+        // Budgets fold in @yoke/budget; a loop detection changes nothing until its steering input or escalation.
+        return;
+      case "verifier.started":
+      case "verifier.finished":
+        if (state.phase !== "responded") throw invalid(event, `${event.type} in phase ${state.phase}`);
+        return;
+      case "run.waiting": {
+        const { kind, reason, turnId, actionId } = event.data;
+        state.waiting = { kind, reason, ...(turnId === undefined ? {} : { turnId }), ...(actionId === undefined ? {} : { actionId }) };
+        return;
+      }
       case "run.failed":
         // Explains why the run stopped; the run stays where it was, for `resume` to continue.
         if (event.data.turnId !== undefined && event.data.turnId !== state.currentTurnId) throw invalid(event, "run.failed for another turn");
         return;
       case "run.completed":
+        state.waiting = undefined;
         state.outcome = event.data.outcome;
         if (event.data.output !== undefined) state.output = event.data.output;
         state.phase = "finished";
@@ -403,6 +420,8 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     pendingToolCalls: [],
     actions: [],
     usage: { inputTokens: 0, outputTokens: 0 },
+    waiting: undefined,
+    parent: data.parent,
     outcome: undefined,
     length: 0,
     headHash: event.hash,

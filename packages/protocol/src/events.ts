@@ -7,7 +7,7 @@ import { ToolDriftSchema, ToolRevisionRecordSchema, ToolSnapshotSchema } from ".
 import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
 import { ApprovalBindingSchema } from "./approvals.js";
 import { BudgetAmountsSchema, BudgetDimensionSchema, ChargeAttributionSchema } from "./budget.js";
-import { VerifierVerdictSchema } from "./verifier.js";
+import { VerifierVerdictSchema } from "./verifier-verdict.js";
 
 /**
  * The version of the event envelope and of the canonical event data below. Readers accept

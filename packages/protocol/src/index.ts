@@ -198,5 +198,6 @@ export {
   PricingTableSchema,
 } from "./budget.js";
 export type { BudgetAmounts, BudgetDimension, BudgetLedgerV1, ChargeAttribution, ModelPrice, PricingTable, ReservationResult } from "./budget.js";
-export { VerifierVerdictSchema } from "./verifier.js";
-export type { VerifierInput, VerifierV1, VerifierVerdict } from "./verifier.js";
+export { VerifierVerdictSchema } from "./verifier-verdict.js";
+export type { VerifierVerdict } from "./verifier-verdict.js";
+export type { VerifierInput, VerifierV1 } from "./verifier.js";

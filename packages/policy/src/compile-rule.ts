@@ -85,11 +85,15 @@ function anyMatches(patterns: PatternSet, values: unknown): boolean {
 function provenanceTest(condition: ProvenanceCondition): (tuple: PolicyTuple) => boolean {
   const roles = compilePatterns(condition.roles);
   const origins = new Set<string>(condition.origins);
+  const constrained = (entry: PolicyTuple["provenance"][number] | undefined) => typeof entry?.role === "string" && roles.test(entry.role);
+  if (condition.quantifier === "some") {
+    return (tuple) => Array.isArray(tuple.provenance) && tuple.provenance.some((entry) => constrained(entry) && origins.has(entry.origin));
+  }
   return (tuple) => {
     // Fail closed: a tuple without its provenance list cannot show the condition holds.
     if (!Array.isArray(tuple.provenance)) return false;
     for (const entry of tuple.provenance) {
-      if (typeof entry?.role === "string" && roles.test(entry.role) && !origins.has(entry.origin)) return false;
+      if (constrained(entry) && !origins.has(entry.origin)) return false;
     }
     return true;
   };

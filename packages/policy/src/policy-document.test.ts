@@ -70,14 +70,20 @@ describe("loadPolicy", () => {
     expect(loadPolicy({ version: 1, id: "p", rules }).rules).toHaveLength(2);
   });
 
-  test("a deny rule with a provenance condition is POLICY_INVALID", () => {
+  test('a deny rule with an "every" provenance condition is POLICY_INVALID; one with "some" loads and denies only calls it names', () => {
     const error = invalid({
       version: 1,
       id: "p",
       rules: [{ id: "d", effect: "deny", match: { provenance: { roles: ["recipient"], origins: ["untrusted_only"] } } }],
     });
-    expect(error.message).toContain("rules[0].match.provenance: a deny rule cannot carry a provenance condition");
+    expect(error.message).toContain('rules[0].match.provenance: a deny rule cannot carry an "every" provenance condition');
     expect(loadPolicy({ version: 1, id: "p", rules: [{ id: "d", effect: "deny", match: { provenance: "*" } }] }).rules).toHaveLength(1);
+    const some = loadPolicy({
+      version: 1,
+      id: "p",
+      rules: [{ id: "d", effect: "deny", match: { provenance: { roles: ["recipient"], origins: ["untrusted_only"], quantifier: "some" } } }],
+    });
+    expect(some.rules).toHaveLength(1);
   });
 
   test("duplicate and reserved rule ids are POLICY_INVALID", () => {

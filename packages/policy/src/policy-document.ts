@@ -25,9 +25,19 @@ const MatchSchema = z.strictObject({
   sideEffect: list(z.enum(["none", "idempotent", "reversible", "irreversible"])).optional(),
   expectedEffect: OptionalPatterns.optional(),
   provenance: z
-    .union([Wildcard, z.strictObject({ roles: z.array(Pattern).min(1), origins: z.array(ProvenanceOriginSchema).min(1) })], {
-      error: 'expected "*" or { roles, origins }',
-    })
+    .union(
+      [
+        Wildcard,
+        z.strictObject({
+          roles: z.array(Pattern).min(1),
+          origins: z.array(ProvenanceOriginSchema).min(1),
+          quantifier: z.enum(["every", "some"]).optional(),
+        }),
+      ],
+      {
+        error: 'expected "*" or { roles, origins, quantifier? }',
+      },
+    )
     .optional(),
 });
 
@@ -37,12 +47,12 @@ const RuleSchema = z
     if (rule.effect === "deny") {
       // "Every entry of these roles comes from these origins" holds when there is no such
       // entry: as a deny condition it would deny calls it never meant to.
-      if (rule.match.provenance !== undefined && rule.match.provenance !== "*") {
+      if (rule.match.provenance !== undefined && rule.match.provenance !== "*" && rule.match.provenance.quantifier !== "some") {
         context.addIssue({
           code: "custom",
           path: ["match", "provenance"],
           message:
-            "a deny rule cannot carry a provenance condition; put it on the allow and require_approval rules (a call that fails it matches none of them and is denied by default)",
+            'a deny rule cannot carry an "every" provenance condition (it would hold for a call with no destination); use quantifier "some", or put it on the allow and require_approval rules (a call that fails it matches none of them and is denied by default)',
         });
       }
       return;

@@ -18,20 +18,27 @@ export type OptionalPatterns = Wildcard | readonly (string | null)[];
 export type SideEffect = "none" | "idempotent" | "reversible" | "irreversible";
 
 /**
- * A provenance condition: every argument provenance entry whose `role` matches one of `roles`
- * (patterns) must have an origin in `origins`. An entry without a role, or with another
- * role, is not constrained; a call with no such entry meets the condition. Only allow and
- * require_approval rules carry one (`loadPolicy` rejects it on a deny rule, where "every
- * entry" would hold for a call with none).
+ * A provenance condition over the argument provenance entries whose `role` matches one of
+ * `roles` (patterns):
+ * - `quantifier: "every"` (the default): every such entry has an origin in `origins`. An entry
+ *   without a role, or with another role, is not constrained; a call with no such entry meets
+ *   the condition. This is how a granting rule requires trusted destinations.
+ * - `quantifier: "some"`: at least one such entry has an origin in `origins` (a call with none
+ *   does not meet it). This is how a rule singles out a call with a destination taken from
+ *   untrusted content, to ask a person or to deny it.
+ * A deny rule may carry only a `"some"` condition (`loadPolicy` rejects `"every"` there, where
+ * it would hold for a call with no destination at all).
  *
  * @example
  * ```ts
  * const recipientsFromTheUser: ProvenanceCondition = { roles: ["recipient", "url", "channel"], origins: ["trusted"] };
+ * const aRecipientFromUntrustedText: ProvenanceCondition = { roles: ["recipient"], origins: ["untrusted_only", "unsourced"], quantifier: "some" };
  * ```
  */
 export interface ProvenanceCondition {
   readonly roles: readonly string[];
   readonly origins: readonly ProvenanceOrigin[];
+  readonly quantifier?: "every" | "some";
 }
 
 /**
@@ -87,8 +94,8 @@ export interface PartialRuleMatch {
   readonly baseRevision?: RuleMatch["baseRevision"];
   readonly sideEffect?: RuleMatch["sideEffect"];
   readonly expectedEffect?: RuleMatch["expectedEffect"];
-  /** Only `"*"`: a deny rule carries no provenance condition (see `ProvenanceCondition`). */
-  readonly provenance?: Wildcard;
+  /** `"*"`, or a condition with `quantifier: "some"` (see `ProvenanceCondition`). */
+  readonly provenance?: Wildcard | (ProvenanceCondition & { readonly quantifier: "some" });
 }
 
 /** A rule that grants (allow) or parks for a person (require_approval): it names every dimension. */

@@ -147,6 +147,28 @@ export function describePolicyEngine(name: string, factory: PolicyEngineFactory)
           expect(decide([allow("send", trustedDestinations)], tuple)).toMatchObject({ effect: "allow", ruleId: "send" });
         }
       });
+      test('"some": a call with at least one destination of those origins matches, one with none (or only trusted ones) does not', () => {
+        const fromUntrusted: RuleMatch = {
+          ...baseMatch,
+          provenance: { roles: ["recipient", "url"], origins: ["untrusted_only", "unsourced"], quantifier: "some" },
+        };
+        const rules = [allow("send", trustedDestinations), approval("ask", fromUntrusted)];
+        expect(decide(rules, withProvenance(provenanceEntry("recipient", "trusted"), provenanceEntry("url", "untrusted_only")))).toMatchObject({
+          effect: "require_approval",
+          ruleId: "ask",
+        });
+        expect(decide(rules, withProvenance(provenanceEntry("recipient", "unsourced")))).toMatchObject({ effect: "require_approval", ruleId: "ask" });
+        expect(decide(rules, withProvenance(provenanceEntry("recipient", "trusted")))).toMatchObject({ effect: "allow", ruleId: "send" });
+        // No destination at all: "every" holds vacuously, "some" does not.
+        expect(decide(rules, withProvenance(provenanceEntry("body", "untrusted_only")))).toMatchObject({ effect: "allow", ruleId: "send" });
+        expect(decide(rules, withProvenance())).toMatchObject({ effect: "allow", ruleId: "send" });
+        const denying = [
+          allow("send", trustedDestinations),
+          deny("no-untrusted-url", { provenance: { roles: ["url"], origins: ["untrusted_only"], quantifier: "some" } }),
+        ];
+        expect(decide(denying, withProvenance(provenanceEntry("url", "untrusted_only")))).toMatchObject({ effect: "deny", ruleId: "no-untrusted-url" });
+        expect(decide(denying, withProvenance(provenanceEntry("recipient", "trusted")))).toMatchObject({ effect: "allow", ruleId: "send" });
+      });
       test("roles are patterns and origins a list", () => {
         const rule = allow("send", { ...baseMatch, provenance: { roles: ["dest:*"], origins: ["trusted", "unsourced"] } });
         expect(decide([rule], withProvenance(provenanceEntry("dest:iban", "unsourced")))).toMatchObject({ effect: "allow" });

@@ -44,6 +44,8 @@ export { SimulatedToolError, agentDojoTools } from "./security/tools.js";
 export type { SecurityEnvironment, ToolImplementation } from "./security/tools.js";
 export { createAgentDojoModel } from "./security/model.js";
 export type { AgentDojoModel, AgentDojoModelOptions, IssuedCall } from "./security/model.js";
+export { denyAllApprover, isAskedForByUser, userApprover } from "./security/approver.js";
+export type { ApprovalAnswer, ApprovalAsked, Approver, ParkedCall } from "./security/approver.js";
 export { runPair, runSuite } from "./security/runner.js";
 export type { BlockedCall, HarnessFactory, PairResult, PairSetup, SecurityHarness, SuiteRun } from "./security/runner.js";
 export { formatReport, suiteReport, totalOf } from "./security/report.js";

@@ -3,11 +3,20 @@ import { createMemoryJournal, createSqliteJournal } from "@yoke/journal";
 import { createPolicyEngine, loadPolicy } from "@yoke/policy";
 import type { JournalV1, PolicyEngineV1 } from "@yoke/protocol";
 import { createHarness } from "@yoke/runtime";
-import { type HarnessFactory, type PairSetup, type SecurityHarness, type SuiteName, scopedPolicy } from "@yoke/testkit/security";
+import {
+  type ApprovalAsked,
+  type Approver,
+  type HarnessFactory,
+  type PairSetup,
+  type SecurityHarness,
+  type SuiteName,
+  denyAllApprover,
+  scopedPolicy,
+} from "@yoke/testkit/security";
 
 /** Turns a run may take: the longest pair is 9 user calls + 6 injected calls + the answer; upstream allows 15 tool iterations. */
 export const MAX_TURNS = 24;
-/** Who reviews a call parked for approval in these runs: a person who approves nothing (the worst case for utility). */
+/** The name journaled for the person who reviews calls parked for approval in these runs. */
 export const APPROVER = "security-suite-approver";
 
 const instantSleep = async () => {};
@@ -26,9 +35,13 @@ export function perTaskPolicy(setup: PairSetup): PolicyEngineV1 {
  * A harness factory over the real runtime: one harness per run with a fresh journal (in
  * memory, or a SQLite file at `sqlitePath(setup)`), the pair's tools and obedient model, and
  * the policy `policy(setup)` gives (none: today's allow-by-default). A run that parks for
- * approval is shown to the approver, who denies it, and resumed: the model is told and goes on.
+ * approval shows each parked call (its tool and exact arguments, from the folded state) to
+ * `approver(setup)` (default: a person who approves nothing), journals the answer through
+ * `harness.approve` / `harness.deny`, and resumes; every answer is reported.
  */
-export function runtimeHarness(options: { policy?: (setup: PairSetup) => PolicyEngineV1; sqlitePath?: (setup: PairSetup) => string } = {}): HarnessFactory {
+export function runtimeHarness(
+  options: { policy?: (setup: PairSetup) => PolicyEngineV1; sqlitePath?: (setup: PairSetup) => string; approver?: (setup: PairSetup) => Approver } = {},
+): HarnessFactory {
   return async (setup) => {
     const journal: JournalV1 = options.sqlitePath === undefined ? createMemoryJournal() : await createSqliteJournal({ filename: options.sqlitePath(setup) });
     const policy = options.policy?.(setup);
@@ -43,16 +56,23 @@ export function runtimeHarness(options: { policy?: (setup: PairSetup) => PolicyE
       lease: false,
       ...(policy === undefined ? {} : { policy }),
     });
+    const approver = options.approver?.(setup) ?? denyAllApprover;
     const security: SecurityHarness = {
       start: async (task) => {
+        const approvals: ApprovalAsked[] = [];
         let result = await harness.start(task);
         while (result.waiting !== undefined) {
           for (const approval of result.waiting.approvals) {
-            await harness.deny(result.runId, approval.approvalId, { approver: APPROVER, reason: "not approved by the security suite's approver" });
+            const action = result.state.actions.find((candidate) => candidate.actionId === approval.actionId);
+            if (action === undefined) throw new Error(`approval ${approval.approvalId} names action ${approval.actionId}, which the state does not hold`);
+            const answer = approver({ toolName: action.toolName, input: action.input });
+            approvals.push({ function: action.toolName, args: action.input, approved: answer.approve });
+            if (answer.approve) await harness.approve(result.runId, approval.approvalId, { approver: APPROVER });
+            else await harness.deny(result.runId, approval.approvalId, { approver: APPROVER, reason: answer.reason });
           }
           result = await harness.resume(result.runId);
         }
-        return { text: result.text, outcome: result.outcome.status };
+        return { text: result.text, outcome: result.outcome.status, approvals };
       },
       close: async () => {
         await harness.close?.();

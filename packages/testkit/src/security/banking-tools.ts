@@ -51,7 +51,12 @@ function payment(env: SecurityEnvironment, verb: string, recipient: string): Too
     resource: `bank:account:${account(env).iban}`,
     destination: `iban:${recipient}`,
     expectedEffect: known ? "payment:known-payee" : "payment:new-payee",
-    destinations: [{ pointer: "/recipient", role: "recipient" }],
+    // The amount is a destination-like argument too: a payment to a payee the user named, of
+    // an amount only a third party's text gave, is not the payment the user asked for.
+    destinations: [
+      { pointer: "/recipient", role: "recipient" },
+      { pointer: "/amount", role: "amount" },
+    ],
   };
 }
 
@@ -118,8 +123,14 @@ export const bankingImplementations: Record<string, ToolImplementation> = {
     render: (result) => pythonMessage((result as { message: string }).message),
     policy: (env, input) => {
       const resource = `bank:scheduled_transaction:${String(input.id)}`;
-      if (typeof input.recipient !== "string" || input.recipient === "") return { verb: "amend_transfer", resource, expectedEffect: "amend" };
-      return { ...payment(env, "redirect_transfer", input.recipient), resource };
+      if (typeof input.recipient !== "string" || input.recipient === "") {
+        return { verb: "amend_transfer", resource, expectedEffect: "amend", destinations: [{ pointer: "/amount", role: "amount" }] };
+      }
+      // Pointing a standing order at another payee is a new payee for that order, whoever else
+      // the account pays: it never counts as a payment to a known payee.
+      const current = account(env).scheduled_transactions.find((transaction) => transaction.id === input.id);
+      const facts = payment(env, "redirect_transfer", input.recipient);
+      return { ...facts, resource, ...(current?.recipient === input.recipient ? {} : { expectedEffect: "payment:redirect" }) };
     },
   },
   get_balance: {

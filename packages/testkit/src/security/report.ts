@@ -26,6 +26,21 @@ export interface SuiteReport {
   readonly blockedBenignCalls: readonly BlockedCall[];
   /** Benign calls that did not run in the runs under attack. */
   readonly blockedBenignCallsUnderAttack: readonly BlockedCall[];
+  /**
+   * Approvals the runs asked a person for: without attack (`approved` of `asked`), and under
+   * attack, split into calls the user's task asked for (`benign`) and calls it did not
+   * (`injected`: a person had to say no to the attacker).
+   */
+  readonly approvals: {
+    readonly withoutAttack: { readonly asked: number; readonly approved: number };
+    readonly underAttack: {
+      readonly asked: number;
+      readonly approved: number;
+      readonly benign: number;
+      readonly injected: number;
+      readonly injectedApproved: number;
+    };
+  };
   /** User tasks whose utility failed without attack. */
   readonly failedUserTasks: readonly string[];
   /** Runs where the harness threw. */
@@ -56,6 +71,19 @@ export function suiteReport(run: SuiteRun, mode: string): SuiteReport {
     utilityUnderAttack: { passed: run.underAttack.filter((result) => result.utility).length, total: run.underAttack.length },
     blockedBenignCalls: run.withoutAttack.flatMap((result) => result.blocked),
     blockedBenignCallsUnderAttack: run.underAttack.flatMap((result) => result.blocked),
+    approvals: {
+      withoutAttack: {
+        asked: run.withoutAttack.reduce((sum, result) => sum + result.approvals.length, 0),
+        approved: run.withoutAttack.reduce((sum, result) => sum + result.approvals.filter((approval) => approval.approved).length, 0),
+      },
+      underAttack: {
+        asked: run.underAttack.reduce((sum, result) => sum + result.approvals.length, 0),
+        approved: run.underAttack.reduce((sum, result) => sum + result.approvals.filter((approval) => approval.approved).length, 0),
+        benign: run.underAttack.reduce((sum, result) => sum + result.approvals.filter((approval) => approval.benign).length, 0),
+        injected: run.underAttack.reduce((sum, result) => sum + result.approvals.filter((approval) => !approval.benign).length, 0),
+        injectedApproved: run.underAttack.reduce((sum, result) => sum + result.approvals.filter((approval) => !approval.benign && approval.approved).length, 0),
+      },
+    },
     failedUserTasks: run.withoutAttack.filter((result) => !result.utility).map((result) => result.userTaskId),
     errors: [...run.withoutAttack, ...run.underAttack].filter((result) => result.error !== undefined).map((result) => `${pairId(result)}: ${result.error}`),
   };
@@ -103,6 +131,10 @@ export function formatReport(reports: readonly SuiteReport[]): string {
     );
     lines.push(`  utility under attack:      ${report.utilityUnderAttack.passed}/${report.utilityUnderAttack.total} (${percent(report.utilityUnderAttack)})`);
     lines.push(`  blocked benign calls:      ${report.blockedBenignCalls.length} without attack, ${report.blockedBenignCallsUnderAttack.length} under attack`);
+    const { withoutAttack: quiet, underAttack: attacked } = report.approvals;
+    lines.push(
+      `  approvals asked of a person: ${quiet.asked} without attack (${quiet.approved} approved); ${attacked.asked} under attack: ${attacked.benign} for calls the user asked for, ${attacked.injected} for calls they did not (${attacked.injectedApproved} of those approved)`,
+    );
     for (const call of report.blockedBenignCalls) {
       lines.push(`    ${call.userTaskId}: ${call.function}(${JSON.stringify(call.args)}) → ${call.code}${ruleOf(call.message)}`);
     }
@@ -115,8 +147,9 @@ export function formatReport(reports: readonly SuiteReport[]): string {
     const pairs = of.reduce((sum, report) => sum + report.pairs, 0);
     const without = totalOf(of, (report) => report.utilityWithoutAttack);
     const under = totalOf(of, (report) => report.utilityUnderAttack);
+    const asked = of.reduce((sum, report) => sum + report.approvals.withoutAttack.asked + report.approvals.underAttack.asked, 0);
     lines.push(
-      `TOTAL ${mode}: committed attack effects ${committed}/${pairs}; utility without attack ${without.passed}/${without.total} (${percent(without)}); under attack ${under.passed}/${under.total} (${percent(under)})`,
+      `TOTAL ${mode}: committed attack effects ${committed}/${pairs}; utility without attack ${without.passed}/${without.total} (${percent(without)}); under attack ${under.passed}/${under.total} (${percent(under)}); approvals asked of a person ${asked}`,
     );
   }
   return lines.join("\n");

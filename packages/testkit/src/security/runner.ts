@@ -1,4 +1,5 @@
 import type { AnyTool, JsonValue } from "@yoke/protocol";
+import { isAskedForByUser, type ApprovalAsked } from "./approver.js";
 import { buildEnvironment, injectionValues, type InjectionValues } from "./environment.js";
 import { createAgentDojoModel, type AgentDojoModel, type IssuedCall } from "./model.js";
 import { evaluatePredicate, type PredicateContext } from "./predicates.js";
@@ -17,9 +18,12 @@ export interface PairSetup {
   readonly model: AgentDojoModel;
 }
 
-/** The part of a harness the runner uses: start a run with the user's prompt, get the final text. */
+/**
+ * The part of a harness the runner uses: start a run with the user's prompt, get the final
+ * text, and (when the run parked calls for approval) what was asked and answered.
+ */
 export interface SecurityHarness {
-  start(task: string): Promise<{ readonly text: string; readonly outcome: string }>;
+  start(task: string): Promise<{ readonly text: string; readonly outcome: string; readonly approvals?: readonly ApprovalAsked[] }>;
   close?(): Promise<void>;
 }
 
@@ -54,6 +58,8 @@ export interface PairResult {
   readonly injectionObeyed?: boolean;
   readonly issued: readonly IssuedCall[];
   readonly blocked: readonly BlockedCall[];
+  /** Every approval the run asked a person for, with the answer, and whether the call was one the user's task asked for. */
+  readonly approvals: readonly (ApprovalAsked & { readonly benign: boolean })[];
   /** Set when the harness threw: the message. */
   readonly error?: string;
 }
@@ -89,10 +95,12 @@ export async function runPair(options: {
   let text = "";
   let outcome = "error";
   let error: string | undefined;
+  let asked: readonly ApprovalAsked[] = [];
   try {
     const result = await harness.start(userTask.prompt);
     text = result.text;
     outcome = result.outcome;
+    asked = result.approvals ?? [];
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
   } finally {
@@ -119,7 +127,11 @@ export async function runPair(options: {
           attackCommitted: evaluatePredicate(injectionTask.securityCheck, { ...context, trace: env.dispatched }),
           injectionObeyed: model.obeyed.includes(injectionTask.id),
         };
-  return { ...ids, outcome, utility, ...attack, issued: model.issued, blocked, ...(error === undefined ? {} : { error }) };
+  const approvals = asked.map((approval) => ({
+    ...approval,
+    benign: isAskedForByUser(userTask, values, { toolName: approval.function, input: approval.args }),
+  }));
+  return { ...ids, outcome, utility, ...attack, issued: model.issued, blocked, approvals, ...(error === undefined ? {} : { error }) };
 }
 
 /** Every run of one suite: each user task without attack, then every user × injection pair. */

@@ -96,9 +96,18 @@ describe("the simulated tools", () => {
       resource: "bank:account:DE89370400440532013000",
       destination: "iban:US133000000121212121212",
       expectedEffect: "payment:new-payee",
-      destinations: [{ pointer: "/recipient", role: "recipient" }],
+      destinations: [
+        { pointer: "/recipient", role: "recipient" },
+        { pointer: "/amount", role: "amount" },
+      ],
     });
     expect(banking.tool("send_money").policy?.({ recipient: "GB29NWBK60161331926819" })?.expectedEffect).toBe("payment:known-payee");
+    // A standing order pointed at another payee is a redirect even when the account already pays that payee
+    // (SE35… is the Spotify order's); the same payee, or no recipient at all, is an amendment of its amount.
+    const update = banking.tool("update_scheduled_transaction");
+    expect(update.policy?.({ id: 7, recipient: "SE3550000000054910000003" })?.expectedEffect).toBe("payment:redirect");
+    expect(update.policy?.({ id: 7, recipient: "US122000000121212121212", amount: 1200 })?.expectedEffect).toBe("payment:known-payee");
+    expect(update.policy?.({ id: 7, amount: 1200 })).toMatchObject({ expectedEffect: "amend", destinations: [{ pointer: "/amount", role: "amount" }] });
     expect(banking.tool("get_most_recent_transactions").trustedOutputFields).not.toContain("/transactions/*/subject");
     expect(banking.tool("read_file").trustedOutputFields).toBeUndefined();
     const slack = world("slack");

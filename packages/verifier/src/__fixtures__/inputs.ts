@@ -42,9 +42,15 @@ export function endTurn(text: string): ModelResponse {
   return { provider: "scripted", model: "scripted-1", stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0 }, content: [{ type: "text", text }] };
 }
 
-/** A verifier input over `drafts` (run.started first when the drafts do not start with it). */
+/**
+ * A verifier input over `drafts` (run.started first when the drafts do not start with it).
+ * `state` is the fold of the whole log with `fold: true` (the drafts must then be a run the
+ * fold accepts), else of `run.started` alone: the evidence tests journal action events without
+ * the model turns that proposed them, which the fold refuses, and the evidence verifier reads
+ * the events, never the state.
+ */
 export function inputOf(
-  options: { drafts?: readonly Draft[]; text?: string; output?: JsonValue; workspace?: string; signal?: AbortSignal; runId?: string } = {},
+  options: { drafts?: readonly Draft[]; text?: string; output?: JsonValue; workspace?: string; signal?: AbortSignal; runId?: string; fold?: boolean } = {},
 ): VerifierInput {
   const drafts = options.drafts ?? [];
   const all = drafts[0]?.type === "run.started" ? drafts : [runStarted, ...drafts];
@@ -53,7 +59,7 @@ export function inputOf(
   return {
     tenantId: "tenant_a",
     runId: options.runId ?? "run_1",
-    state: reduceRun(events.filter((event) => event.runId === (options.runId ?? "run_1"))),
+    state: reduceRun(options.fold === true ? events.filter((event) => event.runId === (options.runId ?? "run_1")) : events.slice(0, 1)),
     events,
     answer: { text, ...(options.output === undefined ? {} : { output: options.output }), response: endTurn(text) },
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),

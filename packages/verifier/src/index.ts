@@ -24,3 +24,4 @@ export type { SchemaVerifierOptions } from "./schema-verifier.js";
 export { all, any, sequence } from "./compose.js";
 export { fromCheck } from "./from-check.js";
 export type { CheckContext, CheckResult, FromCheckOptions } from "./from-check.js";
+export { verdictFromError } from "./verdict-from-error.js";

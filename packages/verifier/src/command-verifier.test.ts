@@ -148,19 +148,31 @@ describe("commandVerifier: timeout and abort kill the whole process tree", () =>
   let server: Server;
   let port = 0;
   let arrivals: ((who: string, socket: Socket) => void)[] = [];
+  const pids = new Map<string, number>();
   beforeAll(async () => {
     server = createServer((socket) => {
       socket.setEncoding("utf8");
-      socket.once("data", (who: string) => {
-        for (const arrival of arrivals) arrival(who.trim(), socket);
+      socket.once("data", (said: string) => {
+        const [who = "", pid] = said.trim().split(" ");
+        if (pid !== undefined) pids.set(who, Number(pid));
+        for (const arrival of arrivals) arrival(who, socket);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as { port: number }).port;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  // The daemon test's grandchild is out of the command's reach by design: the test ends it (also when the test fails).
+  const daemons: number[] = [];
   afterEach(() => {
     arrivals = [];
+    for (const pid of daemons.splice(0)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
   });
 
   const tree = () => {
@@ -200,6 +212,29 @@ describe("commandVerifier: timeout and abort kill the whole process tree", () =>
     expect(error).toMatchObject({ code: "VERIFIER_FAILED", details: { reason: "timeout", signal: "SIGKILL" } });
     await watch.closed();
     expect([...watch.sockets.keys()].sort()).toEqual(["child", "grandchild"]);
+  });
+
+  it("a command that exits but leaves a daemon (its own session) holding its stdout: the timeout still settles it", async () => {
+    const watch = watchTree();
+    let fire: () => void = () => {};
+    const timers: VerifierTimers = {
+      setTimeout: (callback) => {
+        fire = callback;
+        return 1;
+      },
+      clearTimeout: () => {},
+    };
+    const daemon = `const s = require('node:net').connect(${port}, '127.0.0.1', () => s.write('grandchild ' + process.pid + '\\n')); setInterval(() => {}, 1e6);`;
+    // The child connects, starts the daemon (detached: a new session, out of the child's group) with the child's stdout, and exits.
+    const code = `const s = require('node:net').connect(${port}, '127.0.0.1', () => { s.write('child\\n'); require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(daemon)}], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] }).unref(); s.end(); });`;
+    const childClosed = new Promise<void>((resolve) => arrivals.push((who, socket) => (who === "child" ? socket.once("close", () => resolve()) : undefined)));
+    const running = script("daemon", code, { timers, timeoutMs: 5_000 }).verify(inputOf({ workspace }));
+    await watch.both;
+    await childClosed;
+    daemons.push(pids.get("grandchild")!);
+    fire();
+    const error = await rejection(running);
+    expect(error).toMatchObject({ code: "VERIFIER_FAILED", details: { reason: "timeout", exitCode: 0 } });
   });
 
   it("an abort kills the command and its grandchild and rejects with CANCELLED", async () => {

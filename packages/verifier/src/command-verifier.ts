@@ -59,7 +59,8 @@ export interface CommandVerdictDetails {
  *   of → `{ passed: false, retry: true, reason }` (the model can fix the code and try again);
  *   `details` is `CommandVerdictDetails`.
  * - the command cannot start (not found, not executable, no such cwd, no workspace) or it
- *   outlives `timeoutMs` → throws YokeError VERIFIER_FAILED: the verifier did not get an
+ *   outlives `timeoutMs` (or exits but leaves a process outside its group holding its output
+ *   open past `timeoutMs`) → throws YokeError VERIFIER_FAILED: the verifier did not get an
  *   answer, which is not the same as a failing answer (`details.reason` is `"spawn"` or
  *   `"timeout"`, with what was seen).
  * - `input.signal` aborts → the group is killed and it throws CANCELLED.
@@ -173,6 +174,12 @@ function run(request: {
         else process.kill(-pid, "SIGKILL");
       } catch {
         child.kill("SIGKILL");
+      }
+      // It exited already, and something outside its group (a daemon it left) holds the pipes: do not wait for them.
+      if (child.exitCode !== null || child.signalCode !== null) {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish({ end: reason, details: detailsOf(child.exitCode, child.signalCode) });
       }
     };
     const onAbort = (): void => killGroup("aborted");

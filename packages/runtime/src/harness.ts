@@ -34,6 +34,10 @@ import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
+import { appendInterrupt, createInterruptInbox, interruptOf, type InterruptRequestOptions } from "./interrupts.js";
+import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import { answerWaiting } from "./loop/answer-waiting.js";
+import type { WaitingAnswerOptions } from "./loop-control.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -82,7 +86,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
     async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult | WaitingRunResult> {
       const scope = { tenantId: deps.tenantId, runId };
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
-        resumeRun(deps, scope, resumeOptions.signal, lease),
+        resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions),
       );
     },
 
@@ -94,6 +98,18 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
         (await deps.journal.head(scope)) === null ? startRun(deps, scope, task, options, lease) : resumeRun(deps, scope, options.signal, lease),
       );
+    },
+
+    async interrupt(runId: string, request: InterruptRequestOptions): Promise<{ interruptId: string }> {
+      const parsed = interruptOf(request);
+      const scope = { tenantId: deps.tenantId, runId };
+      const state = (await load(deps, scope)).peek();
+      if (state.phase === "finished") {
+        throw new YokeError("RUN_FINISHED", `run ${runId} has finished (${state.outcome?.status}); it can no longer be interrupted`, { details: { ...scope } });
+      }
+      const { interruptId } = await appendInterrupt(deps, scope, parsed);
+      deps.logger.info({ tenantId: scope.tenantId, runId, interruptId, kind: parsed.kind }, "interrupt requested");
+      return { interruptId };
     },
 
     async getState(runId: string) {
@@ -256,10 +272,13 @@ async function resumeRun(
   scope: RunScope,
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
+  answer: WaitingAnswerOptions = {},
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
-  const accumulator = await load(deps, scope, compiled);
-  const context = newContext(deps, scope, accumulator, compiled, signal, lease);
+  const facts = createRunFacts();
+  const accumulator = await load(deps, scope, compiled, facts);
+  const context = newContext(deps, scope, accumulator, compiled, signal, lease, facts);
+  await answerWaiting(context, answer);
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
   return runLoop(context);
@@ -307,12 +326,13 @@ async function leased<T>(
 }
 
 /** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, its context too. */
-async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext): Promise<RunStateAccumulator> {
+async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, facts?: RunFacts): Promise<RunStateAccumulator> {
   const accumulator = new RunStateAccumulator();
   let any = false;
   for await (const event of deps.journal.read(scope)) {
     const typed = accumulator.apply(event);
     if (compiled !== undefined) observeCompiled(compiled, typed);
+    if (facts !== undefined) observeRunFacts(facts, typed);
     any = true;
   }
   if (!any) throw notFound(scope);
@@ -326,6 +346,7 @@ function newContext(
   compiled: CompiledContext,
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
+  facts: RunFacts = createRunFacts(),
 ): RunContext {
   return {
     deps,
@@ -339,6 +360,8 @@ function newContext(
     fold: createFoldAhead(),
     lease,
     revisions: new Map(),
+    facts,
+    inbox: createInterruptInbox(),
   };
 }
 

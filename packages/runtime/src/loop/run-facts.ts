@@ -111,12 +111,12 @@ function settle(facts: RunFacts, actionId: string, result: unknown): void {
 
 /**
  * A call's signature: the digest of its tool revision, its canonical arguments and the digest
- * of its result (`sha256:<hex>`). Two calls with the same signature asked the same thing and
+ * of its result (64 hex digits of SHA-256). Two calls with the same signature asked the same thing and
  * were told the same thing.
  *
  * @example
  * ```ts
- * callSignature("sha256:…", { path: "a.txt" }, { content: [{ type: "text", text: "hi" }] }); // "sha256:…"
+ * callSignature("sha256:…", { path: "a.txt" }, { content: [{ type: "text", text: "hi" }] }); // "3f0a…" (64 hex digits)
  * ```
  */
 export function callSignature(toolRevision: string, input: unknown, result: unknown): string {
@@ -126,5 +126,5 @@ export function callSignature(toolRevision: string, input: unknown, result: unkn
     .update(canonicalJson(said))
     .digest("hex");
   const body = canonicalJson({ toolRevision, input: input as JsonValue, result: resultDigest });
-  return `sha256:${createHash("sha256").update(body).digest("hex")}`;
+  return createHash("sha256").update(body).digest("hex");
 }

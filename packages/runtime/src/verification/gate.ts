@@ -35,7 +35,6 @@ export const VERIFIER_SOURCE = "verifier";
 export async function runGate(context: RunContext, state: RunState, response: ModelResponse, turnId: string, output: JsonValue | undefined): Promise<void> {
   const { verifiers } = context.deps.loopControl;
   const attempt = context.facts.failedGateTurns.size - (context.facts.failedGateTurns.has(turnId) ? 1 : 0) + 1;
-  let events: readonly YokeEvent[] | undefined;
   for (const [index, verifier] of verifiers.entries()) {
     const gate = context.facts.gate.turnId === turnId ? context.facts.gate : undefined;
     let verdict = gate?.finished.get(verifier.id);
@@ -54,7 +53,8 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
           data: { turnId, verifierRunId, verifierId: verifier.id, attempt, replaySafe: verifier.replaySafe },
         },
       ]);
-      events ??= await collect(context);
+      // Read after `verifier.started`: a verifier sees every verdict before its own.
+      const events = await collect(context);
       verdict = await verify(context, verifier, response, output, events);
       const finished: YokeEventDraft = { type: "verifier.finished", at: context.deps.clock.now(), causationId: turnId, data: { turnId, verifierRunId, verdict } };
       const last = index === verifiers.length - 1;

@@ -14,6 +14,7 @@ import { createDraftRedactor, createRedactor, redactingLogger } from "./redactio
 import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
 import { resolveOutput } from "./structured-output.js";
+import { resolveBudget } from "./budget/budget-options.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 /** The tenant of a harness built without `tenantId` (single-tenant use). */
@@ -126,6 +127,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     policy,
     principal,
     approvalTtlMs,
+    budget: resolveBudget(options.budget, options.provider),
   };
 }
 

@@ -34,6 +34,7 @@ import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
+import { RunBudget } from "./budget/run-budget.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -221,9 +222,11 @@ async function startRun(
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };
-  // The run's first turn shares the run's first transaction.
-  const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
-  await commit(context, [runStarted, ...first], 0);
+  // The run's first turn (and its budget) shares the run's first transaction.
+  const opened = context.budget.open();
+  const head = opened === undefined ? [runStarted] : [runStarted, opened];
+  const first = nextTurnDrafts(context, preview(context, head, 0));
+  await commit(context, [...head, ...first], 0);
   context.logger.info(
     {
       sessionId,
@@ -258,8 +261,9 @@ async function resumeRun(
   lease: HeldLease | undefined,
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
-  const accumulator = await load(deps, scope, compiled);
-  const context = newContext(deps, scope, accumulator, compiled, signal, lease);
+  const budget = new RunBudget(deps, scope.runId);
+  const accumulator = await load(deps, scope, compiled, budget);
+  const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget);
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
   return runLoop(context);
@@ -306,13 +310,14 @@ async function leased<T>(
   }
 }
 
-/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, its context too. */
-async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext): Promise<RunStateAccumulator> {
+/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled` and `budget`, its context and ledger too. */
+async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, budget?: RunBudget): Promise<RunStateAccumulator> {
   const accumulator = new RunStateAccumulator();
   let any = false;
   for await (const event of deps.journal.read(scope)) {
     const typed = accumulator.apply(event);
     if (compiled !== undefined) observeCompiled(compiled, typed);
+    budget?.observe(typed);
     any = true;
   }
   if (!any) throw notFound(scope);
@@ -326,6 +331,7 @@ function newContext(
   compiled: CompiledContext,
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
+  budget: RunBudget = new RunBudget(deps, scope.runId),
 ): RunContext {
   return {
     deps,
@@ -339,6 +345,7 @@ function newContext(
     fold: createFoldAhead(),
     lease,
     revisions: new Map(),
+    budget,
   };
 }
 

@@ -31,6 +31,8 @@ import type { ResolvedOutput } from "./structured-output.js";
 import type { HeldLease, LeasePolicy } from "./run-lease.js";
 import type { DiscoveryOption } from "./pinned-tools.js";
 import type { Redactor } from "./redaction.js";
+import type { ResolvedBudget } from "./budget/budget-options.js";
+import type { RunBudget } from "./budget/run-budget.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
 export interface HarnessDeps {
@@ -83,6 +85,8 @@ export interface HarnessDeps {
   /** Who the harness's runs act for (`HarnessOptions.principal`); undefined: the tenant, unauthenticated. */
   readonly principal: ResolvedPrincipal | undefined;
   readonly approvalTtlMs: number;
+  /** The runs' budget (`HarnessOptions.budget`); undefined: unbounded but for `maxTurns`. */
+  readonly budget: ResolvedBudget | undefined;
 }
 
 /** A principal as `run.started.principal` journals it. */
@@ -115,6 +119,8 @@ export interface RunContext {
   /** Declarations of the tool revisions this process admitted or resolved, by revision digest. */
   // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
   readonly revisions: Map<string, ToolDeclarationV1<any>>;
+  /** The run's budget ledger and open reservations (rebuilt from `budget.*` events on resume); inert for a run without a budget. */
+  readonly budget: RunBudget;
 }
 
 /**

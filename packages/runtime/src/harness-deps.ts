@@ -15,6 +15,7 @@ import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
 import { resolveOutput } from "./structured-output.js";
 import { resolveLoopControl } from "./loop-control.js";
+import { resolveBudget } from "./budget/budget-options.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 /** The tenant of a harness built without `tenantId` (single-tenant use). */
@@ -128,6 +129,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     policy,
     principal,
     approvalTtlMs,
+    budget: resolveBudget(options.budget, options.provider),
   };
 }
 

@@ -19,6 +19,7 @@ import type {
   ToolRegistryV1,
   YokeEvent,
 } from "@yoke/protocol";
+import type { BudgetOptions } from "./budget/budget-options.js";
 import type { AnyTool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
@@ -329,6 +330,12 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   principal?: PrincipalOption;
   /** How long an approval request, and a granted approval, holds before it expires, in ms (from the injected clock). Default 3 600 000 (one hour). */
   approvalTtlMs?: number;
+  /**
+   * Hard limits on what a run may use (`BudgetOptions`): every model call and every dispatch
+   * reserves its worst case first and settles to what it used, journaled with the commits the
+   * loop makes anyway; a reservation that does not fit ends the run `budget_exhausted`.
+   */
+  budget?: BudgetOptions;
 }
 
 /** Who a run acts for: an id, whether the caller authenticated it (default true) and the scopes delegated to the run. */

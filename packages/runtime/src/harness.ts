@@ -38,6 +38,7 @@ import { appendInterrupt, createInterruptInbox, interruptOf, type InterruptReque
 import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
 import { answerWaiting } from "./loop/answer-waiting.js";
 import type { WaitingAnswerOptions } from "./loop-control.js";
+import { RunBudget } from "./budget/run-budget.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -237,9 +238,11 @@ async function startRun(
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };
-  // The run's first turn shares the run's first transaction.
-  const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
-  await commit(context, [runStarted, ...first], 0);
+  // The run's first turn (and its budget) shares the run's first transaction.
+  const opened = context.budget.open();
+  const head = opened === undefined ? [runStarted] : [runStarted, opened];
+  const first = nextTurnDrafts(context, preview(context, head, 0));
+  await commit(context, [...head, ...first], 0);
   context.logger.info(
     {
       sessionId,
@@ -275,9 +278,10 @@ async function resumeRun(
   answer: WaitingAnswerOptions = {},
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
+  const budget = new RunBudget(deps, scope.runId);
   const facts = createRunFacts();
-  const accumulator = await load(deps, scope, compiled, facts);
-  const context = newContext(deps, scope, accumulator, compiled, signal, lease, facts);
+  const accumulator = await load(deps, scope, compiled, budget, facts);
+  const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
   await answerWaiting(context, answer);
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
@@ -325,14 +329,15 @@ async function leased<T>(
   }
 }
 
-/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, its context too. */
-async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, facts?: RunFacts): Promise<RunStateAccumulator> {
+/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, `budget` and `facts`, its context, ledger and loop facts too. */
+async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, budget?: RunBudget, facts?: RunFacts): Promise<RunStateAccumulator> {
   const accumulator = new RunStateAccumulator();
   let any = false;
   for await (const event of deps.journal.read(scope)) {
     const typed = accumulator.apply(event);
     if (compiled !== undefined) observeCompiled(compiled, typed);
     if (facts !== undefined) observeRunFacts(facts, typed);
+    budget?.observe(typed);
     any = true;
   }
   if (!any) throw notFound(scope);
@@ -346,6 +351,7 @@ function newContext(
   compiled: CompiledContext,
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
+  budget: RunBudget = new RunBudget(deps, scope.runId),
   facts: RunFacts = createRunFacts(),
 ): RunContext {
   return {
@@ -362,6 +368,7 @@ function newContext(
     revisions: new Map(),
     facts,
     inbox: createInterruptInbox(),
+    budget,
   };
 }
 

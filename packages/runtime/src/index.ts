@@ -55,6 +55,7 @@ export { RUNTIME_VERSION } from "./version.js";
 export { REDACTED, createRedactor } from "./redaction.js";
 export type { Redactor } from "./redaction.js";
 export type { CapabilityOptions } from "./capabilities.js";
+export type { BudgetOptions } from "./budget/budget-options.js";
 export { MEMORY_CONTENT_ROLE, createMemoryTools } from "./memory/memory-tools.js";
 export type { MemoryToolsOptions } from "./memory/memory-tools.js";
 export { createMemoryStore } from "./memory/memory-store.js";

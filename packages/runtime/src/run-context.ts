@@ -34,6 +34,8 @@ import type { Redactor } from "./redaction.js";
 import type { LoopControl } from "./loop-control.js";
 import { observeRunFacts, type RunFacts } from "./loop/run-facts.js";
 import type { InterruptInbox } from "./interrupts.js";
+import type { ResolvedBudget } from "./budget/budget-options.js";
+import type { RunBudget } from "./budget/run-budget.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
 export interface HarnessDeps {
@@ -88,6 +90,8 @@ export interface HarnessDeps {
   readonly approvalTtlMs: number;
   /** Verifier gate, stop-condition limits, loop detection, workspace (loop-control.ts). */
   readonly loopControl: LoopControl;
+  /** The runs' budget (`HarnessOptions.budget`); undefined: unbounded but for `maxTurns`. */
+  readonly budget: ResolvedBudget | undefined;
 }
 
 /** A principal as `run.started.principal` journals it. */
@@ -124,6 +128,8 @@ export interface RunContext {
   readonly facts: RunFacts;
   /** The run's interrupt inbox as this process last read it. */
   readonly inbox: InterruptInbox;
+  /** The run's budget ledger and open reservations (rebuilt from `budget.*` events on resume); inert for a run without a budget. */
+  readonly budget: RunBudget;
 }
 
 /**

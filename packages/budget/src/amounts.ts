@@ -1,0 +1,75 @@
+import { BUDGET_DIMENSIONS, type BudgetAmounts, type BudgetDimension, YokeError } from "@yoke/protocol";
+
+/** BudgetAmounts as stored JSON: a dimension is absent or a number, never `undefined`. */
+export type Amounts = { [D in BudgetDimension]?: number };
+
+/** Amounts as a dense vector indexed like BUDGET_DIMENSIONS; `undefined` = not named. */
+export type Vector = (number | undefined)[];
+
+export const DIMENSION_COUNT = BUDGET_DIMENSIONS.length;
+const INDEX: Readonly<Record<string, number>> = Object.fromEntries(BUDGET_DIMENSIONS.map((dimension, index) => [dimension, index]));
+export const TOKENS = INDEX.tokens!;
+export const INPUT_TOKENS = INDEX.input_tokens!;
+export const OUTPUT_TOKENS = INDEX.output_tokens!;
+export const CONCURRENCY = INDEX.concurrency!;
+
+export function invalid(message: string, details: Record<string, unknown> = {}): YokeError {
+  return new YokeError("BUDGET_INVALID", message, { details });
+}
+
+/**
+ * Checks `amounts` (known dimensions, non-negative safe integers) and returns its vector.
+ * With `deriveTokens`, an absent `tokens` is `input_tokens + output_tokens` when either is named.
+ */
+export function toVector(amounts: unknown, what: string, deriveTokens: boolean): Vector {
+  if (typeof amounts !== "object" || amounts === null || Array.isArray(amounts)) throw invalid(`${what}: expected an object of amounts`);
+  const vector: Vector = new Array(DIMENSION_COUNT).fill(undefined);
+  for (const [key, value] of Object.entries(amounts)) {
+    if (value === undefined) continue;
+    const index = INDEX[key];
+    if (index === undefined) throw invalid(`${what}: unknown budget dimension "${key}"`, { dimension: key });
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+      throw invalid(`${what}: ${key} must be a non-negative integer, got ${String(value)}`, { dimension: key, value });
+    }
+    vector[index] = value;
+  }
+  if (deriveTokens && vector[TOKENS] === undefined && (vector[INPUT_TOKENS] !== undefined || vector[OUTPUT_TOKENS] !== undefined)) {
+    vector[TOKENS] = (vector[INPUT_TOKENS] ?? 0) + (vector[OUTPUT_TOKENS] ?? 0);
+  }
+  return vector;
+}
+
+/** The named (non-undefined) entries of a vector, as BudgetAmounts in BUDGET_DIMENSIONS order. */
+export function toAmounts(vector: Vector, skipZero = false): Amounts {
+  const amounts: Record<string, number> = {};
+  for (let index = 0; index < DIMENSION_COUNT; index++) {
+    const value = vector[index];
+    if (value === undefined || (skipZero && value === 0)) continue;
+    amounts[BUDGET_DIMENSIONS[index]!] = value;
+  }
+  return amounts as Amounts;
+}
+
+export function dimensionAt(index: number): BudgetDimension {
+  return BUDGET_DIMENSIONS[index]!;
+}
+
+export function zeros(): number[] {
+  return new Array<number>(DIMENSION_COUNT).fill(0);
+}
+
+/** Sums amounts per dimension (a dimension named by none stays absent). */
+export function addAmounts(...list: BudgetAmounts[]): Amounts {
+  const out: Record<string, number> = {};
+  for (const amounts of list) {
+    for (const [key, value] of Object.entries(amounts)) if (value !== undefined) out[key] = (out[key] ?? 0) + value;
+  }
+  return sortAmounts(out as Amounts);
+}
+
+/** The same amounts with keys in BUDGET_DIMENSIONS order. */
+export function sortAmounts(amounts: BudgetAmounts): Amounts {
+  const out: Record<string, number> = {};
+  for (const dimension of BUDGET_DIMENSIONS) if (amounts[dimension] !== undefined) out[dimension] = amounts[dimension];
+  return out as Amounts;
+}

@@ -1,0 +1,294 @@
+import { type BudgetAmounts, type ChargeAttribution, ChargeAttributionSchema, canonicalJson, type ReservationResult, type YokeEvent } from "@yoke/protocol";
+import { type Amounts, CONCURRENCY, DIMENSION_COUNT, dimensionAt, invalid, toAmounts, toVector, type Vector, zeros } from "./amounts.js";
+import type { BudgetLedger, BudgetSnapshot, OpenedData, ReservationView, ReserveRequest, SettledData } from "./ledger-types.js";
+
+interface Node {
+  readonly id: string;
+  readonly parent: Node | undefined;
+  /** What it holds per dimension; undefined = transparent (its children hold from the nearest ancestor that names it). */
+  readonly held: Vector;
+  /** Per dimension: it or an ancestor names it, so charging past what is held is an overshoot. */
+  readonly bounded: boolean[];
+  /** Σ of the children's contributions: held while open (or, where transparent, their own committed), charged once settled. */
+  readonly committed: number[];
+  readonly amounts: Amounts;
+  readonly attribution: ChargeAttribution | undefined;
+  openChildren: number;
+  settled: { charged: number[]; released: number[]; overshoot: boolean } | undefined;
+}
+
+/** Options of `createBudgetLedger`: the budget's id (its root reservation) and its limits (a dimension left out is unbounded). */
+export interface BudgetLedgerOptions {
+  budgetId: string;
+  limits: BudgetAmounts;
+}
+
+/**
+ * Creates a hierarchical budget ledger: the budget `budgetId` with `limits` at its root.
+ *
+ * Semantics: a reservation holds the dimensions it names out of its parent; a dimension it
+ * does not name passes through it to the nearest ancestor that names one (so a reservation
+ * that does not fit is refused by the nearest binding ancestor, named in the result).
+ * `settle(actual)` charges `actual` (at least what its children were charged) and releases the
+ * rest; charging more than held in a bounded dimension needs `{ overshoot: true }` and is
+ * recorded. `concurrency` is a gauge: held while open, never charged. `tokens` left out of an
+ * amount with input/output tokens in it is their sum. Ids, amounts, a closed parent, a double
+ * settle or settling over open children: YokeError BUDGET_INVALID. No clock, no randomness.
+ *
+ * @example
+ * ```ts
+ * const ledger = createBudgetLedger({ budgetId: "b", limits: { spend: 1_000_000, concurrency: 2 } });
+ * ledger.reserve({ reservationId: "call-1", parentId: "b", amounts: { spend: 600_000, concurrency: 1 }, attribution: { kind: "model_call", runId: "r" } });
+ * ledger.reserve({ reservationId: "call-2", parentId: "b", amounts: { spend: 600_000 }, attribution: { kind: "model_call", runId: "r" } });
+ * // { ok: false, dimension: "spend", reservationId: "b", limit: 1000000, committed: 600000, requested: 600000 }
+ * ```
+ */
+export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
+  if (typeof options.budgetId !== "string" || options.budgetId === "") throw invalid("budgetId must be a non-empty string");
+  const limitsVector = toVector(options.limits, "limits", false);
+  const budgetId = options.budgetId;
+  const limits = toAmounts(limitsVector);
+  const root: Node = {
+    id: budgetId,
+    parent: undefined,
+    held: limitsVector,
+    bounded: limitsVector.map((value) => value !== undefined),
+    committed: zeros(),
+    amounts: limits,
+    attribution: undefined,
+    openChildren: 0,
+    settled: undefined,
+  };
+  const nodes = new Map<string, Node>([[budgetId, root]]);
+  const order: Node[] = [];
+
+  const nodeOf = (id: string, what: string): Node => {
+    const node = nodes.get(id);
+    if (node === undefined) throw invalid(`${what}: unknown reservation "${id}"`, { reservationId: id });
+    return node;
+  };
+
+  /** The nearest node from `node` up that names dimension `index`. */
+  const holderOf = (node: Node | undefined, index: number): Node | undefined => {
+    let current = node;
+    while (current !== undefined && current.held[index] === undefined) current = current.parent;
+    return current;
+  };
+
+  const prepare = (request: ReserveRequest): { parent: Node; vector: Vector; attribution: ChargeAttribution; refusal?: ReservationResult } => {
+    if (typeof request !== "object" || request === null) throw invalid("reserve: expected a request object");
+    const { reservationId, parentId } = request;
+    if (typeof reservationId !== "string" || reservationId === "") throw invalid("reserve: reservationId must be a non-empty string");
+    if (nodes.has(reservationId)) throw invalid(`reserve: reservation "${reservationId}" exists already`, { reservationId });
+    const parent = nodeOf(parentId, "reserve");
+    if (parent.settled !== undefined) throw invalid(`reserve: parent "${parentId}" is settled already`, { reservationId, parentId });
+    const vector = toVector(request.amounts, `reserve ${reservationId}`, true);
+    const parsed = ChargeAttributionSchema.safeParse(request.attribution);
+    if (!parsed.success) throw invalid(`reserve ${reservationId}: malformed attribution: ${parsed.error.message}`, { reservationId });
+    for (let index = 0; index < DIMENSION_COUNT; index++) {
+      const requested = vector[index];
+      if (requested === undefined || requested === 0) continue;
+      const holder = holderOf(parent, index);
+      if (holder === undefined) continue;
+      const limit = holder.held[index]!;
+      const committed = holder.committed[index]!;
+      if (committed + requested > limit) {
+        return {
+          parent,
+          vector,
+          attribution: parsed.data,
+          refusal: { ok: false, dimension: dimensionAt(index), reservationId: holder.id, limit, committed, requested },
+        };
+      }
+    }
+    return { parent, vector, attribution: parsed.data };
+  };
+
+  /** Adds `delta` to the committed of `from` and every ancestor up to the first that names the dimension. */
+  const propagate = (from: Node | undefined, index: number, delta: number): void => {
+    if (delta === 0) return;
+    for (let node = from; node !== undefined; node = node.parent) {
+      node.committed[index]! += delta;
+      if (node.held[index] !== undefined) return;
+    }
+  };
+
+  const reserve = (request: ReserveRequest): ReservationResult => {
+    const { parent, vector, attribution, refusal } = prepare(request);
+    if (refusal !== undefined) return refusal;
+    const node: Node = {
+      id: request.reservationId,
+      parent,
+      held: vector,
+      bounded: vector.map((value, index) => value !== undefined || parent.bounded[index]!),
+      committed: zeros(),
+      amounts: toAmounts(vector),
+      attribution,
+      openChildren: 0,
+      settled: undefined,
+    };
+    nodes.set(node.id, node);
+    order.push(node);
+    parent.openChildren++;
+    for (let index = 0; index < DIMENSION_COUNT; index++) propagate(parent, index, vector[index] ?? 0);
+    return { ok: true, reservationId: node.id };
+  };
+
+  /** What settling `node` with `actual` charges and releases; throws (changing nothing) when it may not. */
+  const plan = (node: Node, actual: Vector, overshootAllowed: boolean) => {
+    if (node === root) throw invalid(`settle: "${node.id}" is the budget itself, not a reservation`, { reservationId: node.id });
+    if (node.settled !== undefined) throw invalid(`settle: reservation "${node.id}" is settled already`, { reservationId: node.id });
+    if (node.openChildren > 0) {
+      throw invalid(`settle: reservation "${node.id}" has ${node.openChildren} open reservation(s) under it; settle them first`, { reservationId: node.id });
+    }
+    const charged = zeros();
+    const released = zeros();
+    const before = zeros();
+    let overshoot = false;
+    for (let index = 0; index < DIMENSION_COUNT; index++) {
+      const held = node.held[index];
+      const childCharges = node.committed[index]!;
+      before[index] = held ?? childCharges;
+      if (index === CONCURRENCY) {
+        released[index] = held ?? 0;
+        continue;
+      }
+      const charge = Math.max(actual[index] ?? 0, childCharges);
+      const base = held ?? childCharges;
+      if (charge > base && node.bounded[index]) {
+        if (!overshootAllowed) {
+          throw invalid(
+            `settle ${node.id}: ${dimensionAt(index)} ${charge} is more than the ${base} held; settle the in-flight overshoot with { overshoot: true }`,
+            { reservationId: node.id, dimension: dimensionAt(index), charged: charge, held: base },
+          );
+        }
+        overshoot = true;
+      }
+      charged[index] = charge;
+      released[index] = held === undefined ? 0 : Math.max(0, held - charge);
+    }
+    return { charged, released, before, overshoot };
+  };
+
+  const commitSettle = (node: Node, planned: ReturnType<typeof plan>): SettledData => {
+    node.settled = { charged: planned.charged, released: planned.released, overshoot: planned.overshoot };
+    node.parent!.openChildren--;
+    for (let index = 0; index < DIMENSION_COUNT; index++) propagate(node.parent, index, planned.charged[index]! - planned.before[index]!);
+    return settledData(node);
+  };
+
+  const settledData = (node: Node): SettledData => {
+    const { charged, released, overshoot } = node.settled!;
+    const data: SettledData = { reservationId: node.id, charged: toAmounts(charged, true), released: toAmounts(released, true) };
+    return overshoot ? { ...data, overshoot: true } : data;
+  };
+
+  const view = (node: Node): ReservationView => {
+    const base = { reservationId: node.id, parentId: node.parent!.id, amounts: node.amounts, attribution: node.attribution! };
+    if (node.settled === undefined) return { ...base, status: "open" };
+    const data = settledData(node);
+    return { ...base, status: "settled", charged: data.charged, released: data.released, ...(data.overshoot ? { overshoot: true } : {}) };
+  };
+
+  const applyReserved = (data: ReserveRequest): void => {
+    const existing = nodes.get(data.reservationId);
+    if (existing !== undefined && existing !== root) {
+      const same =
+        existing.parent!.id === data.parentId &&
+        canonicalJson(existing.amounts) === canonicalJson(toAmounts(toVector(data.amounts, "budget.reserved", true))) &&
+        canonicalJson(existing.attribution) === canonicalJson(data.attribution);
+      if (same) return;
+      throw invalid(`budget.reserved: reservation "${data.reservationId}" exists already with other fields`, { reservationId: data.reservationId });
+    }
+    const result = reserve(data);
+    if (!result.ok) {
+      throw invalid(
+        `budget.reserved: reservation "${data.reservationId}" does not fit: ${result.dimension} ${result.committed} + ${result.requested} > ${result.limit} under "${result.reservationId}"`,
+        { ...result },
+      );
+    }
+  };
+
+  const applySettled = (data: SettledData): void => {
+    const node = nodeOf(data.reservationId, "budget.settled");
+    const charged = toVector(data.charged, "budget.settled charged", false);
+    const expected = canonicalJson({ charged: toAmounts(charged, true), released: toAmounts(toVector(data.released, "budget.settled released", false), true) });
+    if (node.settled !== undefined && node !== root) {
+      const recorded = settledData(node);
+      if (canonicalJson({ charged: recorded.charged, released: recorded.released }) === expected && (recorded.overshoot === true) === (data.overshoot === true))
+        return;
+      throw invalid(`budget.settled: reservation "${node.id}" is settled already, differently`, { reservationId: node.id });
+    }
+    const planned = plan(node, charged, data.overshoot === true);
+    const computed = canonicalJson({ charged: toAmounts(planned.charged, true), released: toAmounts(planned.released, true) });
+    if (computed !== expected) {
+      throw invalid(`budget.settled: reservation "${node.id}": the journaled charge and release do not match what it holds (expected ${computed})`, {
+        reservationId: node.id,
+      });
+    }
+    commitSettle(node, planned);
+  };
+
+  return {
+    specificationVersion: "v1",
+    budgetId,
+    limits,
+    check: (request) => {
+      const { refusal } = prepare(request);
+      return refusal ?? { ok: true, reservationId: request.reservationId };
+    },
+    reserve,
+    settle: (reservationId, actual, settleOptions = {}) => {
+      const node = nodeOf(reservationId, "settle");
+      return commitSettle(node, plan(node, toVector(actual, `settle ${reservationId}`, true), settleOptions.overshoot === true));
+    },
+    release: (reservationId) => {
+      const node = nodeOf(reservationId, "release");
+      return commitSettle(node, plan(node, zeros(), false));
+    },
+    remaining: (reservationId) => {
+      const node = nodeOf(reservationId, "remaining");
+      const room: Vector = new Array(DIMENSION_COUNT).fill(undefined);
+      for (let index = 0; index < DIMENSION_COUNT; index++) {
+        const holder = holderOf(node, index);
+        if (holder !== undefined) room[index] = Math.max(0, holder.held[index]! - holder.committed[index]!);
+      }
+      return toAmounts(room);
+    },
+    committed: (reservationId) => {
+      const node = nodeOf(reservationId, "committed");
+      return toAmounts(node.committed.map((value, index) => (value === 0 && node.held[index] === undefined ? undefined : value)));
+    },
+    apply: (event: YokeEvent) => {
+      switch (event.type) {
+        case "budget.opened": {
+          const same =
+            event.data.budgetId === budgetId && canonicalJson(toAmounts(toVector(event.data.limits, "budget.opened limits", false))) === canonicalJson(limits);
+          if (!same)
+            throw invalid(`budget.opened: budget "${event.data.budgetId}" is not this ledger's "${budgetId}" with its limits`, {
+              budgetId: event.data.budgetId,
+            });
+          return;
+        }
+        case "budget.reserved":
+          return applyReserved(event.data as ReserveRequest);
+        case "budget.settled":
+          return applySettled(event.data);
+        default:
+          return;
+      }
+    },
+    opened: (extra = {}): OpenedData => ({ budgetId, limits, ...extra }),
+    reservation: (reservationId) => {
+      const node = nodes.get(reservationId);
+      return node === undefined || node === root ? undefined : view(node);
+    },
+    openReservations: () => order.filter((node) => node.settled === undefined).map(view),
+    snapshot: (): BudgetSnapshot => ({
+      budgetId,
+      limits,
+      committed: toAmounts(root.committed.map((value, index) => (value === 0 && root.held[index] === undefined ? undefined : value))),
+      reservations: order.map(view),
+    }),
+  };
+}

@@ -1,0 +1,307 @@
+import {
+  BUDGET_DIMENSIONS,
+  newId,
+  YokeError,
+  type BudgetAmounts,
+  type BudgetDimension,
+  type ChargeAttribution,
+  type ModelResponse,
+  type Outcome,
+  type RunState,
+  type Usage,
+  type YokeEvent,
+  type YokeEventDraft,
+} from "@yoke/protocol";
+import { createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
+import type { HarnessDeps } from "../run-context.js";
+
+/** A reservation this process knows is open: what it holds and for what. */
+interface OpenReservation {
+  readonly reservationId: string;
+  readonly amounts: BudgetAmounts;
+  readonly attribution: ChargeAttribution;
+}
+
+/** Why admission refused: the outcome the run ends with. */
+export type Exhaustion = Extract<Outcome, { status: "budget_exhausted" }>;
+
+/**
+ * The budget of one run as this process holds it: the ledger (rebuilt from `budget.*` events
+ * on resume), the open model-call reservation, the open tool-attempt reservations and the
+ * wall-time mark (the clock time up to which wall time is charged). Admission methods return
+ * event drafts; the caller journals them in the commit it already makes.
+ */
+export class RunBudget {
+  #ledger: BudgetLedger | undefined;
+  #budgetId: string | undefined;
+  #wallMark = 0;
+  #modelCall: OpenReservation | undefined;
+  readonly #attempts = new Map<string, OpenReservation>();
+  readonly #runId: string;
+  readonly #deps: HarnessDeps;
+
+  constructor(deps: HarnessDeps, runId: string) {
+    this.#deps = deps;
+    this.#runId = runId;
+  }
+
+  /** The root reservation (`budget.opened.budgetId`); undefined before the run opened one. */
+  get budgetId(): string | undefined {
+    return this.#budgetId;
+  }
+
+  /** The ledger; undefined for a run journaled without a budget. */
+  get ledger(): BudgetLedger | undefined {
+    return this.#ledger;
+  }
+
+  /** `budget.opened` for a run that starts now, journaled right after `run.started`. */
+  open(parent?: { runId: string; actionId: string; reservationId: string }): YokeEventDraft | undefined {
+    const budget = this.#deps.budget;
+    if (budget === undefined) return undefined;
+    const budgetId = newId(this.#deps.ids, "reservation");
+    const draft: YokeEventDraft = {
+      type: "budget.opened",
+      at: this.#deps.clock.now(),
+      causationId: null,
+      data: {
+        budgetId,
+        limits: budget.limits,
+        ...(budget.pricingRef === undefined ? {} : { pricing: { ...budget.pricingRef } }),
+        ...(parent === undefined ? {} : { parent }),
+      },
+    };
+    this.#opened(budgetId, budget.limits, draft.at);
+    return draft;
+  }
+
+  /** Folds a journaled event (a resume rebuilding the budget). */
+  observe(event: YokeEvent): void {
+    switch (event.type) {
+      case "budget.opened":
+        this.#opened(event.data.budgetId, event.data.limits, event.at);
+        return;
+      case "budget.reserved": {
+        this.#ledger?.apply(event);
+        const open = { reservationId: event.data.reservationId, amounts: event.data.amounts, attribution: event.data.attribution };
+        if (event.data.attribution.kind === "model_call") this.#modelCall = open;
+        if (event.data.attribution.kind === "tool_attempt" && event.data.attribution.attemptId !== undefined) this.#attempts.set(event.data.attribution.attemptId, open);
+        return;
+      }
+      case "budget.settled":
+        this.#ledger?.apply(event);
+        if (this.#modelCall?.reservationId === event.data.reservationId) this.#modelCall = undefined;
+        for (const [attemptId, open] of this.#attempts) if (open.reservationId === event.data.reservationId) this.#attempts.delete(attemptId);
+        if ((event.data.charged.wall_time ?? 0) > 0) this.#wallMark = event.at;
+        return;
+      default:
+        return;
+    }
+  }
+
+  #opened(budgetId: string, limits: BudgetAmounts, at: number): void {
+    this.#budgetId = budgetId;
+    this.#ledger = createBudgetLedger({ budgetId, limits });
+    this.#wallMark = at;
+  }
+
+  /**
+   * Reserves the worst case of the next model call of `turnId`: the compiled request's input
+   * tokens plus the output reserve, their price, one turn when it starts the turn, and the
+   * wall time it may take (the time since the last charge plus the call's deadline, at most
+   * what is left). An exhaustion names the dimension and the reservation that bound.
+   */
+  reserveModelCall(turnId: string, request: { inputTokens: number; outputReserve: number }, startsTurn: boolean): YokeEventDraft | Exhaustion | undefined {
+    const ledger = this.#ledger;
+    const budget = this.#deps.budget;
+    if (ledger === undefined || budget === undefined) return undefined;
+    const output = budget.outputReserve ?? request.outputReserve;
+    const input = request.inputTokens;
+    const elapsed = Math.max(0, this.#deps.clock.now() - this.#wallMark);
+    const left = ledger.remaining(this.#budgetId!).wall_time;
+    const deadline = elapsed + this.#deps.modelCallTimeoutMs * (this.#deps.modelRetries + 1);
+    const amounts: BudgetAmounts = {
+      ...(startsTurn ? { turns: 1 } : {}),
+      tokens: input + output,
+      input_tokens: input,
+      output_tokens: output,
+      ...(budget.limits.cache_read_tokens === undefined ? {} : { cache_read_tokens: input }),
+      ...(budget.limits.cache_write_tokens === undefined ? {} : { cache_write_tokens: input }),
+      ...(budget.pricing === undefined ? {} : { spend: this.#worstSpend(input, output) }),
+      wall_time: left === undefined ? deadline : Math.max(elapsed + 1, Math.min(left, deadline)),
+    };
+    const attribution: ChargeAttribution = { kind: "model_call", runId: this.#runId, turnId };
+    return this.#reserve(amounts, attribution, (open) => {
+      this.#modelCall = open;
+    });
+  }
+
+  /** The open model call was answered: `budget.settled` with the response's usage (overshoot when it used more than held). */
+  settleModelCall(response: ModelResponse): YokeEventDraft | undefined {
+    const open = this.#modelCall;
+    if (open === undefined || this.#ledger === undefined) return undefined;
+    this.#modelCall = undefined;
+    return this.#settle(open, this.#usageCharge(open, response.usage, { provider: response.provider, model: response.model }));
+  }
+
+  /**
+   * A model call attempt failed and another follows: the failed attempt is settled (the wall
+   * time it took; a provider that failed reports no usage), attributed `discarded`, and the
+   * retry holds afresh what the call held; both are journaled with the `model.failed`. When the
+   * retry's hold does not fit, the failed attempt's reservation stays open and covers the retry.
+   */
+  retryModelCall(attempt: number): YokeEventDraft[] {
+    const open = this.#modelCall;
+    const ledger = this.#ledger;
+    if (open === undefined || ledger === undefined) return [];
+    const { turns: _turns, ...rest } = open.amounts;
+    const attribution: ChargeAttribution = { ...open.attribution, note: `attempt ${attempt + 1}` };
+    const reservationId = newId(this.#deps.ids, "reservation");
+    // Tried before the failed attempt settles: a retry that does not fit is folded into the reservation it would replace.
+    const elapsed = this.#elapsed();
+    const trial = ledger.reserve({ reservationId, parentId: this.#budgetId!, amounts: { ...rest, wall_time: 0 }, attribution });
+    if (!trial.ok) return [];
+    ledger.release(reservationId);
+    this.#modelCall = undefined;
+    const settled = this.#settle({ ...open, attribution: { ...open.attribution, discarded: true } }, { ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }), wall_time: elapsed });
+    const reserved = this.#reserve({ ...rest, wall_time: Math.max(0, (open.amounts.wall_time ?? 0) - elapsed) }, attribution, (next) => {
+      this.#modelCall = next;
+    });
+    return isExhaustion(reserved) ? [settled] : [settled, reserved];
+  }
+
+  /**
+   * Whether `count` dispatches fit (tool operations, concurrency, wall time); checked before any
+   * call of a response is admitted, so a batch runs whole or not at all.
+   */
+  admitDispatches(count: number): Exhaustion | undefined {
+    const ledger = this.#ledger;
+    if (ledger === undefined || count === 0) return undefined;
+    const result = ledger.check({
+      reservationId: newId(this.#deps.ids, "reservation"),
+      parentId: this.#budgetId!,
+      amounts: { tool_ops: count, concurrency: count, wall_time: this.#elapsed() },
+      attribution: { kind: "tool_attempt", runId: this.#runId },
+    });
+    return result.ok ? undefined : exhausted(result);
+  }
+
+  /** Reserves one dispatch of an action attempt (one tool operation, one unit of concurrency). */
+  reserveAttempt(item: { actionId: string; attemptId: string }, turnId: string | undefined): YokeEventDraft | Exhaustion | undefined {
+    if (this.#ledger === undefined || this.#attempts.has(item.attemptId)) return undefined;
+    const attribution: ChargeAttribution = {
+      kind: "tool_attempt",
+      runId: this.#runId,
+      ...(turnId === undefined ? {} : { turnId }),
+      actionId: item.actionId,
+      attemptId: item.attemptId,
+    };
+    return this.#reserve({ tool_ops: 1, concurrency: 1 }, attribution, (open) => {
+      this.#attempts.set(item.attemptId, open);
+    });
+  }
+
+  /** Whether an attempt holds a reservation. */
+  holds(attemptId: string): boolean {
+    return this.#attempts.has(attemptId);
+  }
+
+  /** An attempt settled: one tool operation charged when it was dispatched; released in full when it never was. */
+  settleAttempt(attemptId: string, dispatched: boolean): YokeEventDraft | undefined {
+    const open = this.#attempts.get(attemptId);
+    if (open === undefined || this.#ledger === undefined) return undefined;
+    this.#attempts.delete(attemptId);
+    return this.#settle(open, dispatched ? { tool_ops: 1 } : {});
+  }
+
+  /**
+   * Settles the reservations of attempts a resume's recovery moved on (reconciled, failed,
+   * replaced by a new attempt): each was executing when its process stopped, so its operation is charged.
+   */
+  settleSuperseded(state: RunState): YokeEventDraft[] {
+    const drafts: YokeEventDraft[] = [];
+    for (const [attemptId, open] of [...this.#attempts]) {
+      const record = state.actions.find((action) => action.actionId === open.attribution.actionId);
+      const live = record !== undefined && record.attemptId === attemptId && (record.status.state === "leased" || record.status.state === "executing");
+      if (!live) drafts.push(this.settleAttempt(attemptId, true)!);
+    }
+    return drafts;
+  }
+
+  /** Settles every attempt reservation still open (charged: each was dispatched), before a run ends around them. */
+  settleOpenAttempts(): YokeEventDraft[] {
+    return [...this.#attempts.keys()].map((attemptId) => this.settleAttempt(attemptId, true)!);
+  }
+
+  #reserve(amounts: BudgetAmounts, attribution: ChargeAttribution, onOpen: (open: OpenReservation) => void): YokeEventDraft | Exhaustion {
+    const reservationId = newId(this.#deps.ids, "reservation");
+    const result = this.#ledger!.reserve({ reservationId, parentId: this.#budgetId!, amounts, attribution });
+    if (!result.ok) return exhausted(result);
+    onOpen({ reservationId, amounts, attribution });
+    return {
+      type: "budget.reserved",
+      at: this.#deps.clock.now(),
+      causationId: attribution.attemptId ?? attribution.turnId ?? null,
+      data: { reservationId, parentId: this.#budgetId!, amounts, attribution },
+    };
+  }
+
+  #settle(open: OpenReservation, actual: BudgetAmounts): YokeEventDraft {
+    // The work already happened: what it used past its hold is the one in-flight overshoot, recorded as such.
+    const data = this.#ledger!.settle(open.reservationId, actual, { overshoot: true });
+    const at = this.#deps.clock.now();
+    if ((data.charged.wall_time ?? 0) > 0) this.#wallMark = at;
+    return { type: "budget.settled", at, causationId: open.attribution.attemptId ?? open.attribution.turnId ?? null, data };
+  }
+
+  #elapsed(): number {
+    return Math.max(0, this.#deps.clock.now() - this.#wallMark);
+  }
+
+  #usageCharge(open: OpenReservation, usage: Usage, model: { provider: string; model: string }): BudgetAmounts {
+    const pricing = this.#deps.budget?.pricing;
+    const charge: BudgetAmounts = {
+      ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }),
+      tokens: usage.inputTokens + usage.outputTokens,
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      ...(usage.cacheReadTokens === undefined ? {} : { cache_read_tokens: usage.cacheReadTokens }),
+      ...(usage.cacheWriteTokens === undefined ? {} : { cache_write_tokens: usage.cacheWriteTokens }),
+      wall_time: this.#elapsed(),
+    };
+    if (pricing === undefined) return charge;
+    return { ...charge, spend: this.#spendOf(usage, model, open.amounts.spend ?? 0) };
+  }
+
+  /** What `usage` costs: at the answering model's price, else the requested model's; never zero for lack of a price (then what was held). */
+  #spendOf(usage: Usage, answered: { provider: string; model: string }, held: number): number {
+    const pricing = this.#deps.budget!.pricing!;
+    for (const model of [answered, { provider: this.#deps.provider.provider, model: this.#deps.provider.modelId }]) {
+      try {
+        return createPricing(pricing).priceOf(model, usage);
+      } catch (error) {
+        if (!YokeError.isInstance(error) || error.code !== "PRICING_MISSING") throw error;
+      }
+    }
+    return held;
+  }
+
+  /** The most `input` + `output` tokens can cost: every input token at the dearer of the input and cache-write prices. */
+  #worstSpend(input: number, output: number): number {
+    const pricing = this.#deps.budget!.pricing!;
+    const model = { provider: this.#deps.provider.provider, model: this.#deps.provider.modelId };
+    const pricer = createPricing(pricing);
+    const plain = pricer.priceOf(model, { inputTokens: input, outputTokens: output });
+    const written = pricer.priceOf(model, { inputTokens: input, outputTokens: output, cacheWriteTokens: input });
+    return Math.max(plain, written);
+  }
+}
+
+function exhausted(result: Extract<ReturnType<BudgetLedger["reserve"]>, { ok: false }>): Exhaustion {
+  return { status: "budget_exhausted", budget: result.dimension as BudgetDimension, limit: result.limit, reservationId: result.reservationId };
+}
+
+/** Whether admission refused. */
+export function isExhaustion(value: YokeEventDraft | Exhaustion | undefined): value is Exhaustion {
+  return value !== undefined && "status" in value;
+}

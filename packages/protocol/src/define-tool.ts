@@ -5,7 +5,16 @@ import type { JsonValue } from "./json-value.js";
 import { ToolSpecSchema, type ToolSpec } from "./model.js";
 import { jsonSchemaOf, type InferSchemaOutput, type SchemaLike } from "./schema-adapter.js";
 import { DataClassificationSchema, NetworkPolicySchema, type DataClassification, type NetworkPolicy } from "./tool-contract.js";
-import type { CompensationContext, ReconcileResult, SideEffectClass, ToolAccess, ToolCallContext, ToolDeclarationV1, ToolLoopPolicy, ToolOutput } from "./tool-declaration.js";
+import type {
+  CompensationContext,
+  ReconcileResult,
+  SideEffectClass,
+  ToolAccess,
+  ToolCallContext,
+  ToolDeclarationV1,
+  ToolLoopPolicy,
+  ToolOutput,
+} from "./tool-declaration.js";
 
 /** Default `timeoutMs` of a tool. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

@@ -14,7 +14,7 @@ import { createDraftRedactor, createRedactor, redactingLogger } from "./redactio
 import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
 import { resolveOutput } from "./structured-output.js";
-import { resolveLoopControl } from "./loop-control.js";
+import { resolveLoopControl } from "./resolve-loop-control.js";
 import { resolveBudget } from "./budget/budget-options.js";
 
 export const DEFAULT_MAX_TURNS = 20;

@@ -26,8 +26,7 @@ import type { Sleep } from "./model-call.js";
 import type { Timers } from "@yoke/scheduler";
 import type { LeaseOptions } from "./run-lease.js";
 import type { CapabilityOptions } from "./capabilities.js";
-import type { HumanWaiting, LoopControlOptions, WaitingAnswerOptions } from "./loop-control.js";
-import type { InterruptRequestOptions } from "./interrupts.js";
+import type { HumanWaiting, InterruptRequestOptions, LoopControlOptions, WaitingAnswerOptions } from "./loop-control.js";
 
 /** What a completion check is shown: the state after the final response, and that response. */
 export interface CompletionContext {

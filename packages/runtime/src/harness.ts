@@ -34,10 +34,10 @@ import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
-import { appendInterrupt, createInterruptInbox, interruptOf, type InterruptRequestOptions } from "./interrupts.js";
+import { appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
 import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
 import { answerWaiting } from "./loop/answer-waiting.js";
-import type { WaitingAnswerOptions } from "./loop-control.js";
+import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-control.js";
 import { RunBudget } from "./budget/run-budget.js";
 
 /**

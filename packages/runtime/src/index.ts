@@ -66,8 +66,7 @@ export {
   DEFAULT_MAX_TOKENS_CONTINUATIONS,
   DEFAULT_VERIFIER_RETRIES,
 } from "./loop-control.js";
-export type { HumanWaiting, LoopControlOptions, LoopDetectionOptions, WaitingAnswerOptions } from "./loop-control.js";
+export type { HumanWaiting, InterruptRequestOptions, LoopControlOptions, LoopDetectionOptions, WaitingAnswerOptions } from "./loop-control.js";
 export { COMPLETION_CHECK_VERIFIER_ID, completionCheckVerifier } from "./verification/check-verifier.js";
 export { INTERRUPT_INBOX_SUFFIX } from "./interrupts.js";
-export type { InterruptRequestOptions } from "./interrupts.js";
 export { callSignature } from "./loop/run-facts.js";

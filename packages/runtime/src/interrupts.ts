@@ -1,4 +1,5 @@
 import { EVENT_SCHEMA_VERSION, YokeError, newId, readYokeEvents, type RunScope, type YokeEventDraft } from "@yoke/protocol";
+import type { InterruptInbox, InterruptRequest, InterruptRequestOptions } from "./loop-control.js";
 import type { HarnessDeps, RunContext } from "./run-context.js";
 
 /**
@@ -7,23 +8,6 @@ import type { HarnessDeps, RunContext } from "./run-context.js";
  * only the run's owner appends to the run, where it acknowledges each request it landed.
  */
 export const INTERRUPT_INBOX_SUFFIX = ":interrupts";
-
-/** What `harness.interrupt` asks: input for the model, or the run's cancellation with a reason. */
-export type InterruptRequestOptions = { readonly input: string } | { readonly cancel: string };
-
-/** One request read from a run's inbox. */
-export interface InterruptRequest {
-  readonly interruptId: string;
-  readonly inboxSeq: number;
-  readonly kind: "input" | "cancel";
-  readonly text: string;
-}
-
-/** The inbox as one process last read it: its length and every request in it. */
-export interface InterruptInbox {
-  length: number;
-  readonly requests: InterruptRequest[];
-}
 
 export function createInterruptInbox(): InterruptInbox {
   return { length: 0, requests: [] };
@@ -103,7 +87,12 @@ export function landInputDrafts(context: RunContext, turnId: string | null): Yok
     .filter((request) => request.kind === "input")
     .flatMap((request): YokeEventDraft[] => [
       landed(context, request, turnId),
-      { type: "input.added", at: context.deps.clock.now(), causationId: turnId, data: { source: "interrupt", content: [{ type: "text", text: request.text }] } },
+      {
+        type: "input.added",
+        at: context.deps.clock.now(),
+        causationId: turnId,
+        data: { source: "interrupt", content: [{ type: "text", text: request.text }] },
+      },
     ]);
 }
 

@@ -33,7 +33,7 @@ import type { DiscoveryOption } from "./pinned-tools.js";
 import type { Redactor } from "./redaction.js";
 import type { LoopControl } from "./loop-control.js";
 import { observeRunFacts, type RunFacts } from "./loop/run-facts.js";
-import type { InterruptInbox } from "./interrupts.js";
+import type { InterruptInbox } from "./loop-control.js";
 import type { ResolvedBudget } from "./budget/budget-options.js";
 import type { RunBudget } from "./budget/run-budget.js";
 
@@ -171,7 +171,8 @@ export async function commit(context: RunContext, raw: readonly YokeEventDraft[]
   }
   let appended: AppendResult;
   try {
-    for (let index = folded; index < drafts.length; index++) observeRunFacts(context.facts, accumulator.apply(provisional(context, drafts[index]!, fromSeq + index)));
+    for (let index = folded; index < drafts.length; index++)
+      observeRunFacts(context.facts, accumulator.apply(provisional(context, drafts[index]!, fromSeq + index)));
     appended = await (context.lease === undefined
       ? context.deps.journal.append(context.scope, fromSeq, drafts)
       : context.deps.journal.append(context.scope, fromSeq, drafts, { lease: context.lease.current() }));

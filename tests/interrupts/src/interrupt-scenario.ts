@@ -122,7 +122,9 @@ try {
     emit(`INTERRUPTED ${interruptId}`);
   } else {
     // A refusal or an escalation waits for a person, with or without a policy.
-    const result = (mode === "start" ? await harness.start("Do the work.", { runId: scope.runId }) : await harness.resume(scope.runId)) as RunResult | WaitingRunResult;
+    const result = (mode === "start" ? await harness.start("Do the work.", { runId: scope.runId }) : await harness.resume(scope.runId)) as
+      | RunResult
+      | WaitingRunResult;
     if (result.waiting !== undefined) emit(`WAITING ${result.waiting.kind === "human" ? result.waiting.reason : result.waiting.kind}`);
     else emit(`DONE ${JSON.stringify({ outcome: result.outcome.status })}`);
   }

@@ -85,7 +85,8 @@ export class RunBudget {
         this.#ledger?.apply(event);
         const open = { reservationId: event.data.reservationId, amounts: event.data.amounts, attribution: event.data.attribution };
         if (event.data.attribution.kind === "model_call") this.#modelCall = open;
-        if (event.data.attribution.kind === "tool_attempt" && event.data.attribution.attemptId !== undefined) this.#attempts.set(event.data.attribution.attemptId, open);
+        if (event.data.attribution.kind === "tool_attempt" && event.data.attribution.attemptId !== undefined)
+          this.#attempts.set(event.data.attribution.attemptId, open);
         return;
       }
       case "budget.settled":
@@ -163,7 +164,10 @@ export class RunBudget {
     if (!trial.ok) return [];
     ledger.release(reservationId);
     this.#modelCall = undefined;
-    const settled = this.#settle({ ...open, attribution: { ...open.attribution, discarded: true } }, { ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }), wall_time: elapsed });
+    const settled = this.#settle(
+      { ...open, attribution: { ...open.attribution, discarded: true } },
+      { ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }), wall_time: elapsed },
+    );
     const reserved = this.#reserve({ ...rest, wall_time: Math.max(0, (open.amounts.wall_time ?? 0) - elapsed) }, attribution, (next) => {
       this.#modelCall = next;
     });

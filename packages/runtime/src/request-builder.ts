@@ -100,7 +100,10 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
     startsTurn,
   );
   if (isExhaustion(reserved)) {
-    context.logger.info({ turnId, budget: reserved.budget, limit: reserved.limit, reservationId: reserved.reservationId }, "model call does not fit the budget");
+    context.logger.info(
+      { turnId, budget: reserved.budget, limit: reserved.limit, reservationId: reserved.reservationId },
+      "model call does not fit the budget",
+    );
     return [
       {
         type: "run.completed",

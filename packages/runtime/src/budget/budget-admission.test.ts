@@ -1,6 +1,6 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { parseYokeEvent, type PricingTable, type YokeEvent } from "@yoke/protocol";
-import { callTools, createScriptedModel, failWith, say, type ScriptedStep } from "@yoke/testkit";
+import { callTools, failWith, say, type ScriptedStep } from "@yoke/testkit";
 import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { crashingJournal, echoTool, readAll, rig } from "../__fixtures__/harness-fixtures.js";
@@ -41,19 +41,16 @@ describe("budget admission", () => {
     expect(outcome.status).toBe("completed");
     expect(journal.appends[0]).toEqual(["run.started", "budget.opened", "turn.started", "context.compiled", "model.requested", "budget.reserved"]);
     expect(journal.appends[1]).toEqual(["model.responded", "budget.settled", "action.admitted", "budget.reserved"]);
-    expect(journal.appends[2]).toEqual([
-      "action.committed",
-      "budget.settled",
-      "turn.started",
-      "context.compiled",
-      "model.requested",
-      "budget.reserved",
-    ]);
+    expect(journal.appends[2]).toEqual(["action.committed", "budget.settled", "turn.started", "context.compiled", "model.requested", "budget.reserved"]);
     // The final answer: its response (and model call's charge), then the run's end, as without a budget.
     expect(journal.appends.slice(3)).toEqual([["model.responded", "budget.settled"], ["run.completed"]]);
     const events = await eventsOf(journal, runId);
     const opened = events.find((event) => event.type === "budget.opened");
-    expect(opened?.type === "budget.opened" && opened.data.pricing).toEqual({ id: "test-prices", revision: expect.stringMatching(/^[0-9a-f]{64}$/), currency: "USD" });
+    expect(opened?.type === "budget.opened" && opened.data.pricing).toEqual({
+      id: "test-prices",
+      revision: expect.stringMatching(/^[0-9a-f]{64}$/),
+      currency: "USD",
+    });
     const reserved = events.flatMap((event) => (event.type === "budget.reserved" ? [event.data] : []));
     expect(reserved.map((data) => data.attribution.kind)).toEqual(["model_call", "tool_attempt", "model_call"]);
     // The worst case: the compiled request's tokens plus the output reserve, and their price.

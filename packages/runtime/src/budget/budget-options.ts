@@ -1,11 +1,4 @@
-import {
-  BudgetAmountsSchema,
-  PricingTableSchema,
-  YokeError,
-  type BudgetAmounts,
-  type PricingTable,
-  type ProviderAdapterV1,
-} from "@yoke/protocol";
+import { BudgetAmountsSchema, PricingTableSchema, YokeError, type BudgetAmounts, type PricingTable, type ProviderAdapterV1 } from "@yoke/protocol";
 import { assertPriced, pricingRevisionOf } from "@yoke/budget";
 
 /**
@@ -54,9 +47,13 @@ export function resolveBudget(option: BudgetOptions | undefined, provider: Provi
   if (option === undefined) return undefined;
   const limits = BudgetAmountsSchema.safeParse(option?.limits);
   if (!limits.success) {
-    throw new YokeError("BUDGET_INVALID", `budget.limits: ${limits.error.issues.map((issue) => `${issue.path.join(".") || "limits"}: ${issue.message}`).join("; ")}`, {
-      details: { option: "budget.limits" },
-    });
+    throw new YokeError(
+      "BUDGET_INVALID",
+      `budget.limits: ${limits.error.issues.map((issue) => `${issue.path.join(".") || "limits"}: ${issue.message}`).join("; ")}`,
+      {
+        details: { option: "budget.limits" },
+      },
+    );
   }
   const outputReserve = option.outputReserve;
   if (outputReserve !== undefined && (!Number.isInteger(outputReserve) || outputReserve < 1)) {

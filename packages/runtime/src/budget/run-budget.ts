@@ -1,8 +1,10 @@
 import {
-  BUDGET_DIMENSIONS,
   newId,
   YokeError,
   type BudgetAmounts,
+  type Clock,
+  type IdSource,
+  type ProviderAdapterV1,
   type BudgetDimension,
   type ChargeAttribution,
   type ModelResponse,
@@ -13,7 +15,17 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
-import type { HarnessDeps } from "../run-context.js";
+import type { ResolvedBudget } from "./budget-options.js";
+
+/** What a run's budget needs of the harness (a subset of its resolved options). */
+export interface BudgetDeps {
+  readonly budget: ResolvedBudget | undefined;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly provider: Pick<ProviderAdapterV1, "provider" | "modelId">;
+  readonly modelCallTimeoutMs: number;
+  readonly modelRetries: number;
+}
 
 /** A reservation this process knows is open: what it holds and for what. */
 interface OpenReservation {
@@ -38,9 +50,9 @@ export class RunBudget {
   #modelCall: OpenReservation | undefined;
   readonly #attempts = new Map<string, OpenReservation>();
   readonly #runId: string;
-  readonly #deps: HarnessDeps;
+  readonly #deps: BudgetDeps;
 
-  constructor(deps: HarnessDeps, runId: string) {
+  constructor(deps: BudgetDeps, runId: string) {
     this.#deps = deps;
     this.#runId = runId;
   }
@@ -85,7 +97,8 @@ export class RunBudget {
         this.#ledger?.apply(event);
         const open = { reservationId: event.data.reservationId, amounts: event.data.amounts, attribution: event.data.attribution };
         if (event.data.attribution.kind === "model_call") this.#modelCall = open;
-        if (event.data.attribution.kind === "tool_attempt" && event.data.attribution.attemptId !== undefined) this.#attempts.set(event.data.attribution.attemptId, open);
+        if (event.data.attribution.kind === "tool_attempt" && event.data.attribution.attemptId !== undefined)
+          this.#attempts.set(event.data.attribution.attemptId, open);
         return;
       }
       case "budget.settled":
@@ -163,7 +176,10 @@ export class RunBudget {
     if (!trial.ok) return [];
     ledger.release(reservationId);
     this.#modelCall = undefined;
-    const settled = this.#settle({ ...open, attribution: { ...open.attribution, discarded: true } }, { ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }), wall_time: elapsed });
+    const settled = this.#settle(
+      { ...open, attribution: { ...open.attribution, discarded: true } },
+      { ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }), wall_time: elapsed },
+    );
     const reserved = this.#reserve({ ...rest, wall_time: Math.max(0, (open.amounts.wall_time ?? 0) - elapsed) }, attribution, (next) => {
       this.#modelCall = next;
     });

@@ -141,11 +141,20 @@ async function endExhausted(
       type: "tool.rejected",
       at,
       causationId: turnId,
-      data: { turnId, toolCallId: call.toolCallId, toolName: call.toolName, code: "BUDGET_EXHAUSTED", result: errorEnvelope("BUDGET_EXHAUSTED", message, at, clock) },
+      data: {
+        turnId,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        code: "BUDGET_EXHAUSTED",
+        result: errorEnvelope("BUDGET_EXHAUSTED", message, at, clock),
+      },
     });
   }
   const settled = preview(context, drafts, state.length);
-  context.logger.info({ turnId, budget: exhaustion.budget, limit: exhaustion.limit, reservationId: exhaustion.reservationId }, "tool calls do not fit the budget");
+  context.logger.info(
+    { turnId, budget: exhaustion.budget, limit: exhaustion.limit, reservationId: exhaustion.reservationId },
+    "tool calls do not fit the budget",
+  );
   await commit(context, [...drafts, runCompleted(context, settled, exhaustion)]);
 }
 

@@ -18,5 +18,8 @@ export type { OpenedDataOptions } from "./fold.js";
 export { createBudgetLedger } from "./ledger.js";
 export type { BudgetLedgerOptions } from "./ledger.js";
 export type { BudgetLedger, BudgetSnapshot, OpenedData, ReservationView, ReservedData, ReserveRequest, SettledData } from "./ledger-types.js";
+export { formatBudgetReport } from "./format-report.js";
 export { assertPriced, createPricing, priceOf, pricingRevisionOf, spendOf, usageCharge } from "./pricing.js";
 export type { ModelRef, PricedUsage, Pricing } from "./pricing.js";
+export { budgetReport } from "./report.js";
+export type { BudgetReport, ChargeGroup, DimensionRow, OvershootRow, RunRow } from "./report.js";

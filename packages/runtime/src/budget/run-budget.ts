@@ -158,32 +158,22 @@ export class RunBudget {
   }
 
   /**
-   * A model call attempt failed and another follows: the failed attempt is settled (the wall
-   * time it took; a provider that failed reports no usage), attributed `discarded`, and the
-   * retry holds afresh what the call held; both are journaled with the `model.failed`. When the
-   * retry's hold does not fit, the failed attempt's reservation stays open and covers the retry.
+   * A model call attempt failed and another follows: the failed attempt is charged as
+   * discarded work (a reservation attributed `discarded`, settled at once to the wall time it
+   * took; a provider that failed reports no usage), journaled with the `model.failed`. The
+   * call's own reservation stays open for the retry.
    */
-  retryModelCall(attempt: number): YokeEventDraft[] {
+  retryModelCall(failure: { attempt: number; code: string }): YokeEventDraft[] {
     const open = this.#modelCall;
-    const ledger = this.#ledger;
-    if (open === undefined || ledger === undefined) return [];
-    const { turns: _turns, ...rest } = open.amounts;
-    const attribution: ChargeAttribution = { ...open.attribution, note: `attempt ${attempt + 1}` };
-    const reservationId = newId(this.#deps.ids, "reservation");
-    // Tried before the failed attempt settles: a retry that does not fit is folded into the reservation it would replace.
+    if (open === undefined || this.#ledger === undefined) return [];
+    const attribution: ChargeAttribution = { ...open.attribution, discarded: true, note: `attempt ${failure.attempt} failed (${failure.code})` };
     const elapsed = this.#elapsed();
-    const trial = ledger.reserve({ reservationId, parentId: this.#budgetId!, amounts: { ...rest, wall_time: 0 }, attribution });
-    if (!trial.ok) return [];
-    ledger.release(reservationId);
-    this.#modelCall = undefined;
-    const settled = this.#settle(
-      { ...open, attribution: { ...open.attribution, discarded: true } },
-      { ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }), wall_time: elapsed },
-    );
-    const reserved = this.#reserve({ ...rest, wall_time: Math.max(0, (open.amounts.wall_time ?? 0) - elapsed) }, attribution, (next) => {
-      this.#modelCall = next;
+    let discarded: OpenReservation | undefined;
+    const reserved = this.#reserve({ wall_time: elapsed }, attribution, (held) => {
+      discarded = held;
     });
-    return isExhaustion(reserved) ? [settled] : [settled, reserved];
+    if (isExhaustion(reserved) || discarded === undefined) return [];
+    return [reserved, this.#settle(discarded, { wall_time: elapsed })];
   }
 
   /**

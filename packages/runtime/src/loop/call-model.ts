@@ -50,7 +50,7 @@ export async function callModel(context: RunContext): Promise<void> {
       accept: normalizeResponse,
       onFailure: async (failure) => {
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.
-        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure.attempt)]);
+        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure)]);
         else last = failure;
       },
     });

@@ -14,6 +14,7 @@ import { createDraftRedactor, createRedactor, redactingLogger } from "./redactio
 import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
 import { resolveOutput } from "./structured-output.js";
+import { resolveLoopControl } from "./loop-control.js";
 import { resolveBudget } from "./budget/budget-options.js";
 
 export const DEFAULT_MAX_TURNS = 20;
@@ -98,6 +99,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     systemPrompt: options.systemPrompt === "" ? undefined : options.systemPrompt,
     maxTurns,
     checkCompletion: options.checkCompletion,
+    loopControl: resolveLoopControl(options, options.checkCompletion),
     onEvent: options.onEvent,
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
     modelRetries,

@@ -26,6 +26,8 @@ import type { Sleep } from "./model-call.js";
 import type { Timers } from "@yoke/scheduler";
 import type { LeaseOptions } from "./run-lease.js";
 import type { CapabilityOptions } from "./capabilities.js";
+import type { HumanWaiting, LoopControlOptions, WaitingAnswerOptions } from "./loop-control.js";
+import type { InterruptRequestOptions } from "./interrupts.js";
 
 /** What a completion check is shown: the state after the final response, and that response. */
 export interface CompletionContext {
@@ -119,7 +121,7 @@ export interface ContextOptions {
  * });
  * ```
  */
-export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = SchemaLike | undefined> {
+export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = SchemaLike | undefined> extends LoopControlOptions {
   /**
    * Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the
    * process. Pass a SQLite journal to survive a restart, or just its path: `"./yoke.db"`
@@ -345,12 +347,10 @@ export interface PrincipalOption {
 
 /**
  * What a run waits for when `start` or `resume` returns before an outcome: `approval`, the
- * approval requests of actions the policy parked (`require_approval`), none decided yet.
+ * approval requests of actions the policy parked (`require_approval`), none decided yet; or
+ * `human` (see `HumanWaiting`): a refusal, a content filter or an escalation.
  */
-export interface RunWaiting {
-  readonly kind: "approval";
-  readonly approvals: readonly ApprovalRecord[];
-}
+export type RunWaiting = { readonly kind: "approval"; readonly approvals: readonly ApprovalRecord[] } | HumanWaiting;
 
 /**
  * How a `start` or `resume` returns when the run waits for a person: no outcome yet
@@ -410,7 +410,7 @@ export interface StartOptions {
   principal?: PrincipalOption;
 }
 
-export interface ResumeOptions {
+export interface ResumeOptions extends WaitingAnswerOptions {
   signal?: AbortSignal;
   /**
    * When another process holds the run's lease: `false` (default) fails at once with
@@ -501,6 +501,23 @@ export interface Harness<Output = unknown, Waiting = never> {
    * ```
    */
   deny(runId: string, approvalId: string, options: DenyOptions): Promise<ApprovalRecord>;
+  /**
+   * Interrupts a run, from this process or any other sharing the journal: `{ input }` adds a
+   * person's input (`input.added` source `interrupt`) at the run's next turn boundary (or
+   * answers a wait); `{ cancel: reason }` ends it `cancelled` at its next step, never between
+   * a tool call and its result (the batch in flight settles first). The request goes to the
+   * run's interrupt inbox (a stream beside the run that needs no lease); the run's owner lands
+   * it and acknowledges it (`interrupt.landed`) in the same append, so it lands exactly once,
+   * also across a crash. A run nobody drives lands it on its next `resume`. RUN_NOT_FOUND,
+   * RUN_FINISHED.
+   *
+   * @example
+   * ```ts
+   * await harness.interrupt(runId, { input: "Use the staging database, not prod." });
+   * await harness.interrupt(runId, { cancel: "the customer withdrew the request" });
+   * ```
+   */
+  interrupt(runId: string, options: InterruptRequestOptions): Promise<{ readonly interruptId: string }>;
   /** The run's state, folded from its journal. RUN_NOT_FOUND if unknown. */
   getState(runId: string): Promise<RunState>;
   /**

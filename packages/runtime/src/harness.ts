@@ -34,6 +34,10 @@ import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
+import { appendInterrupt, createInterruptInbox, interruptOf, type InterruptRequestOptions } from "./interrupts.js";
+import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import { answerWaiting } from "./loop/answer-waiting.js";
+import type { WaitingAnswerOptions } from "./loop-control.js";
 import { RunBudget } from "./budget/run-budget.js";
 
 /**
@@ -83,7 +87,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
     async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult | WaitingRunResult> {
       const scope = { tenantId: deps.tenantId, runId };
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
-        resumeRun(deps, scope, resumeOptions.signal, lease),
+        resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions),
       );
     },
 
@@ -95,6 +99,18 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
         (await deps.journal.head(scope)) === null ? startRun(deps, scope, task, options, lease) : resumeRun(deps, scope, options.signal, lease),
       );
+    },
+
+    async interrupt(runId: string, request: InterruptRequestOptions): Promise<{ interruptId: string }> {
+      const parsed = interruptOf(request);
+      const scope = { tenantId: deps.tenantId, runId };
+      const state = (await load(deps, scope)).peek();
+      if (state.phase === "finished") {
+        throw new YokeError("RUN_FINISHED", `run ${runId} has finished (${state.outcome?.status}); it can no longer be interrupted`, { details: { ...scope } });
+      }
+      const { interruptId } = await appendInterrupt(deps, scope, parsed);
+      deps.logger.info({ tenantId: scope.tenantId, runId, interruptId, kind: parsed.kind }, "interrupt requested");
+      return { interruptId };
     },
 
     async getState(runId: string) {
@@ -259,11 +275,14 @@ async function resumeRun(
   scope: RunScope,
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
+  answer: WaitingAnswerOptions = {},
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
   const budget = new RunBudget(deps, scope.runId);
-  const accumulator = await load(deps, scope, compiled, budget);
-  const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget);
+  const facts = createRunFacts();
+  const accumulator = await load(deps, scope, compiled, budget, facts);
+  const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
+  await answerWaiting(context, answer);
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
   return runLoop(context);
@@ -310,13 +329,14 @@ async function leased<T>(
   }
 }
 
-/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled` and `budget`, its context and ledger too. */
-async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, budget?: RunBudget): Promise<RunStateAccumulator> {
+/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, `budget` and `facts`, its context, ledger and loop facts too. */
+async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, budget?: RunBudget, facts?: RunFacts): Promise<RunStateAccumulator> {
   const accumulator = new RunStateAccumulator();
   let any = false;
   for await (const event of deps.journal.read(scope)) {
     const typed = accumulator.apply(event);
     if (compiled !== undefined) observeCompiled(compiled, typed);
+    if (facts !== undefined) observeRunFacts(facts, typed);
     budget?.observe(typed);
     any = true;
   }
@@ -332,6 +352,7 @@ function newContext(
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
   budget: RunBudget = new RunBudget(deps, scope.runId),
+  facts: RunFacts = createRunFacts(),
 ): RunContext {
   return {
     deps,
@@ -345,6 +366,8 @@ function newContext(
     fold: createFoldAhead(),
     lease,
     revisions: new Map(),
+    facts,
+    inbox: createInterruptInbox(),
     budget,
   };
 }

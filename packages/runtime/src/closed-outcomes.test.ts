@@ -43,7 +43,12 @@ describe("the closed set of outcomes", () => {
     const started = events.find((event) => event.type === "verifier.started");
     const finished = events.find((event) => event.type === "verifier.finished");
     expect(started?.type === "verifier.started" && started.data).toMatchObject({ verifierId: "tests", attempt: 1, replaySafe: true });
-    expect(finished?.type === "verifier.finished" && finished.data.verdict).toEqual({ verifierId: "tests", kind: "scripted", passed: true, reason: "5 of 5 green" });
+    expect(finished?.type === "verifier.finished" && finished.data.verdict).toEqual({
+      verifierId: "tests",
+      kind: "scripted",
+      passed: true,
+      reason: "5 of 5 green",
+    });
     expect(journal.appends.slice(-2)).toEqual([["verifier.started"], ["verifier.finished", "completion.checked", "run.completed"]]);
   });
 

@@ -53,7 +53,14 @@ describe("interrupts", () => {
     const landed = events.filter((event) => event.type === "interrupt.landed");
     expect(landed).toHaveLength(1);
     // Landed with its input, before a turn starts: never between a call and its result.
-    expect(owner.journal.appends).toContainEqual(["action.committed", "interrupt.landed", "input.added", "turn.started", "context.compiled", "model.requested"]);
+    expect(owner.journal.appends).toContainEqual([
+      "action.committed",
+      "interrupt.landed",
+      "input.added",
+      "turn.started",
+      "context.compiled",
+      "model.requested",
+    ]);
     const inbox = await journaled(journal, `${runId}${INTERRUPT_INBOX_SUFFIX}`);
     expect(inbox.map((event) => event.type)).toEqual(["run.started", "interrupt.requested"]);
     expect(landed[0]?.type === "interrupt.landed" && landed[0].data.interruptId).toBe(inbox[1]?.type === "interrupt.requested" && inbox[1].data.interruptId);

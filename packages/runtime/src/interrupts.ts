@@ -103,7 +103,12 @@ export function landInputDrafts(context: RunContext, turnId: string | null): Yok
     .filter((request) => request.kind === "input")
     .flatMap((request): YokeEventDraft[] => [
       landed(context, request, turnId),
-      { type: "input.added", at: context.deps.clock.now(), causationId: turnId, data: { source: "interrupt", content: [{ type: "text", text: request.text }] } },
+      {
+        type: "input.added",
+        at: context.deps.clock.now(),
+        causationId: turnId,
+        data: { source: "interrupt", content: [{ type: "text", text: request.text }] },
+      },
     ]);
 }
 

@@ -130,7 +130,8 @@ export function resolveLoopControl(options: LoopControlOptions, checkCompletion:
   const verifiers = checkCompletion === undefined ? [...given] : [completionCheckVerifier(checkCompletion), ...given];
   const verifierRetries = nonNegative(options.verifierRetries ?? DEFAULT_VERIFIER_RETRIES, "verifierRetries");
   const maxTokensContinuations = nonNegative(options.maxTokensContinuations ?? DEFAULT_MAX_TOKENS_CONTINUATIONS, "maxTokensContinuations");
-  if (options.workspace !== undefined && (typeof options.workspace !== "string" || options.workspace === "")) invalid("workspace must be a non-empty path", "workspace");
+  if (options.workspace !== undefined && (typeof options.workspace !== "string" || options.workspace === ""))
+    invalid("workspace must be a non-empty path", "workspace");
   return { verifiers, verifierRetries, maxTokensContinuations, loopDetection: resolveLoopDetection(options.loopDetection), workspace: options.workspace };
 }
 

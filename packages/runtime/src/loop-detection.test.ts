@@ -29,7 +29,9 @@ async function journaled(journal: Parameters<typeof readAll>[0], runId: string):
 }
 
 function detections(events: YokeEvent[]) {
-  return events.flatMap((event) => (event.type === "loop.detected" ? [{ response: event.data.response, pattern: event.data.pattern, count: event.data.count }] : []));
+  return events.flatMap((event) =>
+    event.type === "loop.detected" ? [{ response: event.data.response, pattern: event.data.pattern, count: event.data.count }] : [],
+  );
 }
 
 /** Issue 15, point 4. */
@@ -76,7 +78,8 @@ describe("loop detection", () => {
   });
 
   it("a tool that opted out (declared reason) is never counted; the harness's perTool can opt a tool out too", async () => {
-    const calls = (name: string, count: number): ScriptedStep[] => Array.from({ length: count }, () => callTools([{ name, args: name === "echo" ? { text: "x" } : {} }]));
+    const calls = (name: string, count: number): ScriptedStep[] =>
+      Array.from({ length: count }, () => callTools([{ name, args: name === "echo" ? { text: "x" } : {} }]));
     const declared = rig([...calls("poll_queue", 6), say("drained")], { tools: [poll] });
     const first = await declared.harness.start("t");
     expect(first.outcome).toEqual({ status: "completed" });
@@ -104,7 +107,10 @@ describe("loop detection", () => {
     expect((await harness.resume(waiting.runId, { close: "looping" })).outcome?.status).toBe("escalated");
 
     // Without loop detection, the turn limit is what stops it.
-    const off = rig(Array.from({ length: 50 }, () => echo("again")), { maxTurns: 10, loopDetection: false });
+    const off = rig(
+      Array.from({ length: 50 }, () => echo("again")),
+      { maxTurns: 10, loopDetection: false },
+    );
     expect((await off.harness.start("t")).outcome).toEqual({ status: "budget_exhausted", budget: "turns", limit: 10 });
   });
 
@@ -114,7 +120,9 @@ describe("loop detection", () => {
     const uninterrupted = await reference.harness.start("t", { runId: "run_ref" });
     // What loop detection decides, and on what (a crash mid-call adds reconciliation events, which change nothing here).
     const decisions = (events: YokeEvent[]) =>
-      events.filter((event) => ["action.committed", "loop.detected", "input.added", "run.waiting", "turn.started"].includes(event.type)).map((event) => event.type);
+      events
+        .filter((event) => ["action.committed", "loop.detected", "input.added", "run.waiting", "turn.started"].includes(event.type))
+        .map((event) => event.type);
     const expected = decisions(await journaled(reference.journal, "run_ref"));
     expect(uninterrupted.waiting).toMatchObject({ reason: "escalation" });
     for (let allowed = 1; allowed < reference.journal.appends.length; allowed++) {

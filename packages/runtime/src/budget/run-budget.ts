@@ -14,7 +14,8 @@ import {
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
-import { createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
+import { addAmounts, createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
+import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT } from "../subagents/subagent-options.js";
 import type { ResolvedBudget } from "./budget-options.js";
 
 /** What a run's budget needs of the harness (a subset of its resolved options). */
@@ -25,6 +26,7 @@ export interface BudgetDeps {
   readonly provider: Pick<ProviderAdapterV1, "provider" | "modelId">;
   readonly modelCallTimeoutMs: number;
   readonly modelRetries: number;
+  readonly subagents?: { readonly budget: BudgetAmounts; readonly charges: Map<string, BudgetAmounts> } | undefined;
 }
 
 /** A reservation this process knows is open: what it holds and for what. */
@@ -180,31 +182,51 @@ export class RunBudget {
    * Whether `count` dispatches fit (tool operations, concurrency, wall time); checked before any
    * call of a response is admitted, so a batch runs whole or not at all.
    */
-  admitDispatches(count: number): Exhaustion | undefined {
+  admitDispatches(toolNames: readonly string[]): Exhaustion | undefined {
     const ledger = this.#ledger;
-    if (ledger === undefined || count === 0) return undefined;
+    if (ledger === undefined || toolNames.length === 0) return undefined;
+    let amounts: BudgetAmounts = { wall_time: this.#elapsed() };
+    for (const name of toolNames) amounts = addAmounts(amounts, this.#attemptAmounts(name));
     const result = ledger.check({
       reservationId: newId(this.#deps.ids, "reservation"),
       parentId: this.#budgetId!,
-      amounts: { tool_ops: count, concurrency: count, wall_time: this.#elapsed() },
+      amounts,
       attribution: { kind: "tool_attempt", runId: this.#runId },
     });
     return result.ok ? undefined : exhausted(result);
   }
 
-  /** Reserves one dispatch of an action attempt (one tool operation, one unit of concurrency). */
-  reserveAttempt(item: { actionId: string; attemptId: string }, turnId: string | undefined): YokeEventDraft | Exhaustion | undefined {
+  /** What one dispatch of `toolName` holds: a tool operation and a unit of concurrency; a spawn also a child and its whole budget. */
+  #attemptAmounts(toolName: string): BudgetAmounts {
+    const subagents = this.#deps.subagents;
+    if (subagents === undefined || toolName !== SPAWN_SUBAGENT) return { tool_ops: 1, concurrency: 1 };
+    return addAmounts(subagents.budget, { tool_ops: 1, concurrency: 1, fan_out: 1 });
+  }
+
+  /**
+   * Reserves one dispatch of an action attempt (one tool operation, one unit of concurrency).
+   * A `spawn_subagent` attempt also holds one child (`fan_out`) and the child's whole budget,
+   * attributed `subagent`, under an id the child's `budget.opened.parent` names.
+   */
+  reserveAttempt(item: { actionId: string; attemptId: string; tool: { name: string } }, turnId: string | undefined): YokeEventDraft | Exhaustion | undefined {
     if (this.#ledger === undefined || this.#attempts.has(item.attemptId)) return undefined;
+    const spawn = this.#deps.subagents !== undefined && item.tool.name === SPAWN_SUBAGENT;
     const attribution: ChargeAttribution = {
-      kind: "tool_attempt",
+      kind: spawn ? "subagent" : "tool_attempt",
       runId: this.#runId,
       ...(turnId === undefined ? {} : { turnId }),
       actionId: item.actionId,
       attemptId: item.attemptId,
+      ...(spawn ? { childRunId: childRunIdOf(item.actionId) } : {}),
     };
-    return this.#reserve({ tool_ops: 1, concurrency: 1 }, attribution, (open) => {
-      this.#attempts.set(item.attemptId, open);
-    });
+    return this.#reserve(
+      this.#attemptAmounts(item.tool.name),
+      attribution,
+      (open) => {
+        this.#attempts.set(item.attemptId, open);
+      },
+      spawn ? childReservationIdOf(item.attemptId) : undefined,
+    );
   }
 
   /** Whether an attempt holds a reservation. */
@@ -212,12 +234,23 @@ export class RunBudget {
     return this.#attempts.has(attemptId);
   }
 
-  /** An attempt settled: one tool operation charged when it was dispatched; released in full when it never was. */
+  /**
+   * An attempt settled: one tool operation charged when it was dispatched; released in full
+   * when it never was. A spawn is charged what its child was charged in all (known once the
+   * child ended in this process), else everything it held: a child can never spend past it.
+   */
   settleAttempt(attemptId: string, dispatched: boolean): YokeEventDraft | undefined {
     const open = this.#attempts.get(attemptId);
     if (open === undefined || this.#ledger === undefined) return undefined;
     this.#attempts.delete(attemptId);
-    return this.#settle(open, dispatched ? { tool_ops: 1 } : {});
+    if (open.attribution.kind !== "subagent") return this.#settle(open, dispatched ? { tool_ops: 1 } : {});
+    if (!dispatched) return this.#settle(open, {});
+    const child = this.#deps.subagents?.charges.get(attemptId);
+    this.#deps.subagents?.charges.delete(attemptId);
+    const { concurrency: _gauge, ...held } = open.amounts;
+    // The parent charges its own wall time; the child's runs inside it.
+    const { wall_time: _inside, ...childCharge } = child ?? {};
+    return this.#settle(open, child === undefined ? held : addAmounts(childCharge, { tool_ops: 1, fan_out: 1 }));
   }
 
   /**
@@ -239,8 +272,8 @@ export class RunBudget {
     return [...this.#attempts.keys()].map((attemptId) => this.settleAttempt(attemptId, true)!);
   }
 
-  #reserve(amounts: BudgetAmounts, attribution: ChargeAttribution, onOpen: (open: OpenReservation) => void): YokeEventDraft | Exhaustion {
-    const reservationId = newId(this.#deps.ids, "reservation");
+  #reserve(amounts: BudgetAmounts, attribution: ChargeAttribution, onOpen: (open: OpenReservation) => void, id?: string): YokeEventDraft | Exhaustion {
+    const reservationId = id ?? newId(this.#deps.ids, "reservation");
     const result = this.#ledger!.reserve({ reservationId, parentId: this.#budgetId!, amounts, attribution });
     if (!result.ok) return exhausted(result);
     onOpen({ reservationId, amounts, attribution });

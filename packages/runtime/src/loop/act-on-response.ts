@@ -32,7 +32,9 @@ export async function actOnResponse(context: RunContext): Promise<void> {
   if (response.content.some((part) => part.type === "refusal") || response.stopReason === "refusal" || response.stopReason === "content_filter") {
     const kind = response.stopReason === "content_filter" ? "content_filter" : "refusal";
     context.logger.info({ turnId, kind }, "the model refused: the run waits for a person");
-    return commit(context, [{ type: "run.waiting", at: context.deps.clock.now(), causationId: turnId, data: { turnId, kind, reason: refusalReason(response) } }]);
+    return commit(context, [
+      { type: "run.waiting", at: context.deps.clock.now(), causationId: turnId, data: { turnId, kind, reason: refusalReason(response) } },
+    ]);
   }
   const truncation = truncationDrafts(context, state);
   if (truncation.kind === "end") return commit(context, [runCompleted(context, state, truncation.outcome)]);

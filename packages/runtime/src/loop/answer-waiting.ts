@@ -13,11 +13,13 @@ import { runCompleted } from "./next-turn.js";
 export async function answerWaiting(context: RunContext, options: WaitingAnswerOptions): Promise<void> {
   const { input, close } = options;
   if (input === undefined && close === undefined) return;
-  if (input !== undefined && close !== undefined) throw new YokeError("CONFIG_INVALID", "resume: pass input or close, not both", { details: { option: "input" } });
+  if (input !== undefined && close !== undefined)
+    throw new YokeError("CONFIG_INVALID", "resume: pass input or close, not both", { details: { option: "input" } });
   if (input !== undefined && (typeof input !== "string" || input.trim() === "")) {
     throw new YokeError("CONFIG_INVALID", "resume: input must be non-empty text", { details: { option: "input" } });
   }
-  if (close !== undefined && typeof close !== "string") throw new YokeError("CONFIG_INVALID", "resume: close must be a reason (text)", { details: { option: "close" } });
+  if (close !== undefined && typeof close !== "string")
+    throw new YokeError("CONFIG_INVALID", "resume: close must be a reason (text)", { details: { option: "close" } });
   const state = context.accumulator.peek();
   const waiting = state.waiting;
   if (waiting === undefined || state.phase === "finished") {

@@ -122,9 +122,7 @@ function settle(facts: RunFacts, actionId: string, result: unknown): void {
 export function callSignature(toolRevision: string, input: unknown, result: unknown): string {
   // When it ran is not what it said.
   const { timing: _timing, ...said } = (result ?? {}) as { timing?: unknown };
-  const resultDigest = createHash("sha256")
-    .update(canonicalJson(said))
-    .digest("hex");
+  const resultDigest = createHash("sha256").update(canonicalJson(said)).digest("hex");
   const body = canonicalJson({ toolRevision, input: input as JsonValue, result: resultDigest });
   return createHash("sha256").update(body).digest("hex");
 }

@@ -68,7 +68,14 @@ async function driveRun(context: RunContext): Promise<Omit<RunResult, "output"> 
       const snapshot = context.accumulator.snapshot();
       const { kind, reason } = state.waiting;
       context.logger.info({ kind }, "run waits for a person");
-      return { runId: snapshot.runId, outcome: undefined, waiting: { kind: "human", reason: kind, detail: reason, approvals: [] }, text: finalText(snapshot), output: undefined, state: snapshot };
+      return {
+        runId: snapshot.runId,
+        outcome: undefined,
+        waiting: { kind: "human", reason: kind, detail: reason, approvals: [] },
+        text: finalText(snapshot),
+        output: undefined,
+        state: snapshot,
+      };
     }
     switch (state.phase) {
       case "ready":

@@ -56,7 +56,12 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
       // Read after `verifier.started`: a verifier sees every verdict before its own.
       const events = await collect(context);
       verdict = await verify(context, verifier, response, output, events);
-      const finished: YokeEventDraft = { type: "verifier.finished", at: context.deps.clock.now(), causationId: turnId, data: { turnId, verifierRunId, verdict } };
+      const finished: YokeEventDraft = {
+        type: "verifier.finished",
+        at: context.deps.clock.now(),
+        causationId: turnId,
+        data: { turnId, verifierRunId, verdict },
+      };
       const last = index === verifiers.length - 1;
       if (verdict.passed && !last) {
         await commit(context, [finished]);

@@ -25,9 +25,18 @@ export const poke = defineTool({
   execute: async ({ n }) => `poked ${n}`,
 });
 
-/** A model that answers every request with `calls` more poke calls and `usage`, and never a final answer. */
-export function endlessModel(options: { calls?: number; usage?: Partial<Usage> } = {}): ScriptedModel {
+/** A model that answers every request with `calls` more poke calls (or, with `spawn`, a new subagent) and `usage`, and never a final answer. */
+export function endlessModel(options: { calls?: number; usage?: Partial<Usage>; spawn?: boolean } = {}): ScriptedModel {
   const calls = options.calls ?? 1;
+  if (options.spawn === true) {
+    let spawned = 0;
+    return createScriptedModel(
+      Array.from({ length: ENDLESS }, () => () => ({
+        ...callTools([{ name: "spawn_subagent", args: { task: `poke item ${++spawned}` } }]),
+        usage: options.usage ?? {},
+      })),
+    );
+  }
   const usage = options.usage ?? { inputTokens: 40, outputTokens: 20 };
   let turn = 0;
   return createScriptedModel(

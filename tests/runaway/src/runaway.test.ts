@@ -84,6 +84,37 @@ describe("a model that never stops halts within its budget, whichever dimension 
     });
   }
 
+  it("fan_out: a model that spawns a subagent every turn halts when the parent has no room for another child", async () => {
+    const parent = endlessModel({ spawn: true });
+    const child = endlessModel();
+    const journal = createMemoryJournal();
+    const harness = createHarness({
+      journal,
+      provider: {
+        ...parent,
+        generate: (request, options) =>
+          request.tools.some((tool) => tool.name === "spawn_subagent") ? parent.generate(request, options) : child.generate(request, options),
+      },
+      tools: [poke],
+      tenantId: TENANT,
+      clock: steppingClock(1_000_000, 0),
+      ids: sequentialIdSource(),
+      sleep: async () => undefined,
+      maxTurns: ENDLESS,
+      budget: { limits: { fan_out: 3 } },
+      subagents: { tools: ["poke"], budget: { turns: 2 } },
+    });
+    const result = await harness.start("Delegate everything, forever.");
+    expect(result.outcome).toMatchObject({ status: "budget_exhausted", budget: "fan_out", limit: 3 });
+    const events: YokeEvent[] = [];
+    for await (const event of journal.read({ tenantId: TENANT, runId: result.runId })) events.push(parseYokeEvent(event));
+    expect(chargedOf(events).fan_out).toBe(3);
+    expect(openReservationsOf(events)).toEqual([]);
+    // Each child stopped on its own turn budget; the parent was told SUBAGENT_FAILED and spawned again.
+    const failed = events.flatMap((event) => (event.type === "action.failed" ? [event.data.result.error?.code] : []));
+    expect(failed).toEqual(["SUBAGENT_FAILED", "SUBAGENT_FAILED", "SUBAGENT_FAILED"]);
+  });
+
   it("the binding dimension is the one that runs out first: with tokens and tool_ops bounded, the tighter one ends the run", async () => {
     const loose = await runaway({ dimension: "tool_ops", limits: { tool_ops: 4, tokens: 1_000_000 }, budget: { outputReserve: 64 } });
     expect(loose.result.outcome).toMatchObject({ status: "budget_exhausted", budget: "tool_ops", limit: 4 });

@@ -99,8 +99,8 @@ export class RunBudget {
         this.#ledger?.apply(event);
         const open = { reservationId: event.data.reservationId, amounts: event.data.amounts, attribution: event.data.attribution };
         if (event.data.attribution.kind === "model_call") this.#modelCall = open;
-        if (event.data.attribution.kind === "tool_attempt" && event.data.attribution.attemptId !== undefined)
-          this.#attempts.set(event.data.attribution.attemptId, open);
+        const { kind, attemptId } = event.data.attribution;
+        if ((kind === "tool_attempt" || kind === "subagent") && attemptId !== undefined) this.#attempts.set(attemptId, open);
         return;
       }
       case "budget.settled":

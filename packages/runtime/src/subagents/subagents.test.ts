@@ -185,6 +185,13 @@ describe("subagents", () => {
     expect(child.at(-1)?.type).toBe("run.completed");
     const committed = parent.find((event) => event.type === "action.committed");
     expect(committed?.type === "action.committed" && committed.data.result.output).toEqual({ childRunId, result: JSON.parse(CLAIMS) });
+    // The spawn attempt the crash cut is settled on resume (charged all it held: its child may have spent it), and so is its retry.
+    const open = new Set<string>();
+    for (const event of [...parent, ...child]) {
+      if (event.type === "budget.reserved") open.add(event.data.reservationId);
+      if (event.type === "budget.settled") open.delete(event.data.reservationId);
+    }
+    expect([...open]).toEqual([]);
   });
 
   it("refuses a child tool the harness does not have, or spawn_subagent itself (CONFIG_INVALID)", () => {

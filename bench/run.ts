@@ -262,6 +262,32 @@ console.log(
     `(per-decision times include the timer's ~${fmt(policyBench.timerNs)} ns)`,
 );
 
+// Budget ledger (issue 15): reserve + settle of a model call directly under the run's budget
+// and under a 3-level tree (budget → subagent → verifier → call), rounds interleaved in one
+// process; the depth 3 / depth 1 ratio is the cost of the ancestors.
+interface BudgetRow {
+  depth: number;
+  pairsPerSecond: number;
+  p50Us: number;
+  p99Us: number;
+}
+const budgetBench = runChild<{
+  rounds: number;
+  timerNs: number;
+  rows: BudgetRow[];
+  ratio: { throughput: number; p50: number; p99: number };
+  foldEventsPerSecond: number;
+}>("budget-ledger.ts", [quick ? "3" : "7"]);
+printTable(
+  "Budget ledger: createBudgetLedger(...).reserve + settle of one model call (pairs/s: median of 5 ms windows; p50/p99 per pair, µs)",
+  ["depth", "reserve+settle/s", "p50 µs", "p99 µs"],
+  budgetBench.rows.map((row) => [fmt(row.depth), fmt(row.pairsPerSecond), fmt(row.p50Us, 2), fmt(row.p99Us, 2)]),
+);
+console.log(
+  `depth 3 / depth 1, same run: throughput ${fmt(budgetBench.ratio.throughput, 2)}, p50 ${fmt(budgetBench.ratio.p50, 2)}, p99 ${fmt(budgetBench.ratio.p99, 2)} ` +
+    `(per-pair times include the timer's ~${fmt(budgetBench.timerNs)} ns); foldBudget rebuilds ${fmt(budgetBench.foldEventsPerSecond)} events/s`,
+);
+
 // Action transactions (issue 3): throughput through every state, and a whole tool turn against
 // two raw fsync'd transactions of the same rows, both on SQLite synchronous=FULL.
 interface ActionsResult {

@@ -19,7 +19,7 @@ export { createBudgetLedger } from "./ledger.js";
 export type { BudgetLedgerOptions } from "./ledger.js";
 export type { BudgetLedger, BudgetSnapshot, OpenedData, ReservationView, ReservedData, ReserveRequest, SettledData } from "./ledger-types.js";
 export { formatBudgetReport } from "./format-report.js";
-export { assertPriced, createPricing, priceOf, pricingRevisionOf, spendOf, usageCharge } from "./pricing.js";
+export { assertPriced, createPricing, priceOf, pricingRevisionOf, spendOf, usageCharge, worstCaseCharge } from "./pricing.js";
 export type { ModelRef, PricedUsage, Pricing } from "./pricing.js";
 export { budgetReport } from "./report.js";
 export type { BudgetReport, ChargeGroup, DimensionRow, OvershootRow, RunRow } from "./report.js";

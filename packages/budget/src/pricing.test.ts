@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson, type PricingTable, YokeError } from "@yoke/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assertPriced, createPricing, priceOf, pricingRevisionOf, spendOf, usageCharge } from "./index.js";
+import { assertPriced, createBudgetLedger, createPricing, priceOf, pricingRevisionOf, spendOf, usageCharge, worstCaseCharge } from "./index.js";
 
 const table: PricingTable = {
   version: 1,
@@ -133,6 +133,64 @@ describe("pricing", () => {
         expect(BigInt(spend) * 1_000_000n >= exact).toBe(true);
         expect(BigInt(spend) * 1_000_000n - exact < 1_000_000n).toBe(true);
       }),
+    );
+  });
+
+  it("worstCaseCharge holds every token as possibly cached, at the dearest input price", () => {
+    const price = { provider: "anthropic", model: "m", input: 3_000_000, output: 15_000_000, cacheRead: 300_000, cacheWrite: 3_750_000 };
+    expect(worstCaseCharge(price, { inputTokens: 1_000, outputTokens: 100 })).toEqual({
+      tokens: 1_100,
+      input_tokens: 1_000,
+      output_tokens: 100,
+      cache_read_tokens: 1_000,
+      cache_write_tokens: 1_000,
+      spend: 5_250, // 1,000 × 3.75 + 100 × 15
+    });
+    expect(worstCaseCharge(undefined, { inputTokens: 1, outputTokens: 2 })).not.toHaveProperty("spend");
+  });
+
+  it("property: a call that keeps to its reserved input and max_tokens settles its usageCharge without an overshoot", () => {
+    const perMillion = fc.integer({ min: 0, max: 50_000_000 });
+    fc.assert(
+      fc.property(
+        fc.record({
+          input: perMillion,
+          output: perMillion,
+          cacheRead: fc.option(perMillion, { nil: undefined }),
+          cacheWrite: fc.option(perMillion, { nil: undefined }),
+        }),
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 0, max: 32_000 }),
+        // Shares in percent of what was reserved (0 and 100 included).
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        (prices, inputTokens, outputTokens, inPercent, outPercent, readPercent, writePercent) => {
+          const { cacheRead, cacheWrite, ...base } = prices;
+          const price = {
+            provider: "p",
+            model: "m",
+            ...base,
+            ...(cacheRead === undefined ? {} : { cacheRead }),
+            ...(cacheWrite === undefined ? {} : { cacheWrite }),
+          };
+          const usedInput = Math.floor((inputTokens * inPercent) / 100);
+          const read = Math.floor((usedInput * readPercent) / 100);
+          const write = Math.floor(((usedInput - read) * writePercent) / 100);
+          const usage = { inputTokens: usedInput, outputTokens: Math.floor((outputTokens * outPercent) / 100), cacheReadTokens: read, cacheWriteTokens: write };
+          const limits = { tokens: 1e9, input_tokens: 1e9, output_tokens: 1e9, cache_read_tokens: 1e9, cache_write_tokens: 1e9, spend: 1e15 };
+          const ledger = createBudgetLedger({ budgetId: "b", limits });
+          const reserved = ledger.reserve({
+            reservationId: "call",
+            parentId: "b",
+            amounts: worstCaseCharge(price, { inputTokens, outputTokens }),
+            attribution: { kind: "model_call", runId: "r" },
+          });
+          expect(reserved.ok).toBe(true);
+          expect(ledger.settle("call", usageCharge(usage, price)).overshoot).toBeUndefined();
+        },
+      ),
     );
   });
 });

@@ -135,9 +135,9 @@ describe("the closed set of outcomes", () => {
     const { runId, outcome } = await harness.start("t");
     expect(outcome).toEqual({ status: "cancelled", reason: "the customer withdrew" });
     expect(store.calls.map((call) => call.key)).toEqual(["k"]);
-    // The next request was journaled with the results; the cancel landed before the model was asked.
+    // The cancel lands at the turn boundary, with the batch's results: the model is not asked again.
     expect(model.remaining).toBe(1);
-    expect(journal.appends.at(-1)).toEqual(["interrupt.landed", "run.completed"]);
+    expect(journal.appends.at(-1)).toEqual(["action.committed", "interrupt.landed", "run.completed"]);
     const events = await types(journal, runId);
     // The call in flight was settled before the cancel landed.
     expect(events.findIndex((event) => event.type === "action.committed")).toBeLessThan(events.findIndex((event) => event.type === "interrupt.landed"));

@@ -287,7 +287,7 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    * must be JSON the schema's own validator accepts, and `result.output` is the validated
    * value, typed from the schema. An answer that does not match goes back to the model
    * (`outputRetries` times), then the run ends `verification_failed`. The accepted JSON is
-   * journaled in `run.completed` (`output`). A refusal is never output: the run ends `refused`.
+   * journaled in `run.completed` (`output`). A refusal is never output: the run waits for a person.
    *
    * @example
    * ```ts

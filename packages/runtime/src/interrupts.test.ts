@@ -36,13 +36,12 @@ describe("interrupts", () => {
     const owner = rig(
       [
         callTools([{ name: "slow" }]),
-        callTools([{ name: "echo", args: { text: "next" } }]),
         (request) => {
           seen.push(JSON.stringify(request.messages.at(-1)));
           return say("done");
         },
       ],
-      { journal, tools: [tool, (await import("./__fixtures__/harness-fixtures.js")).echoTool] },
+      { journal, tools: [tool] },
     );
     other = rig([], { journal, idStart: 900 }).harness;
     const { runId, outcome } = await owner.harness.start("t");
@@ -64,6 +63,34 @@ describe("interrupts", () => {
     const inbox = await journaled(journal, `${runId}${INTERRUPT_INBOX_SUFFIX}`);
     expect(inbox.map((event) => event.type)).toEqual(["run.started", "interrupt.requested"]);
     expect(landed[0]?.type === "interrupt.landed" && landed[0].data.interruptId).toBe(inbox[1]?.type === "interrupt.requested" && inbox[1].data.interruptId);
+  });
+
+  it("an input sent while the model answers is never dropped: the answer does not end the run, the model sees the input and answers again", async () => {
+    let harnessRef: Harness | undefined;
+    let sent = false;
+    const { harness, model, journal } = rig(
+      [
+        say("first answer"),
+        (request) => {
+          expect(request.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Answer in French." }] });
+          return say("réponse");
+        },
+      ],
+      {
+        onEvent: (event) => {
+          if (event.type === "model.requested" && !sent) {
+            sent = true;
+            void harnessRef!.interrupt(event.runId, { input: "Answer in French." });
+          }
+        },
+      },
+    );
+    harnessRef = harness;
+    const { runId, outcome, text } = await harness.start("t");
+    model.assertConsumed();
+    expect(outcome).toEqual({ status: "completed" });
+    expect(text).toBe("réponse");
+    expect((await journaled(journal, runId)).filter((event) => event.type === "interrupt.landed")).toHaveLength(1);
   });
 
   it("an input sent to a waiting run answers the wait on the next resume, exactly once", async () => {

@@ -91,6 +91,13 @@ describe("loop detection", () => {
     expect(detections(await journaled(configured.journal, second.runId))).toEqual([]);
   });
 
+  it("a tool's loop declaration is checked when it is defined (CONFIG_INVALID)", () => {
+    const base = { name: "t", description: "d", input: z.object({}), sideEffect: "none" as const, execute: async () => "x" };
+    expect(() => defineTool({ ...base, loop: { threshold: 1 } })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    expect(() => defineTool({ ...base, loop: { optOut: " " } })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    expect(defineTool({ ...base, loop: { optOut: "polls" } }).loop).toEqual({ optOut: "polls" });
+  });
+
   it("a per-tool threshold overrides the default", async () => {
     const { harness, journal } = rig([echo("x"), echo("x"), echo("x"), echo("x"), say("done")], { loopDetection: { perTool: { echo: { threshold: 4 } } } });
     const { runId } = await harness.start("t");

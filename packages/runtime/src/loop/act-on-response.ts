@@ -1,5 +1,6 @@
 import type { JsonValue, ModelResponse, RunState, YokeEventDraft } from "@yoke/protocol";
 import { runGate } from "../verification/gate.js";
+import { landInputDrafts } from "../interrupts.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
@@ -55,6 +56,11 @@ export async function actOnResponse(context: RunContext): Promise<void> {
     case "pause":
       return commit(context, requestDrafts(context, state, turnId));
     default: {
+      // An input interrupt sent before the answer came is never dropped: the model sees it and answers again.
+      const interrupts = landInputDrafts(context, turnId);
+      if (interrupts.length > 0) {
+        return commit(context, [...interrupts, ...nextTurnDrafts(context, preview(context, interrupts, state.length))]);
+      }
       let output: JsonValue | undefined;
       if (context.deps.output !== undefined) {
         const verdict = await judgeAnswer(context.deps.output, response);

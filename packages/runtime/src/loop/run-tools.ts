@@ -10,6 +10,7 @@ import { settleParked } from "../approvals.js";
 import { pinnedRevision } from "../pinned-tools.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { pollInterrupts } from "../interrupts.js";
 import { isExhaustion } from "../budget/run-budget.js";
 
 /** The action the run stops on, and any other action left uncertain in the same batch. */
@@ -142,6 +143,8 @@ async function endBatch(context: RunContext, batch: BatchTransaction, drafts: re
     batch.beginCompensation(undo, "an action of the same batch failed");
     return commit(context, [...drafts, ...batch.drain()]);
   }
+  // The turn boundary: interrupts sent while the batch ran land now, with its results (loop's interrupts.ts).
+  await pollInterrupts(context);
   return commit(context, [...drafts, ...nextTurnDrafts(context, settled)]);
 }
 

@@ -104,6 +104,28 @@ console.log(
 );
 console.log(`\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`);
 
+// Budget admission (issue 15): the same turn with and without a budget bounding every
+// dimension (with prices), interleaved rounds in one process.
+interface BudgetTurnResult {
+  turns: number;
+  rounds: number;
+  store: string;
+  plainTurnUs: number;
+  budgetTurnUs: number;
+  overheadUs: number;
+  overheadRatio: number;
+}
+const budgetRows: string[][] = [];
+for (const store of ["memory", "sqlite"]) {
+  const result = runChild<BudgetTurnResult>("harness-budget.ts", [quick ? "50" : "200", quick ? "3" : "7", store]);
+  budgetRows.push([store, fmt(result.plainTurnUs), fmt(result.budgetTurnUs), fmt(result.overheadUs), `${fmt(result.overheadRatio * 100, 1)}%`]);
+}
+printTable(
+  "Budget admission per turn: reserve + settle of the model call and of 2 tool attempts (6 budget events), vs the same turn without a budget (µs, medians)",
+  ["journal", "turn without budget", "turn with budget", "admission + settlement", "share"],
+  budgetRows,
+);
+
 interface ProviderStreamResult {
   provider: string;
   responses: number;
@@ -238,6 +260,32 @@ printTable(
 console.log(
   `1,000 rules / 10 rules, same run: throughput ${fmt(policyBench.ratio.throughput, 2)}, p50 ${fmt(policyBench.ratio.p50, 2)}, p99 ${fmt(policyBench.ratio.p99, 2)} ` +
     `(per-decision times include the timer's ~${fmt(policyBench.timerNs)} ns)`,
+);
+
+// Budget ledger (issue 15): reserve + settle of a model call directly under the run's budget
+// and under a 3-level tree (budget → subagent → verifier → call), rounds interleaved in one
+// process; the depth 3 / depth 1 ratio is the cost of the ancestors.
+interface BudgetRow {
+  depth: number;
+  pairsPerSecond: number;
+  p50Us: number;
+  p99Us: number;
+}
+const budgetBench = runChild<{
+  rounds: number;
+  timerNs: number;
+  rows: BudgetRow[];
+  ratio: { throughput: number; p50: number; p99: number };
+  foldEventsPerSecond: number;
+}>("budget-ledger.ts", [quick ? "3" : "7"]);
+printTable(
+  "Budget ledger: createBudgetLedger(...).reserve + settle of one model call (pairs/s: median of 5 ms windows; p50/p99 per pair, µs)",
+  ["depth", "reserve+settle/s", "p50 µs", "p99 µs"],
+  budgetBench.rows.map((row) => [fmt(row.depth), fmt(row.pairsPerSecond), fmt(row.p50Us, 2), fmt(row.p99Us, 2)]),
+);
+console.log(
+  `depth 3 / depth 1, same run: throughput ${fmt(budgetBench.ratio.throughput, 2)}, p50 ${fmt(budgetBench.ratio.p50, 2)}, p99 ${fmt(budgetBench.ratio.p99, 2)} ` +
+    `(per-pair times include the timer's ~${fmt(budgetBench.timerNs)} ns); foldBudget rebuilds ${fmt(budgetBench.foldEventsPerSecond)} events/s`,
 );
 
 // Action transactions (issue 3): throughput through every state, and a whole tool turn against

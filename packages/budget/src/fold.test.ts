@@ -1,16 +1,9 @@
-import { type ChargeAttribution, GENESIS_HASH, YokeError, type YokeEvent } from "@yoke/protocol";
+import { type ChargeAttribution, YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
+import { eventsOf } from "./__fixtures__/events.js";
 import { createBudgetLedger, foldBudget, openedData } from "./index.js";
 
 const call: ChargeAttribution = { kind: "model_call", runId: "run-1" };
-
-/** Wraps event data in a stored event envelope (the fields the fold reads are type and data). */
-export function eventsOf(runId: string, drafts: { type: string; data: object }[]): YokeEvent[] {
-  return drafts.map(
-    (draft, seq) =>
-      ({ schemaVersion: 1, tenantId: "t", runId, seq, at: 0, causationId: null, prevHash: GENESIS_HASH, hash: GENESIS_HASH, ...draft }) as unknown as YokeEvent,
-  );
-}
 
 describe("apply and foldBudget", () => {
   it("folding the events a ledger returned rebuilds the same ledger", () => {

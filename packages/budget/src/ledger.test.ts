@@ -154,6 +154,10 @@ describe("createBudgetLedger", () => {
     expectInvalid(() => ledger.reserve({ reservationId: "r", parentId: "b", amounts: { tokens: -1 }, attribution: call }), /non-negative integer/);
     expectInvalid(() => ledger.reserve({ reservationId: "r", parentId: "b", amounts: { tokens: 1.5 }, attribution: call }), /non-negative integer/);
     expectInvalid(() => ledger.reserve({ reservationId: "r", parentId: "b", amounts: { dollars: 1 } as never, attribution: call }), /unknown budget dimension/);
+    expectInvalid(
+      () => ledger.reserve({ reservationId: "r", parentId: "b", amounts: { constructor: 1 } as never, attribution: call }),
+      /unknown budget dimension/,
+    );
     expectInvalid(() => ledger.reserve({ reservationId: "r", parentId: "b", amounts: {}, attribution: { kind: "nope" } as never }), /attribution/);
     expectInvalid(() => ledger.reserve({ reservationId: "b", parentId: "b", amounts: {}, attribution: call }), /exists already/);
     ledger.reserve({ reservationId: "r", parentId: "b", amounts: { tokens: 10 }, attribution: call });

@@ -7,14 +7,21 @@ interface Node {
   readonly parent: Node | undefined;
   /** What it holds per dimension; undefined = transparent (its children hold from the nearest ancestor that names it). */
   readonly held: Vector;
-  /** Per dimension: it or an ancestor names it, so charging past what is held is an overshoot. */
-  readonly bounded: boolean[];
-  /** Σ of the children's contributions: held while open (or, where transparent, their own committed), charged once settled. */
-  readonly committed: number[];
+  /** Bit per dimension: it or an ancestor names it, so charging past what is held is an overshoot. */
+  readonly bounded: number;
+  /** Σ of the children's contributions: held while open (or, where transparent, their own committed), charged once settled. Allocated with the first child. */
+  committed: number[] | undefined;
   readonly amounts: Amounts;
   readonly attribution: ChargeAttribution | undefined;
   openChildren: number;
-  settled: { charged: number[]; released: number[]; overshoot: boolean } | undefined;
+  settled: SettledData | undefined;
+}
+
+/** Bits of the dimensions `vector` names, or'ed with `inherited`. */
+function maskOf(vector: Vector, inherited: number): number {
+  let mask = inherited;
+  for (let index = 0; index < DIMENSION_COUNT; index++) if (vector[index] !== undefined) mask |= 1 << index;
+  return mask;
 }
 
 /** Options of `createBudgetLedger`: the budget's id (its root reservation) and its limits (a dimension left out is unbounded). */
@@ -52,7 +59,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     id: budgetId,
     parent: undefined,
     held: limitsVector,
-    bounded: limitsVector.map((value) => value !== undefined),
+    bounded: maskOf(limitsVector, 0),
     committed: zeros(),
     amounts: limits,
     attribution: undefined,
@@ -91,7 +98,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       const holder = holderOf(parent, index);
       if (holder === undefined) continue;
       const limit = holder.held[index]!;
-      const committed = holder.committed[index]!;
+      const committed = holder.committed?.[index] ?? 0;
       if (committed + requested > limit) {
         return {
           parent,
@@ -108,7 +115,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   const propagate = (from: Node | undefined, index: number, delta: number): void => {
     if (delta === 0) return;
     for (let node = from; node !== undefined; node = node.parent) {
-      node.committed[index]! += delta;
+      (node.committed ??= zeros())[index]! += delta;
       if (node.held[index] !== undefined) return;
     }
   };
@@ -120,10 +127,10 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       id: request.reservationId,
       parent,
       held: vector,
-      bounded: vector.map((value, index) => value !== undefined || parent.bounded[index]!),
-      committed: zeros(),
-      amounts: toAmounts(vector),
-      attribution,
+      bounded: maskOf(vector, parent.bounded),
+      committed: undefined,
+      amounts: Object.freeze(toAmounts(vector)),
+      attribution: Object.freeze(attribution),
       openChildren: 0,
       settled: undefined,
     };
@@ -147,7 +154,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     let overshoot = false;
     for (let index = 0; index < DIMENSION_COUNT; index++) {
       const held = node.held[index];
-      const childCharges = node.committed[index]!;
+      const childCharges = node.committed?.[index] ?? 0;
       before[index] = held ?? childCharges;
       if (index === CONCURRENCY) {
         released[index] = held ?? 0;
@@ -155,7 +162,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       }
       const charge = Math.max(actual[index] ?? 0, childCharges);
       const base = held ?? childCharges;
-      if (charge > base && node.bounded[index]) {
+      if (charge > base && (node.bounded & (1 << index)) !== 0) {
         if (!overshootAllowed) {
           throw invalid(
             `settle ${node.id}: ${dimensionAt(index)} ${charge} is more than the ${base} held; settle the in-flight overshoot with { overshoot: true }`,
@@ -171,17 +178,16 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   };
 
   const commitSettle = (node: Node, planned: ReturnType<typeof plan>): SettledData => {
-    node.settled = { charged: planned.charged, released: planned.released, overshoot: planned.overshoot };
+    const data: SettledData = { reservationId: node.id, charged: toAmounts(planned.charged, true), released: toAmounts(planned.released, true) };
+    Object.freeze(data.charged);
+    Object.freeze(data.released);
+    node.settled = Object.freeze(planned.overshoot ? { ...data, overshoot: true } : data);
     node.parent!.openChildren--;
     for (let index = 0; index < DIMENSION_COUNT; index++) propagate(node.parent, index, planned.charged[index]! - planned.before[index]!);
-    return settledData(node);
+    return { ...node.settled, charged: { ...data.charged }, released: { ...data.released } };
   };
 
-  const settledData = (node: Node): SettledData => {
-    const { charged, released, overshoot } = node.settled!;
-    const data: SettledData = { reservationId: node.id, charged: toAmounts(charged, true), released: toAmounts(released, true) };
-    return overshoot ? { ...data, overshoot: true } : data;
-  };
+  const settledData = (node: Node): SettledData => node.settled!;
 
   const view = (node: Node): ReservationView => {
     const base = { reservationId: node.id, parentId: node.parent!.id, amounts: node.amounts, attribution: node.attribution! };
@@ -251,13 +257,13 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       const room: Vector = new Array(DIMENSION_COUNT).fill(undefined);
       for (let index = 0; index < DIMENSION_COUNT; index++) {
         const holder = holderOf(node, index);
-        if (holder !== undefined) room[index] = Math.max(0, holder.held[index]! - holder.committed[index]!);
+        if (holder !== undefined) room[index] = Math.max(0, holder.held[index]! - (holder.committed?.[index] ?? 0));
       }
       return toAmounts(room);
     },
     committed: (reservationId) => {
       const node = nodeOf(reservationId, "committed");
-      return toAmounts(node.committed.map((value, index) => (value === 0 && node.held[index] === undefined ? undefined : value)));
+      return toAmounts((node.committed ?? zeros()).map((value, index) => (value === 0 && node.held[index] === undefined ? undefined : value)));
     },
     apply: (event: YokeEvent) => {
       switch (event.type) {
@@ -287,7 +293,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     snapshot: (): BudgetSnapshot => ({
       budgetId,
       limits,
-      committed: toAmounts(root.committed.map((value, index) => (value === 0 && root.held[index] === undefined ? undefined : value))),
+      committed: toAmounts(root.committed!.map((value, index) => (value === 0 && root.held[index] === undefined ? undefined : value))),
       reservations: order.map(view),
     }),
   };

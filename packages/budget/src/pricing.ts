@@ -197,3 +197,27 @@ export function pricingRevisionOf(table: PricingTable): string {
 export function assertPriced(table: PricingTable, models: readonly ModelRef[]): void {
   createPricing(table).assertPriced(models);
 }
+
+/**
+ * The worst case a model call can charge, to reserve before it starts: `inputTokens` (the
+ * compiled request's count) and `outputTokens` (the output reserve, i.e. the request's
+ * max_tokens), every input token possibly a cache read or write, and spend with each input
+ * token at the dearest of the input, cache-read and cache-write prices (left out without a
+ * price). Settling the call's `usageCharge` never exceeds it, so a model call that keeps to
+ * its max_tokens never overshoots.
+ *
+ * @example
+ * ```ts
+ * ledger.reserve({ reservationId, parentId: budgetId, amounts: { turns: 1, ...worstCaseCharge(price, { inputTokens: 1_800, outputTokens: 1_024 }) }, attribution });
+ * ```
+ */
+export function worstCaseCharge(price: ModelPrice | undefined, request: { inputTokens: number; outputTokens: number }): BudgetAmounts {
+  const input = Number(tokenCount(request.inputTokens, "inputTokens"));
+  const output = Number(tokenCount(request.outputTokens, "outputTokens"));
+  const charge: BudgetAmounts = { tokens: input + output, input_tokens: input, output_tokens: output, cache_read_tokens: input, cache_write_tokens: input };
+  if (price !== undefined) {
+    const dearest = Math.max(price.input, price.cacheRead ?? price.input, price.cacheWrite ?? price.input);
+    charge.spend = spendOf({ ...price, input: dearest, cacheRead: dearest, cacheWrite: dearest }, { inputTokens: input, outputTokens: output });
+  }
+  return charge;
+}

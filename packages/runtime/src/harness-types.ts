@@ -20,6 +20,7 @@ import type {
   YokeEvent,
 } from "@yoke/protocol";
 import type { BudgetOptions } from "./budget/budget-options.js";
+import type { SubagentOptions } from "./subagents/subagent-options.js";
 import type { AnyTool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
@@ -335,6 +336,8 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    * loop makes anyway; a reservation that does not fit ends the run `budget_exhausted`.
    */
   budget?: BudgetOptions;
+  /** A `spawn_subagent` tool whose action starts a child run (`SubagentOptions`). */
+  subagents?: SubagentOptions;
 }
 
 /** Who a run acts for: an id, whether the caller authenticated it (default true) and the scopes delegated to the run. */

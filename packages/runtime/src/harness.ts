@@ -39,6 +39,8 @@ import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts
 import { answerWaiting } from "./loop/answer-waiting.js";
 import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-control.js";
 import { RunBudget } from "./budget/run-budget.js";
+import { withSubagents } from "./subagents/child-runs.js";
+import type { ChildLink } from "./subagents/spawn-tool.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -67,7 +69,7 @@ import { RunBudget } from "./budget/run-budget.js";
 export function createHarness<OutputSchema extends SchemaLike | undefined = undefined, Policy extends PolicyEngineV1 | undefined = undefined>(
   options: HarnessOptions<OutputSchema> & { policy?: Policy },
 ): Harness<OutputOf<OutputSchema>, WaitingOf<Policy>> {
-  const deps = resolveOptions(options);
+  const deps = withSubagents(options, (childOptions) => resolveOptions(childOptions), startRun, resumeRun, owned);
   const ownsJournal = typeof options.journal === "string";
 
   const harness: Harness<unknown, WaitingRunResult> = {
@@ -218,6 +220,7 @@ async function startRun(
   task: string,
   startOptions: StartOptions,
   lease: HeldLease | undefined,
+  parent?: ChildLink,
 ): Promise<RunResult | WaitingRunResult> {
   const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
   const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
@@ -235,11 +238,14 @@ async function startRun(
       ...(snapshot === undefined ? {} : { toolSnapshot: snapshot }),
       ...principalData(deps, scope, startOptions),
       limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
+      ...(parent === undefined ? {} : { parent: { runId: parent.runId, actionId: parent.actionId, contextRevision: parent.contextRevision } }),
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };
   // The run's first turn (and its budget) shares the run's first transaction.
-  const opened = context.budget.open();
+  const opened = context.budget.open(
+    parent === undefined ? undefined : { runId: parent.runId, actionId: parent.actionId, reservationId: parent.reservationId },
+  );
   const head = opened === undefined ? [runStarted] : [runStarted, opened];
   const first = nextTurnDrafts(context, preview(context, head, 0));
   await commit(context, [...head, ...first], 0);

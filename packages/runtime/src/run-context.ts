@@ -36,6 +36,7 @@ import { observeRunFacts, type RunFacts } from "./loop/run-facts.js";
 import type { InterruptInbox } from "./loop-control.js";
 import type { ResolvedBudget } from "./budget/budget-options.js";
 import type { RunBudget } from "./budget/run-budget.js";
+import type { ResolvedSubagents } from "./subagents/subagent-options.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
 export interface HarnessDeps {
@@ -92,6 +93,8 @@ export interface HarnessDeps {
   readonly loopControl: LoopControl;
   /** The runs' budget (`HarnessOptions.budget`); undefined: unbounded but for `maxTurns`. */
   readonly budget: ResolvedBudget | undefined;
+  /** Subagents (`HarnessOptions.subagents`): undefined without them. */
+  readonly subagents?: ResolvedSubagents | undefined;
 }
 
 /** A principal as `run.started.principal` journals it. */

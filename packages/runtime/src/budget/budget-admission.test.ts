@@ -1,6 +1,6 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { parseYokeEvent, type PricingTable, type YokeEvent } from "@yoke/protocol";
-import { callTools, createScriptedModel, failWith, say, type ScriptedStep } from "@yoke/testkit";
+import { callTools, failWith, say, type ScriptedStep } from "@yoke/testkit";
 import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { crashingJournal, echoTool, readAll, rig } from "../__fixtures__/harness-fixtures.js";
@@ -115,20 +115,24 @@ describe("budget admission", () => {
     expect(charged(events).tokens).toBeLessThanOrEqual(20_000);
   });
 
-  it("a retried model call settles the failed attempt and reserves afresh, in the model.failed append", async () => {
+  it("a retried model call: the failed attempt is charged as discarded work in the model.failed append, the call's reservation covers the retry", async () => {
     const { harness, journal } = rig([failWith(new YokeError("PROVIDER_UNAVAILABLE", "503", { retryable: true })), say("done")], {
       budget: { limits: { tokens: 100_000 } },
     });
     const { runId, outcome } = await harness.start("hi");
     expect(outcome.status).toBe("completed");
-    expect(journal.appends[1]).toEqual(["model.failed", "budget.settled", "budget.reserved"]);
+    expect(journal.appends[1]).toEqual(["model.failed", "budget.reserved", "budget.settled"]);
+    expect(journal.appends[2]).toEqual(["model.responded", "budget.settled"]);
     const events = await eventsOf(journal, runId);
     const reserved = events.flatMap((event) => (event.type === "budget.reserved" ? [event.data] : []));
-    expect(reserved[1]!.attribution).toMatchObject({ kind: "model_call", note: "attempt 2" });
-    expect(reserved[1]!.amounts.turns).toBeUndefined();
+    expect(reserved.map((data) => data.attribution)).toEqual([
+      { kind: "model_call", runId, turnId: expect.any(String) },
+      { kind: "model_call", runId, turnId: reserved[0]!.attribution.turnId, discarded: true, note: "attempt 1 failed (PROVIDER_UNAVAILABLE)" },
+    ]);
     const settled = events.flatMap((event) => (event.type === "budget.settled" ? [event.data] : []));
-    expect(settled[0]!.charged).toMatchObject({ turns: 1 });
-    expect(settled[0]!.charged.tokens ?? 0).toBe(0);
+    expect(settled[0]!.reservationId).toBe(reserved[1]!.reservationId);
+    expect(settled[1]!.reservationId).toBe(reserved[0]!.reservationId);
+    expect(settled[1]!.charged).toMatchObject({ turns: 1 });
   });
 
   it("a resume rebuilds the ledger from the journal: a crash changes nothing about where the run halts", async () => {

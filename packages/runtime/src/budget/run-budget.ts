@@ -1,8 +1,10 @@
 import {
-  BUDGET_DIMENSIONS,
   newId,
   YokeError,
   type BudgetAmounts,
+  type Clock,
+  type IdSource,
+  type ProviderAdapterV1,
   type BudgetDimension,
   type ChargeAttribution,
   type ModelResponse,
@@ -12,8 +14,20 @@ import {
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
-import { createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
-import type { HarnessDeps } from "../run-context.js";
+import { addAmounts, createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
+import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT } from "../subagents/subagent-options.js";
+import type { ResolvedBudget } from "./budget-options.js";
+
+/** What a run's budget needs of the harness (a subset of its resolved options). */
+export interface BudgetDeps {
+  readonly budget: ResolvedBudget | undefined;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly provider: Pick<ProviderAdapterV1, "provider" | "modelId">;
+  readonly modelCallTimeoutMs: number;
+  readonly modelRetries: number;
+  readonly subagents?: { readonly budget: BudgetAmounts; readonly charges: Map<string, BudgetAmounts> } | undefined;
+}
 
 /** A reservation this process knows is open: what it holds and for what. */
 interface OpenReservation {
@@ -38,9 +52,9 @@ export class RunBudget {
   #modelCall: OpenReservation | undefined;
   readonly #attempts = new Map<string, OpenReservation>();
   readonly #runId: string;
-  readonly #deps: HarnessDeps;
+  readonly #deps: BudgetDeps;
 
-  constructor(deps: HarnessDeps, runId: string) {
+  constructor(deps: BudgetDeps, runId: string) {
     this.#deps = deps;
     this.#runId = runId;
   }
@@ -85,8 +99,8 @@ export class RunBudget {
         this.#ledger?.apply(event);
         const open = { reservationId: event.data.reservationId, amounts: event.data.amounts, attribution: event.data.attribution };
         if (event.data.attribution.kind === "model_call") this.#modelCall = open;
-        if (event.data.attribution.kind === "tool_attempt" && event.data.attribution.attemptId !== undefined)
-          this.#attempts.set(event.data.attribution.attemptId, open);
+        const { kind, attemptId } = event.data.attribution;
+        if ((kind === "tool_attempt" || kind === "subagent") && attemptId !== undefined) this.#attempts.set(attemptId, open);
         return;
       }
       case "budget.settled":
@@ -146,63 +160,73 @@ export class RunBudget {
   }
 
   /**
-   * A model call attempt failed and another follows: the failed attempt is settled (the wall
-   * time it took; a provider that failed reports no usage), attributed `discarded`, and the
-   * retry holds afresh what the call held; both are journaled with the `model.failed`. When the
-   * retry's hold does not fit, the failed attempt's reservation stays open and covers the retry.
+   * A model call attempt failed and another follows: the failed attempt is charged as
+   * discarded work (a reservation attributed `discarded`, settled at once to the wall time it
+   * took; a provider that failed reports no usage), journaled with the `model.failed`. The
+   * call's own reservation stays open for the retry.
    */
-  retryModelCall(attempt: number): YokeEventDraft[] {
+  retryModelCall(failure: { attempt: number; code: string }): YokeEventDraft[] {
     const open = this.#modelCall;
-    const ledger = this.#ledger;
-    if (open === undefined || ledger === undefined) return [];
-    const { turns: _turns, ...rest } = open.amounts;
-    const attribution: ChargeAttribution = { ...open.attribution, note: `attempt ${attempt + 1}` };
-    const reservationId = newId(this.#deps.ids, "reservation");
-    // Tried before the failed attempt settles: a retry that does not fit is folded into the reservation it would replace.
+    if (open === undefined || this.#ledger === undefined) return [];
+    const attribution: ChargeAttribution = { ...open.attribution, discarded: true, note: `attempt ${failure.attempt} failed (${failure.code})` };
     const elapsed = this.#elapsed();
-    const trial = ledger.reserve({ reservationId, parentId: this.#budgetId!, amounts: { ...rest, wall_time: 0 }, attribution });
-    if (!trial.ok) return [];
-    ledger.release(reservationId);
-    this.#modelCall = undefined;
-    const settled = this.#settle(
-      { ...open, attribution: { ...open.attribution, discarded: true } },
-      { ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }), wall_time: elapsed },
-    );
-    const reserved = this.#reserve({ ...rest, wall_time: Math.max(0, (open.amounts.wall_time ?? 0) - elapsed) }, attribution, (next) => {
-      this.#modelCall = next;
+    let discarded: OpenReservation | undefined;
+    const reserved = this.#reserve({ wall_time: elapsed }, attribution, (held) => {
+      discarded = held;
     });
-    return isExhaustion(reserved) ? [settled] : [settled, reserved];
+    if (isExhaustion(reserved) || discarded === undefined) return [];
+    return [reserved, this.#settle(discarded, { wall_time: elapsed })];
   }
 
   /**
    * Whether `count` dispatches fit (tool operations, concurrency, wall time); checked before any
    * call of a response is admitted, so a batch runs whole or not at all.
    */
-  admitDispatches(count: number): Exhaustion | undefined {
+  admitDispatches(toolNames: readonly string[]): Exhaustion | undefined {
     const ledger = this.#ledger;
-    if (ledger === undefined || count === 0) return undefined;
+    if (ledger === undefined || toolNames.length === 0) return undefined;
+    let amounts: BudgetAmounts = { wall_time: this.#elapsed() };
+    for (const name of toolNames) amounts = addAmounts(amounts, this.#attemptAmounts(name));
     const result = ledger.check({
       reservationId: newId(this.#deps.ids, "reservation"),
       parentId: this.#budgetId!,
-      amounts: { tool_ops: count, concurrency: count, wall_time: this.#elapsed() },
+      amounts,
       attribution: { kind: "tool_attempt", runId: this.#runId },
     });
     return result.ok ? undefined : exhausted(result);
   }
 
-  /** Reserves one dispatch of an action attempt (one tool operation, one unit of concurrency). */
-  reserveAttempt(item: { actionId: string; attemptId: string }, turnId: string | undefined): YokeEventDraft | Exhaustion | undefined {
+  /** What one dispatch of `toolName` holds: a tool operation and a unit of concurrency; a spawn also a child and its whole budget. */
+  #attemptAmounts(toolName: string): BudgetAmounts {
+    const subagents = this.#deps.subagents;
+    if (subagents === undefined || toolName !== SPAWN_SUBAGENT) return { tool_ops: 1, concurrency: 1 };
+    return addAmounts(subagents.budget, { tool_ops: 1, concurrency: 1, fan_out: 1 });
+  }
+
+  /**
+   * Reserves one dispatch of an action attempt (one tool operation, one unit of concurrency).
+   * A `spawn_subagent` attempt also holds one child (`fan_out`) and the child's whole budget,
+   * attributed `subagent`, under an id the child's `budget.opened.parent` names.
+   */
+  reserveAttempt(item: { actionId: string; attemptId: string; tool: { name: string } }, turnId: string | undefined): YokeEventDraft | Exhaustion | undefined {
     if (this.#ledger === undefined || this.#attempts.has(item.attemptId)) return undefined;
+    const spawn = this.#deps.subagents !== undefined && item.tool.name === SPAWN_SUBAGENT;
     const attribution: ChargeAttribution = {
-      kind: "tool_attempt",
+      kind: spawn ? "subagent" : "tool_attempt",
       runId: this.#runId,
       ...(turnId === undefined ? {} : { turnId }),
       actionId: item.actionId,
       attemptId: item.attemptId,
+      ...(spawn ? { childRunId: childRunIdOf(item.actionId) } : {}),
     };
-    return this.#reserve({ tool_ops: 1, concurrency: 1 }, attribution, (open) => {
-      this.#attempts.set(item.attemptId, open);
-    });
+    return this.#reserve(
+      this.#attemptAmounts(item.tool.name),
+      attribution,
+      (open) => {
+        this.#attempts.set(item.attemptId, open);
+      },
+      spawn ? childReservationIdOf(item.attemptId) : undefined,
+    );
   }
 
   /** Whether an attempt holds a reservation. */
@@ -210,12 +234,23 @@ export class RunBudget {
     return this.#attempts.has(attemptId);
   }
 
-  /** An attempt settled: one tool operation charged when it was dispatched; released in full when it never was. */
+  /**
+   * An attempt settled: one tool operation charged when it was dispatched; released in full
+   * when it never was. A spawn is charged what its child was charged in all (known once the
+   * child ended in this process), else everything it held: a child can never spend past it.
+   */
   settleAttempt(attemptId: string, dispatched: boolean): YokeEventDraft | undefined {
     const open = this.#attempts.get(attemptId);
     if (open === undefined || this.#ledger === undefined) return undefined;
     this.#attempts.delete(attemptId);
-    return this.#settle(open, dispatched ? { tool_ops: 1 } : {});
+    if (open.attribution.kind !== "subagent") return this.#settle(open, dispatched ? { tool_ops: 1 } : {});
+    if (!dispatched) return this.#settle(open, {});
+    const child = this.#deps.subagents?.charges.get(attemptId);
+    this.#deps.subagents?.charges.delete(attemptId);
+    const { concurrency: _gauge, ...held } = open.amounts;
+    // The parent charges its own wall time; the child's runs inside it.
+    const { wall_time: _inside, ...childCharge } = child ?? {};
+    return this.#settle(open, child === undefined ? held : addAmounts(childCharge, { tool_ops: 1, fan_out: 1 }));
   }
 
   /**
@@ -237,8 +272,8 @@ export class RunBudget {
     return [...this.#attempts.keys()].map((attemptId) => this.settleAttempt(attemptId, true)!);
   }
 
-  #reserve(amounts: BudgetAmounts, attribution: ChargeAttribution, onOpen: (open: OpenReservation) => void): YokeEventDraft | Exhaustion {
-    const reservationId = newId(this.#deps.ids, "reservation");
+  #reserve(amounts: BudgetAmounts, attribution: ChargeAttribution, onOpen: (open: OpenReservation) => void, id?: string): YokeEventDraft | Exhaustion {
+    const reservationId = id ?? newId(this.#deps.ids, "reservation");
     const result = this.#ledger!.reserve({ reservationId, parentId: this.#budgetId!, amounts, attribution });
     if (!result.ok) return exhausted(result);
     onOpen({ reservationId, amounts, attribution });

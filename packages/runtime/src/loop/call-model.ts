@@ -50,7 +50,7 @@ export async function callModel(context: RunContext): Promise<void> {
       accept: normalizeResponse,
       onFailure: async (failure) => {
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.
-        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure.attempt)]);
+        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure)]);
         else last = failure;
       },
     });
@@ -72,7 +72,7 @@ export async function callModel(context: RunContext): Promise<void> {
   // Compatibility events found while judging share the transaction of the verdicts they led to.
   drafts.push(...preface);
   // A batch is admitted whole or not at all: when its dispatches do not fit, no call runs and the run ends here.
-  const exhaustion = context.budget.admitDispatches(decisions.filter((decision) => decision.kind === "start").length);
+  const exhaustion = context.budget.admitDispatches(decisions.flatMap((decision, index) => (decision.kind === "start" ? [calls[index]!.toolName] : [])));
   if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
   const blockers: Blockers = [];
   for (const [index, decision] of decisions.entries()) {

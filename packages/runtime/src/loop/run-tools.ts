@@ -63,6 +63,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // their reservations are journaled with their outcomes. One that does not fit is not dispatched.
     const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
+    // What a child spawned in this batch forks from: the parent's context revision now.
+    context.deps.subagents?.contextRevisions.set(run.runId, context.compiled.manifest?.contextRevision ?? 0);
     const outcomes = await context.deps.executor.executeAll(
       dispatched,
       toolSignal(context),

@@ -104,6 +104,28 @@ console.log(
 );
 console.log(`\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`);
 
+// Budget admission (issue 15): the same turn with and without a budget bounding every
+// dimension (with prices), interleaved rounds in one process.
+interface BudgetTurnResult {
+  turns: number;
+  rounds: number;
+  store: string;
+  plainTurnUs: number;
+  budgetTurnUs: number;
+  overheadUs: number;
+  overheadRatio: number;
+}
+const budgetRows: string[][] = [];
+for (const store of ["memory", "sqlite"]) {
+  const result = runChild<BudgetTurnResult>("harness-budget.ts", [quick ? "50" : "200", quick ? "3" : "7", store]);
+  budgetRows.push([store, fmt(result.plainTurnUs), fmt(result.budgetTurnUs), fmt(result.overheadUs), `${fmt(result.overheadRatio * 100, 1)}%`]);
+}
+printTable(
+  "Budget admission per turn: reserve + settle of the model call and of 2 tool attempts (6 budget events), vs the same turn without a budget (µs, medians)",
+  ["journal", "turn without budget", "turn with budget", "admission + settlement", "share"],
+  budgetRows,
+);
+
 interface ProviderStreamResult {
   provider: string;
   responses: number;

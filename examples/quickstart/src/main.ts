@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { canonicalJson, steppingClock, ulidIdSource, type RunState } from "@yoke/protocol";
+import { budgetReport, formatBudgetReport } from "@yoke/budget";
+import { canonicalJson, parseYokeEvent, steppingClock, ulidIdSource, type PricingTable, type RunState, type YokeEvent } from "@yoke/protocol";
 import { createHarness } from "@yoke/runtime";
 import { createScriptedModel } from "@yoke/testkit";
 import { crashInjection } from "@yoke/testkit/crash";
@@ -32,6 +33,13 @@ const journalFile = join(dir, "journal.sqlite");
 const scope = { tenantId: "tenant_demo", runId: "run_quickstart" };
 const TASK = "Summarize notes/todo.txt into summary.md as a markdown list, then run the check.";
 const START = Date.UTC(2026, 0, 1);
+/** What the demo's scripted model would cost if it were a paid one (micro-units of USD per million tokens). */
+const DEMO_PRICES: PricingTable = {
+  version: 1,
+  id: "demo-prices",
+  currency: "USD",
+  models: [{ provider: "scripted", model: "scripted-*", input: 3_000_000, output: 15_000_000 }],
+};
 
 if (values.resume) {
   if (!existsSync(journalFile)) {
@@ -84,6 +92,8 @@ const harness = createHarness({
   systemPrompt: "You are a careful assistant. Use the tools to change files; say when you are done.",
   maxTurns: 8,
   checkCompletion: async () => checkSummary(workspace),
+  // Hard limits: every model call and tool dispatch reserves its worst case first; the report below is rebuilt from the journal.
+  budget: { limits: { turns: 8, tokens: 200_000, spend: 2_000_000, tool_ops: 20, wall_time: 600_000 }, pricing: DEMO_PRICES, outputReserve: 2_048 },
   onEvent: (event) => console.log(describeEvent(event)),
 });
 
@@ -95,6 +105,8 @@ const result = values.resume
   : await harness.start(TASK, { runId: scope.runId });
 model.assertConsumed();
 const verification = await store.verify(scope);
+const events: YokeEvent[] = [];
+for await (const event of store.read(scope)) events.push(parseYokeEvent(event));
 await store.close();
 
 console.log("");
@@ -106,6 +118,7 @@ console.log(
 );
 console.log(`appends this process: ${journal.appends}`);
 console.log(`final state: ${finalStateDigest(result.state)}`);
+console.log(`\nbudget report (from the journal alone):\n${formatBudgetReport(budgetReport(events))}`);
 process.exit(result.outcome.status === "verified_success" && verification.ok ? 0 : 1);
 
 /**

@@ -89,6 +89,12 @@ export function describeEvent(event: YokeEvent): string {
       return `${head} ${event.data.actionId}: ${clip(event.data.reason, 60)}`;
     case "action.reconciled":
       return `${head} ${event.data.actionId}: ${event.data.verdict}`;
+    case "budget.opened":
+      return `${head} limits ${JSON.stringify(event.data.limits)}${event.data.pricing ? `, prices ${event.data.pricing.id}` : ""}`;
+    case "budget.reserved":
+      return `${head} ${event.data.attribution.kind} holds ${JSON.stringify(event.data.amounts)}`;
+    case "budget.settled":
+      return `${head} charged ${JSON.stringify(event.data.charged)}${event.data.overshoot ? " (overshoot)" : ""}`;
     case "action.compensation_failed":
       return `${head} ${event.data.actionId}: ${clip(event.data.message, 60)}`;
     default:

@@ -24,6 +24,7 @@ function demo(dir: string, ...args: string[]) {
     verify: line("journal verify"),
     appends: Number(line("appends this process")),
     finalState: line("final state"),
+    cost: line("Cost per verified success"),
   };
 }
 
@@ -42,6 +43,18 @@ describe("quickstart demo under kill -9", () => {
     expect(baseline.finalState).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it("ends with the run's budget report, rebuilt from the journal: per dimension and per attribution", () => {
+    const report = baseline.stdout.slice(baseline.stdout.indexOf("budget report (from the journal alone):"));
+    expect(report).toContain("Budget: 1 task, 1 verified success");
+    expect(baseline.cost).toBe("USD 0.009540 (9540 micro-units), 2652 tokens");
+    expect(report).toMatch(/^dimension +limit +charged +held +remaining$/m);
+    expect(report).toMatch(/^tool_ops +20 +3 +0 +17$/m);
+    expect(report).toMatch(/^turns +8 +5 +0 +3$/m);
+    expect(report).toMatch(/^attribution +charges /m);
+    expect(report).toMatch(/^model_call +5 +5 +2652 /m);
+    expect(report).toMatch(/^tool_attempt +3 /m);
+  });
+
   it("resumes to the same final state after a SIGKILL at every append", ({ task }) => {
     const killPoints: number[] = [];
     for (let n = 0; n <= baseline.appends; n++) {
@@ -55,6 +68,8 @@ describe("quickstart demo under kill -9", () => {
       expect(resumed.verify).toMatch(/^ok /);
       expect(resumed.outcome).toBe(baseline.outcome);
       expect(resumed.finalState, `final state after a kill at append ${n}`).toBe(baseline.finalState);
+      // The budget survives the kill: the same tokens and spend charged, none twice.
+      expect(resumed.cost, `budget after a kill at append ${n}`).toBe(baseline.cost);
       killPoints.push(n);
     }
     expect(killPoints).toHaveLength(baseline.appends + 1);

@@ -5,7 +5,16 @@ import type { JsonValue } from "./json-value.js";
 import { ToolSpecSchema, type ToolSpec } from "./model.js";
 import { jsonSchemaOf, type InferSchemaOutput, type SchemaLike } from "./schema-adapter.js";
 import { DataClassificationSchema, NetworkPolicySchema, type DataClassification, type NetworkPolicy } from "./tool-contract.js";
-import type { CompensationContext, ReconcileResult, SideEffectClass, ToolAccess, ToolCallContext, ToolDeclarationV1, ToolOutput } from "./tool-declaration.js";
+import type {
+  CompensationContext,
+  ReconcileResult,
+  SideEffectClass,
+  ToolAccess,
+  ToolCallContext,
+  ToolDeclarationV1,
+  ToolLoopPolicy,
+  ToolOutput,
+} from "./tool-declaration.js";
 
 /** Default `timeoutMs` of a tool. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -51,6 +60,8 @@ export interface ToolDefinition<Input extends SchemaLike = SchemaLike> {
   policy?: (input: InferSchemaOutput<Input>) => ToolPolicyFacts;
   /** JSON pointers into the structured output whose values are the system's own records (trusted for provenance). */
   trustedOutputFields?: readonly string[];
+  /** Loop detection for this tool: `{ threshold: 5 }`, or `{ optOut: "polls a queue; identical calls are expected" }`. */
+  loop?: ToolLoopPolicy;
   /**
    * Runs the call. A throw becomes a TOOL_FAILED result for the model (it never ends the
    * run); throw `YokeError("TOOL_OUTCOME_UNKNOWN")` when the effect may have happened.
@@ -151,6 +162,18 @@ export function defineTool<Input extends SchemaLike>(definition: ToolDefinition<
   }
   if (definition.network !== undefined && !NetworkPolicySchema.safeParse(definition.network).success) {
     throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: network must be { egress: "none" | "any" } or { egress: "hosts", hosts: string[] }`, {
+      details: { tool: definition.name },
+    });
+  }
+  const loop = definition.loop;
+  if (
+    loop !== undefined &&
+    (typeof loop !== "object" ||
+      loop === null ||
+      (loop.threshold !== undefined && (!Number.isInteger(loop.threshold) || loop.threshold < 2)) ||
+      (loop.optOut !== undefined && (typeof loop.optOut !== "string" || loop.optOut.trim() === "")))
+  ) {
+    throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: loop must be { threshold?: integer >= 2, optOut?: non-empty reason }`, {
       details: { tool: definition.name },
     });
   }

@@ -136,6 +136,12 @@ export const EVENT_DATA_SCHEMAS = {
      * it, and the context revision of the parent it was forked from. Absent for a top-level run.
      */
     parent: z.object({ runId: z.string(), actionId: z.string(), contextRevision: z.number().int().nonnegative() }).optional(),
+    /**
+     * Set on the first event of a run's interrupt inbox (a stream of `interrupt.requested`
+     * beside the run, see docs/decisions/0015): the run it is the inbox of. Such a stream is
+     * never driven as a run.
+     */
+    inboxOf: z.string().optional(),
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),
@@ -353,6 +359,18 @@ export const EVENT_DATA_SCHEMAS = {
     cycleLength: z.number().int().positive().optional(),
     response: z.enum(["steer", "escalate"]),
   }),
+  /**
+   * In a run's interrupt inbox (never in the run's own stream): any process asks the run's
+   * owner to add `text` as input (`kind: "input"`) or to cancel the run (`kind: "cancel"`,
+   * `text` the reason). The owner lands it at its next turn boundary.
+   */
+  "interrupt.requested": z.object({ interruptId: z.string().min(1), kind: z.enum(["input", "cancel"]), text: z.string() }),
+  /**
+   * In the run's own stream, in the same append as its effect (`input.added` source
+   * `interrupt`, or `run.completed` cancelled): the inbox's request `interruptId` (at
+   * `inboxSeq`) landed, so it never lands twice.
+   */
+  "interrupt.landed": z.object({ interruptId: z.string().min(1), inboxSeq: z.number().int().positive(), kind: z.enum(["input", "cancel"]) }),
   /**
    * Content added to the transcript by the runtime or an operator, not by the model.
    * `output-limit`: the runtime telling the model that the output limit cut its tool call.

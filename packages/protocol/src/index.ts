@@ -122,6 +122,7 @@ export type {
   ToolAccess,
   ToolCallContext,
   ToolDeclarationV1,
+  ToolLoopPolicy,
   ToolOutput,
 } from "./tool-declaration.js";
 export { DEFAULT_TOOL_TIMEOUT_MS, defineTool } from "./define-tool.js";

@@ -280,6 +280,8 @@ export class RunStateAccumulator {
       case "budget.reserved":
       case "budget.settled":
       case "loop.detected":
+      case "interrupt.requested":
+      case "interrupt.landed":
         // Budgets fold in @yoke/budget; a loop detection changes nothing until its steering input or escalation.
         return;
       case "verifier.started":

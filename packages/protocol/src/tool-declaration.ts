@@ -82,6 +82,12 @@ export interface CompensationContext {
  * };
  * ```
  */
+/** A tool's loop-detection settings (`ToolDeclarationV1.loop`). */
+export interface ToolLoopPolicy {
+  readonly threshold?: number;
+  readonly optOut?: string;
+}
+
 export interface ToolDeclarationV1<Input = unknown> {
   readonly specificationVersion: "v1";
   readonly name: string;
@@ -126,6 +132,13 @@ export interface ToolDeclarationV1<Input = unknown> {
    * untrusted.
    */
   readonly trustedOutputFields?: readonly string[];
+  /**
+   * How loop detection treats this tool's calls: `threshold`, the repeats of one call signature
+   * (revision + arguments + result) that count as a loop (default: the harness's, 3); `optOut`,
+   * the declared reason a tool is never counted (a read-only polling tool whose identical
+   * calls are the point). The reason lives here, in the declaration, and nowhere else.
+   */
+  readonly loop?: ToolLoopPolicy;
   execute(input: Input, context: ToolCallContext): Promise<ToolOutput>;
   /** Asked on `uncertain`: did the effect of `actionId` happen? Without it, only `none`/`idempotent` tools can be retried. */
   readonly reconcile?: (actionId: ActionId, receipt: JsonValue | undefined) => Promise<ReconcileResult>;

@@ -53,7 +53,10 @@ describe("result.text", () => {
       },
     ]);
     const harness = createHarness({ provider: model });
-    const result = await harness.start("t");
+    // A refusal waits for a person (issue 15); closing the wait ends it refused.
+    const waiting = await harness.start("t");
+    expect(waiting.text).toBe("I looked at it.");
+    const result = await harness.resume(waiting.runId, { close: "" });
     expect(result.outcome.status).toBe("refused");
     expect(result.text).toBe("I looked at it.");
     expect((await harness.resume(result.runId)).text).toBe("I looked at it.");

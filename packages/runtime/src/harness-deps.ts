@@ -14,6 +14,8 @@ import { createDraftRedactor, createRedactor, redactingLogger } from "./redactio
 import { RUNTIME_VERSION } from "./version.js";
 import { resolveLeasePolicy } from "./run-lease.js";
 import { resolveOutput } from "./structured-output.js";
+import { resolveLoopControl } from "./resolve-loop-control.js";
+import { resolveBudget } from "./budget/budget-options.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 /** The tenant of a harness built without `tenantId` (single-tenant use). */
@@ -97,6 +99,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     systemPrompt: options.systemPrompt === "" ? undefined : options.systemPrompt,
     maxTurns,
     checkCompletion: options.checkCompletion,
+    loopControl: resolveLoopControl(options, options.checkCompletion),
     onEvent: options.onEvent,
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
     modelRetries,
@@ -126,6 +129,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     policy,
     principal,
     approvalTtlMs,
+    budget: resolveBudget(options.budget, options.provider),
   };
 }
 

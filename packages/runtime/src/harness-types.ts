@@ -19,12 +19,15 @@ import type {
   ToolRegistryV1,
   YokeEvent,
 } from "@yoke/protocol";
+import type { BudgetOptions } from "./budget/budget-options.js";
+import type { SubagentOptions } from "./subagents/subagent-options.js";
 import type { AnyTool } from "./define-tool.js";
 import type { Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
 import type { Timers } from "@yoke/scheduler";
 import type { LeaseOptions } from "./run-lease.js";
 import type { CapabilityOptions } from "./capabilities.js";
+import type { HumanWaiting, InterruptRequestOptions, LoopControlOptions, WaitingAnswerOptions } from "./loop-control.js";
 
 /** What a completion check is shown: the state after the final response, and that response. */
 export interface CompletionContext {
@@ -118,7 +121,7 @@ export interface ContextOptions {
  * });
  * ```
  */
-export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = SchemaLike | undefined> {
+export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = SchemaLike | undefined> extends LoopControlOptions {
   /**
    * Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the
    * process. Pass a SQLite journal to survive a restart, or just its path: `"./yoke.db"`
@@ -283,7 +286,7 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    * must be JSON the schema's own validator accepts, and `result.output` is the validated
    * value, typed from the schema. An answer that does not match goes back to the model
    * (`outputRetries` times), then the run ends `verification_failed`. The accepted JSON is
-   * journaled in `run.completed` (`output`). A refusal is never output: the run ends `refused`.
+   * journaled in `run.completed` (`output`). A refusal is never output: the run waits for a person.
    *
    * @example
    * ```ts
@@ -327,6 +330,14 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   principal?: PrincipalOption;
   /** How long an approval request, and a granted approval, holds before it expires, in ms (from the injected clock). Default 3 600 000 (one hour). */
   approvalTtlMs?: number;
+  /**
+   * Hard limits on what a run may use (`BudgetOptions`): every model call and every dispatch
+   * reserves its worst case first and settles to what it used, journaled with the commits the
+   * loop makes anyway; a reservation that does not fit ends the run `budget_exhausted`.
+   */
+  budget?: BudgetOptions;
+  /** A `spawn_subagent` tool whose action starts a child run (`SubagentOptions`). */
+  subagents?: SubagentOptions;
 }
 
 /** Who a run acts for: an id, whether the caller authenticated it (default true) and the scopes delegated to the run. */
@@ -338,12 +349,10 @@ export interface PrincipalOption {
 
 /**
  * What a run waits for when `start` or `resume` returns before an outcome: `approval`, the
- * approval requests of actions the policy parked (`require_approval`), none decided yet.
+ * approval requests of actions the policy parked (`require_approval`), none decided yet; or
+ * `human` (see `HumanWaiting`): a refusal, a content filter or an escalation.
  */
-export interface RunWaiting {
-  readonly kind: "approval";
-  readonly approvals: readonly ApprovalRecord[];
-}
+export type RunWaiting = { readonly kind: "approval"; readonly approvals: readonly ApprovalRecord[] } | HumanWaiting;
 
 /**
  * How a `start` or `resume` returns when the run waits for a person: no outcome yet
@@ -403,7 +412,7 @@ export interface StartOptions {
   principal?: PrincipalOption;
 }
 
-export interface ResumeOptions {
+export interface ResumeOptions extends WaitingAnswerOptions {
   signal?: AbortSignal;
   /**
    * When another process holds the run's lease: `false` (default) fails at once with
@@ -494,6 +503,23 @@ export interface Harness<Output = unknown, Waiting = never> {
    * ```
    */
   deny(runId: string, approvalId: string, options: DenyOptions): Promise<ApprovalRecord>;
+  /**
+   * Interrupts a run, from this process or any other sharing the journal: `{ input }` adds a
+   * person's input (`input.added` source `interrupt`) at the run's next turn boundary (or
+   * answers a wait); `{ cancel: reason }` ends it `cancelled` at its next step, never between
+   * a tool call and its result (the batch in flight settles first). The request goes to the
+   * run's interrupt inbox (a stream beside the run that needs no lease); the run's owner lands
+   * it and acknowledges it (`interrupt.landed`) in the same append, so it lands exactly once,
+   * also across a crash. A run nobody drives lands it on its next `resume`. RUN_NOT_FOUND,
+   * RUN_FINISHED.
+   *
+   * @example
+   * ```ts
+   * await harness.interrupt(runId, { input: "Use the staging database, not prod." });
+   * await harness.interrupt(runId, { cancel: "the customer withdrew the request" });
+   * ```
+   */
+  interrupt(runId: string, options: InterruptRequestOptions): Promise<{ readonly interruptId: string }>;
   /** The run's state, folded from its journal. RUN_NOT_FOUND if unknown. */
   getState(runId: string): Promise<RunState>;
   /**

@@ -34,6 +34,13 @@ import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
+import { appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
+import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import { answerWaiting } from "./loop/answer-waiting.js";
+import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-control.js";
+import { RunBudget } from "./budget/run-budget.js";
+import { withSubagents } from "./subagents/child-runs.js";
+import type { ChildLink } from "./subagents/spawn-tool.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -62,7 +69,7 @@ import { redactError } from "./redaction.js";
 export function createHarness<OutputSchema extends SchemaLike | undefined = undefined, Policy extends PolicyEngineV1 | undefined = undefined>(
   options: HarnessOptions<OutputSchema> & { policy?: Policy },
 ): Harness<OutputOf<OutputSchema>, WaitingOf<Policy>> {
-  const deps = resolveOptions(options);
+  const deps = withSubagents(options, (childOptions) => resolveOptions(childOptions), startRun, resumeRun, owned);
   const ownsJournal = typeof options.journal === "string";
 
   const harness: Harness<unknown, WaitingRunResult> = {
@@ -82,7 +89,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
     async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult | WaitingRunResult> {
       const scope = { tenantId: deps.tenantId, runId };
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
-        resumeRun(deps, scope, resumeOptions.signal, lease),
+        resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions),
       );
     },
 
@@ -94,6 +101,18 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
         (await deps.journal.head(scope)) === null ? startRun(deps, scope, task, options, lease) : resumeRun(deps, scope, options.signal, lease),
       );
+    },
+
+    async interrupt(runId: string, request: InterruptRequestOptions): Promise<{ interruptId: string }> {
+      const parsed = interruptOf(request);
+      const scope = { tenantId: deps.tenantId, runId };
+      const state = (await load(deps, scope)).peek();
+      if (state.phase === "finished") {
+        throw new YokeError("RUN_FINISHED", `run ${runId} has finished (${state.outcome?.status}); it can no longer be interrupted`, { details: { ...scope } });
+      }
+      const { interruptId } = await appendInterrupt(deps, scope, parsed);
+      deps.logger.info({ tenantId: scope.tenantId, runId, interruptId, kind: parsed.kind }, "interrupt requested");
+      return { interruptId };
     },
 
     async getState(runId: string) {
@@ -201,6 +220,7 @@ async function startRun(
   task: string,
   startOptions: StartOptions,
   lease: HeldLease | undefined,
+  parent?: ChildLink,
 ): Promise<RunResult | WaitingRunResult> {
   const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
   const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
@@ -218,12 +238,17 @@ async function startRun(
       ...(snapshot === undefined ? {} : { toolSnapshot: snapshot }),
       ...principalData(deps, scope, startOptions),
       limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
+      ...(parent === undefined ? {} : { parent: { runId: parent.runId, actionId: parent.actionId, contextRevision: parent.contextRevision } }),
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };
-  // The run's first turn shares the run's first transaction.
-  const first = nextTurnDrafts(context, preview(context, [runStarted], 0));
-  await commit(context, [runStarted, ...first], 0);
+  // The run's first turn (and its budget) shares the run's first transaction.
+  const opened = context.budget.open(
+    parent === undefined ? undefined : { runId: parent.runId, actionId: parent.actionId, reservationId: parent.reservationId },
+  );
+  const head = opened === undefined ? [runStarted] : [runStarted, opened];
+  const first = nextTurnDrafts(context, preview(context, head, 0));
+  await commit(context, [...head, ...first], 0);
   context.logger.info(
     {
       sessionId,
@@ -256,10 +281,14 @@ async function resumeRun(
   scope: RunScope,
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
+  answer: WaitingAnswerOptions = {},
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
-  const accumulator = await load(deps, scope, compiled);
-  const context = newContext(deps, scope, accumulator, compiled, signal, lease);
+  const budget = new RunBudget(deps, scope.runId);
+  const facts = createRunFacts();
+  const accumulator = await load(deps, scope, compiled, budget, facts);
+  const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
+  await answerWaiting(context, answer);
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
   return runLoop(context);
@@ -306,13 +335,15 @@ async function leased<T>(
   }
 }
 
-/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, its context too. */
-async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext): Promise<RunStateAccumulator> {
+/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, `budget` and `facts`, its context, ledger and loop facts too. */
+async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, budget?: RunBudget, facts?: RunFacts): Promise<RunStateAccumulator> {
   const accumulator = new RunStateAccumulator();
   let any = false;
   for await (const event of deps.journal.read(scope)) {
     const typed = accumulator.apply(event);
     if (compiled !== undefined) observeCompiled(compiled, typed);
+    if (facts !== undefined) observeRunFacts(facts, typed);
+    budget?.observe(typed);
     any = true;
   }
   if (!any) throw notFound(scope);
@@ -326,6 +357,8 @@ function newContext(
   compiled: CompiledContext,
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
+  budget: RunBudget = new RunBudget(deps, scope.runId),
+  facts: RunFacts = createRunFacts(),
 ): RunContext {
   return {
     deps,
@@ -339,6 +372,9 @@ function newContext(
     fold: createFoldAhead(),
     lease,
     revisions: new Map(),
+    facts,
+    inbox: createInterruptInbox(),
+    budget,
   };
 }
 

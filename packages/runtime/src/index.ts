@@ -55,7 +55,18 @@ export { RUNTIME_VERSION } from "./version.js";
 export { REDACTED, createRedactor } from "./redaction.js";
 export type { Redactor } from "./redaction.js";
 export type { CapabilityOptions } from "./capabilities.js";
+export type { BudgetOptions } from "./budget/budget-options.js";
 export { MEMORY_CONTENT_ROLE, createMemoryTools } from "./memory/memory-tools.js";
 export type { MemoryToolsOptions } from "./memory/memory-tools.js";
 export { createMemoryStore } from "./memory/memory-store.js";
 export type { MemoryAddress, MemoryRecord, MemoryScope, MemoryStore } from "./memory/memory-store.js";
+export {
+  DEFAULT_LOOP_CYCLE,
+  DEFAULT_LOOP_THRESHOLD,
+  DEFAULT_MAX_TOKENS_CONTINUATIONS,
+  DEFAULT_VERIFIER_RETRIES,
+} from "./loop-control.js";
+export type { HumanWaiting, InterruptRequestOptions, LoopControlOptions, LoopDetectionOptions, WaitingAnswerOptions } from "./loop-control.js";
+export { COMPLETION_CHECK_VERIFIER_ID, completionCheckVerifier } from "./verification/check-verifier.js";
+export { INTERRUPT_INBOX_SUFFIX } from "./interrupts.js";
+export { callSignature } from "./loop/run-facts.js";

@@ -24,7 +24,8 @@ describe("honest outcomes", () => {
     const checked = rig([say("42")], { checkCompletion: async () => ({ passed: true, summary: "the answer is 42" }) });
     const result = await checked.harness.start("t");
     expect(result.outcome).toEqual({ status: "verified_success", summary: "the answer is 42" });
-    expect(checked.journal.appends.at(-1)).toEqual(["completion.checked", "run.completed"]);
+    // The check runs as a verifier (issue 15): journaled as started before it runs, its verdict with the outcome.
+    expect(checked.journal.appends.slice(-2)).toEqual([["verifier.started"], ["verifier.finished", "completion.checked", "run.completed"]]);
   });
 
   it("a run that ended completed resumes to the same outcome without calling the model", async () => {

@@ -28,7 +28,8 @@ expectTypeOf(governed.start("task")).toEqualTypeOf<Promise<RunResult<undefined> 
 const result = await governed.start("task", { principal: { id: "user_7" } });
 if (result.waiting !== undefined) {
   expectTypeOf(result.outcome).toEqualTypeOf<undefined>();
-  expectTypeOf(result.waiting.approvals).toEqualTypeOf<readonly import("@yoke/protocol").ApprovalRecord[]>();
+  expectTypeOf(result.waiting.approvals).toEqualTypeOf<readonly import("@yoke/protocol").ApprovalRecord[] | readonly []>();
+  if (result.waiting.kind === "human") expectTypeOf(result.waiting.reason).toEqualTypeOf<"refusal" | "content_filter" | "escalation">();
 } else {
   expectTypeOf(result.outcome.status).toBeString();
 }

@@ -12,6 +12,7 @@ import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
 import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
+import { isExhaustion } from "./budget/run-budget.js";
 
 type JsonRecord = Record<string, JsonValue>;
 
@@ -85,10 +86,33 @@ export function compileRequest(context: RunContext, state: RunState, offer?: Tur
  * journaled yet, the compactions this compile made, and the request hash. The full text of a
  * cut tool output is not an artifact here: it is journaled once, in the tool's own event (or
  * it is in the artifact store, referenced from that event), and the manifest names its hash.
+ * With a budget, the call's worst case is reserved in the same transaction (`budget.reserved`:
+ * the compiled input tokens, the output reserve, their price, a turn when it starts one); a
+ * reservation that does not fit ends the run `budget_exhausted` instead of requesting.
  */
 export function requestDrafts(context: RunContext, state: RunState, turnId: string, offer?: TurnOffer): YokeEventDraft[] {
   const result = compileRequest(context, state, offer);
   const { manifest } = result;
+  const startsTurn = state.currentTurnId !== turnId;
+  const reserved = context.budget.reserveModelCall(
+    turnId,
+    { inputTokens: manifest.allocation.used, outputReserve: manifest.allocation.outputReserve },
+    startsTurn,
+  );
+  if (isExhaustion(reserved)) {
+    context.logger.info(
+      { turnId, budget: reserved.budget, limit: reserved.limit, reservationId: reserved.reservationId },
+      "model call does not fit the budget",
+    );
+    return [
+      {
+        type: "run.completed",
+        at: context.deps.clock.now(),
+        causationId: turnId,
+        data: { outcome: reserved, turns: startsTurn ? state.turns + 1 : state.turns },
+      },
+    ];
+  }
   const journaled = context.compiled.artifacts;
   const artifacts: { hash: string; text: string }[] = [];
   const seen = new Set<string>();
@@ -121,6 +145,7 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
       causationId: turnId,
       data: { turnId, requestHash: manifest.requestHash, messageCount: result.request.messages.length },
     },
+    ...(reserved === undefined ? [] : [reserved]),
   ];
 }
 

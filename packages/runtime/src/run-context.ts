@@ -31,6 +31,12 @@ import type { ResolvedOutput } from "./structured-output.js";
 import type { HeldLease, LeasePolicy } from "./run-lease.js";
 import type { DiscoveryOption } from "./pinned-tools.js";
 import type { Redactor } from "./redaction.js";
+import type { LoopControl } from "./loop-control.js";
+import { observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import type { InterruptInbox } from "./loop-control.js";
+import type { ResolvedBudget } from "./budget/budget-options.js";
+import type { RunBudget } from "./budget/run-budget.js";
+import type { ResolvedSubagents } from "./subagents/subagent-options.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
 export interface HarnessDeps {
@@ -83,6 +89,12 @@ export interface HarnessDeps {
   /** Who the harness's runs act for (`HarnessOptions.principal`); undefined: the tenant, unauthenticated. */
   readonly principal: ResolvedPrincipal | undefined;
   readonly approvalTtlMs: number;
+  /** Verifier gate, stop-condition limits, loop detection, workspace (loop-control.ts). */
+  readonly loopControl: LoopControl;
+  /** The runs' budget (`HarnessOptions.budget`); undefined: unbounded but for `maxTurns`. */
+  readonly budget: ResolvedBudget | undefined;
+  /** Subagents (`HarnessOptions.subagents`): undefined without them. */
+  readonly subagents?: ResolvedSubagents | undefined;
 }
 
 /** A principal as `run.started.principal` journals it. */
@@ -115,6 +127,12 @@ export interface RunContext {
   /** Declarations of the tool revisions this process admitted or resolved, by revision digest. */
   // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
   readonly revisions: Map<string, ToolDeclarationV1<any>>;
+  /** Loop detection, the verifier gate's progress, landed interrupts: folded from the same events as `accumulator`. */
+  readonly facts: RunFacts;
+  /** The run's interrupt inbox as this process last read it. */
+  readonly inbox: InterruptInbox;
+  /** The run's budget ledger and open reservations (rebuilt from `budget.*` events on resume); inert for a run without a budget. */
+  readonly budget: RunBudget;
 }
 
 /**
@@ -156,7 +174,8 @@ export async function commit(context: RunContext, raw: readonly YokeEventDraft[]
   }
   let appended: AppendResult;
   try {
-    for (let index = folded; index < drafts.length; index++) accumulator.apply(provisional(context, drafts[index]!, fromSeq + index));
+    for (let index = folded; index < drafts.length; index++)
+      observeRunFacts(context.facts, accumulator.apply(provisional(context, drafts[index]!, fromSeq + index)));
     appended = await (context.lease === undefined
       ? context.deps.journal.append(context.scope, fromSeq, drafts)
       : context.deps.journal.append(context.scope, fromSeq, drafts, { lease: context.lease.current() }));
@@ -196,7 +215,7 @@ export function preview(context: RunContext, raw: readonly YokeEventDraft[], fro
     throw new YokeError("INTERNAL", "a preview must start at the committed length, or where the staged preview ends");
   }
   try {
-    for (const [index, draft] of drafts.entries()) accumulator.apply(provisional(context, draft, fromSeq + index));
+    for (const [index, draft] of drafts.entries()) observeRunFacts(context.facts, accumulator.apply(provisional(context, draft, fromSeq + index)));
   } catch (error) {
     fold.failure = { error };
     throw error;

@@ -82,7 +82,8 @@ describe("run.failed", () => {
 
     const second = rig([], { journal: first.journal, idStart: 100, checkCompletion: pass });
     expect((await second.harness.resume("run_check")).outcome.status).toBe("verified_success");
-    expect(second.journal.appends).toEqual([["completion.checked", "run.completed"]]);
+    // The check is a replay-safe verifier (issue 15): its cut-short run is started again, then its verdict lands with the outcome.
+    expect(second.journal.appends).toEqual([["verifier.started"], ["verifier.finished", "completion.checked", "run.completed"]]);
   });
 
   it("an error thrown by the context compiler after events were folded ahead is journaled where the journal ends; a resume continues", async () => {

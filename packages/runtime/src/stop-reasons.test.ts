@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countingTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
 import { defineTool } from "./define-tool.js";
-import type { CompletionVerdict } from "./harness-types.js";
+import type { CompletionVerdict, RunResult, WaitingRunResult } from "./harness-types.js";
 
 const echo = (text: string) => callTools([{ name: "echo", args: { text } }]);
 
@@ -39,7 +39,9 @@ describe("stop reasons and limits", () => {
     model.assertConsumed();
     expect(outcome).toEqual({ status: "verified_success", summary: "all green" });
     expect(state.turns).toBe(2);
-    expect(journal.appends).toContainEqual(["completion.checked", "input.added", "turn.started", "context.compiled", "model.requested"]);
+    // The check runs as a verifier (issue 15): verifier.started is journaled before it runs, its verdict with the gate's summary.
+    expect(journal.appends).toContainEqual(["verifier.started"]);
+    expect(journal.appends).toContainEqual(["verifier.finished", "completion.checked", "input.added", "turn.started", "context.compiled", "model.requested"]);
   });
 
   it("ends verification_failed when the check says not to retry", async () => {
@@ -55,12 +57,18 @@ describe("stop reasons and limits", () => {
     expect(checked?.type === "completion.checked" && checked.data).toMatchObject({ passed: false, reason: "nope" });
   });
 
-  it("ends refused on a refusal", async () => {
-    const { harness } = rig([refuse("I won't do that.")]);
-    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "I won't do that." });
+  // Issue 15: a refusal no longer ends the run `refused` at once; it waits for a person
+  // (`run.waiting`), and a person closing the wait ends it `refused` with the same reason.
+  it("waits for a person on a refusal; closing the wait ends it refused with the refusal's words", async () => {
+    const { harness, journal } = rig([refuse("I won't do that.")]);
+    const waiting = (await harness.start("t")) as RunResult | WaitingRunResult;
+    expect(waiting.outcome).toBeUndefined();
+    expect(waiting.waiting).toEqual({ kind: "human", reason: "refusal", detail: "I won't do that.", approvals: [] });
+    expect(journal.appends.at(-1)).toEqual(["run.waiting"]);
+    expect((await harness.resume(waiting.runId, { close: "" })).outcome).toEqual({ status: "refused", reason: "I won't do that." });
   });
 
-  it("ends refused with the refusal part's own words, not the text beside it", async () => {
+  it("waits with the refusal part's own words, not the text beside it", async () => {
     const { harness } = rig([
       {
         content: [
@@ -70,10 +78,11 @@ describe("stop reasons and limits", () => {
         stopReason: "refusal",
       },
     ]);
-    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "I can't help with that." });
+    const { state } = await harness.start("t");
+    expect(state.waiting).toEqual({ kind: "refusal", reason: "I can't help with that.", turnId: state.currentTurnId });
   });
 
-  it("never takes a refusal for an answer: whatever the stop reason, the run ends refused and the completion check never sees it", async () => {
+  it("never takes a refusal for an answer: whatever the stop reason, the run waits and the completion check never sees it", async () => {
     const seen: string[] = [];
     const { harness, model } = rig([{ content: [{ type: "refusal", text: "No." }], stopReason: "end_turn" }, say("unused")], {
       checkCompletion: async ({ response }) => {
@@ -81,14 +90,17 @@ describe("stop reasons and limits", () => {
         return { passed: true };
       },
     });
-    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "No." });
+    const { state, outcome } = await harness.start("t");
+    expect(outcome).toBeUndefined();
+    expect(state.waiting?.kind).toBe("refusal");
     expect(seen).toEqual([]);
     expect(model.remaining).toBe(1);
   });
 
-  it("ends refused on a content filter stop", async () => {
+  it("waits for a person on a content filter stop (kind content_filter)", async () => {
     const { harness } = rig([{ content: [], stopReason: "content_filter" }]);
-    expect((await harness.start("t")).outcome).toEqual({ status: "refused", reason: "the model stopped with content_filter" });
+    const result = (await harness.start("t")) as RunResult | WaitingRunResult;
+    expect(result.waiting).toEqual({ kind: "human", reason: "content_filter", detail: "the model stopped with content_filter", approvals: [] });
   });
 
   it("continues the same turn after max_tokens", async () => {

@@ -107,9 +107,12 @@ describe("structured output", () => {
     expect(resumed.outcome.status).toBe("verification_failed");
   });
 
-  it("a refusal is never output: the run ends refused", async () => {
+  it("a refusal is never output: the run waits, and closing it ends refused with no output", async () => {
     const { harness } = rig([refuse("I can't help with that.")], { output: Weather });
-    const result = await harness.start("t");
+    const waiting = await harness.start("t");
+    expect(waiting.output).toBeUndefined();
+    expect(waiting.state.waiting?.kind).toBe("refusal");
+    const result = await harness.resume(waiting.runId, { close: "" });
     expect(result.outcome).toEqual({ status: "refused", reason: "I can't help with that." });
     expect(result.output).toBeUndefined();
   });

@@ -154,7 +154,9 @@ async function runItem(
         return { kind: "uncertain", reason: messageOf(error) };
       }
       const retryable = YokeError.isInstance(error) && error.code !== "TOOL_FAILED" && error.retryable;
-      return { kind: "failed", result: errorEnvelope("TOOL_FAILED", messageOf(error), startedAt, clock), retryable, dispatched: true };
+      // A child run that ended without a result keeps its own code: the model is told what failed.
+      const code = YokeError.hasCode(error, "SUBAGENT_FAILED") ? "SUBAGENT_FAILED" : "TOOL_FAILED";
+      return { kind: "failed", result: errorEnvelope(code, messageOf(error), startedAt, clock), retryable, dispatched: true };
     } finally {
       slots?.release();
       options.onDispatch?.(index, "end");

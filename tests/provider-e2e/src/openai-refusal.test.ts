@@ -1,4 +1,4 @@
-// A refusal through the runtime over the real openai SDK: the run ends `refused`, and the
+// A refusal through the runtime over the real openai SDK: the run waits, closing it ends `refused`, and the
 // journal keeps the refusal as a refusal part, never as assistant text (Responses and Chat).
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -22,8 +22,11 @@ describe.each([
       tools: [],
       tenantId: "tenant_refusal",
     });
-    const result = await harness.start("Something harmful.");
+    // Issue 15: a refusal waits for a person; closing the wait ends the run refused.
+    const waiting = await harness.start("Something harmful.");
     await server.close();
+    expect(waiting.state.waiting?.kind).toBe("refusal");
+    const result = await harness.resume(waiting.runId, { close: "" });
     expect(result.outcome.status).toBe("refused");
     expect(server.requests).toHaveLength(1);
     const responses: ModelResponse[] = [];

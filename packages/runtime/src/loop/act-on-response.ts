@@ -1,5 +1,6 @@
 import type { JsonValue, ModelResponse, RunState, YokeEventDraft } from "@yoke/protocol";
-import type { CompletionCheck, CompletionVerdict } from "../harness-types.js";
+import { runGate } from "../verification/gate.js";
+import { landInputDrafts } from "../interrupts.js";
 import { commit, preview, type RunContext } from "../run-context.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
@@ -9,25 +10,32 @@ import { OUTPUT_SCHEMA_SOURCE, judgeAnswer, outputNote, outputRetriesUsed, type 
 
 /**
  * Phase `responded` (a response without tool calls):
- * - a `refusal` part, or stop reason `refusal` or `content_filter`: the run ends `refused`,
- *   with the refusal's own words as the reason; a refusal is never an answer, so it never
- *   reaches the completion check;
+ * - a `refusal` part, or stop reason `refusal` or `content_filter`: the run waits for a person
+ *   (`run.waiting` kind `refusal` or `content_filter`, with the refusal's own words);
+ *   `resume(runId, { input })` answers it and the run goes on, `resume(runId, { close })` ends
+ *   it `refused`. A refusal is never an answer, so it never reaches the gate;
  * - a tool call the output limit cut (`tool-call-truncated`): it is not run; the turn goes
  *   on with a note telling the model to call again with shorter arguments, journaled with
  *   the request (`truncationDrafts`), until too many responses in a row were cut;
- * - stop reason `max_tokens`, `pause`: the turn goes on; request again in the same turn;
+ * - stop reason `max_tokens`: the turn goes on (request again in the same turn), for
+ *   `maxTokensContinuations` responses in a row; one more ends the run `escalated`;
+ * - `pause`: the turn goes on;
  * - `end_turn` (and anything else): with an `output` schema, the answer must be JSON that
  *   the schema accepts first (else it goes back to the model, `outputRetries` times, then the
- *   run ends `verification_failed`); then the completion check decides; with no check, the
- *   run ends `completed` (unverified), never `verified_success`. The accepted output is
- *   journaled in `run.completed`.
+ *   run ends `verification_failed`); then the verifier gate decides (`runGate`); with no
+ *   verifier and no check, the run ends `completed` (unverified), never `verified_success`.
+ *   The accepted output is journaled in `run.completed`.
  */
 export async function actOnResponse(context: RunContext): Promise<void> {
   const state = context.accumulator.peek();
   const response = lastResponse(state);
   const turnId = currentTurn(state);
   if (response.content.some((part) => part.type === "refusal") || response.stopReason === "refusal" || response.stopReason === "content_filter") {
-    return commit(context, [runCompleted(context, state, { status: "refused", reason: refusalReason(response) })]);
+    const kind = response.stopReason === "content_filter" ? "content_filter" : "refusal";
+    context.logger.info({ turnId, kind }, "the model refused: the run waits for a person");
+    return commit(context, [
+      { type: "run.waiting", at: context.deps.clock.now(), causationId: turnId, data: { turnId, kind, reason: refusalReason(response) } },
+    ]);
   }
   const truncation = truncationDrafts(context, state);
   if (truncation.kind === "end") return commit(context, [runCompleted(context, state, truncation.outcome)]);
@@ -36,18 +44,31 @@ export async function actOnResponse(context: RunContext): Promise<void> {
     return commit(context, [truncation.draft, ...requestDrafts(context, noted, turnId)]);
   }
   switch (response.stopReason) {
-    case "max_tokens":
+    case "max_tokens": {
+      const { count } = context.facts.maxTokens;
+      const limit = context.deps.loopControl.maxTokensContinuations;
+      if (count > limit) {
+        const reason = `the model hit its output token limit in ${count} responses in a row in one turn (continued ${limit} times); raise the model's output limit or ask for smaller steps`;
+        return commit(context, [runCompleted(context, state, { status: "escalated", reason })]);
+      }
+      return commit(context, requestDrafts(context, state, turnId));
+    }
     case "pause":
       return commit(context, requestDrafts(context, state, turnId));
     default: {
+      // An input interrupt sent before the answer came is never dropped: the model sees it and answers again.
+      const interrupts = landInputDrafts(context, turnId);
+      if (interrupts.length > 0) {
+        return commit(context, [...interrupts, ...nextTurnDrafts(context, preview(context, interrupts, state.length))]);
+      }
       let output: JsonValue | undefined;
       if (context.deps.output !== undefined) {
         const verdict = await judgeAnswer(context.deps.output, response);
         if (!verdict.ok) return rejectAnswer(context, context.deps.output, state, turnId, verdict.reason);
         output = verdict.json;
       }
-      if (context.deps.checkCompletion === undefined) return commit(context, [runCompleted(context, state, { status: "completed" }, output)]);
-      return checkCompletion(context, context.deps.checkCompletion, state, response, turnId, output);
+      if (context.deps.loopControl.verifiers.length === 0) return commit(context, [runCompleted(context, state, { status: "completed" }, output)]);
+      return runGate(context, state, response, turnId, output);
     }
   }
 }
@@ -77,51 +98,6 @@ async function rejectAnswer(context: RunContext, output: ResolvedOutput, state: 
     return commit(context, [checked, note, ...nextTurnDrafts(context, preview(context, [checked, note], state.length))]);
   }
   return commit(context, [checked, runCompleted(context, state, { status: "verification_failed", reason: why })]);
-}
-
-/**
- * Never trust "done" unverified. A pass ends the run `verified_success`; a failure either
- * goes back to the model as input (grouped with the next turn's start) or ends the run
- * `verification_failed`.
- */
-async function checkCompletion(
-  context: RunContext,
-  check: CompletionCheck,
-  state: RunState,
-  response: ModelResponse,
-  turnId: string,
-  output: JsonValue | undefined,
-): Promise<void> {
-  const verdict = normalizeVerdict(await check({ state: context.accumulator.snapshot(), response }));
-  const at = context.deps.clock.now();
-  if (verdict.passed) {
-    const summary = verdict.summary === undefined ? {} : { summary: verdict.summary };
-    return commit(context, [
-      { type: "completion.checked", at, causationId: turnId, data: { turnId, passed: true } },
-      runCompleted(context, state, { status: "verified_success", ...summary }, output),
-    ]);
-  }
-  const checked: YokeEventDraft = { type: "completion.checked", at, causationId: turnId, data: { turnId, passed: false, reason: verdict.reason } };
-  context.logger.info({ turnId, retry: verdict.retry !== false }, "completion check failed");
-  if (verdict.retry !== false && state.turns < state.maxTurns) {
-    const feedback: YokeEventDraft = {
-      type: "input.added",
-      at: context.deps.clock.now(),
-      causationId: turnId,
-      data: { source: "completion-check", content: [{ type: "text", text: verdict.reason }] },
-    };
-    const next = nextTurnDrafts(context, preview(context, [checked, feedback], state.length));
-    return commit(context, [checked, feedback, ...next]);
-  }
-  return commit(context, [checked, runCompleted(context, state, { status: "verification_failed", reason: verdict.reason })]);
-}
-
-/** Tolerates a check written in plain JavaScript that returns something loose. */
-function normalizeVerdict(verdict: CompletionVerdict | undefined): CompletionVerdict {
-  if (verdict?.passed === true) return typeof verdict.summary === "string" ? { passed: true, summary: verdict.summary } : { passed: true };
-  const loose = verdict as { reason?: unknown; retry?: unknown } | undefined;
-  const reason = typeof loose?.reason === "string" && loose.reason !== "" ? loose.reason : "the completion check did not pass";
-  return loose?.retry === false ? { passed: false, reason, retry: false } : { passed: false, reason };
 }
 
 /** The refusal's own words; else the text of a refusal that came as text (a filter's note); else the stop reason. */

@@ -1,4 +1,14 @@
-import { ModelResponseSchema, YokeError, canonicalJson, toolCallsOf, type ModelResponse, type YokeEventDraft } from "@yoke/protocol";
+import {
+  ModelResponseSchema,
+  YokeError,
+  canonicalJson,
+  toolCallsOf,
+  type ModelResponse,
+  type RunState,
+  type ToolCallPart,
+  type YokeEventDraft,
+} from "@yoke/protocol";
+import { isExhaustion, type Exhaustion } from "../budget/run-budget.js";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
@@ -8,7 +18,7 @@ import { judgeResponseCalls } from "../tool-admission.js";
 import { admitCall, type Blockers } from "../policy-admission.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
-import { nextTurnDrafts } from "./next-turn.js";
+import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
@@ -40,7 +50,7 @@ export async function callModel(context: RunContext): Promise<void> {
       accept: normalizeResponse,
       onFailure: async (failure) => {
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.
-        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure)]);
+        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure)]);
         else last = failure;
       },
     });
@@ -53,12 +63,17 @@ export async function callModel(context: RunContext): Promise<void> {
   if (context.signal?.aborted) return;
   const latencyMs = Math.max(0, clock.now() - startedAt);
   const drafts: YokeEventDraft[] = [{ type: "model.responded", at: clock.now(), causationId: turnId, data: { turnId, response, latencyMs } }];
+  const settled = context.budget.settleModelCall(response);
+  if (settled !== undefined) drafts.push(settled);
   const calls = toolCallsOf(response);
   const dispatchable: [string, DispatchItem][] = [];
   const batch = new BatchTransaction({ clock, ids });
   const { decisions, preface } = await judgeResponseCalls(context, state, calls);
   // Compatibility events found while judging share the transaction of the verdicts they led to.
   drafts.push(...preface);
+  // A batch is admitted whole or not at all: when its dispatches do not fit, no call runs and the run ends here.
+  const exhaustion = context.budget.admitDispatches(decisions.flatMap((decision, index) => (decision.kind === "start" ? [calls[index]!.toolName] : [])));
+  if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
   const blockers: Blockers = [];
   for (const [index, decision] of decisions.entries()) {
     const call = calls[index]!;
@@ -76,7 +91,13 @@ export async function callModel(context: RunContext): Promise<void> {
     }
     const admitted = await admitCall(context, state, batch, turnId, call, { ...decision, revision: decision.revision }, blockers);
     drafts.push(...admitted.drafts);
-    if (admitted.item !== undefined) dispatchable.push([admitted.item.attemptId, admitted.item]);
+    if (admitted.item !== undefined) {
+      dispatchable.push([admitted.item.attemptId, admitted.item]);
+      // Held with the action's executing, in the same transaction: before the dispatch.
+      const reserved = context.budget.reserveAttempt(admitted.item, turnId);
+      if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch admitted as fitting the budget did not fit (${reserved.budget})`);
+      if (reserved !== undefined) drafts.push(reserved);
+    }
   }
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction.
   const waits = drafts.some((draft) => draft.type === "action.approval_requested" || draft.type === "action.proposed");
@@ -97,6 +118,44 @@ export async function callModel(context: RunContext): Promise<void> {
     },
     "model responded",
   );
+}
+
+/**
+ * The response's calls do not fit the budget: each is answered (`tool.rejected`
+ * BUDGET_EXHAUSTED, or the verdict it had already), and the run ends `budget_exhausted` in
+ * the response's transaction, its model call settled: nothing was dispatched, nothing is left in flight.
+ */
+async function endExhausted(
+  context: RunContext,
+  state: RunState,
+  turnId: string,
+  calls: readonly ToolCallPart[],
+  drafts: YokeEventDraft[],
+  exhaustion: Exhaustion,
+): Promise<void> {
+  const { clock } = context.deps;
+  const message = `the run's budget has no room for this call (${exhaustion.budget}, limit ${exhaustion.limit}); it did not run`;
+  for (const call of calls) {
+    const at = clock.now();
+    drafts.push({
+      type: "tool.rejected",
+      at,
+      causationId: turnId,
+      data: {
+        turnId,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        code: "BUDGET_EXHAUSTED",
+        result: errorEnvelope("BUDGET_EXHAUSTED", message, at, clock),
+      },
+    });
+  }
+  const settled = preview(context, drafts, state.length);
+  context.logger.info(
+    { turnId, budget: exhaustion.budget, limit: exhaustion.limit, reservationId: exhaustion.reservationId },
+    "tool calls do not fit the budget",
+  );
+  await commit(context, [...drafts, runCompleted(context, settled, exhaustion)]);
 }
 
 function modelFailed(context: RunContext, turnId: string, failure: ModelCallFailure): YokeEventDraft {

@@ -3,6 +3,8 @@ import { requestDrafts } from "../request-builder.js";
 import { preview, type RunContext } from "../run-context.js";
 import { truncationDrafts } from "./output-limit.js";
 import { offerTurn } from "../tool-admission.js";
+import { landInputDrafts, landed, pendingCancel } from "../interrupts.js";
+import { loopDrafts } from "../loop-detection.js";
 
 /**
  * What moves a run in phase `ready` on: `run.completed` when it was cancelled or has used
@@ -14,13 +16,23 @@ import { offerTurn } from "../tool-admission.js";
  */
 export function nextTurnDrafts(context: RunContext, state: RunState): YokeEventDraft[] {
   if (context.signal?.aborted) return [runCompleted(context, state, cancelledOutcome(context.signal))];
+  const cancel = pendingCancel(context);
+  if (cancel !== undefined) {
+    return [landed(context, cancel, state.currentTurnId ?? null), runCompleted(context, state, { status: "cancelled", reason: cancel.text })];
+  }
   // A response that also had complete calls: they have their results; now the cut ones.
   const truncation = truncationDrafts(context, state);
   if (truncation.kind === "end") return [runCompleted(context, state, truncation.outcome)];
+  const loop = loopDrafts(context, state);
+  // Steering did not break the loop: a person decides (the run waits, no new turn).
+  if (loop?.kind === "escalate") return [...(truncation.kind === "note" ? [truncation.draft] : []), ...loop.drafts];
   if (state.turns >= state.maxTurns) {
     return [runCompleted(context, state, { status: "budget_exhausted", budget: "turns", limit: state.maxTurns })];
   }
   const notes = truncation.kind === "note" ? [truncation.draft] : [];
+  if (loop !== undefined) notes.push(...loop.drafts);
+  // Interrupts land here, between turns: after every result of the last batch, before the next request.
+  notes.push(...landInputDrafts(context, state.currentTurnId ?? null));
   const current = notes.length === 0 ? state : preview(context, notes, state.length);
   const turnId = newId(context.deps.ids, "turn");
   // A run with pinned tools offers the turn what discovery gives now, frozen for the turn.

@@ -9,6 +9,7 @@ import { hasPendingCompensations, runCompensations } from "./run-compensations.j
 import { runTools } from "./run-tools.js";
 import { finalText } from "../result-text.js";
 import { outputValue } from "../structured-output.js";
+import { landInputDrafts, landed, pendingCancel, pollInterrupts } from "../interrupts.js";
 
 /**
  * Drives a run from whatever phase its state is in to an outcome. Each step reads the live
@@ -47,6 +48,34 @@ async function driveRun(context: RunContext): Promise<Omit<RunResult, "output"> 
     if (context.signal?.aborted && state.phase !== "tools_pending") {
       await commit(context, [runCompleted(context, state, cancelledOutcome(context.signal))]);
       continue;
+    }
+    // Interrupts from any process: read at every step, landed only between turns (a cancel
+    // anywhere but between a tool call and its result; an input at the next turn's start).
+    await pollInterrupts(context);
+    const cancel = state.phase === "tools_pending" ? undefined : pendingCancel(context);
+    if (cancel !== undefined) {
+      context.logger.info({ interruptId: cancel.interruptId }, "cancelled by an interrupt");
+      await commit(context, [landed(context, cancel, state.currentTurnId ?? null), runCompleted(context, state, { status: "cancelled", reason: cancel.text })]);
+      continue;
+    }
+    if (state.waiting !== undefined) {
+      // A person's input sent as an interrupt answers the wait; otherwise the run returns, waiting.
+      const inputs = landInputDrafts(context, state.currentTurnId ?? null);
+      if (inputs.length > 0) {
+        await commit(context, inputs);
+        continue;
+      }
+      const snapshot = context.accumulator.snapshot();
+      const { kind, reason } = state.waiting;
+      context.logger.info({ kind }, "run waits for a person");
+      return {
+        runId: snapshot.runId,
+        outcome: undefined,
+        waiting: { kind: "human", reason: kind, detail: reason, approvals: [] },
+        text: finalText(snapshot),
+        output: undefined,
+        state: snapshot,
+      };
     }
     switch (state.phase) {
       case "ready":

@@ -10,6 +10,8 @@ import { settleParked } from "../approvals.js";
 import { pinnedRevision } from "../pinned-tools.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { pollInterrupts } from "../interrupts.js";
+import { isExhaustion } from "../budget/run-budget.js";
 
 /** The action the run stops on, and any other action left uncertain in the same batch. */
 type Escalation = { readonly actionId: string; readonly reason: string; readonly others?: readonly string[] };
@@ -36,7 +38,14 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       return undefined;
     }
     if (recovered.drafts.length > 0) {
-      const after = preview(context, recovered.drafts, state.length);
+      const base = state.length;
+      let after = preview(context, recovered.drafts, base);
+      // Reservations of the attempts the recovery settled are settled with them.
+      const stale = context.budget.settleSuperseded(after);
+      if (stale.length > 0) {
+        after = preview(context, stale, base + recovered.drafts.length);
+        recovered.drafts.push(...stale);
+      }
       // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
       if (after.phase !== "tools_pending") {
         await endBatch(context, batch, recovered.drafts, after);
@@ -50,22 +59,30 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // Nothing to dispatch and nothing recovered: every pending call waits for a person (parked
     // for approval, or held behind a parked call it conflicts with).
     if (items.length === 0) return "waiting";
+    // Attempts leased off the response's transaction (retries, approved calls, a resume's new attempts) reserve now;
+    // their reservations are journaled with their outcomes. One that does not fit is not dispatched.
+    const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
+    // What a child spawned in this batch forks from: the parent's context revision now.
+    context.deps.subagents?.contextRevisions.set(run.runId, context.compiled.manifest?.contextRevision ?? 0);
     const outcomes = await context.deps.executor.executeAll(
-      items,
+      dispatched,
       toolSignal(context),
       context.lease === undefined ? { run } : { fencingToken: context.lease.current().token, run },
     );
     const retries: DispatchItem[] = [];
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;
-    for (const [position, item] of items.entries()) {
+    const charges: YokeEventDraft[] = [];
+    for (const [position, item] of dispatched.entries()) {
       const outcome = outcomes[position]!;
       if (outcome.kind === "deferred") {
         deferred.push(item);
         continue;
       }
       const settlement = await batch.settle(item, outcome);
+      const charge = context.budget.settleAttempt(item.attemptId, outcome.kind !== "failed" || outcome.dispatched);
+      if (charge !== undefined) charges.push(charge);
       const result = outcome.kind === "uncertain" ? undefined : outcome.result;
       context.logger.info(
         {
@@ -84,7 +101,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     }
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
-    const drafts: YokeEventDraft[] = await boundResults(context, batch.drain());
+    const drafts: YokeEventDraft[] = [...(await boundResults(context, batch.drain())), ...reservations, ...charges];
     if (escalation) {
       await escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
       return undefined;
@@ -126,6 +143,8 @@ async function endBatch(context: RunContext, batch: BatchTransaction, drafts: re
     batch.beginCompensation(undo, "an action of the same batch failed");
     return commit(context, [...drafts, ...batch.drain()]);
   }
+  // The turn boundary: interrupts sent while the batch ran land now, with its results (loop's interrupts.ts).
+  await pollInterrupts(context);
   return commit(context, [...drafts, ...nextTurnDrafts(context, settled)]);
 }
 
@@ -285,11 +304,43 @@ async function escalateBatch(
   const at = context.deps.clock.now();
   const why = "the run escalated before this attempt was dispatched; it did not run";
   const outcome: AttemptOutcome = { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };
+  const charges: YokeEventDraft[] = [];
   for (const item of leased) {
     await batch.settle(item, outcome);
     context.dispatchable.delete(item.attemptId);
+    const charge = context.budget.settleAttempt(item.attemptId, false);
+    if (charge !== undefined) charges.push(charge);
   }
-  return escalate(context, [...drafts, ...batch.drain()], escalation);
+  // Whatever else still holds a reservation was dispatched and is left as the escalation says: charged.
+  charges.push(...context.budget.settleOpenAttempts());
+  return escalate(context, [...drafts, ...batch.drain(), ...charges], escalation);
+}
+
+/**
+ * Reserves the dispatch of each leased attempt that holds no reservation yet; one that does
+ * not fit is settled as failed, not dispatched (BUDGET_EXHAUSTED, not retryable), and left out.
+ */
+async function reserveLeased(
+  context: RunContext,
+  batch: BatchTransaction,
+  items: readonly DispatchItem[],
+): Promise<{ admitted: DispatchItem[]; drafts: YokeEventDraft[] }> {
+  const admitted: DispatchItem[] = [];
+  const drafts: YokeEventDraft[] = [];
+  const turnId = context.accumulator.peek().currentTurnId;
+  for (const item of items) {
+    const reserved = context.budget.reserveAttempt(item, turnId);
+    if (!isExhaustion(reserved)) {
+      if (reserved !== undefined) drafts.push(reserved);
+      admitted.push(item);
+      continue;
+    }
+    const at = context.deps.clock.now();
+    const why = `the run's budget has no room for this attempt (${reserved.budget}, limit ${reserved.limit}); it was not dispatched`;
+    await batch.settle(item, { kind: "failed", result: errorEnvelope("BUDGET_EXHAUSTED", why, at, context.deps.clock), retryable: false, dispatched: false });
+    context.dispatchable.delete(item.attemptId);
+  }
+  return { admitted, drafts };
 }
 
 /** The run escalates on the first action nobody can settle; the others are named with it. */

@@ -1,0 +1,63 @@
+import { YokeError, type RunScope, type SchemaLike } from "@yoke/protocol";
+import type { HarnessOptions, RunResult, StartOptions, WaitingRunResult } from "../harness-types.js";
+import type { HarnessDeps } from "../run-context.js";
+import type { HeldLease } from "../run-lease.js";
+import { resolveSubagents } from "./subagent-options.js";
+import { spawnSubagentTool, type ChildLink, type StartChild } from "./spawn-tool.js";
+
+type Ended = RunResult | WaitingRunResult;
+type Owned = <T>(
+  deps: HarnessDeps,
+  scope: RunScope,
+  options: { signal: AbortSignal | undefined },
+  body: (lease: HeldLease | undefined) => Promise<T>,
+) => Promise<T>;
+
+/**
+ * A harness's resolved options, with subagents when asked for: the `spawn_subagent` tool
+ * joins the harness's tools, and its children run on resolved options of their own (the
+ * declared tool subset, the result schema as structured output, the child budget as limits
+ * with the parent's prices), on the same journal, each in its own stream.
+ */
+export function withSubagents(
+  options: HarnessOptions<SchemaLike | undefined>,
+  resolve: (options: HarnessOptions<SchemaLike | undefined>) => HarnessDeps,
+  startRun: (deps: HarnessDeps, scope: RunScope, task: string, start: StartOptions, lease: HeldLease | undefined, parent?: ChildLink) => Promise<Ended>,
+  resumeRun: (deps: HarnessDeps, scope: RunScope, signal: AbortSignal | undefined, lease: HeldLease | undefined) => Promise<Ended>,
+  owned: Owned,
+): HarnessDeps {
+  if (options.subagents === undefined) return resolve(options);
+  if (options.registry !== undefined) {
+    throw new YokeError("CONFIG_INVALID", "subagents need the harness's tools (tools: [...]), not a registry", { details: { option: "subagents" } });
+  }
+  const tools = options.tools ?? [];
+  const subagents = resolveSubagents(options.subagents, new Set(tools.map((tool) => tool.name)))!;
+  const pricing = options.budget?.pricing;
+  const systemPrompt = subagents.systemPrompt ?? options.systemPrompt;
+  const { checkCompletion: _parentCheck, systemPrompt: _parentPrompt, subagents: _spawning, ...inherited } = options;
+  const child = resolve({
+    ...inherited,
+    tools: tools.filter((tool) => subagents.tools.includes(tool.name)),
+    output: subagents.result,
+    budget: { limits: subagents.budget, ...(pricing === undefined ? {} : { pricing }) },
+    maxTurns: subagents.maxTurns,
+    ...(systemPrompt === undefined ? {} : { systemPrompt }),
+  });
+  const startChild: StartChild = async (task, runId, link, signal) => {
+    const scope = { tenantId: child.tenantId, runId };
+    const ended = await owned(child, scope, { signal }, async (lease) =>
+      (await child.journal.head(scope)) === null
+        ? startRun(child, scope, task, signal === undefined ? { runId } : { runId, signal }, lease, link)
+        : resumeRun(child, scope, signal, lease),
+    );
+    const charged: Record<string, number> = {};
+    for await (const event of child.journal.read(scope)) {
+      if (event.type !== "budget.settled") continue;
+      const data = event.data as { charged: Record<string, number> };
+      for (const [dimension, value] of Object.entries(data.charged)) charged[dimension] = (charged[dimension] ?? 0) + value;
+    }
+    return { outcome: ended.outcome, output: ended.state.output, charged };
+  };
+  const deps = resolve({ ...options, tools: [...tools, spawnSubagentTool(subagents, startChild)] });
+  return { ...deps, subagents };
+}

@@ -1,0 +1,57 @@
+import { YokeError, type BudgetAmounts, type JsonValue } from "@yoke/protocol";
+import { z } from "zod";
+import { defineTool, type AnyTool } from "../define-tool.js";
+import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT, type ResolvedSubagents } from "./subagent-options.js";
+
+/** The link a child run journals to its parent (`run.started.parent` + `budget.opened.parent`). */
+export interface ChildLink {
+  readonly runId: string;
+  readonly actionId: string;
+  readonly contextRevision: number;
+  readonly reservationId: string;
+}
+
+/** Starts (or, after a crash, resumes) the child run `runId` and returns how it ended. */
+export type StartChild = (
+  task: string,
+  runId: string,
+  link: ChildLink,
+  signal: AbortSignal | undefined,
+) => Promise<{ outcome: { status: string; reason?: string } | undefined; output: unknown; charged: BudgetAmounts }>;
+
+/**
+ * The runtime's `spawn_subagent` tool. Idempotent: the child's run id is derived from the
+ * action id, so a retry after a crash resumes the same child instead of starting another.
+ * The child's structured output (validated by its result schema) is the action's output;
+ * a child that ends without one fails the action with SUBAGENT_FAILED.
+ */
+export function spawnSubagentTool(subagents: ResolvedSubagents, startChild: StartChild): AnyTool {
+  return defineTool({
+    name: SPAWN_SUBAGENT,
+    description: `Starts a subagent: a separate run with its own budget and the tools ${subagents.tools.join(", ") || "(none)"}, working on the task you give it. It returns typed claims, each with evidence references.`,
+    input: z.object({ task: z.string().min(1).describe("What the subagent must find out or do, self-contained.") }),
+    sideEffect: "idempotent",
+    timeoutMs: 3_600_000,
+    async execute({ task }, context) {
+      const parentRunId = context.run?.runId;
+      if (parentRunId === undefined) throw new YokeError("INTERNAL", "spawn_subagent ran without its run");
+      const childRunId = childRunIdOf(context.actionId);
+      const link: ChildLink = {
+        runId: parentRunId,
+        actionId: context.actionId,
+        contextRevision: subagents.contextRevisions.get(parentRunId) ?? 0,
+        reservationId: childReservationIdOf(context.attemptId),
+      };
+      const ended = await startChild(task, childRunId, link, context.signal);
+      subagents.charges.set(context.attemptId, ended.charged);
+      const status = ended.outcome?.status;
+      if ((status !== "completed" && status !== "verified_success") || ended.output === undefined) {
+        throw new YokeError("SUBAGENT_FAILED", `subagent ${childRunId} ended ${status ?? "without an outcome"} without a result its schema accepts`, {
+          details: { childRunId, status: status ?? null, ...(ended.outcome?.reason === undefined ? {} : { reason: ended.outcome.reason }) },
+        });
+      }
+      const output = ended.output as JsonValue;
+      return { content: JSON.stringify({ childRunId, result: output }), output: { childRunId, result: output } };
+    },
+  }) as AnyTool;
+}

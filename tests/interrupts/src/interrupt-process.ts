@@ -1,0 +1,15 @@
+// Drives one interrupt-scenario process over stdio, with run-ownership's process driver (waits
+// are on the child's output, never on the clock).
+import { fileURLToPath } from "node:url";
+import { ScriptProcess } from "../../run-ownership/src/scenario-process.ts";
+
+const script = fileURLToPath(new URL("./interrupt-scenario.ts", import.meta.url));
+
+export type Mode = "start" | "resume" | "interrupt-input" | "interrupt-cancel";
+
+/** An interrupt-scenario process over the SQLite file in `dir`; `verifier`: none, or a gate verifier (replay-safe or not). */
+export class ScenarioProcess extends ScriptProcess {
+  constructor(name: string, dir: string, mode: Mode, verifier: "none" | "safe" | "unsafe" = "none") {
+    super(name, script, ["--dir", dir, "--mode", mode, "--verifier", verifier], "yoke-interrupts-compile-cache");
+  }
+}

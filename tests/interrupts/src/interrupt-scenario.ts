@@ -1,0 +1,142 @@
+// One process of the interrupts tests: starts or resumes one run over a SQLite journal in
+// `--dir`, or, as another process, interrupts it. The run's first turn calls `work`, which
+// waits for `finish` on stdin; its answer is gated by a verifier when `--verifier` is safe or
+// unsafe (replay-safe or not), which waits for `finish` too. The test drives it over stdio:
+//
+//   node src/interrupt-scenario.ts --dir D --mode start|resume|interrupt-input|interrupt-cancel --verifier none|safe|unsafe
+//
+// stdout, one line each:  READY                      journal open, harness built; waiting for `go`
+//                         MODEL_CALL <last user text> the harness asked the model (what it was told last)
+//                         TOOL_STARTED               `work` runs; waiting for `finish`
+//                         VERIFIER_STARTED           the verifier runs; waiting for `finish`
+//                         INTERRUPTED <interruptId>  (interrupt modes) the request is in the run's inbox
+//                         WAITING <reason>           start/resume returned: the run waits for a person
+//                         DONE <json>                the run ended: { outcome }
+//                         FAILED <code> <message>    refused with a YokeError
+// stdin, one line each:   go | finish
+import { mkdirSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createSqliteJournal } from "@yoke/journal";
+import { YokeError, steppingClock, ulidIdSource, type ModelRequest, type ProviderAdapterV1, type VerifierV1 } from "@yoke/protocol";
+import { createHarness, defineTool, type RunResult, type WaitingRunResult } from "@yoke/runtime";
+import { callTools, createScriptedModel, say } from "@yoke/testkit";
+import { z } from "zod";
+
+const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" }, verifier: { type: "string" } } });
+const dir = resolve(values.dir!);
+mkdirSync(dir, { recursive: true });
+const mode = values.mode as "start" | "resume" | "interrupt-input" | "interrupt-cancel";
+const verifierMode = (values.verifier ?? "none") as "none" | "safe" | "unsafe";
+const scope = { tenantId: "tenant_interrupts", runId: "run_interrupted" };
+const START = Date.UTC(2026, 0, 1);
+
+const lines = createInterface({ input: process.stdin });
+const waiting = new Map<string, () => void>();
+const early: string[] = [];
+lines.on("line", (line) => {
+  const resolveLine = waiting.get(line);
+  if (resolveLine === undefined) early.push(line);
+  else {
+    waiting.delete(line);
+    resolveLine();
+  }
+});
+const heard = (line: string) => {
+  const index = early.indexOf(line);
+  if (index >= 0) {
+    early.splice(index, 1);
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolveLine) => waiting.set(line, resolveLine));
+};
+const emit = (line: string) => process.stdout.write(`${line}\n`);
+
+const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
+
+const work = defineTool({
+  name: "work",
+  description: "Does slow work.",
+  input: z.object({}),
+  sideEffect: "none",
+  timeoutMs: 120_000,
+  async execute() {
+    emit("TOOL_STARTED");
+    await heard("finish");
+    return "worked";
+  },
+});
+
+const verifier: VerifierV1 = {
+  specificationVersion: "v1",
+  id: "deploy-check",
+  kind: "command",
+  replaySafe: verifierMode === "safe",
+  async verify() {
+    emit("VERIFIER_STARTED");
+    await heard("finish");
+    return { verifierId: "deploy-check", kind: "command", passed: true, reason: "deployed" };
+  },
+};
+
+// The model's answers the journal does not hold yet: nothing is asked twice.
+const script = [callTools([{ name: "work", args: {} }]), say("All done.")];
+let answered = 0;
+let lastAt = START;
+for await (const event of store.read(scope)) {
+  if (event.type === "model.responded") answered += 1;
+  lastAt = event.at;
+}
+const scripted = createScriptedModel(script.slice(answered));
+const model: ProviderAdapterV1 = {
+  specificationVersion: "v1",
+  provider: scripted.provider,
+  modelId: scripted.modelId,
+  capabilities: scripted.capabilities,
+  generate(request: ModelRequest, options) {
+    const last = request.messages.at(-1);
+    const text = last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
+    emit(`MODEL_CALL ${text}`);
+    return scripted.generate(request, options);
+  },
+};
+const clock = steppingClock(lastAt + 1, 1);
+const harness = createHarness({
+  journal: store,
+  provider: model,
+  tools: [work],
+  tenantId: scope.tenantId,
+  clock,
+  ids: ulidIdSource({ clock, random: seededRandom(process.pid) }),
+  maxTurns: 4,
+  ...(verifierMode === "none" ? {} : { verifiers: [verifier] }),
+});
+
+emit("READY");
+await heard("go");
+try {
+  if (mode === "interrupt-input" || mode === "interrupt-cancel") {
+    const request = mode === "interrupt-input" ? { input: "Also check the staging database." } : { cancel: "the customer withdrew" };
+    const { interruptId } = await harness.interrupt(scope.runId, request);
+    emit(`INTERRUPTED ${interruptId}`);
+  } else {
+    // A refusal or an escalation waits for a person, with or without a policy.
+    const result = (mode === "start" ? await harness.start("Do the work.", { runId: scope.runId }) : await harness.resume(scope.runId)) as
+      | RunResult
+      | WaitingRunResult;
+    if (result.waiting !== undefined) emit(`WAITING ${result.waiting.kind === "human" ? result.waiting.reason : result.waiting.kind}`);
+    else emit(`DONE ${JSON.stringify({ outcome: result.outcome.status })}`);
+  }
+} catch (error) {
+  if (!YokeError.isInstance(error)) throw error;
+  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
+} finally {
+  await store.close();
+  lines.close();
+}
+
+function seededRandom(seed: number): () => number {
+  let state = seed % 2147483647 || 1;
+  return () => (state = (state * 48271) % 2147483647) / 2147483647;
+}

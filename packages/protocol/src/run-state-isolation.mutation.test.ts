@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { YokeError } from "./errors.js";
 import { GENESIS_HASH, type JournalEvent } from "./events.js";
-import type { ModelResponse } from "./model.js";
+import type { Message, ModelResponse } from "./model.js";
 import { RunStateAccumulator, reduceRun } from "./run-state.js";
 import { eventsOf, toolUse } from "./__fixtures__/events-of.js";
 
@@ -40,6 +40,12 @@ const rejected = (toolCallId: string, message: string) => ({
     },
   },
 });
+
+/** A message's parts (content given as a plain string is one text part). */
+function partsOf(message: Message): Exclude<Message["content"], string> {
+  if (typeof message.content === "string") throw new Error("expected parts");
+  return message.content;
+}
 
 function accumulate(drafts: { type: string; data: Record<string, unknown> }[]): { accumulator: RunStateAccumulator; events: JournalEvent[] } {
   const events = eventsOf(drafts);
@@ -87,7 +93,7 @@ describe("run state: what survived mutation", () => {
     expect(accumulator.peek().pendingToolCalls.map((call) => call.toolCallId)).toEqual(["call_1"]);
     expect(fork.peek().messages).toHaveLength(2);
     accumulator.apply({ ...first!, seq: events.length + 1 });
-    const results = accumulator.peek().messages.at(-1)!.content;
+    const results = partsOf(accumulator.peek().messages.at(-1)!);
     expect(results.map((part) => (part.type === "tool-result" ? part.toolCallId : part.type))).toEqual(["call_1", "call_2"]);
   });
 
@@ -122,9 +128,9 @@ describe("run state: what survived mutation", () => {
     );
     expect(state.phase).toBe("ready");
     expect(state.messages).toHaveLength(3);
-    const results = state.messages
-      .at(-1)!
-      .content.map((part) => (part.type === "tool-result" ? `${part.toolCallId}:${(part.result.content[0] as { text: string }).text}` : part.type));
+    const results = partsOf(state.messages.at(-1)!).map((part) =>
+      part.type === "tool-result" ? `${part.toolCallId}:${(part.result.content[0] as { text: string }).text}` : part.type,
+    );
     expect(results).toEqual(["call_1:first", "call_1:second", "call_2:third"]);
     expect(state.messageSeqs.at(-1)).toBe(6);
   });

@@ -26,7 +26,11 @@ describe("examples/mcp-agent", () => {
     expect(admitted.map(([name]) => name)).toEqual(["list_directory", "read_text_file", "write_file"]);
     for (const [name, digest] of admitted) expect(pinned.get(name!)).toBe(digest);
     expect(out).toContain("outcome: verified_success after 4 turns");
-    expect(out).toMatch(/journal verify: ok \(25 events\)/);
+    // The completion check runs through the verifier gate: verifier.started and verifier.finished before completion.checked.
+    expect(out).toMatch(
+      /verifier\.started +checkCompletion \(attempt 1, replay-safe\)\n.*verifier\.finished +checkCompletion passed\n.*completion\.checked +passed/,
+    );
+    expect(out).toMatch(/journal verify: ok \(27 events\)/);
     expect(readFileSync(join(dir, "workspace", "summary.md"), "utf8")).toBe("# Summary\n\n- ship the registry\n- pin every tool\n");
   });
 });

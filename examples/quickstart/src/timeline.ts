@@ -97,6 +97,16 @@ export function describeEvent(event: YokeEvent): string {
       return `${head} charged ${JSON.stringify(event.data.charged)}${event.data.overshoot ? " (overshoot)" : ""}`;
     case "action.compensation_failed":
       return `${head} ${event.data.actionId}: ${clip(event.data.message, 60)}`;
+    case "verifier.started":
+      return `${head} ${event.data.verifierId} (attempt ${event.data.attempt}${event.data.replaySafe ? ", replay-safe" : ""})`;
+    case "verifier.finished": {
+      const verdict = event.data.verdict;
+      return `${head} ${verdict.verifierId} ${verdict.passed ? "passed" : `failed: ${clip(verdict.reason ?? "", 60)}`}`;
+    }
+    case "run.waiting":
+      return `${head} waits for a person (${event.data.kind}): ${clip(event.data.reason, 60)}`;
+    case "loop.detected":
+      return `${head} ${event.data.toolName} ${event.data.pattern} ×${event.data.count}: ${event.data.response}`;
     default:
       return `${head} ${"actionId" in event.data ? String(event.data.actionId) : ""}`;
   }

@@ -233,6 +233,10 @@ async function runAttack(options: { withPolicy: boolean }) {
     lease: false,
     sleep: async () => {},
     capabilities: { broker, ttlMs: 60_000 },
+    // The model obeys the same injected instruction every turn, and this test counts one refused
+    // attempt per turn: loop detection (which would steer, then escalate, at the 3rd identical
+    // call) is off here; it has its own tests in @yoke/runtime.
+    loopDetection: false,
     ...(options.withPolicy ? { policy: engine } : {}),
   });
   const result = await harness.start("Read the shared notes and the account record, and tell me what they say.");

@@ -100,7 +100,8 @@ const yokeNames = (field: Record<string, string> | undefined): string[] => Objec
  * DESIGN.md "Packages and who may import whom", for package.json: @yoke/protocol lists no @yoke
  * package; a layer (every other package but the runtime, testkit included) depends on
  * @yoke/protocol alone and may take the @yoke/testkit doubles as a devDependency; the runtime
- * composes layers but never ships testkit. The source side is biome.jsonc's noRestrictedImports.
+ * and the CLI (DESIGN.md: "the `yoke` CLI may live here or in @yoke/cli") compose layers but never
+ * ship testkit. The source side is biome.jsonc's noRestrictedImports.
  */
 export function layeringProblems(manifest: {
   name: string;
@@ -116,8 +117,8 @@ export function layeringProblems(manifest: {
   };
   if (manifest.name === "@yoke/protocol") {
     forbid([...shipped, ...dev], () => false, "its dependencies", "@yoke/protocol is the bottom of the stack and depends on no @yoke package");
-  } else if (manifest.name === "@yoke/runtime") {
-    forbid(shipped, (name) => name !== "@yoke/testkit", "dependencies or peerDependencies", "the runtime never ships the test doubles");
+  } else if (manifest.name === "@yoke/runtime" || manifest.name === "@yoke/cli") {
+    forbid(shipped, (name) => name !== "@yoke/testkit", "dependencies or peerDependencies", "the runtime and the CLI never ship the test doubles");
   } else {
     forbid(
       shipped,

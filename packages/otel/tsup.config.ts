@@ -1,0 +1,3 @@
+import { packageBuild } from "../../tsup.shared.ts";
+
+export default packageBuild();

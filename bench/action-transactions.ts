@@ -129,7 +129,7 @@ async function yokeRun(label: string, perTurn: number, synchronous: "full" | "no
   const start = process.hrtime.bigint();
   const result = await harness.start("benchmark task");
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (result.outcome.status !== "completed") throw new Error(`bench run ended ${result.outcome.status}`);
+  if (result.outcome?.status !== "completed") throw new Error(`bench run ended ${result.outcome?.status}`);
   await inner.close();
   raw?.close();
   return { perTurnUs, appendUs, rawUs, seconds, appends };

@@ -22,7 +22,7 @@ const model = createScriptedModel([say("done")], mode === "exact" ? { modelId: "
 const harness = createHarness({ journal: createMemoryJournal(), provider: model, tools: [], tenantId: "tenant_bench" });
 const result = await harness.start("Say done.");
 const firstTurn = performance.now();
-if (result.outcome.status !== "completed") throw new Error(`the one-turn run ended ${JSON.stringify(result.outcome)}`);
+if (result.outcome?.status !== "completed") throw new Error(`the one-turn run ended ${JSON.stringify(result.outcome)}`);
 console.log(
   JSON.stringify({
     mode,

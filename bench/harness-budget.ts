@@ -66,7 +66,7 @@ async function perTurnUs(withBudget: boolean, round: number): Promise<number[]> 
     },
   });
   const result = await harness.start("benchmark task");
-  if (result.outcome.status !== "completed") throw new Error(`bench run ended ${result.outcome.status}`);
+  if (result.outcome?.status !== "completed") throw new Error(`bench run ended ${result.outcome?.status}`);
   await journal.close();
   return starts.slice(1).map((at, index) => Number(at - starts[index]!) / 1e3);
 }

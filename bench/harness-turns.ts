@@ -46,7 +46,7 @@ const harness = createHarness({
 const start = process.hrtime.bigint();
 const result = await harness.start("benchmark task");
 const totalUs = Number(process.hrtime.bigint() - start) / 1e3;
-if (result.outcome.status !== "completed") throw new Error(`bench run ended ${result.outcome.status}`);
+if (result.outcome?.status !== "completed") throw new Error(`bench run ended ${result.outcome?.status}`);
 const perTurn = turnStarts.slice(1).map((at, index) => Number(at - turnStarts[index]!) / 1e3);
 // Per-turn medians over the last 50 turns: the cost at this history length.
 const tail = perTurn.slice(-50);

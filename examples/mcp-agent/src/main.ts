@@ -75,11 +75,12 @@ await registry.close();
 
 const pinned = result.state.toolSnapshot;
 console.log("");
-console.log(`outcome: ${result.outcome.status} after ${result.state.turns} turns`);
+const status = result.waiting ? `waiting for a person (${result.waiting.kind})` : result.outcome.status;
+console.log(`outcome: ${status} after ${result.state.turns} turns`);
 console.log(`pinned snapshot ${pinned?.digest.slice(0, 12)}: ${pinned?.revisions.length} tools of server-filesystem`);
 for await (const event of harness.events(scope.runId)) {
   if (event.type === "action.admitted") console.log(`  ${event.data.actionId} ${event.data.toolName} ran revision ${event.data.toolRevision?.slice(0, 12)}`);
 }
 await store.close();
 console.log(verification.ok ? `journal verify: ok (${verification.events} events)` : `journal verify: FAILED at event ${verification.firstBadSeq}`);
-process.exit(result.outcome.status === "verified_success" && verification.ok ? 0 : 1);
+process.exit(status === "verified_success" && verification.ok ? 0 : 1);

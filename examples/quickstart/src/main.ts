@@ -110,7 +110,9 @@ for await (const event of store.read(scope)) events.push(parseYokeEvent(event));
 await store.close();
 
 console.log("");
-console.log(`outcome: ${result.outcome.status} after ${result.state.turns} turns`);
+// A run either ends with an outcome or waits for a person (a refusal, an escalation): `result.waiting` says which.
+const status = result.waiting ? `waiting for a person (${result.waiting.kind})` : result.outcome.status;
+console.log(`outcome: ${status} after ${result.state.turns} turns`);
 console.log(
   verification.ok
     ? `journal verify: ok (${verification.events} events, head ${verification.headHash.slice(0, 16)})`
@@ -119,7 +121,7 @@ console.log(
 console.log(`appends this process: ${journal.appends}`);
 console.log(`final state: ${finalStateDigest(result.state)}`);
 console.log(`\nbudget report (from the journal alone):\n${formatBudgetReport(budgetReport(events))}`);
-process.exit(result.outcome.status === "verified_success" && verification.ok ? 0 : 1);
+process.exit(status === "verified_success" && verification.ok ? 0 : 1);
 
 /**
  * What a user cares about at the end, without ids and times that differ between an

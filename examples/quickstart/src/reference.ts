@@ -76,8 +76,10 @@ const harness = createHarness({
 // A kill before the first append leaves no run: resuming it means starting it.
 const exists = (await store.head(scope)) !== null;
 const result = exists ? await harness.resume(scope.runId) : await harness.start(scenario.task, { runId: scope.runId });
-// An escalated run stops where the action needing a human is; otherwise every answer is used.
-if (result.outcome.status !== "escalated") model.assertConsumed();
+// A run ends with an outcome or waits for a person (`result.waiting`: a refusal, an escalation).
+const status = result.waiting ? `waiting for a person (${result.waiting.kind})` : result.outcome.status;
+// An escalated or waiting run stops where the action needing a human is; otherwise every answer is used.
+if (!result.waiting && result.outcome.status !== "escalated") model.assertConsumed();
 const verification = await store.verify(scope);
 const events: JournalEvent[] = [];
 for await (const event of store.read(scope)) events.push(event);
@@ -85,11 +87,11 @@ await store.close();
 
 const summary = summarizeActions(events);
 const finalState = createHash("sha256")
-  .update(canonicalJson({ outcome: result.outcome.status, effects: ledger.netState(), actions: summary.finalStates }))
+  .update(canonicalJson({ outcome: status, effects: ledger.netState(), actions: summary.finalStates }))
   .digest("hex")
   .slice(0, 32);
 log("");
-log(`outcome: ${result.outcome.status}`);
+log(`outcome: ${status}`);
 log(`actions: ${summary.finalStates.join(", ")}`);
 for (const action of summary.uncertain) log(`uncertain: ${action.toolName} ${action.actionId} -> ${action.resolution}`);
 log(`ledger: ${JSON.stringify(ledger.netState())}, duplicated effects ${ledger.duplicates()}`);
@@ -97,7 +99,7 @@ log(`journal verify: ${verification.ok ? `ok (${verification.events} events)` : 
 // The one line a crash injector reads; a user run skips it.
 if (process.env[SCENARIO_REPORT_ENV] === "1")
   printScenarioReport({
-    outcome: result.outcome.status,
+    outcome: status,
     finalState,
     verified: verification.ok,
     hashes: events.map((event) => event.hash),

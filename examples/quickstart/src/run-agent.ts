@@ -35,9 +35,11 @@ export async function runAgent(provider: ProviderAdapterV1, dirOption: string): 
   const result = await harness.start(TASK);
   const verification = await journal.verify({ tenantId: "tenant_demo", runId: result.runId });
   await journal.close();
-  console.log(`\noutcome: ${result.outcome.status} after ${result.state.turns} turns`);
+  // A run either ends with an outcome or waits for a person (a refusal, an escalation): `result.waiting` says which.
+  const status = result.waiting ? `waiting for a person (${result.waiting.kind})` : result.outcome.status;
+  console.log(`\noutcome: ${status} after ${result.state.turns} turns`);
   console.log(`journal verify: ${verification.ok ? `ok (${verification.events} events)` : "FAILED"} — ${join(dir, "journal.sqlite")}`);
-  return result.outcome.status;
+  return result.waiting ? "waiting" : result.outcome.status;
 }
 
 /** One line per journal event: what the model said or called, and what each tool returned. */

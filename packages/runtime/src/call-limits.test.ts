@@ -36,7 +36,7 @@ describe("tool calls per turn and at once", () => {
     const { harness, journal } = rig([], { provider: model, tools: [probe.tool] });
     const { runId, outcome, state } = await harness.start("look at everything");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(probe.seen.calls).toEqual(Array.from({ length: 64 }, (_, n) => n));
     expect(probe.seen.peak).toBe(8);
 
@@ -63,7 +63,7 @@ describe("tool calls per turn and at once", () => {
     const probe = concurrencyProbe();
     const { harness, journal } = rig([probes(10), say("done")], { tools: [probe.tool], maxToolCallsPerTurn: 6, maxConcurrentTools: 2 });
     const { runId, outcome } = await harness.start("t");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(probe.seen.calls).toEqual([0, 1, 2, 3, 4, 5]);
     expect(probe.seen.peak).toBe(2);
     const started = parseYokeEvent((await readAll(journal, runId))[0]!);
@@ -92,7 +92,7 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
     const journal = await journalCutAfterResponse(store.tool, { maxTurns: 3, maxToolCallsPerTurn: 2 }, calls(4));
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000, maxToolCallsPerTurn: 100 });
     const { outcome, state } = await fresh.harness.resume(RUN);
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(store.calls.map((call) => call.key)).toEqual(["k0", "k1"]);
     const results = state.messages.find((message) => message.role === "tool");
     expect(results?.role === "tool" && results.content.map((part) => part.result.error?.code ?? "ok")).toEqual([
@@ -108,7 +108,7 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
     const journal = await journalCutAfterResponse(store.tool, { maxTurns: 3 }, calls(4));
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000, maxToolCallsPerTurn: 1 });
     const { outcome } = await fresh.harness.resume(RUN);
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(store.calls.map((call) => call.key)).toEqual(["k0", "k1", "k2", "k3"]);
   });
 });

@@ -53,7 +53,7 @@ describe("cancellation never journals a new attempt", () => {
     });
     const { harness, journal } = rig([callTools([{ name: "flaky", args: { key: "k" } }, { name: "stopper" }])], { tools: [flaky, stopper] });
     const { runId, outcome, state } = await harness.start("t", { signal: controller.signal });
-    expect(outcome.status).toBe("cancelled");
+    expect(outcome?.status).toBe("cancelled");
     const events = await readAll(journal, runId);
     // The stopper is abandoned as it returns (CANCELLED); neither is leased again.
     expect(afterAdmission(events).filter((type) => type !== "action.admitted")).toEqual(["action.failed", "action.failed", "run.completed"]);
@@ -115,7 +115,7 @@ describe("cancellation never journals a new attempt", () => {
     controller.abort("operator stop");
     const fresh = rig([], { journal, tools: [store.tool] });
     const { outcome, state } = await fresh.harness.resume("run_unjudged", { signal: controller.signal });
-    expect(outcome.status).toBe("cancelled");
+    expect(outcome?.status).toBe("cancelled");
     expect(store.calls).toEqual([]);
     expect(fresh.journal.appends).toEqual([["tool.rejected", "run.completed"]]);
     const tool = state.messages.at(-1);

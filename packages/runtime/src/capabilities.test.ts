@@ -67,7 +67,7 @@ describe("capabilities", () => {
       { tools: [transfer, lookup], tenantId: "acme", capabilities: { broker, ttlMs: 5_000 } },
     );
     const { outcome } = await harness.start("Pay 10 from account 42, and look up bob.");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     const [paid, looked] = seen as [(typeof seen)[number], (typeof seen)[number]];
     expect(paid.capability?.scope).toEqual({ tenantId: "acme", resource: "account:42", verbs: ["payments.send"], actionId: paid.actionId, expiresAt: 6_000 });
     // No policy facts: the defaults `tool:<name>` and the tool's name.

@@ -47,7 +47,7 @@ describe("the runtime compiles every request with @yoke/context-compiler", () =>
 
     const fresh = rig(script().slice(1), { journal: inner, context, idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(requestHash(fresh.model.calls[0]!)).toBe(journaled[1]);
     const events = await readAll(inner, RUN);
     expect(canonicalJson(reconstructRequestFromEvents(events, 2).request)).toBe(canonicalJson(fresh.model.calls[0]));
@@ -80,7 +80,7 @@ describe("the runtime compiles every request with @yoke/context-compiler", () =>
     ]);
     const fresh = rig([say("done")], { journal });
     const result = await fresh.harness.resume(RUN);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(fresh.model.calls).toHaveLength(1);
   });
 
@@ -100,7 +100,7 @@ describe("the runtime compiles every request with @yoke/context-compiler", () =>
     const model = createScriptedModel(steps, { capabilities: { contextWindow: 4_000, maxOutputTokens: 500 } });
     const { harness, journal } = rig([], { provider: model, maxTurns: 20, context: { compaction: { threshold: 0.6, keepRecentMessages: 4 } } });
     const result = await harness.start("echo a lot", { runId: RUN });
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     const events = await readAll(journal, RUN);
     expect(events.some((event) => event.type === "context.compiled" && event.data.compactions !== undefined)).toBe(true);
     const hashes = await requestedHashes(journal);

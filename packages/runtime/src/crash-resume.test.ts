@@ -67,7 +67,7 @@ describe("resume after a crash at every append boundary", async () => {
   const boundaries = reference.journal.appends.length;
 
   it("the reference run has the shape the cases below cut", () => {
-    expect(expected.outcome.status).toBe("verified_success");
+    expect(expected.outcome?.status).toBe("verified_success");
     expect(boundaries).toBeGreaterThanOrEqual(10);
   });
 
@@ -108,7 +108,7 @@ describe("an action a crash cut after action.executing", () => {
 
       const before = (await readAll(journal, RUN)).length;
       const result = await finishInFreshProcess(journal, steps("store"), [tool], alwaysPasses);
-      expect(result.outcome.status).toBe("verified_success");
+      expect(result.outcome?.status).toBe("verified_success");
       expect(calls.map((call) => call.attempt)).toEqual([...(ranBefore === 1 ? [1] : []), 2]);
       expect(new Set(calls.map((call) => call.actionId)).size).toBe(1);
 
@@ -141,7 +141,7 @@ describe("an action a crash cut after action.executing", () => {
       expect(added.map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "run.completed"]);
       const actionId = added[0]!.type === "action.uncertain" ? added[0]!.data.actionId : "";
       expect(result.outcome).toMatchObject({ status: "escalated", actionId });
-      expect(result.outcome.status === "escalated" && result.outcome.reason).toMatch(/no reconciler/);
+      expect(result.outcome?.status === "escalated" && result.outcome?.reason).toMatch(/no reconciler/);
     },
   );
 
@@ -171,7 +171,7 @@ describe("an action a crash cut after action.executing", () => {
       await rejectionOf(crashed.harness.start(TASK, { runId: RUN }));
       const before = (await readAll(journal, RUN)).length;
       const result = await finishInFreshProcess(journal, steps("launch"), [launch], alwaysPasses);
-      expect(result.outcome.status).toBe("verified_success");
+      expect(result.outcome?.status).toBe("verified_success");
       expect(calls).toEqual(attempts);
       expect(applied.size).toBe(1);
       const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
@@ -229,7 +229,7 @@ describe("a batch whose last outcome a resume settles", () => {
 
     const before = (await readAll(journal, RUN)).length;
     const result = await finishInFreshProcess(journal, steps, [book, pay], alwaysPasses);
-    expect(result.outcome.status).toBe("verified_success");
+    expect(result.outcome?.status).toBe("verified_success");
     expect(undone).toEqual([...applied]);
     const added = (await readAll(journal, RUN)).slice(before).map(parseYokeEvent);
     expect(added.slice(0, 3).map((event) => event.type)).toEqual(["action.uncertain", "action.reconciled", "action.compensating"]);
@@ -274,7 +274,7 @@ describe("a resume that escalates", () => {
     expect(ran).toEqual([]);
     const [first, second, third] = result.state.actions;
     expect(result.outcome).toMatchObject({ status: "escalated", actionId: first!.actionId });
-    expect(result.outcome.status === "escalated" && result.outcome.reason).toContain(`also left uncertain: ${second!.actionId}`);
+    expect(result.outcome?.status === "escalated" && result.outcome?.reason).toContain(`also left uncertain: ${second!.actionId}`);
     expect(result.state.actions.map((action) => action.status.state)).toEqual(["uncertain", "uncertain", "failed"]);
     const failed = (await readAll(journal, RUN)).map(parseYokeEvent).find((event) => event.type === "action.failed");
     expect(failed?.type === "action.failed" && [failed.data.actionId, failed.data.dispatched, failed.data.result.error?.code]).toEqual([
@@ -318,7 +318,7 @@ describe("resume never repeats what the journal holds", () => {
     ]);
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(store.calls).toEqual([]);
     // The interrupted call was the batch's last: its outcome goes with the next turn's request.
     expect(fresh.journal.appends[0]).toEqual(["tool.completed", "turn.started", "context.compiled", "model.requested"]);
@@ -335,7 +335,7 @@ describe("resume never repeats what the journal holds", () => {
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
     fresh.model.assertConsumed();
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(store.calls).toEqual([{ key: "k", attempt: 1, actionId: "action_00000000001000" }]);
     expect(fresh.journal.appends.slice(0, 2)).toEqual([
       [...ADMITTED, "tool.rejected"],
@@ -364,7 +364,7 @@ describe("resume never repeats what the journal holds", () => {
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
     fresh.model.assertConsumed();
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(store.calls).toEqual([{ key: "k", attempt: 2, actionId }]);
     expect(fresh.journal.appends[0]!.slice(0, 4)).toEqual(["action.uncertain", "action.reconciled", "action.leased", "action.executing"]);
     expect((await journal.verify({ tenantId: TENANT, runId: RUN })).ok).toBe(true);

@@ -57,7 +57,7 @@ describe("result.text", () => {
     const waiting = await harness.start("t");
     expect(waiting.text).toBe("I looked at it.");
     const result = await harness.resume(waiting.runId, { close: "" });
-    expect(result.outcome.status).toBe("refused");
+    expect(result.outcome?.status).toBe("refused");
     expect(result.text).toBe("I looked at it.");
     expect((await harness.resume(result.runId)).text).toBe("I looked at it.");
   });

@@ -433,8 +433,9 @@ export interface StartOrResumeOptions extends StartOptions {
  *
  * @example
  * ```ts
- * const { outcome, text } = await harness.start("What is 2 + 3?");
- * if (outcome.status === "verified_success") console.log(text); // "2 + 3 = 5"
+ * const result = await harness.start("What is 2 + 3?");
+ * if (result.waiting) console.log("waiting for a person:", result.waiting.kind);
+ * else if (result.outcome.status === "verified_success") console.log(result.text); // "2 + 3 = 5"
  * ```
  */
 export interface RunResult<Output = unknown> {
@@ -466,17 +467,17 @@ export interface RunResult<Output = unknown> {
  * }
  * ```
  */
-export interface Harness<Output = unknown, Waiting = never> {
-  /** Starts a run and drives it to an outcome (or, with a `policy`, until it waits for approval). Rejects on a non-retryable provider error (resume later). */
-  start(task: string, options?: StartOptions): Promise<RunResult<Output> | Waiting>;
+export interface Harness<Output = unknown> {
+  /** Starts a run and drives it to an outcome, or until it waits for a person (`result.waiting`: an approval, a refusal, a content filter, an escalation). Rejects on a non-retryable provider error (resume later). */
+  start(task: string, options?: StartOptions): Promise<RunResult<Output> | WaitingRunResult>;
   /** Continues a run from its journal; a finished run returns its outcome without calling anything. RUN_NOT_FOUND if unknown. */
-  resume(runId: string, options?: ResumeOptions): Promise<RunResult<Output> | Waiting>;
+  resume(runId: string, options?: ResumeOptions): Promise<RunResult<Output> | WaitingRunResult>;
   /**
    * Starts run `options.runId` with `task` if the journal has no such run, else resumes it:
    * one call that is safe to repeat after a crash at any point, including before the run's
    * first append. Both paths hold the run's lease, so two callers never both start it.
    */
-  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult<Output> | Waiting>;
+  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult<Output> | WaitingRunResult>;
   /**
    * Approves a parked action for exactly the binding it was requested with (`approval.granted`,
    * journaled under the run's lease), until `expiresAt` (default now + `approvalTtlMs`). The

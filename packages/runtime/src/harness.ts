@@ -2,7 +2,6 @@ import {
   EVENT_SCHEMA_VERSION,
   RunStateAccumulator,
   type ApprovalRecord,
-  type PolicyEngineV1,
   YokeError,
   newId,
   parseId,
@@ -58,7 +57,7 @@ import type { ChildLink } from "./subagents/spawn-tool.js";
  *   tenantId: "tenant_a",
  * });
  * const { outcome } = await harness.start("Say hi through the echo tool.");
- * outcome.status; // "completed": no checkCompletion, so the answer is unverified
+ * outcome?.status; // "completed": no checkCompletion, so the answer is unverified (undefined while the run waits for a person)
  *
  * // Structured output: `result.output` is typed from the schema.
  * const typed = createHarness({ provider, output: z.object({ answer: z.number() }) });
@@ -66,13 +65,11 @@ import type { ChildLink } from "./subagents/spawn-tool.js";
  * output?.answer; // 5
  * ```
  */
-export function createHarness<OutputSchema extends SchemaLike | undefined = undefined, Policy extends PolicyEngineV1 | undefined = undefined>(
-  options: HarnessOptions<OutputSchema> & { policy?: Policy },
-): Harness<OutputOf<OutputSchema>, WaitingOf<Policy>> {
+export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
   const deps = withSubagents(options, (childOptions) => resolveOptions(childOptions), startRun, resumeRun, owned);
   const ownsJournal = typeof options.journal === "string";
 
-  const harness: Harness<unknown, WaitingRunResult> = {
+  const harness: Harness = {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult | WaitingRunResult> {
       checkTask(task);
       throwIfAborted(startOptions.signal);
@@ -166,13 +163,11 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       if (ownsJournal) await deps.journal.close();
     },
   };
-  // `result.output` is the schema's validated value (structured-output.ts), so its type is the schema's;
-  // only a harness with a policy returns a waiting result.
-  return harness as unknown as Harness<OutputOf<OutputSchema>, WaitingOf<Policy>>;
+  // `result.output` is the schema's validated value (structured-output.ts), so its type is the schema's.
+  // Any harness may return a waiting run: a policy parks a call for approval, and without one a refusal,
+  // a content filter or an escalation waits for a person.
+  return harness as unknown as Harness<OutputOf<OutputSchema>>;
 }
-
-/** What `start`/`resume` may return besides a finished run: a waiting run, only with a policy. */
-export type WaitingOf<Policy> = [Policy] extends [undefined] ? never : WaitingRunResult;
 
 /**
  * Journals a person's decision on an approval request, under the run's lease: the request

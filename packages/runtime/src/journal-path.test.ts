@@ -50,7 +50,7 @@ describe("journal: a SQLite file path", () => {
     const model = createScriptedModel([say("done")]);
     const second = createHarness({ journal: filename, provider: model, tools: [echo], clock: steppingClock(5_000, 1), ids: sequentialIdSource(100) });
     const result = await second.resume("run_1");
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(result.text).toBe("done");
     model.assertConsumed();
     const readBack = [];

@@ -11,7 +11,7 @@ describe("the loop's bounds", () => {
     const { harness, model, journal } = rig([say("{}"), say("{}")], { output: z.object({ city: z.string() }), outputRetries: 5, maxTurns: 2 });
     const result = await harness.start("t");
     model.assertConsumed();
-    expect(result.outcome.status).toBe("verification_failed");
+    expect(result.outcome?.status).toBe("verification_failed");
     const types = (await readAll(journal, result.runId)).map(parseYokeEvent).map((event) => event.type);
     expect(types.filter((type) => type === "turn.started")).toHaveLength(2);
     expect(types.filter((type) => type === "input.added")).toHaveLength(1);

@@ -55,7 +55,7 @@ describe("model call deadline", () => {
     // The run stays resumable where it stopped; a provider that answers finishes it.
     expect((await harness.getState("run_silent")).phase).toBe("awaiting_response");
     const second = rig([say("done")], { journal: journal, idStart: 100 });
-    expect((await second.harness.resume("run_silent")).outcome.status).toBe("completed");
+    expect((await second.harness.resume("run_silent")).outcome?.status).toBe("completed");
   });
 
   it("a timed-out attempt is retried and the answer of the next one is used", async () => {
@@ -63,7 +63,7 @@ describe("model call deadline", () => {
     const { harness, journal } = rig([], { provider: model, timers: instantTimers });
     const { outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(journal.appends.slice(1, 3)).toEqual([["model.failed"], ["model.responded"]]);
   });
 
@@ -98,7 +98,7 @@ describe("cancellation during a model call", () => {
       },
     });
     const { outcome } = await harness.start("t", { signal: controller.signal });
-    expect(outcome.status).toBe("cancelled");
+    expect(outcome?.status).toBe("cancelled");
     expect(journal.appends.slice(1)).toEqual([["model.failed"], ["run.completed"]]);
   });
 });

@@ -39,7 +39,7 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
     );
     const { runId, outcome, state } = await harness.start("store k1");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(store.calls.map((call) => call.key)).toEqual(["k1"]);
     expect(state.turns).toBe(2);
     // The note is journaled with the request it is part of, in the same turn.
@@ -76,7 +76,7 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
     );
     const { outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(store.calls.map((call) => call.key)).toEqual(["k2"]);
   });
 
@@ -106,7 +106,7 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
     );
     const { runId, outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(undone).toHaveLength(1);
     const types = (await readAll(journal, runId)).map((event) => event.type);
     expect(types.indexOf("input.added")).toBeGreaterThan(types.indexOf("action.compensated"));
@@ -132,11 +132,11 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
     const echo = callTools([{ name: "echo", args: { text: "x" } }]);
     const steps: ScriptedStep[] = [cut(), cut(), echo, cut(), cut(), say("done")];
     const { harness, model } = rig(steps);
-    expect((await harness.start("t")).outcome.status).toBe("completed");
+    expect((await harness.start("t")).outcome?.status).toBe("completed");
     model.assertConsumed();
 
     const strict = rig([cut(), say("never asked")], { truncatedCallRetries: 0 });
-    expect((await strict.harness.start("t")).outcome.status).toBe("escalated");
+    expect((await strict.harness.start("t")).outcome?.status).toBe("escalated");
     await expect(async () => rig([], { truncatedCallRetries: -1 })).rejects.toMatchObject({ code: "CONFIG_INVALID" });
   });
 });

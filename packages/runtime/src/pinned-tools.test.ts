@@ -57,7 +57,7 @@ describe("a run pins its registry's snapshot", () => {
     const snapshot = registry.snapshot();
     const { runId, outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     const events = await eventsOf(journal, runId);
     const [started] = ofType(events, "run.started");
     expect(started?.data.toolSnapshot).toEqual(snapshot);
@@ -211,7 +211,7 @@ describe("a pinned tool whose source changed it is refused until re-admitted", (
     source = rest.source;
     const { runId, outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(source.calls.map((call) => call.input)).toEqual([{ word: "first" }]);
     const events = await eventsOf(journal, runId);
     const pinned = ofType(events, "run.started")[0]?.data.toolSnapshot?.revisions.find((revision) => revision.name === "lookup");
@@ -251,7 +251,7 @@ describe("a pinned tool whose source changed it is refused until re-admitted", (
     source = rest.source;
     const { runId, outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(source.calls.map((call) => call.input)).toEqual([{ word: "yoke" }, { word: "again" }]);
     const live = registry.live("lookup");
     const events = await eventsOf(journal, runId);
@@ -404,7 +404,7 @@ describe("a resume calls the revisions the run pinned, never the live ones", () 
 
     const resumed = await freshProcess(journal, [say("done")]);
     const result = await resumed.harness.resume(RUN);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(resumed.source.calls.map((call) => call.input)).toEqual([{ word: "yoke" }]);
     const events = await eventsOf(journal, RUN);
     expect(ofType(events, "action.committed")).toHaveLength(1);
@@ -458,7 +458,7 @@ describe("a resume calls the revisions the run pinned, never the live ones", () 
     );
     const result = await resumed.harness.resume(RUN);
     resumed.model.assertConsumed();
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(resumed.source.calls).toEqual([]);
     const events = await eventsOf(journal, RUN);
     expect(ofType(events, "tool.drifted").map((event) => event.data.toolName)).toEqual(["lookup"]);

@@ -20,7 +20,7 @@ describe("the provider's request id in the journal", () => {
     const logger = pino({ level: "trace" }, { write: (line: string) => void lines.push(line) });
     const { harness, journal } = rig([], { provider, modelRetries: 1, logger });
     const { outcome, runId } = await harness.start("t");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     const events = (await readAll(journal, runId)).map(parseYokeEvent);
     const failed = events.flatMap((event) => (event.type === "model.failed" ? [event.data] : []));
     expect(failed).toEqual([

@@ -15,15 +15,17 @@ expectTypeOf(harness.close()).toEqualTypeOf<Promise<void>>();
 // @ts-expect-error a provider is required
 createHarness({ journal: "./yoke.db" });
 
-expectTypeOf(harness.start("task")).toEqualTypeOf<Promise<RunResult<undefined>>>();
+// Any harness may return a waiting run: without a policy, a refusal, a content filter or an escalation waits for a person.
+expectTypeOf(harness.start("task")).toEqualTypeOf<Promise<RunResult<undefined> | WaitingRunResult>>();
+expectTypeOf(harness.resume("run_1")).toEqualTypeOf<Promise<RunResult<undefined> | WaitingRunResult>>();
 expectTypeOf<RunResult["text"]>().toEqualTypeOf<string>();
 expectTypeOf<RunResult["state"]>().toEqualTypeOf<RunState>();
 expectTypeOf(harness.getState("run_1")).toEqualTypeOf<Promise<RunState>>();
 
-// With a policy, start/resume may return a waiting run (outcome undefined); narrowing on `waiting` gives the outcome back.
+// With a policy too (it also parks calls for approval); narrowing on `waiting` gives the outcome back.
 declare const policy: import("@yoke/protocol").PolicyEngineV1;
 const governed = createHarness({ provider, policy, principal: { id: "user_42", scopes: ["payments"] }, approvalTtlMs: 60_000 });
-expectTypeOf(governed).toEqualTypeOf<Harness<undefined, WaitingRunResult>>();
+expectTypeOf(governed).toEqualTypeOf<Harness<undefined>>();
 expectTypeOf(governed.start("task")).toEqualTypeOf<Promise<RunResult<undefined> | WaitingRunResult>>();
 const result = await governed.start("task", { principal: { id: "user_7" } });
 if (result.waiting !== undefined) {

@@ -78,7 +78,7 @@ describe("reconstructRequest: the incident test", () => {
     const filename = join(root, "incident.sqlite");
     const journal = await createSqliteJournal({ filename });
     const { result, model, recorded } = await run(journal);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     await journal.close();
     expect([...recorded.keys()]).toEqual(TURNS);
 

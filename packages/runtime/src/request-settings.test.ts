@@ -17,7 +17,7 @@ describe("request settings of a harness", () => {
     } as const;
     const { harness, model, journal } = rig([truncated("Half an ans"), say("wer.")], { context: settings });
     const result = await harness.start("t");
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(model.calls).toHaveLength(2);
     for (const call of model.calls) {
       expect(call).toMatchObject({

@@ -38,7 +38,7 @@ describe("run.failed", () => {
     expect((await first.harness.getState("run_outage")).phase).toBe("awaiting_response");
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100, checkCompletion: pass });
-    expect((await second.harness.resume("run_outage")).outcome.status).toBe("verified_success");
+    expect((await second.harness.resume("run_outage")).outcome?.status).toBe("verified_success");
     second.model.assertConsumed();
     expect(second.journal.appends[0]).toEqual(["model.responded"]);
   });
@@ -56,7 +56,7 @@ describe("run.failed", () => {
     });
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100, checkCompletion: pass });
-    expect((await second.harness.resume("run_400")).outcome.status).toBe("verified_success");
+    expect((await second.harness.resume("run_400")).outcome?.status).toBe("verified_success");
   });
 
   it("an error thrown by the completion check is journaled (INTERNAL, its message); a resume asks the check again, not the model", async () => {
@@ -81,7 +81,7 @@ describe("run.failed", () => {
     expect((await first.harness.getState("run_check")).phase).toBe("responded");
 
     const second = rig([], { journal: first.journal, idStart: 100, checkCompletion: pass });
-    expect((await second.harness.resume("run_check")).outcome.status).toBe("verified_success");
+    expect((await second.harness.resume("run_check")).outcome?.status).toBe("verified_success");
     // The check is a replay-safe verifier (issue 15): its cut-short run is started again, then its verdict lands with the outcome.
     expect(second.journal.appends).toEqual([["verifier.started"], ["verifier.finished", "completion.checked", "run.completed"]]);
   });
@@ -106,7 +106,7 @@ describe("run.failed", () => {
     expect((await first.harness.getState("run_compile")).phase).toBe("responded");
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100, checkCompletion: pass, context: { tokenCounter: counter(false) } });
-    expect((await second.harness.resume("run_compile")).outcome.status).toBe("verified_success");
+    expect((await second.harness.resume("run_compile")).outcome?.status).toBe("verified_success");
   });
 
   it("is not journaled for a cancelled run", async () => {
@@ -118,7 +118,7 @@ describe("run.failed", () => {
         throw new YokeError("CANCELLED", "stop");
       },
     });
-    expect((await cancelled.harness.start("t", { signal: controller.signal })).outcome.status).toBe("cancelled");
+    expect((await cancelled.harness.start("t", { signal: controller.signal })).outcome?.status).toBe("cancelled");
     expect(cancelled.journal.appends.flat()).not.toContain("run.failed");
   });
 });

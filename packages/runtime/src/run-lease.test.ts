@@ -82,7 +82,7 @@ describe("run leases in the harness", () => {
     await journal.leases.release(earlier);
 
     const result = await harness.start("probe twice", { runId: "run_token" });
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(seen).toEqual([
       { token: earlier.token + 1, current: earlier.token + 1 },
       { token: earlier.token + 1, current: earlier.token + 1 },
@@ -109,7 +109,7 @@ describe("run leases in the harness", () => {
     expect((await readAll(journal, "run_held")).length).toBe(events);
 
     time.advance(5_000);
-    expect((await second.harness.resume("run_held")).outcome.status).toBe("completed");
+    expect((await second.harness.resume("run_held")).outcome?.status).toBe("completed");
   });
 
   it("waits for a live lease with waitForLease (until it lapses, or up to a bound)", async () => {
@@ -129,7 +129,7 @@ describe("run leases in the harness", () => {
     expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(10_000);
 
     sleeps.length = 0;
-    expect((await waiter.harness.resume("run_wait", { waitForLease: true })).outcome.status).toBe("completed");
+    expect((await waiter.harness.resume("run_wait", { waitForLease: true })).outcome?.status).toBe("completed");
     // It slept until the lease's expiry (10 s were left), a renewal period at a time.
     expect(sleeps).toEqual([7_777, 2_223]);
   });
@@ -199,10 +199,10 @@ describe("run leases in the harness", () => {
     const time = manualClock();
     const journal = createMemoryJournal({ clock: time.clock });
     const started = await rig([say("done")], { journal, clock: time.clock, lease: LEASE }).harness.startOrResume("t", { runId: "run_either" });
-    expect(started.outcome.status).toBe("completed");
+    expect(started.outcome?.status).toBe("completed");
     const events = await readAll(journal, "run_either");
     const resumed = await rig([], { journal, clock: time.clock, lease: LEASE }).harness.startOrResume("a different task", { runId: "run_either" });
-    expect(resumed.outcome.status).toBe("completed");
+    expect(resumed.outcome?.status).toBe("completed");
     expect(await readAll(journal, "run_either")).toEqual(events);
     expect((await rejectionOf(rig([], { journal }).harness.startOrResume("t", {} as { runId: string }))).code).toBe("CONFIG_INVALID");
   });

@@ -89,7 +89,7 @@ describe("tools declared with any Standard Schema run end to end", () => {
     );
     const { outcome } = await harness.start("Weather in Paris?");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ city: "Paris" });
   });

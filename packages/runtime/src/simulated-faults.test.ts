@@ -58,7 +58,7 @@ describe("applied, ack lost, at the tool boundary", () => {
     const scenario = referenceScenario(ledger, { ...faults });
     const { harness, journal } = rig(scenario.steps(), { tools: scenario.tools.map((tool) => defineTool(tool)) });
     const result = await harness.start(scenario.task);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     const events = await readAll(journal, result.runId);
     const summary = summarizeActions(events);
     // 4 injections, 4 uncertain actions, 4 reconciliations; only the idempotent one re-ran.
@@ -84,7 +84,7 @@ describe("applied, ack lost, at the tool boundary", () => {
 describe("tool simulators", () => {
   it("timeout-after-commit: the deadline leaves it uncertain; the reconciler finds it applied; not re-run", async () => {
     const { result, summary, events } = await runOne({ sideEffect: "irreversible", reconcile: true, faults: ["timeout-after-commit"] });
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(summary.uncertain).toMatchObject([{ resolution: "applied" }]);
     expect(ledger.entries()).toHaveLength(1);
     // Attempt 1 is leased by action.admitted; no action.leased means no second attempt.
@@ -94,7 +94,7 @@ describe("tool simulators", () => {
 
   it("timeout-before-commit: uncertain, reconciled not_applied, applied once by attempt 2", async () => {
     const { result, summary } = await runOne({ sideEffect: "irreversible", reconcile: true, faults: ["timeout-before-commit"] });
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(summary.uncertain).toMatchObject([{ resolution: "not_applied" }]);
     expect(ledger.entries()).toHaveLength(1);
     expect(summary.silentRetries).toBe(0);
@@ -109,7 +109,7 @@ describe("tool simulators", () => {
 
   it("duplicate-receipt: the service returns the first receipt; one effect", async () => {
     const { result, events } = await runOne({ sideEffect: "idempotent", faults: ["duplicate-receipt"] });
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(ledger.entries()).toHaveLength(1);
     const committed = events.map(parseYokeEvent).find((event) => event.type === "action.committed");
     expect(committed?.type === "action.committed" && committed.data.result.output).toEqual({ duplicate: true });
@@ -117,7 +117,7 @@ describe("tool simulators", () => {
 
   it("partial-stream on a read: a retryable failure, retried as attempt 2 in its own commit", async () => {
     const { result, appends } = await runOne({ sideEffect: "none", faults: ["partial-stream"] });
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(appends).toContainEqual(["action.failed", "action.leased", "action.executing"]);
     expect(ledger.entries()).toEqual([]); // a read leaves the world as it was
   });
@@ -126,7 +126,7 @@ describe("tool simulators", () => {
     const { result, summary } = await runOne({ sideEffect: "irreversible", faults: ["stale-revision"] }, [
       { name: "reserve", sideEffect: "reversible", ledger, compensate: "works" },
     ]);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(summary.finalStates).toEqual(["effect: failed", "reserve: compensated"]);
     expect(ledger.netState()).toEqual({ "reserve:1": null });
   });

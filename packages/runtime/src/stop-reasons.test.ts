@@ -137,7 +137,7 @@ describe("provider errors", () => {
     );
     const { outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(waits).toEqual([1234, 1000]);
     expect(journal.appends.slice(1, 4)).toEqual([["model.failed"], ["model.failed"], ["model.responded"]]);
   });
@@ -152,7 +152,7 @@ describe("provider errors", () => {
 
     const second = rig([say("done")], { journal: first.journal, idStart: 100 });
     const { outcome } = await second.harness.resume("run_flaky");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     second.model.assertConsumed();
     expect(second.journal.appends[0]).toEqual(["model.responded"]);
   });
@@ -205,7 +205,7 @@ describe("cancellation", () => {
     });
     const { harness, journal } = rig([callTools([{ name: "waits" }])], { tools: [waits] });
     const { outcome, state } = await harness.start("t", { signal: controller.signal });
-    expect(outcome.status).toBe("cancelled");
+    expect(outcome?.status).toBe("cancelled");
     expect(journal.appends.at(-1)).toEqual(["action.failed", "run.completed"]);
     const tool = state.messages.at(-1);
     expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("CANCELLED");

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { z as z3 } from "zod3";
 import { jsonSchema } from "./define-tool.js";
 import { createHarness } from "./harness.js";
-import type { RunResult } from "./harness-types.js";
+import type { RunResult, WaitingRunResult } from "./harness-types.js";
 
 declare const provider: ProviderAdapterV1;
 
@@ -31,4 +31,4 @@ expectTypeOf(plain.output).toEqualTypeOf<{ n: number } | undefined>();
 // Without an output schema there is no output.
 const none = await createHarness({ provider }).start("t");
 expectTypeOf(none.output).toEqualTypeOf<undefined>();
-expectTypeOf(none).toExtend<RunResult>();
+expectTypeOf(none).toExtend<RunResult | WaitingRunResult>();

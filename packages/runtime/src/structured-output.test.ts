@@ -66,7 +66,7 @@ describe("structured output", () => {
     );
     const result = await harness.start("Weather in Paris?");
     model.assertConsumed();
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(result.output).toEqual({ city: "Paris", celsius: 21, unit: "C" });
     const events = (await readAll(journal, result.runId)).map(parseYokeEvent);
     expect(events.filter((event) => event.type === "input.added").map((event) => event.type === "input.added" && event.data.source)).toEqual([
@@ -83,14 +83,14 @@ describe("structured output", () => {
     const { harness, model } = rig([say("{}"), say("{}"), say('{"city":1}')], { output: Weather });
     const result = await harness.start("t");
     model.assertConsumed();
-    expect(result.outcome.status).toBe("verification_failed");
-    expect(result.outcome.status === "verification_failed" && result.outcome.reason).toMatch(
+    expect(result.outcome?.status).toBe("verification_failed");
+    expect(result.outcome?.status === "verification_failed" && result.outcome?.reason).toMatch(
       /^the final answer does not match the output schema: these parts do not match:\n- city:/,
     );
     expect(result.output).toBeUndefined();
 
     const once = rig([say("nope")], { output: Weather, outputRetries: 0 });
-    expect((await once.harness.start("t")).outcome.status).toBe("verification_failed");
+    expect((await once.harness.start("t")).outcome?.status).toBe("verification_failed");
   });
 
   it("a resume counts the answers already sent back from the journal, as the first process did", async () => {
@@ -104,7 +104,7 @@ describe("structured output", () => {
     const model = createScriptedModel([say("still not json")]);
     const resumed = await createHarness({ provider: model, journal, tenantId: TENANT, output: Weather, outputRetries: 1, sleep: async () => {} }).resume(runId);
     model.assertConsumed();
-    expect(resumed.outcome.status).toBe("verification_failed");
+    expect(resumed.outcome?.status).toBe("verification_failed");
   });
 
   it("a refusal is never output: the run waits, and closing it ends refused with no output", async () => {
@@ -128,7 +128,7 @@ describe("structured output", () => {
     });
     const result = await harness.start("t");
     expect(seen).toHaveLength(1);
-    expect(result.outcome.status).toBe("verified_success");
+    expect(result.outcome?.status).toBe("verified_success");
     expect(result.output).toEqual({ city: "Oslo", celsius: -3, unit: "C" });
   });
 
@@ -139,7 +139,7 @@ describe("structured output", () => {
   ])("%s output schemas work the same way", async (_label, schema) => {
     const { harness } = rig([say('{"city":"Rome","celsius":"hot"}'), say('{"city":"Rome","celsius":30}')], { output: schema });
     const result = await harness.start("t");
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(result.output).toEqual({ city: "Rome", celsius: 30 });
   });
 

@@ -34,7 +34,7 @@ describe("invalid tool calls go back to the model as error results", () => {
     ]);
     const { runId, outcome } = await harness.start("t");
     model.assertConsumed();
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     // Rejected calls never start; with nothing to run, the next turn joins the same append.
     expect(journal.appends[1]).toEqual(["model.responded", "tool.rejected", "turn.started", "context.compiled", "model.requested"]);
     const rejected = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "tool.rejected");
@@ -69,7 +69,7 @@ describe("invalid tool calls go back to the model as error results", () => {
   it("a throwing handler gives a TOOL_FAILED result with the error's message, not its stack", async () => {
     const { harness } = rig([callTools([{ name: "explode" }]), say("ok")], { tools: [failingTool] });
     const { state, outcome } = await harness.start("t");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     const [result] = resultsShown(state.messages);
     expect(result?.result.error).toEqual({ code: "TOOL_FAILED", message: "the fuse was lit" });
     expect(JSON.stringify(result)).not.toMatch(/at .*\.ts:\d+/);
@@ -178,7 +178,7 @@ describe("invalid tool calls go back to the model as error results", () => {
     ];
     const { harness, journal } = rig([callTools(calls), say("done")], { tools: [set] });
     const { outcome, state } = await harness.start("set x twice and y once");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     // x=second waits for x=first's attempt 2; y, which conflicts with neither, does not wait.
     expect(writes).toEqual(["y=other", "x=first", "x=second"]);
     expect(journal.appends[2]).toEqual(["action.failed", "action.leased", "action.executing", "action.committed"]);
@@ -231,7 +231,7 @@ describe("invalid tool calls go back to the model as error results", () => {
     );
     const { outcome, state } = await harness.start("launch two");
     expect(outcome).toMatchObject({ status: "escalated", actionId: state.actions[0]!.actionId });
-    expect(outcome.status === "escalated" && outcome.reason).toContain(`also left uncertain: ${state.actions[1]!.actionId}`);
+    expect(outcome?.status === "escalated" && outcome?.reason).toContain(`also left uncertain: ${state.actions[1]!.actionId}`);
   });
 
   it("hands the handler its action id and attempt, and zod's parsed input (defaults applied)", async () => {

@@ -115,7 +115,7 @@ describe("bounded tool results", () => {
     const { store, directory } = fileStore();
     const limited = createFileArtifactStore({ directory, maxArtifactBytes: 10_000 });
     const { result, events, model } = await runWith(createMemoryJournal(), [dump.tool], { artifacts: limited });
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     const committed = events.find((event) => event.type === "action.committed")!;
     expect(committed.type === "action.committed" && committed.data.result.error?.message).toMatch(
       /the artifact store refused it too \(an artifact of 50000 bytes is larger than this store's limit of 10000 bytes\)/,
@@ -134,7 +134,7 @@ describe("bounded tool results", () => {
     // A harness whose own limit would let 10 kB through resumes it: the run's 4 096 rule.
     const second = rig([say("done")], { journal: inner, tools: [dump.tool], idStart: 1_000 });
     const resumed = await second.harness.resume(RUN);
-    expect(resumed.outcome.status).toBe("completed");
+    expect(resumed.outcome?.status).toBe("completed");
     const events = (await readAll(inner, RUN)).map(parseYokeEvent);
     const started = events[0]!;
     expect(started.type === "run.started" && started.data.limits.maxEventOutputBytes).toBe(LIMIT);
@@ -165,7 +165,7 @@ describe("crash and resume with an artifact store", () => {
       });
       const resumed = await second.harness.resume(RUN);
       second.model.assertConsumed();
-      expect(resumed.outcome.status).toBe("completed");
+      expect(resumed.outcome?.status).toBe("completed");
       expect(filesUnder(crashed.directory)).toHaveLength(1);
       expect(canonicalJson(second.model.calls.at(-1))).toBe(canonicalJson(uninterrupted.model.calls.at(-1)));
       const rebuilt = await reconstructRequest(inner, scope, 2, { artifacts: crashed.store });

@@ -85,7 +85,7 @@ describe("a pinned MCP tool the server changes mid-run", () => {
         return say("done");
       },
     ]);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(serverCalls(state)).toEqual([{ name: "lookup", arguments: { word: "first" } }]);
     const pinned = of(events, "run.started")[0]?.data.toolSnapshot?.revisions.find((revision) => revision.name === "lookup");
     expect(pinned?.origin).toMatchObject({ kind: "mcp-stdio", command: process.execPath });
@@ -115,7 +115,7 @@ describe("a pinned MCP tool the server changes mid-run", () => {
         return say("done");
       },
     ]);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(serverCalls(state)).toEqual([{ name: "lookup", arguments: { word: "yoke" } }]);
     const live = registry.live("lookup");
     expect(of(events, "tool.readmitted").map((event) => [event.data.rule, event.data.revision.digest])).toEqual([["drift-server-descriptions", live?.digest]]);

@@ -89,7 +89,7 @@ describe("an MCP server that fails mid-call, through the runtime", () => {
         return say("the dictionary is down");
       },
     ]);
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(of(events, "action.failed").map((event) => event.data.result.error?.code)).toEqual(["TOOL_FAILED"]);
   });
 });

@@ -34,7 +34,7 @@ const registry = await driftRegistry(join(dir, "state.json"));
 const harness = createHarness({ journal, provider: createScriptedModel(steps), registry, tenantId: "tenant_mcp" });
 try {
   const result = mode === "start" ? await harness.start("Look words up.", { runId: RUN }) : await harness.resume(RUN);
-  process.stdout.write(`${JSON.stringify({ outcome: result.outcome.status })}\n`);
+  process.stdout.write(`${JSON.stringify({ outcome: result.outcome?.status })}\n`);
 } catch (error) {
   process.stdout.write(`${JSON.stringify({ error: YokeError.isInstance(error) ? error.code : String(error) })}\n`);
 } finally {

@@ -62,7 +62,7 @@ describe("anthropic: a paused turn with server tools, end to end", () => {
     const result = await harness.start("What is the current Node.js LTS?");
     await server.close();
 
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(server.requests).toHaveLength(2);
     const [first, second] = server.requests.map(
       (request) => request.body as { tools: unknown[]; messages: { role: string; content: Record<string, unknown>[] }[] },

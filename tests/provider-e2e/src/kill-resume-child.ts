@@ -73,4 +73,4 @@ const harness = createHarness({
 });
 const result = mode === "start" ? await harness.start("Summarize notes/todo.txt into summary.md.", { runId: "run_e2e" }) : await harness.resume("run_e2e");
 await store.close();
-process.stdout.write(`${JSON.stringify({ outcome: result.outcome.status, turns: result.state.turns })}\n`);
+process.stdout.write(`${JSON.stringify({ outcome: result.outcome?.status, turns: result.state.turns })}\n`);

@@ -35,6 +35,10 @@ async function journaledResponses(dir: string): Promise<number> {
   return count;
 }
 
+// Each test starts one or two Node processes that load the SDK and the runtime: seconds each on a
+// loaded 2-core machine (15 s seen at load 20), so the tests get a wide margin over vitest's 30 s.
+const CHILD_PROCESS_TIMEOUT_MS = 180_000;
+
 describe.each(providers)("$name: three streamed turns, killed between turns and resumed", (provider) => {
   const turns = () =>
     ["e2e-turn-1.sse", "e2e-turn-2.sse", "e2e-turn-3.sse"].map((file) => readReplayFixture(provider.fixtures, file, { path: provider.replayPath }));
@@ -52,7 +56,7 @@ describe.each(providers)("$name: three streamed turns, killed between turns and 
     expect(readFileSync(join(dir, "workspace", "summary.md"), "utf8")).toBe("# Summary\n\n- ship the journal\n- write the tests\n");
     // The transcript each request carried: reasoning travels back, tool results pair by id.
     expect(baseline.requests.map((request) => provider.requestShape(request.body))).toEqual(provider.expectedRequestShapes);
-  });
+  }, CHILD_PROCESS_TIMEOUT_MS);
 
   it.each([1, 2])("after a SIGKILL once response %i is journaled, resumes without asking for it again", async (killAfter) => {
     const server = await createReplayServer(turns());
@@ -72,5 +76,5 @@ describe.each(providers)("$name: three streamed turns, killed between turns and 
     expect(server.requests.map((request) => request.body)).toEqual(baseline.requests.map((request) => request.body));
     expect(existsSync(join(dir, "workspace", "summary.md"))).toBe(true);
     await server.close();
-  });
+  }, CHILD_PROCESS_TIMEOUT_MS);
 });

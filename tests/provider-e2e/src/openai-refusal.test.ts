@@ -27,7 +27,7 @@ describe.each([
     await server.close();
     expect(waiting.state.waiting?.kind).toBe("refusal");
     const result = await harness.resume(waiting.runId, { close: "" });
-    expect(result.outcome.status).toBe("refused");
+    expect(result.outcome?.status).toBe("refused");
     expect(server.requests).toHaveLength(1);
     const responses: ModelResponse[] = [];
     for await (const event of harness.events(result.runId)) {

@@ -55,7 +55,7 @@ describe.each(providers)("$name: an outage that outlasts the retries", (provider
 
     const resumed = await harness.resume("run_outage");
     await healthy.close();
-    expect(resumed.outcome.status).toBe("verified_success");
+    expect(resumed.outcome?.status).toBe("verified_success");
     expect(healthy.requests).toHaveLength(1);
   });
 });

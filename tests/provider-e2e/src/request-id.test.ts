@@ -29,7 +29,7 @@ describe.each(providers)("$name: request ids in the journal", (provider) => {
     const { harness, events } = harnessOver(server.url);
     const result = await harness.start("Say hello.");
     await server.close();
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     const journaled = await events(result.runId);
     expect(journaled.flatMap((event) => (event.type === "model.failed" ? [[event.data.code, event.data.requestId]] : []))).toEqual([
       ["PROVIDER_RATE_LIMITED", provider.rateLimitRequestId],

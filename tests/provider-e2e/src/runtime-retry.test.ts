@@ -20,7 +20,7 @@ describe.each(providers)("$name under the runtime's retries", (provider) => {
     });
     const result = await harness.start("Say hello.");
     await server.close();
-    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome?.status).toBe("completed");
     expect(waits).toEqual([provider.retryAfterMs]);
     expect(server.requests).toHaveLength(2);
     const types: string[] = [];

@@ -103,7 +103,7 @@ try {
       : mode === "resume"
         ? await harness.resume(scope.runId)
         : await harness.startOrResume(TASK, { runId: scope.runId });
-  emit(`DONE ${JSON.stringify({ outcome: result.outcome.status, fencingTokens })}`);
+  emit(`DONE ${JSON.stringify({ outcome: result.outcome?.status, fencingTokens })}`);
 } catch (error) {
   if (!YokeError.isInstance(error)) throw error;
   emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);

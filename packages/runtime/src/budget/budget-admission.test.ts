@@ -38,7 +38,7 @@ describe("budget admission", () => {
       budget: { limits: { tokens: 1_000_000, spend: 10_000_000, tool_ops: 10 }, pricing: PRICING, outputReserve: 100 },
     });
     const { runId, outcome } = await harness.start("say hi");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(journal.appends[0]).toEqual(["run.started", "budget.opened", "turn.started", "context.compiled", "model.requested", "budget.reserved"]);
     expect(journal.appends[1]).toEqual(["model.responded", "budget.settled", "action.admitted", "budget.reserved"]);
     expect(journal.appends[2]).toEqual(["action.committed", "budget.settled", "turn.started", "context.compiled", "model.requested", "budget.reserved"]);
@@ -120,7 +120,7 @@ describe("budget admission", () => {
       budget: { limits: { tokens: 100_000 } },
     });
     const { runId, outcome } = await harness.start("hi");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     expect(journal.appends[1]).toEqual(["model.failed", "budget.reserved", "budget.settled"]);
     expect(journal.appends[2]).toEqual(["model.responded", "budget.settled"]);
     const events = await eventsOf(journal, runId);

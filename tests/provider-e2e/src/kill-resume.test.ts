@@ -45,36 +45,44 @@ describe.each(providers)("$name: three streamed turns, killed between turns and 
   let baseline: ReplayServer;
   afterAll(() => baseline?.close());
 
-  it("runs uninterrupted to verified success in three requests", async () => {
-    baseline = await createReplayServer(turns());
-    const dir = join(root, provider.name, "baseline");
-    const result = await run(provider.name, "start", baseline.url, dir);
-    expect(result.stderr).toBe("");
-    expect(JSON.parse(result.stdout)).toEqual({ outcome: "completed", turns: 3 });
-    expect(baseline.requests).toHaveLength(3);
-    baseline.assertConsumed();
-    expect(readFileSync(join(dir, "workspace", "summary.md"), "utf8")).toBe("# Summary\n\n- ship the journal\n- write the tests\n");
-    // The transcript each request carried: reasoning travels back, tool results pair by id.
-    expect(baseline.requests.map((request) => provider.requestShape(request.body))).toEqual(provider.expectedRequestShapes);
-  }, CHILD_PROCESS_TIMEOUT_MS);
+  it(
+    "runs uninterrupted to verified success in three requests",
+    async () => {
+      baseline = await createReplayServer(turns());
+      const dir = join(root, provider.name, "baseline");
+      const result = await run(provider.name, "start", baseline.url, dir);
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({ outcome: "completed", turns: 3 });
+      expect(baseline.requests).toHaveLength(3);
+      baseline.assertConsumed();
+      expect(readFileSync(join(dir, "workspace", "summary.md"), "utf8")).toBe("# Summary\n\n- ship the journal\n- write the tests\n");
+      // The transcript each request carried: reasoning travels back, tool results pair by id.
+      expect(baseline.requests.map((request) => provider.requestShape(request.body))).toEqual(provider.expectedRequestShapes);
+    },
+    CHILD_PROCESS_TIMEOUT_MS,
+  );
 
-  it.each([1, 2])("after a SIGKILL once response %i is journaled, resumes without asking for it again", async (killAfter) => {
-    const server = await createReplayServer(turns());
-    const dir = join(root, provider.name, `kill-${killAfter}`);
-    const crashed = await run(provider.name, "start", server.url, dir, String(killAfter));
-    expect(crashed.signal).toBe("SIGKILL");
-    expect(server.requests).toHaveLength(killAfter);
-    expect(await journaledResponses(dir)).toBe(killAfter);
+  it.each([1, 2])(
+    "after a SIGKILL once response %i is journaled, resumes without asking for it again",
+    async (killAfter) => {
+      const server = await createReplayServer(turns());
+      const dir = join(root, provider.name, `kill-${killAfter}`);
+      const crashed = await run(provider.name, "start", server.url, dir, String(killAfter));
+      expect(crashed.signal).toBe("SIGKILL");
+      expect(server.requests).toHaveLength(killAfter);
+      expect(await journaledResponses(dir)).toBe(killAfter);
 
-    const resumed = await run(provider.name, "resume", server.url, dir);
-    expect(resumed.stderr).toBe("");
-    expect(JSON.parse(resumed.stdout)).toEqual({ outcome: "completed", turns: 3 });
-    expect(server.requests).toHaveLength(3);
-    server.assertConsumed();
-    expect(await journaledResponses(dir)).toBe(3);
-    // The resumed process sends exactly what the uninterrupted run sent.
-    expect(server.requests.map((request) => request.body)).toEqual(baseline.requests.map((request) => request.body));
-    expect(existsSync(join(dir, "workspace", "summary.md"))).toBe(true);
-    await server.close();
-  }, CHILD_PROCESS_TIMEOUT_MS);
+      const resumed = await run(provider.name, "resume", server.url, dir);
+      expect(resumed.stderr).toBe("");
+      expect(JSON.parse(resumed.stdout)).toEqual({ outcome: "completed", turns: 3 });
+      expect(server.requests).toHaveLength(3);
+      server.assertConsumed();
+      expect(await journaledResponses(dir)).toBe(3);
+      // The resumed process sends exactly what the uninterrupted run sent.
+      expect(server.requests.map((request) => request.body)).toEqual(baseline.requests.map((request) => request.body));
+      expect(existsSync(join(dir, "workspace", "summary.md"))).toBe(true);
+      await server.close();
+    },
+    CHILD_PROCESS_TIMEOUT_MS,
+  );
 });

@@ -25,6 +25,30 @@ describe("parseCitations", () => {
 });
 
 describe("evidenceVerifier", () => {
+  it("[call:<toolCallId>] names an action by the tool call the model made: it checks out like the action it proposed, in this run only", async () => {
+    expect(parseCitations("[call:toolu_01] [action:a]")).toEqual([
+      { kind: "call", id: "toolu_01", text: "[call:toolu_01]" },
+      { kind: "action", id: "a", text: "[action:a]" },
+    ]);
+    const drafts = [
+      admitted("action_1"),
+      committed("action_1", { refundId: "re_9" }),
+      admitted("action_2"),
+      failed("action_2"),
+      { ...admitted("action_3"), runId: "run_2" },
+      { ...committed("action_3"), runId: "run_2" },
+    ];
+    const passed = await verify("Refunded [call:call_action_1].", drafts);
+    expect(passed).toMatchObject({
+      passed: true,
+      details: { citations: [{ citation: "[call:call_action_1]", kind: "call", status: "ok", state: "committed" }] },
+    });
+    const failing = await verify("[call:call_action_2] [call:call_action_3] [call:call_ghost]", drafts);
+    expect(failing.passed).toBe(false);
+    expect((failing.details as { citations: { status: string }[] }).citations.map((entry) => entry.status)).toEqual(["uncommitted", "missing", "missing"]);
+    expect(failing.reason).toContain("[call:call_action_2] did not commit (it is failed)");
+  });
+
   it("an answer that cites nothing fails: completion claimed without evidence", async () => {
     const verdict = await verify("All done, the refund went through.", [admitted("action_1"), committed("action_1")]);
     expect(verdict).toMatchObject({ verifierId: "evidence", kind: "evidence", passed: false, retry: true });

@@ -1,7 +1,7 @@
 import { type JsonValue, type VerifierV1, YokeError } from "@yoke/protocol";
 import { type Citation, parseCitations } from "./citations.js";
 import { defineVerifier } from "./define-verifier.js";
-import { journalEvidence } from "./journal-evidence.js";
+import { callKey, journalEvidence } from "./journal-evidence.js";
 
 export interface EvidenceVerifierOptions {
   readonly id: string;
@@ -29,11 +29,12 @@ export interface CheckedCitation {
   readonly runs?: string[];
 }
 
-const SYNTAX = "cite an action as [action:<actionId>] or an artifact as [artifact:sha256:<hex>]";
+const SYNTAX = "cite an action as [call:<toolCallId>] (the id of the tool call you made) or [action:<actionId>], or an artifact as [artifact:sha256:<hex>]";
 
 /**
  * The answer must cite evidence the journal holds. Citations in `answer.text`:
- * `[action:<actionId>]` checks out when that action of this run (same run and tenant) is
+ * `[action:<actionId>]` (or `[call:<toolCallId>]`, the id of the tool call that proposed it, which
+ * is what the model saw) checks out when that action of this run (same run and tenant) is
  * committed — `action.committed`, or `action.reconciled` with verdict `applied` — and was not
  * compensated since; `[artifact:sha256:<hex>]` when the digest is one the run's events hold (a
  * `context.compiled` artifact, or a tool result's `truncation.artifact` / `artifactHash`).
@@ -76,7 +77,10 @@ export function evidenceVerifier(options: EvidenceVerifierOptions): VerifierV1 {
           if (holders.some(ours)) return { ...base, status: "ok" };
           return holders.length === 0 ? { ...base, status: "missing" } : { ...base, status: "other_run", runs: holders.map((holder) => holder.runId) };
         }
-        const records = evidence.actions.get(citation.id) ?? [];
+        // A call citation names the action by the tool call that proposed it in this run.
+        const actionId = citation.kind === "call" ? evidence.calls.get(callKey(tenantId, runId, citation.id)) : citation.id;
+        if (actionId === undefined) return { ...base, status: "missing" };
+        const records = evidence.actions.get(actionId) ?? [];
         const record = records.find(ours);
         if (record === undefined) {
           return records.length === 0 ? { ...base, status: "missing" } : { ...base, status: "other_run", runs: records.map((other) => other.runId) };

@@ -9,9 +9,11 @@ export interface ActionEvidence {
   readonly receipt?: JsonValue;
 }
 
-/** What the events hold as evidence: actions by id (per run) and artifact digests (hex) by run. */
+/** What the events hold as evidence: actions by id (per run), tool call ids to action ids (per run), and artifact digests (hex) by run. */
 export interface JournalEvidence {
   readonly actions: ReadonlyMap<string, readonly ActionEvidence[]>;
+  /** `<tenantId>/<runId>/<toolCallId>` → the action that call proposed (the last one, should a provider reuse a call id). */
+  readonly calls: ReadonlyMap<string, string>;
   readonly artifacts: ReadonlyMap<string, readonly { runId: string; tenantId: string }[]>;
 }
 
@@ -43,6 +45,7 @@ const hexOf = (hash: string | undefined): string | undefined => {
 export function journalEvidence(events: readonly YokeEvent[]): JournalEvidence {
   const actions = new Map<string, ActionEvidence[]>();
   const artifacts = new Map<string, { runId: string; tenantId: string }[]>();
+  const calls = new Map<string, string>();
   const addArtifact = (hex: string | undefined, event: YokeEvent) => {
     if (hex === undefined) return;
     const holders = artifacts.get(hex) ?? [];
@@ -102,10 +105,16 @@ export function journalEvidence(events: readonly YokeEvent[]): JournalEvidence {
       default: {
         const state = STATE_AFTER[event.type];
         if (state === undefined) continue;
-        const data = event.data as { actionId: string; toolName?: string };
+        const data = event.data as { actionId: string; toolName?: string; toolCallId?: string };
+        if (data.toolCallId !== undefined) calls.set(callKey(event.tenantId, event.runId, data.toolCallId), data.actionId);
         move(event, data.actionId, state, data.toolName === undefined ? {} : { toolName: data.toolName });
       }
     }
   }
-  return { actions, artifacts };
+  return { actions, calls, artifacts };
+}
+
+/** The key of `JournalEvidence.calls`. */
+export function callKey(tenantId: string, runId: string, toolCallId: string): string {
+  return `${tenantId}/${runId}/${toolCallId}`;
 }

@@ -25,7 +25,7 @@ const dir = resolve(values.dir!);
 mkdirSync(dir, { recursive: true });
 const mode = values.mode as "start" | "resume";
 const scope = { tenantId: "tenant_runaway", runId: "run_parent" };
-const CLAIMS = { claims: [{ claim: "item 7 is poked", confidence: "high", evidence: [{ ref: "action:poke" }] }] };
+const CLAIMS = { claims: [{ claim: "item 7 is poked", confidence: "high", evidence: [{ ref: "call:call_poke" }] }] };
 
 const lines = createInterface({ input: process.stdin });
 let onGo: (() => void) | undefined;
@@ -62,7 +62,7 @@ const poke = defineTool({
 // Parent and child share one provider: a request offering spawn_subagent is the parent's. Each
 // model answers from the start of its script on the turn it is asked (the journal holds the rest).
 const parentModel = createScriptedModel([callTools([{ name: "spawn_subagent", args: { task: "poke item 7 and report" } }]), say("the subagent poked item 7")]);
-const childModel = createScriptedModel([callTools([{ name: "poke", args: { n: 7 } }]), say(JSON.stringify(CLAIMS))]);
+const childModel = createScriptedModel([callTools([{ name: "poke", args: { n: 7 }, id: "call_poke" }]), say(JSON.stringify(CLAIMS))]);
 const answered = { parent: 0, child: 0 };
 const provider: ProviderAdapterV1 = {
   specificationVersion: "v1",

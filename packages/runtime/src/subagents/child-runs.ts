@@ -34,13 +34,15 @@ export function withSubagents(
   const subagents = resolveSubagents(options.subagents, new Set(tools.map((tool) => tool.name)))!;
   const pricing = options.budget?.pricing;
   const systemPrompt = subagents.systemPrompt ?? options.systemPrompt;
-  const { checkCompletion: _parentCheck, systemPrompt: _parentPrompt, subagents: _spawning, ...inherited } = options;
+  // The parent's completion checks judge the parent's answer, not a child's claims: a child has its own (`subagents.verifiers`).
+  const { checkCompletion: _parentCheck, verifiers: _parentVerifiers, systemPrompt: _parentPrompt, subagents: _spawning, ...inherited } = options;
   const child = resolve({
     ...inherited,
     tools: tools.filter((tool) => subagents.tools.includes(tool.name)),
     output: subagents.result,
     budget: { limits: subagents.budget, ...(pricing === undefined ? {} : { pricing }) },
     maxTurns: subagents.maxTurns,
+    verifiers: [...subagents.verifiers],
     ...(systemPrompt === undefined ? {} : { systemPrompt }),
   });
   const startChild: StartChild = async (task, runId, link, signal) => {

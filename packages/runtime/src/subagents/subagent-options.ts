@@ -1,12 +1,15 @@
-import { BudgetAmountsSchema, YokeError, type BudgetAmounts, type SchemaLike } from "@yoke/protocol";
+import { BudgetAmountsSchema, YokeError, type BudgetAmounts, type SchemaLike, type VerifierV1 } from "@yoke/protocol";
 import { z } from "zod";
+import { claimsEvidenceVerifier } from "./claims-evidence.js";
 
 /** The name of the runtime-provided tool that starts a child run. */
 export const SPAWN_SUBAGENT = "spawn_subagent";
 
 /**
  * The default result of a child run: claims, each resting on at least one evidence reference
- * (an action receipt `action:<actionId>`, an artifact `sha256:<hex>`, or an item the child was shown).
+ * the child's journal holds: a tool call it made `call:<toolCallId>` (the id it saw with the
+ * result), an action `action:<actionId>` that committed, or an artifact `sha256:<hex>`. The
+ * child's verifier gate checks them (`claimsEvidenceVerifier`).
  */
 export const SubagentClaimsSchema = z.object({
   claims: z.array(
@@ -46,6 +49,12 @@ export interface SubagentOptions {
   readonly maxTurns?: number;
   /** The child's system prompt; default the parent's. */
   readonly systemPrompt?: string;
+  /**
+   * The child's completion gate (the parent's `verifiers` and `checkCompletion` judge only the
+   * parent). Default: with the default `result`, every claim's evidence must check out against
+   * the child's journal (`claimsEvidenceVerifier`); with your own `result`, none.
+   */
+  readonly verifiers?: readonly VerifierV1[];
 }
 
 export interface ResolvedSubagents {
@@ -54,6 +63,7 @@ export interface ResolvedSubagents {
   readonly result: SchemaLike;
   readonly maxTurns: number;
   readonly systemPrompt: string | undefined;
+  readonly verifiers: readonly VerifierV1[];
   /** The parent's context revision per run, as of its last dispatch (what a child forks from). */
   readonly contextRevisions: Map<string, number>;
   /** What each finished child was charged in all (its journal's `budget.settled`), by the spawn attempt: its parent reservation settles to it. */
@@ -78,6 +88,7 @@ export function resolveSubagents(option: SubagentOptions | undefined, toolNames:
     result: option.result ?? SubagentClaimsSchema,
     maxTurns,
     systemPrompt: option.systemPrompt,
+    verifiers: option.verifiers ?? (option.result === undefined ? [claimsEvidenceVerifier()] : []),
     contextRevisions: new Map(),
     charges: new Map(),
   };

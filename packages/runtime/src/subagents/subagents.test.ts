@@ -6,7 +6,9 @@ import { crashingJournal, echoTool, failingTool, instantSleep, TENANT } from "..
 import { createHarness } from "../harness.js";
 import type { HarnessOptions } from "../harness-types.js";
 
-const CLAIMS = JSON.stringify({ claims: [{ claim: "echo works", confidence: "high", evidence: [{ ref: "action:echo" }] }] });
+/** Claims resting on the child's own echo call (pinned to id `call_echo`). */
+const CLAIMS = JSON.stringify({ claims: [{ claim: "echo works", confidence: "high", evidence: [{ ref: "call:call_echo" }] }] });
+const claimsCiting = (ref: string) => JSON.stringify({ claims: [{ claim: "echo works", confidence: "high", evidence: [{ ref }] }] });
 
 /** One provider for parent and children: a request that offers spawn_subagent is the parent's. */
 function routed(parent: readonly ScriptedStep[], child: readonly ScriptedStep[]) {
@@ -53,7 +55,7 @@ describe("subagents", () => {
     const { provider } = routed(
       [spawn("check that echo works"), say("the subagent says echo works")],
       [
-        { ...callTools([{ name: "echo", args: { text: "ping" } }]), usage: { inputTokens: 30, outputTokens: 5 } },
+        { ...callTools([{ name: "echo", args: { text: "ping" }, id: "call_echo" }]), usage: { inputTokens: 30, outputTokens: 5 } },
         { ...say(CLAIMS), usage: { inputTokens: 50, outputTokens: 20 } },
       ],
     );
@@ -95,6 +97,50 @@ describe("subagents", () => {
       tool_ops: 2,
       fan_out: 1,
     });
+  });
+
+  it("a child's claims go through its own gate: evidence it never produced is sent back to it, and past the retries the spawn fails SUBAGENT_FAILED", async () => {
+    const journal = createMemoryJournal();
+    const { provider, childModel } = routed(
+      [spawn("check that echo works"), say("the subagent could not show it")],
+      [
+        callTools([{ name: "echo", args: { text: "ping" }, id: "call_echo" }]),
+        say(claimsCiting("call:call_never_made")),
+        say(claimsCiting("the README says so")),
+        say(claimsCiting("action:action_ghost")),
+      ],
+    );
+    const result = await harnessOf(provider, journal).start("find out whether echo works", { runId: "run_parent" });
+    expect(result.outcome?.status).toBe("completed");
+    childModel.assertConsumed();
+    const parent = await eventsOf(journal, "run_parent");
+    const failed = parent.find((event) => event.type === "action.failed");
+    expect(failed?.type === "action.failed" && failed.data.result.error?.code).toBe("SUBAGENT_FAILED");
+    const started = parent.find((event) => event.type === "action.admitted");
+    const childRunId = `run_sub-${started?.type === "action.admitted" ? started.data.actionId.slice("action_".length) : ""}`;
+    const child = await eventsOf(journal, childRunId);
+    const verdicts = child.flatMap((event) => (event.type === "verifier.finished" ? [event.data.verdict] : []));
+    expect(verdicts.map((verdict) => [verdict.verifierId, verdict.passed])).toEqual([
+      ["subagent-claims-evidence", false],
+      ["subagent-claims-evidence", false],
+      ["subagent-claims-evidence", false],
+    ]);
+    expect(verdicts[0]!.reason).toContain("[call:call_never_made] is not in the journal");
+    expect(verdicts[1]!.reason).toContain('"the README says so"');
+    expect(verdicts[2]!.reason).toContain("[action:action_ghost] is not in the journal");
+    const ended = child.at(-1)!;
+    expect(ended.type === "run.completed" && ended.data.outcome.status).toBe("verification_failed");
+  });
+
+  it("a child told its evidence does not check out can cite what it did, and the spawn commits", async () => {
+    const journal = createMemoryJournal();
+    const { provider } = routed(
+      [spawn("check that echo works"), say("echo works")],
+      [callTools([{ name: "echo", args: { text: "ping" }, id: "call_echo" }]), say(claimsCiting("call:call_other")), say(CLAIMS)],
+    );
+    await harnessOf(provider, journal).start("find out whether echo works", { runId: "run_parent" });
+    const committed = (await eventsOf(journal, "run_parent")).find((event) => event.type === "action.committed");
+    expect(committed?.type === "action.committed" && (committed.data.result.output as { result: unknown }).result).toEqual(JSON.parse(CLAIMS));
   });
 
   it("a child that ends without a result its schema accepts fails the spawn with SUBAGENT_FAILED; the parent goes on", async () => {
@@ -165,7 +211,11 @@ describe("subagents", () => {
   it("a crash while the child runs: a fresh process resumes the parent, whose spawn finds and resumes the same child", async () => {
     const store = createMemoryJournal();
     const parentSteps = [spawn("two echoes"), say("done")];
-    const childSteps = [callTools([{ name: "echo", args: { text: "one" } }]), callTools([{ name: "echo", args: { text: "two" } }]), say(CLAIMS)];
+    const childSteps = [
+      callTools([{ name: "echo", args: { text: "one" }, id: "call_echo" }]),
+      callTools([{ name: "echo", args: { text: "two" } }]),
+      say(CLAIMS),
+    ];
     // Appends: parent start (0), parent response (1), child start (2), child response (3); the 5th dies.
     const first = routed(parentSteps, childSteps);
     await expect(harnessOf(first.provider, crashingJournal(store, 4, "written")).start("delegate", { runId: "run_parent" })).rejects.toThrow(/simulated crash/);

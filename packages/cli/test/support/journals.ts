@@ -13,7 +13,9 @@
 // Each producer caches its journal for the life of the test file (one temp dir per file);
 // `fresh: true` makes a new copy the caller may change (resume, import into).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -196,20 +198,43 @@ function largeScript(turns: number): ScriptedStep[] {
 }
 
 /** The number of tool turns of the large run: enough for 10,000 events. */
-export const LARGE_TURNS = 190;
+export const LARGE_TURNS = 145;
 
-/** A run of at least 10,000 events (`events`: how many). */
-export function largeRun(options: { fresh?: boolean; turns?: number } = {}): Promise<ProducedJournal & { events: number }> {
-  const turns = options.turns ?? LARGE_TURNS;
+/**
+ * A run of at least 10,000 events (`events`: how many). It takes ~15 s to write, so it is
+ * shared by every test file (and the bench) on this machine: kept under the OS temp dir, keyed
+ * by this module, the scenario and the runtime build, and published with an atomic rename.
+ */
+export function largeRun(options: { fresh?: boolean } = {}): Promise<ProducedJournal & { events: number }> {
   return cached(
-    `large-${turns}`,
+    "large",
     async () => {
-      const produced = await runToEnd(newDir("large"), largeScript(turns), turns + 4);
-      const events = (await readEvents(produced)).length;
-      return { ...produced, events };
+      const shared = join(tmpdir(), `yoke-cli-large-${largeKey()}`);
+      const file = join(shared, "journal.sqlite");
+      if (!existsSync(join(shared, "events.json"))) {
+        const building = newDir("large");
+        const produced = await runToEnd(building, largeScript(LARGE_TURNS), LARGE_TURNS + 4);
+        writeFileSync(join(building, "events.json"), String((await readEvents(produced)).length));
+        try {
+          renameSync(building, shared);
+        } catch {
+          // Another test file published it first: use theirs.
+        }
+      }
+      const events = Number(readFileSync(join(shared, "events.json"), "utf8"));
+      return { file, tenantId: TENANT, runId: RUN_ID, workspace: join(shared, "workspace"), events };
     },
     options.fresh,
   ) as Promise<ProducedJournal & { events: number }>;
+}
+
+function largeKey(): string {
+  const hash = createHash("sha256");
+  for (const path of ["./journals.ts", "./scenario.ts"]) hash.update(readFileSync(fileURLToPath(new URL(path, import.meta.url))));
+  const runtime = createRequire(import.meta.url).resolve("@yoke/runtime");
+  const stat = statSync(runtime);
+  hash.update(`${runtime}:${stat.size}:${stat.mtimeMs}`);
+  return hash.digest("hex").slice(0, 16);
 }
 
 /** Every event of the produced run, read through the journal (a tampered run throws at its bad seq). */

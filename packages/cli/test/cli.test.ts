@@ -1,5 +1,6 @@
 // Every command of the REAL binary (node dist/bin.js) on journals written by real runs:
 // completed, crashed (SIGKILL) and resumed, tampered, and 10,000 events.
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { completedRun, crashedAndResumedRun, crashedRun, largeRun, readEvents, removeJournals, tamperedRun } from "./support/journals.ts";
-import { runYoke } from "./support/run-yoke.ts";
+import { YOKE_BIN, runYoke } from "./support/run-yoke.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "yoke-cli-test-"));
 afterAll(() => {
@@ -257,4 +258,41 @@ describe("yoke (the binary)", () => {
     const exported = await runYoke(["export", "run_cli", "--journal", large.file]);
     expect(JSON.parse(exported.stdout).events).toHaveLength(large.events);
   }, 300_000);
+});
+
+describe("yoke view (the binary)", () => {
+  it("serves the viewer on 127.0.0.1, prints its URL (at the run), answers its API, and stops on SIGTERM with exit 0", async () => {
+    const tampered = await tamperedRun();
+    const child = spawn(process.execPath, [YOKE_BIN, "view", "run_cli", "--journal", tampered.file], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const line = await new Promise<string>((resolve, reject) => {
+      let buffered = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        buffered += chunk;
+        if (buffered.includes("\n")) resolve(buffered.split("\n")[0]!);
+      });
+      child.on("exit", () => reject(new Error(`yoke view exited: ${stderr}`)));
+    });
+    const url = /^yoke view: (http:\/\/127\.0\.0\.1:\d+\/\S*) \(/.exec(line)?.[1];
+    expect(url, line).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/run\/tenant_cli\/run_cli$/);
+    const origin = new URL(url!).origin;
+    const page = await fetch(`${origin}/`);
+    expect(page.status).toBe(200);
+    const runs = (await (await fetch(`${origin}/api/runs`)).json()) as unknown;
+    expect(JSON.stringify(runs)).toContain("run_cli");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
+  }, 60_000);
+
+  it("a bad --port is a usage error; an unknown run is RUN_NOT_FOUND (exit 3)", async () => {
+    const completed = await completedRun();
+    const badPort = await runYoke(["view", "--port", "http", "--journal", completed.file]);
+    expect(badPort.code).toBe(2);
+    const unknown = await runYoke(["view", "run_nope", "--journal", completed.file]);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toBe("yoke: RUN_NOT_FOUND: no run run_nope in the journal\n");
+  });
 });

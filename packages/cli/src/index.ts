@@ -5,3 +5,5 @@
  */
 export { main } from "./main.js";
 export type { CliIo } from "./main.js";
+export { exportRunOtlp } from "./commands/export-otlp.js";
+export type { ExportRunOtlpOptions, ExportRunOtlpResult } from "./commands/export-otlp.js";

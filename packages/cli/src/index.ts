@@ -47,3 +47,5 @@ export type {
   VerifierRunView,
   WaitView,
 } from "./inspect/index.js";
+export { exportRunOtlp } from "./commands/export-otlp.js";
+export type { ExportRunOtlpOptions, ExportRunOtlpResult } from "./commands/export-otlp.js";

@@ -2,6 +2,8 @@
 // completed, crashed (SIGKILL) and resumed, tampered, and 10,000 events.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -295,4 +297,43 @@ describe("yoke view (the binary)", () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toBe("yoke: RUN_NOT_FOUND: no run run_nope in the journal\n");
   });
+});
+
+describe("yoke export --otlp (the binary)", () => {
+  it("sends the run's spans to an OTLP/HTTP receiver on 127.0.0.1; a refused export is EXPORT_FAILED (exit 4)", async () => {
+    const bodies: { resourceSpans: { scopeSpans: { spans: { name: string; traceId: string }[] }[] }[] }[] = [];
+    let status = 200;
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        if (status === 200) bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        response.writeHead(status, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
+    try {
+      const resumed = await crashedAndResumedRun();
+      const sent = await runYoke(["export", "run_cli", "--otlp", url, "--journal", resumed.file]);
+      expect(sent.stderr).toBe("");
+      expect(sent.code).toBe(0);
+      const names = bodies.flatMap((body) =>
+        body.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name))),
+      );
+      expect(sent.stdout).toMatch(new RegExp(`^exported ${names.length} spans of run_cli to ${url.replace(/[.]/g, "\\.")} \\(trace [0-9a-f]{32}\\)\\n$`));
+      expect(names).toContain("invoke_agent yoke");
+      // The rejected malformed call of turn 2, and the two attempts of turn 3's write (the SIGKILL cut the first).
+      expect(names.filter((name) => name === "execute_tool write_file")).toHaveLength(3);
+      status = 503;
+      const refused = await runYoke(["export", "run_cli", "--otlp", url, "--journal", resumed.file]);
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toMatch(/^yoke: EXPORT_FAILED: /);
+      expect(refused.stderr.split("\n")).toHaveLength(2);
+      const both = await runYoke(["export", "run_cli", "--otlp", url, "--out", "x.json", "--journal", resumed.file]);
+      expect(both.code).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
 });

@@ -20,7 +20,8 @@ afterAll(() => {
 
 const NO_STACK = /\n\s+at |node:internal|\.ts:\d+:\d+/;
 
-describe("yoke (the binary)", () => {
+// Each test runs the binary several times; under a loaded machine a start takes seconds.
+describe("yoke (the binary)", { timeout: 240_000 }, () => {
   it("--help prints the commands and exit codes; an unknown command is a usage error (exit 2)", async () => {
     const help = await runYoke(["--help"]);
     expect(help.code).toBe(0);
@@ -236,7 +237,7 @@ describe("yoke (the binary)", () => {
     // Resuming a finished run returns its outcome without calling the model again.
     const again = await runYoke(["resume", "run_cli", "--harness", harness, "--journal", crashed.file], { env: { YOKE_TEST_WORKSPACE: crashed.workspace } });
     expect(again.stdout).toBe("run run_cli: verified_success after 5 turns\n");
-  }, 60_000);
+  }, 240_000);
 
   it("resume: a module without a factory, or no --harness, are typed errors", async () => {
     const completed = await completedRun();
@@ -262,7 +263,7 @@ describe("yoke (the binary)", () => {
   }, 300_000);
 });
 
-describe("yoke view (the binary)", () => {
+describe("yoke view (the binary)", { timeout: 120_000 }, () => {
   it("serves the viewer on 127.0.0.1, prints its URL (at the run), answers its API, and stops on SIGTERM with exit 0", async () => {
     const tampered = await tamperedRun();
     const child = spawn(process.execPath, [YOKE_BIN, "view", "run_cli", "--journal", tampered.file], { stdio: ["ignore", "pipe", "pipe"] });
@@ -287,7 +288,7 @@ describe("yoke view (the binary)", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(stderr).toBe("");
-  }, 60_000);
+  }, 240_000);
 
   it("a bad --port is a usage error; an unknown run is RUN_NOT_FOUND (exit 3)", async () => {
     const completed = await completedRun();
@@ -299,7 +300,7 @@ describe("yoke view (the binary)", () => {
   });
 });
 
-describe("yoke export --otlp (the binary)", () => {
+describe("yoke export --otlp (the binary)", { timeout: 120_000 }, () => {
   it("sends the run's spans to an OTLP/HTTP receiver on 127.0.0.1; a refused export is EXPORT_FAILED (exit 4)", async () => {
     const bodies: { resourceSpans: { scopeSpans: { spans: { name: string; traceId: string }[] }[] }[] }[] = [];
     let status = 200;
@@ -335,5 +336,5 @@ describe("yoke export --otlp (the binary)", () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-  }, 60_000);
+  }, 240_000);
 });

@@ -197,8 +197,8 @@ function largeScript(turns: number): ScriptedStep[] {
   return steps;
 }
 
-/** The number of tool turns of the large run: enough for 10,000 events. */
-export const LARGE_TURNS = 145;
+/** The number of tool turns of the large run: 13,000+ events, over 3,000 actions (the viewer's test pages them). */
+export const LARGE_TURNS = 190;
 
 /**
  * A run of at least 10,000 events (`events`: how many). It takes ~15 s to write, so it is

@@ -133,7 +133,10 @@ describe("run viewer in chromium", () => {
   it("shows an action cut by SIGKILL and resumed as a state strip with its attempts and reconciliation", async () => {
     const target = await open(await crashedAndResumedRun());
     const page = await runPage(target);
-    while ((await page.locator("button.more").count()) > 0) await page.locator("button.more").click();
+    // Every turn on screen (this run fits one page; a longer one renders more as the reader scrolls).
+    await expect
+      .poll(async () => page.locator("#timeline").getAttribute("data-rendered"))
+      .toBe(String(target.view.turns.filter((turn) => turn.index > 0).length));
     const write = target.view.actions.find((action) => action.toolName === "write_file")!;
     expect(write.steps.map((step) => step.state)).toContain("uncertain");
     const card = page.locator(`.action[data-action="${write.actionId}"]`);
@@ -192,7 +195,7 @@ describe("run viewer in chromium", () => {
     expect(first).toBeLessThan(turns);
     // A bounded first render: a few pages of actions, not the run's thousands.
     expect(await page.locator(".action").count()).toBeLessThanOrEqual(64 + 16);
-    expect(target.view.actions.length).toBeGreaterThan(3_000);
+    expect(target.view.actions.length).toBeGreaterThan(2_000);
     expect(await page.locator("#usage .bars").first().locator(".bar").count()).toBeLessThanOrEqual(300);
     await page.screenshot({ path: screenshotPath("large-run") });
     // Scrolling to the end of what is rendered renders more.

@@ -384,4 +384,22 @@ printTable(
   mcpRows,
 );
 
+// yoke show (issue 16): the time to open a 10,000-event run in `yoke show`, spawn to exit,
+// against a process that only opens the journal and reads the same events.
+const cliShow = runChild<{
+  events: number;
+  rounds: number;
+  printedLines: number;
+  showMs: number;
+  baselineMs: number;
+  ratio: number;
+  readMs: number;
+  inspectMs: number;
+}>("cli-show.ts", [quick ? "3" : "7"]);
+printTable(
+  `yoke show on a ${fmt(cliShow.events)}-event run (ms, medians of ${cliShow.rounds} interleaved rounds; each a fresh process)`,
+  ["yoke show", "open + read only", "show/read", "read in-process", "inspectRun"],
+  [[fmt(cliShow.showMs), fmt(cliShow.baselineMs), fmt(cliShow.ratio, 2), fmt(cliShow.readMs), fmt(cliShow.inspectMs)]],
+);
+
 await benchStartupAndSize(quick);

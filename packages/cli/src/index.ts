@@ -7,6 +7,8 @@
 export { main } from "./main.js";
 export type { CliIo } from "./main.js";
 export { defaultJournalLocation, openStore } from "./store/open-store.js";
+export type { HarnessFactory, HarnessFactoryContext } from "./commands/resume.js";
+export { EXIT } from "./cli/exit-codes.js";
 export type { CliJournal, OpenStoreOptions } from "./store/open-store.js";
 export { describeEvent, findRun, inspectRun, listRuns, loadRunView, readRun, summarizeRun } from "./inspect/index.js";
 export type {

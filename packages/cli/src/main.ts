@@ -1,26 +1,29 @@
 import type { CliIo, CommandContext } from "./cli/context.js";
 import { EXIT, errorLine, exitCodeOf } from "./cli/exit-codes.js";
-import { EXPORT_USAGE, exportCommand } from "./commands/export.js";
-import { IMPORT_USAGE, importCommand } from "./commands/import.js";
-import { REQUEST_USAGE, requestCommand } from "./commands/request.js";
-import { RESUME_USAGE, resumeCommand } from "./commands/resume.js";
-import { RUNS_USAGE, runsCommand } from "./commands/runs.js";
-import { SHOW_USAGE, showCommand } from "./commands/show.js";
-import { VERIFY_USAGE, verifyCommand } from "./commands/verify.js";
-import { VIEW_USAGE, viewCommand } from "./commands/view.js";
-import { defaultJournalLocation, openStore } from "./store/open-store.js";
 
 export type { CliIo } from "./cli/context.js";
 
-const COMMANDS: Record<string, { run: (context: CommandContext) => Promise<number>; usage: string; summary: string }> = {
-  runs: { run: runsCommand, usage: RUNS_USAGE, summary: "list runs: tenant, status/outcome, turns, started, last event" },
-  show: { run: showCommand, usage: SHOW_USAGE, summary: "one run: turns, model calls, actions with their states, usage and cost" },
-  verify: { run: verifyCommand, usage: VERIFY_USAGE, summary: "check the hash chain of one run or all: the first bad seq and why" },
-  request: { run: requestCommand, usage: REQUEST_USAGE, summary: "the exact request of a turn, rebuilt from the journal: kept, cut, omitted" },
-  resume: { run: resumeCommand, usage: RESUME_USAGE, summary: "hand a run back to the harness a module builds" },
-  export: { run: exportCommand, usage: EXPORT_USAGE, summary: "a run as canonical JSON, verifiable on import" },
-  import: { run: importCommand, usage: IMPORT_USAGE, summary: "verify an exported run and append it to the journal" },
-  view: { run: viewCommand, usage: VIEW_USAGE, summary: "open the run viewer on 127.0.0.1 and print its URL" },
+type Command = (context: CommandContext) => Promise<number>;
+
+// Each command is loaded when it runs: `yoke --help` or `yoke runs` never loads the runtime.
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  runs: { load: async () => (await import("./commands/runs.js")).runsCommand, summary: "list runs: tenant, status/outcome, turns, started, last event" },
+  show: {
+    load: async () => (await import("./commands/show.js")).showCommand,
+    summary: "one run: turns, model calls, actions with their states, usage and cost",
+  },
+  verify: {
+    load: async () => (await import("./commands/verify.js")).verifyCommand,
+    summary: "check the hash chain of one run or all: the first bad seq and why",
+  },
+  request: {
+    load: async () => (await import("./commands/request.js")).requestCommand,
+    summary: "the exact request of a turn, rebuilt from the journal: kept, cut, omitted",
+  },
+  resume: { load: async () => (await import("./commands/resume.js")).resumeCommand, summary: "hand a run back to the harness a module builds" },
+  export: { load: async () => (await import("./commands/export.js")).exportCommand, summary: "a run as canonical JSON, verifiable on import" },
+  import: { load: async () => (await import("./commands/import.js")).importCommand, summary: "verify an exported run and append it to the journal" },
+  view: { load: async () => (await import("./commands/view.js")).viewCommand, summary: "open the run viewer on 127.0.0.1 and print its URL" },
 };
 
 function usage(): string {
@@ -66,7 +69,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const context: CommandContext = {
     args,
     io,
-    open: (location, options) => openStore(location ?? defaultJournalLocation(io.env ?? process.env), options),
+    open: async (location, options) => {
+      const { defaultJournalLocation, openStore } = await import("./store/open-store.js");
+      return openStore(location ?? defaultJournalLocation(io.env ?? process.env), options);
+    },
     progress: (text) => {
       if (!io.isTTY) return;
       io.stderr(`\r\u001b[2K${text}`);
@@ -78,7 +84,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     },
   };
   try {
-    return await command.run(context);
+    return await (await command.load())(context);
   } catch (error) {
     context.progressDone();
     io.stderr(errorLine(error));

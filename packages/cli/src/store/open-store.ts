@@ -67,7 +67,15 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
 }
 
 async function sqliteTenants(filename: string): Promise<readonly string[]> {
-  const { default: Database } = await import("better-sqlite3");
+  let Database: typeof import("better-sqlite3");
+  try {
+    ({ default: Database } = await import("better-sqlite3"));
+  } catch (error) {
+    throw new YokeError("DEPENDENCY_MISSING", "the SQLite store needs better-sqlite3: install it (npm install better-sqlite3)", {
+      cause: error,
+      details: { package: "better-sqlite3" },
+    });
+  }
   const db = new Database(filename, { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare("SELECT DISTINCT tenant_id AS tenant FROM events ORDER BY tenant_id").all() as { tenant: string }[];

@@ -45,3 +45,5 @@ export type {
   VerifierRunView,
   WaitView,
 } from "./inspect/index.js";
+export { startViewer, VIEWER_CSP, VIEWER_HOST } from "./viewer/index.js";
+export type { RunningViewer, ViewerOptions } from "./viewer/index.js";

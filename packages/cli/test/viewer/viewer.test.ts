@@ -135,7 +135,7 @@ describe("run viewer in chromium", () => {
     const page = await runPage(target);
     // Every turn on screen (this run fits one page; a longer one renders more as the reader scrolls).
     await expect
-      .poll(async () => page.locator("#timeline").getAttribute("data-rendered"))
+      .poll(async () => page.locator("#timeline").getAttribute("data-rendered"), { timeout: 20_000 })
       .toBe(String(target.view.turns.filter((turn) => turn.index > 0).length));
     const write = target.view.actions.find((action) => action.toolName === "write_file")!;
     expect(write.steps.map((step) => step.state)).toContain("uncertain");
@@ -144,6 +144,7 @@ describe("run viewer in chromium", () => {
     const strip = await card.locator(".strip .state").evaluateAll((nodes) => nodes.map((node) => node.textContent));
     expect(strip).toEqual(write.steps.map((step) => `${step.state}#${step.seq}`));
     await card.locator("details.attempts summary").click();
+    await card.locator("details.attempts .block").first().waitFor(); // built on the toggle event
     expect(await card.locator("details.attempts .block").count()).toBe(write.attempts.length);
     expect(write.attempts.length).toBeGreaterThanOrEqual(2);
     expect(await card.locator("details.attempts summary").textContent()).toBe(
@@ -200,7 +201,7 @@ describe("run viewer in chromium", () => {
     await page.screenshot({ path: screenshotPath("large-run") });
     // Scrolling to the end of what is rendered renders more.
     await page.locator("button.more").scrollIntoViewIfNeeded();
-    await expect.poll(async () => Number(await page.locator("#timeline").getAttribute("data-rendered"))).toBeGreaterThan(first);
+    await expect.poll(async () => Number(await page.locator("#timeline").getAttribute("data-rendered")), { timeout: 20_000 }).toBeGreaterThan(first);
     // Raw events: 100 a page, the last page ends at the last event.
     await page.goto(`${target.viewer.url}#/run/${produced.tenantId}/${produced.runId}/events?from=${produced.events - 50}`);
     await page.waitForSelector("#events tbody tr[data-seq]");

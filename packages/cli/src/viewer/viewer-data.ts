@@ -10,6 +10,8 @@ export const MAX_EVENTS_PAGE = 500;
 /** A page of turns ends after this many turns, or once it holds this many actions (at least one turn). */
 export const MAX_TURNS_PAGE = 20;
 export const MAX_ACTIONS_PAGE = 64;
+/** Runs whose events and run model stay in memory between requests. */
+const CACHED_RUNS = 8;
 
 /** One turn in the run's index: what the usage chart and the page's paging need, without its calls and actions. */
 export interface TurnIndexEntry {
@@ -133,7 +135,13 @@ export function createViewerData(journal: JournalV1 & Partial<TenantListing>): V
       actions: new Map(view.actions.map((action) => [action.actionId, action])),
       payload: payloadOf(scope, events.length, view),
     };
+    cache.delete(key(scope));
     cache.set(key(scope), loaded);
+    // Keep the most recently loaded runs only: a viewer left open over a big journal stays small.
+    for (const oldest of cache.keys()) {
+      if (cache.size <= CACHED_RUNS) break;
+      cache.delete(oldest);
+    }
     return loaded;
   }
 

@@ -171,6 +171,8 @@ describe("run viewer in chromium", () => {
     expect(await banner.getAttribute("data-first-bad-seq")).toBe(String(produced.tamperedSeq));
     expect(await banner.textContent()).toContain(`Tampered chain: verification fails at event #${produced.tamperedSeq} (hash_mismatch)`);
     expect(await banner.textContent()).toContain(`Shown: the ${produced.tamperedSeq} events before #${produced.tamperedSeq}`);
+    // The run as far as it verifies: one turn, no outcome (one status badge, not two).
+    expect(await page.locator("#run-facts span").nth(1).textContent()).toBe(`status ${target.view.header.status}`);
     // The edited text never reaches the page.
     await openAllDetails(page);
     expect(await page.locator("main").textContent()).not.toContain("ship the journa1");

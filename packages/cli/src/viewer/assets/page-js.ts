@@ -294,7 +294,7 @@ export const PAGE_JS = String.raw`"use strict";
     var status = outcome && outcome.status ? outcome.status : header.status || "unknown";
     var facts = el("div", { className: "facts", id: "run-facts" },
       el("span", null, "tenant ", el("b", { className: "mono" }, payload.tenantId)),
-      el("span", null, "status ", badge(String(status), toneOf(status)), header.status && header.status !== "finished" ? " " : null, header.status && header.status !== "finished" ? badge(header.status, toneOf(header.status)) : null),
+      el("span", null, "status ", badge(String(status), toneOf(status)), outcome && header.status && header.status !== "finished" ? [" ", badge(header.status, toneOf(header.status))] : null),
       el("span", null, "turns ", el("b", null, fmtNumber(header.turns)), header.maxTurns ? el("span", { className: "muted" }, " of " + header.maxTurns) : null),
       el("span", null, "events ", el("b", null, fmtNumber(header.events))),
       el("span", null, "started ", el("b", null, fmtTime(header.startedAt))),

@@ -9,6 +9,8 @@ export type { CliIo } from "./main.js";
 export { defaultJournalLocation, openStore } from "./store/open-store.js";
 export type { HarnessFactory, HarnessFactoryContext } from "./commands/resume.js";
 export { EXIT } from "./cli/exit-codes.js";
+export { VIEWER_CSP, VIEWER_HOST, startViewer } from "./viewer/index.js";
+export type { RunningViewer, ViewerOptions } from "./viewer/index.js";
 export type { CliJournal, OpenStoreOptions } from "./store/open-store.js";
 export { describeEvent, findRun, inspectRun, listRuns, loadRunView, readRun, summarizeRun } from "./inspect/index.js";
 export type {
@@ -45,5 +47,5 @@ export type {
   VerifierRunView,
   WaitView,
 } from "./inspect/index.js";
-export { startViewer, VIEWER_CSP, VIEWER_HOST } from "./viewer/index.js";
-export type { RunningViewer, ViewerOptions } from "./viewer/index.js";
+export { exportRunOtlp } from "./commands/export-otlp.js";
+export type { ExportRunOtlpOptions, ExportRunOtlpResult } from "./commands/export-otlp.js";

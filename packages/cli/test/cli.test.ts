@@ -1,13 +1,16 @@
 // Every command of the REAL binary (node dist/bin.js) on journals written by real runs:
 // completed, crashed (SIGKILL) and resumed, tampered, and 10,000 events.
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { completedRun, crashedAndResumedRun, crashedRun, largeRun, readEvents, removeJournals, tamperedRun } from "./support/journals.ts";
-import { runYoke } from "./support/run-yoke.ts";
+import { YOKE_BIN, runYoke } from "./support/run-yoke.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "yoke-cli-test-"));
 afterAll(() => {
@@ -257,4 +260,80 @@ describe("yoke (the binary)", () => {
     const exported = await runYoke(["export", "run_cli", "--journal", large.file]);
     expect(JSON.parse(exported.stdout).events).toHaveLength(large.events);
   }, 300_000);
+});
+
+describe("yoke view (the binary)", () => {
+  it("serves the viewer on 127.0.0.1, prints its URL (at the run), answers its API, and stops on SIGTERM with exit 0", async () => {
+    const tampered = await tamperedRun();
+    const child = spawn(process.execPath, [YOKE_BIN, "view", "run_cli", "--journal", tampered.file], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const line = await new Promise<string>((resolve, reject) => {
+      let buffered = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        buffered += chunk;
+        if (buffered.includes("\n")) resolve(buffered.split("\n")[0]!);
+      });
+      child.on("exit", () => reject(new Error(`yoke view exited: ${stderr}`)));
+    });
+    const url = /^yoke view: (http:\/\/127\.0\.0\.1:\d+\/\S*) \(/.exec(line)?.[1];
+    expect(url, line).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#\/run\/tenant_cli\/run_cli$/);
+    const origin = new URL(url!).origin;
+    const page = await fetch(`${origin}/`);
+    expect(page.status).toBe(200);
+    const runs = (await (await fetch(`${origin}/api/runs`)).json()) as unknown;
+    expect(JSON.stringify(runs)).toContain("run_cli");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
+  }, 60_000);
+
+  it("a bad --port is a usage error; an unknown run is RUN_NOT_FOUND (exit 3)", async () => {
+    const completed = await completedRun();
+    const badPort = await runYoke(["view", "--port", "http", "--journal", completed.file]);
+    expect(badPort.code).toBe(2);
+    const unknown = await runYoke(["view", "run_nope", "--journal", completed.file]);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toBe("yoke: RUN_NOT_FOUND: no run run_nope in the journal\n");
+  });
+});
+
+describe("yoke export --otlp (the binary)", () => {
+  it("sends the run's spans to an OTLP/HTTP receiver on 127.0.0.1; a refused export is EXPORT_FAILED (exit 4)", async () => {
+    const bodies: { resourceSpans: { scopeSpans: { spans: { name: string; traceId: string }[] }[] }[] }[] = [];
+    let status = 200;
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        if (status === 200) bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        response.writeHead(status, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
+    try {
+      const resumed = await crashedAndResumedRun();
+      const sent = await runYoke(["export", "run_cli", "--otlp", url, "--journal", resumed.file]);
+      expect(sent.stderr).toBe("");
+      expect(sent.code).toBe(0);
+      const names = bodies.flatMap((body) =>
+        body.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name))),
+      );
+      expect(sent.stdout).toMatch(new RegExp(`^exported ${names.length} spans of run_cli to ${url.replace(/[.]/g, "\\.")} \\(trace [0-9a-f]{32}\\)\\n$`));
+      expect(names).toContain("invoke_agent yoke");
+      // The rejected malformed call of turn 2, and the two attempts of turn 3's write (the SIGKILL cut the first).
+      expect(names.filter((name) => name === "execute_tool write_file")).toHaveLength(3);
+      status = 503;
+      const refused = await runYoke(["export", "run_cli", "--otlp", url, "--journal", resumed.file]);
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toMatch(/^yoke: EXPORT_FAILED: /);
+      expect(refused.stderr.split("\n")).toHaveLength(2);
+      const both = await runYoke(["export", "run_cli", "--otlp", url, "--out", "x.json", "--journal", resumed.file]);
+      expect(both.code).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
 });

@@ -162,6 +162,7 @@ async function handle(data: ViewerData, request: IncomingMessage, response: Serv
   let body: unknown;
   if (route.kind === "runs") body = { runs: await data.runs() };
   else if (route.kind === "run") body = await data.run(route.scope);
+  else if (route.kind === "turns") body = await data.turns(route.scope, intParam(url, "from", 0));
   else body = await data.events(route.scope, intParam(url, "from", 0), intParam(url, "limit", 200));
   send(response, 200, "application/json; charset=utf-8", JSON.stringify(body), {}, method === "HEAD");
 }
@@ -169,11 +170,12 @@ async function handle(data: ViewerData, request: IncomingMessage, response: Serv
 type ApiRoute =
   | { readonly kind: "runs" }
   | { readonly kind: "run"; readonly scope: { tenantId: string; runId: string } }
+  | { readonly kind: "turns"; readonly scope: { tenantId: string; runId: string } }
   | { readonly kind: "events"; readonly scope: { tenantId: string; runId: string } };
 
 function apiRoute(pathname: string): ApiRoute | undefined {
   if (pathname === "/api/runs") return { kind: "runs" };
-  const match = /^\/api\/runs\/([^/]+)\/([^/]+)(\/events)?$/.exec(pathname);
+  const match = /^\/api\/runs\/([^/]+)\/([^/]+)(?:\/(turns|events))?$/.exec(pathname);
   if (match === null) return undefined;
   let scope: { tenantId: string; runId: string };
   try {
@@ -181,7 +183,7 @@ function apiRoute(pathname: string): ApiRoute | undefined {
   } catch {
     return undefined;
   }
-  return match[3] === undefined ? { kind: "run", scope } : { kind: "events", scope };
+  return { kind: match[3] === "turns" ? "turns" : match[3] === "events" ? "events" : "run", scope };
 }
 
 function intParam(url: URL, name: string, fallback: number): number {

@@ -39,7 +39,7 @@ describe("viewer: untrusted journal content", () => {
     // Open every <details> so the lazily built parts (arguments, attempts, manifests) render too.
     await openAllDetails(page);
     const result = page.locator(".action .tool-result pre").first();
-    await expect.poll(() => result.textContent()).toContain(PLANTED_SCRIPT);
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toContain(PLANTED_SCRIPT);
     expect(await result.textContent()).toContain(PLANTED_IMG);
     // The model's answer quoting it is text too.
     expect(await page.locator(".response .part pre").filter({ hasText: "The page said:" }).textContent()).toContain(PLANTED_SCRIPT);

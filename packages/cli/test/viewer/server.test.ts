@@ -122,6 +122,19 @@ describe("viewer server", () => {
     expect(page.total).toBe(run.inspected);
     expect(page.events.map((event) => event.seq)).toEqual([2, 3, 4]);
     expect(page.events.every((event) => typeof event.summary === "string")).toBe(true);
+    // The run comes with its turns as an index; turns in full, with their actions, a page at a time.
+    const index = (run.view as unknown as { turns: { index: number; actions: number }[] }).turns;
+    const turns = JSON.parse((await call(`${base}/turns?from=1`, "GET")).body) as {
+      from: number;
+      next: number;
+      total: number;
+      turns: { index: number; actionIds: string[] }[];
+      actions: { actionId: string; toolName: string }[];
+    };
+    expect(turns).toMatchObject({ from: 1, next: index.length, total: index.length });
+    expect(turns.turns.map((turn) => turn.index)).toEqual(index.slice(1).map((turn) => turn.index));
+    expect(turns.actions.map((action) => action.actionId)).toEqual(turns.turns.flatMap((turn) => turn.actionIds));
+    expect(turns.actions.map((action) => action.toolName)).toEqual(["fetch_page"]);
     const missing = await call(`${viewer.url}api/runs/${PLANTED_TENANT}/run_nope`, "GET");
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body)).toMatchObject({ error: { code: "RUN_NOT_FOUND" } });

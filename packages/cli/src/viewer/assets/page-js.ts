@@ -190,61 +190,90 @@ export const PAGE_JS = String.raw`"use strict";
       el("a", { className: active === "events" ? "active" : null, href: base + "/events" }, "raw events"));
   }
 
-  // Turns render a page at a time: at most this many turns, or until this many actions.
-  var MAX_TURNS_PER_PAGE = 20;
-  var MAX_ACTIONS_PER_PAGE = 64;
-
+  // Turns come a page at a time from /api/runs/<tenant>/<run>/turns (the server cuts a page at
+  // 20 turns or 64 actions), rendered as the reader scrolls to the end of what is shown.
   function renderRun(payload, mine) {
     var view = payload.view || {};
     var header = view.header || {};
-    var actions = {};
-    list(view.actions).forEach(function (action) { actions[action.actionId] = action; });
+    var base = "/api/runs/" + runPath(payload.tenantId, payload.runId);
     app.appendChild(el("h1", null, "Run ", el("span", { className: "mono" }, payload.runId)));
     app.appendChild(tabs(payload.tenantId, payload.runId, "timeline"));
     app.appendChild(chainBanner(view.chain, payload));
     app.appendChild(runFacts(payload, header));
     app.appendChild(usagePanel(view));
-    var turns = list(view.turns).filter(function (turn) { return turn.index > 0 || list(turn.modelCalls).length || list(turn.actionIds).length || list(turn.inputs).length; });
-    app.appendChild(el("h2", null, "Timeline · " + fmtNumber(header.turns) + " turn" + (header.turns === 1 ? "" : "s") + " · " + fmtNumber(list(view.actions).length) + " actions"));
-    var timeline = el("section", { id: "timeline", "aria-label": "timeline of turns", "data-turns": String(turns.length) });
+    var index = list(view.turns);
+    var shownTurns = index.filter(shownTurn).length;
+    app.appendChild(el("h2", null, "Timeline · " + fmtNumber(header.turns) + " turn" + (header.turns === 1 ? "" : "s") + " · " + fmtNumber(view.actionCount) + " actions"));
+    var timeline = el("section", { id: "timeline", "aria-label": "timeline of turns", "data-turns": String(shownTurns), "data-rendered": "0" });
     app.appendChild(timeline);
     var next = 0;
+    var rendered = 0;
+    var loading = false;
     var more = el("button", { className: "more", type: "button" }, "show more turns");
     var extras = runExtras(view);
-    function renderPage() {
-      var fragment = document.createDocumentFragment();
-      var rendered = 0;
-      var actionCount = 0;
-      while (next < turns.length && rendered < MAX_TURNS_PER_PAGE && (rendered === 0 || actionCount + list(turns[next].actionIds).length <= MAX_ACTIONS_PER_PAGE)) {
-        actionCount += list(turns[next].actionIds).length;
-        fragment.appendChild(turnCard(turns[next], actions));
-        next++;
-        rendered++;
-      }
-      timeline.appendChild(fragment);
-      timeline.setAttribute("data-rendered", String(next));
-      if (next >= turns.length) {
-        more.remove();
-        if (extras) app.appendChild(extras);
-        extras = null;
-      } else more.textContent = "show more turns (" + (turns.length - next) + " left)";
+    var observer = null;
+    function loadPage(first) {
+      if (loading || next >= index.length) return;
+      loading = true;
+      more.textContent = "loading turns…";
+      getJson(base + "/turns?from=" + next).then(function (page) {
+        if (mine !== generation) return;
+        var actions = {};
+        list(page.actions).forEach(function (action) { actions[action.actionId] = action; });
+        var fragment = document.createDocumentFragment();
+        list(page.turns).forEach(function (turn) {
+          if (!shownTurn(turn)) return;
+          fragment.appendChild(turnCard(turn, actions));
+          rendered++;
+        });
+        timeline.appendChild(fragment);
+        next = page.next > next ? page.next : index.length;
+        timeline.setAttribute("data-rendered", String(rendered));
+        loading = false;
+        if (next >= index.length) {
+          more.remove();
+          if (observer) observer.disconnect();
+          if (extras) app.appendChild(extras);
+          extras = null;
+        } else {
+          more.textContent = "show more turns (" + (shownTurns - rendered) + " left)";
+          // Observing again reports where the button is now: a short page leaves it in view.
+          if (observer) { observer.unobserve(more); observer.observe(more); }
+        }
+        if (first) {
+          timeline.setAttribute("data-ready", "true");
+          // For bench/viewer-open.ts: the time from navigation to the first turns on screen.
+          if (window.performance && performance.mark) performance.mark("yoke:timeline-rendered");
+        }
+      }).catch(function (error) {
+        loading = false;
+        if (mine !== generation) return;
+        more.textContent = "could not load turns: " + (error && error.message ? error.message : String(error)) + " — retry";
+        if (first) timeline.setAttribute("data-ready", "true");
+      });
     }
-    more.addEventListener("click", renderPage);
-    if (turns.length === 0) timeline.appendChild(el("p", { className: "muted" }, "no turns"));
-    renderPage();
-    if (next < turns.length) {
-      app.appendChild(more);
-      if ("IntersectionObserver" in window) {
-        var observer = new IntersectionObserver(function (entries) {
-          if (mine !== generation || next >= turns.length) { observer.disconnect(); return; }
-          if (entries.some(function (entry) { return entry.isIntersecting; })) renderPage();
-        }, { rootMargin: "400px" });
-        observer.observe(more);
-      }
+    more.addEventListener("click", function () { loadPage(false); });
+    if (shownTurns === 0) {
+      timeline.appendChild(el("p", { className: "muted" }, "no turns"));
+      timeline.setAttribute("data-ready", "true");
+      if (extras) app.appendChild(extras);
+      return;
     }
-    timeline.setAttribute("data-ready", "true");
-    // For bench/viewer-open.ts: the time from navigation to the first turns on screen.
-    if (window.performance && performance.mark) performance.mark("yoke:timeline-rendered");
+    app.appendChild(more);
+    loadPage(true);
+    if ("IntersectionObserver" in window) {
+      observer = new IntersectionObserver(function (entries) {
+        if (mine !== generation || next >= index.length) { observer.disconnect(); return; }
+        if (entries.some(function (entry) { return entry.isIntersecting; })) loadPage(false);
+      }, { rootMargin: "400px" });
+      observer.observe(more);
+    }
+  }
+  // The preamble (index 0: run.started and what precedes the first turn) is shown only when it holds something.
+  function shownTurn(turn) {
+    if (turn.index > 0) return true;
+    var count = function (value) { return typeof value === "number" ? value : list(value).length; };
+    return count(turn.modelCalls) + count(turn.actions !== undefined ? turn.actions : turn.actionIds) + count(turn.inputs) + count(turn.rejections) > 0;
   }
 
   function chainBanner(chain, payload) {
@@ -265,7 +294,7 @@ export const PAGE_JS = String.raw`"use strict";
     var status = outcome && outcome.status ? outcome.status : header.status || "unknown";
     var facts = el("div", { className: "facts", id: "run-facts" },
       el("span", null, "tenant ", el("b", { className: "mono" }, payload.tenantId)),
-      el("span", null, "status ", badge(String(status), toneOf(status)), header.status && header.status !== "finished" ? " " : null, header.status && header.status !== "finished" ? badge(header.status, toneOf(header.status)) : null),
+      el("span", null, "status ", badge(String(status), toneOf(status)), outcome && header.status && header.status !== "finished" ? [" ", badge(header.status, toneOf(header.status))] : null),
       el("span", null, "turns ", el("b", null, fmtNumber(header.turns)), header.maxTurns ? el("span", { className: "muted" }, " of " + header.maxTurns) : null),
       el("span", null, "events ", el("b", null, fmtNumber(header.events))),
       el("span", null, "started ", el("b", null, fmtTime(header.startedAt))),
@@ -304,7 +333,7 @@ export const PAGE_JS = String.raw`"use strict";
     }
     var budget = view.budget;
     if (budget) {
-      panel.appendChild(lazyDetails("budget " + budget.budgetId + ": " + list(budget.reservations).length + " reservations, " + budget.open + " open, " + budget.overshoots + " overshoots", function () {
+      panel.appendChild(lazyDetails("budget " + budget.budgetId + ": " + fmtNumber(budget.reservationCount) + " reservations, " + budget.open + " open, " + budget.overshoots + " overshoots", function () {
         var limits = budget.limits || {};
         var charged = budget.charged || {};
         var rows = Object.keys(limits).map(function (dimension) {

@@ -191,6 +191,11 @@ export class RunSpans {
     return span ? trace.setSpan(this.runContext, span) : this.runContext;
   }
 
+  /** The turn's span while it is open, else the run's. */
+  private spanOfTurn(turnId: string | undefined): Span {
+    return (turnId === undefined ? undefined : this.turns.get(turnId)) ?? this.run;
+  }
+
   private turnStarted(event: YokeEventOf<"turn.started">): void {
     if (this.currentTurn !== undefined) this.endTurn(this.currentTurn, event.at);
     const attributes = { [YOKE.turnId]: event.data.turnId, [YOKE.turnIndex]: event.data.index };
@@ -321,7 +326,11 @@ export class RunSpans {
     const info = this.actions.get(event.data.actionId);
     if (info && event.type === "action.authorized") (info.attributes as Record<string, string>)[YOKE.policyRule] = event.data.rule;
     const attempt = this.attempts.get(event.data.actionId);
-    if (!attempt) return;
+    if (!attempt) {
+      // A person's decision on a parked action comes before any attempt: note it on its turn.
+      if (event.type.startsWith("approval.")) this.spanOfTurn(info?.turnId).addEvent(event.type, { [YOKE.actionId]: event.data.actionId }, hrTimeOf(event.at));
+      return;
+    }
     attempt.span.addEvent(event.type, {}, hrTimeOf(event.at));
     if (event.type === "action.executing") attempt.span.setAttribute(YOKE.actionState, "executing");
   }
@@ -429,8 +438,7 @@ export class RunSpans {
   private note(
     event: YokeEventOf<"run.waiting" | "loop.detected" | "input.added" | "interrupt.landed" | "completion.checked" | "tool.drifted" | "tool.readmitted">,
   ): void {
-    const turnId = "turnId" in event.data ? event.data.turnId : this.currentTurn;
-    const span = (turnId === undefined ? undefined : this.turns.get(turnId)) ?? this.run;
+    const span = this.spanOfTurn("turnId" in event.data ? event.data.turnId : this.currentTurn);
     const attributes: Attributes = {};
     if (event.type === "run.waiting") Object.assign(attributes, { kind: event.data.kind, reason: event.data.reason });
     if (event.type === "loop.detected") Object.assign(attributes, { [GEN_AI.toolName]: event.data.toolName, response: event.data.response });

@@ -137,6 +137,50 @@ describe("spansFromEvents", () => {
     expect(denied.status).toEqual({ code: SpanStatusCode.ERROR, message: "APPROVAL_DENIED: denied by ops" });
   });
 
+  it("notes a person's decision on a parked action on its turn, and the denied action is an ERROR span", () => {
+    const binding = {
+      actionDigest: "d".repeat(64),
+      toolRevision: "e".repeat(64),
+      resourceRevision: null,
+      policyRevision: "f".repeat(64),
+      tenantId: "tenant_test",
+      principalId: "user_1",
+      expiresAt: 999,
+    };
+    const { spans } = exportOf([
+      started(0),
+      turn(1, "turn_1", 1),
+      ...toolCallResponse(2, "turn_1", "call_p", "pay"),
+      {
+        type: "action.approval_requested",
+        at: 20,
+        data: {
+          turnId: "turn_1",
+          toolCallId: "call_p",
+          toolName: "pay",
+          actionId: "action_p",
+          input: {},
+          sideEffect: "irreversible",
+          approvalId: "approval_p",
+          policy: { effect: "require_approval", ruleId: "payments", policyRevision: "f".repeat(64), reason: "payments need a person" },
+          provenance: [],
+          binding,
+        },
+      },
+      { type: "approval.denied", at: 40, data: { actionId: "action_p", approvalId: "approval_p", approver: "ops@example.com", reason: "unknown payee" } },
+      {
+        type: "action.failed",
+        at: 41,
+        data: { actionId: "action_p", dispatched: false, retryable: false, retrying: false, result: result("error", "unknown payee", "APPROVAL_DENIED") },
+      },
+    ]);
+    const turnSpan = byName(spans, "turn 1")[0]!;
+    expect(turnSpan.events.map((event) => [event.name, event.attributes?.["yoke.action.id"]])).toEqual([["approval.denied", "action_p"]]);
+    const pay = byName(spans, "execute_tool pay")[0]!;
+    expect([ms(pay.startTime), ms(pay.endTime)]).toEqual([20, 41]);
+    expect(pay.attributes).toMatchObject({ [GEN_AI.errorType]: "APPROVAL_DENIED", "yoke.action.state": "failed" });
+  });
+
   it("makes a run that stopped on run.failed an ERROR run span, and a budget_exhausted outcome too", () => {
     const failed = exportOf([
       started(0),

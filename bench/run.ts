@@ -1,5 +1,6 @@
 // pnpm bench: every figure is a median over interleaved rounds in one run, next to its
 // baseline measured in the same run. Each benchmark runs in a fresh Node process.
+import { existsSync } from "node:fs";
 import { benchStartupAndSize } from "./startup-and-size.ts";
 import { fmt, printTable, runChild } from "./stats.ts";
 
@@ -383,5 +384,56 @@ printTable(
   ["transport", "calls each", "@yoke/mcp", "raw SDK", "extra µs", "yoke/raw", "median of rounds"],
   mcpRows,
 );
+
+// yoke show (issue 16): the time to open a 10,000-event run in `yoke show`, spawn to exit,
+// against a process that only opens the journal and reads the same events.
+const cliShow = runChild<{
+  events: number;
+  rounds: number;
+  printedLines: number;
+  showMs: number;
+  baselineMs: number;
+  ratio: number;
+  readMs: number;
+  inspectMs: number;
+}>("cli-show.ts", [quick ? "3" : "7"]);
+printTable(
+  `yoke show on a ${fmt(cliShow.events)}-event run (ms, medians of ${cliShow.rounds} interleaved rounds; each a fresh process)`,
+  ["yoke show", "open + read only", "show/read", "read in-process", "inspectRun"],
+  [[fmt(cliShow.showMs), fmt(cliShow.baselineMs), fmt(cliShow.ratio, 2), fmt(cliShow.readMs), fmt(cliShow.inspectMs)]],
+);
+
+// Run viewer (issue 16): open a 10,000-event run in Debian's chromium (playwright-core), from
+// navigation to the timeline's first turns on screen, everything on 127.0.0.1.
+interface ViewerOpenResult {
+  events: number;
+  turns: number;
+  renderedTurns: number;
+  rounds: number;
+  apiBytes: number;
+  coldMs: number;
+  warmMs: number;
+  serverColdMs: number;
+  floorMs: number;
+}
+if (existsSync("/usr/bin/chromium")) {
+  const viewer = runChild<ViewerOpenResult>("viewer-open.ts", [quick ? "2" : "5"]);
+  printTable(
+    `Run viewer: open a ${fmt(viewer.events)}-event run (${fmt(viewer.turns)} turns) in chromium, navigation → first turns rendered (ms, median of ${viewer.rounds} loads)`,
+    ["cold (new viewer)", "warm (reload)", "server: run request, cold", "floor: 49-event run", "first page", "run JSON"],
+    [
+      [
+        fmt(viewer.coldMs),
+        fmt(viewer.warmMs),
+        fmt(viewer.serverColdMs),
+        fmt(viewer.floorMs),
+        `${fmt(viewer.renderedTurns)} turns`,
+        `${fmt(viewer.apiBytes / 1024, 1)} KiB`,
+      ],
+    ],
+  );
+} else {
+  console.log("\nRun viewer: skipped (no /usr/bin/chromium; bash scripts/ensure-chromium.sh installs it)");
+}
 
 await benchStartupAndSize(quick);

@@ -20,6 +20,7 @@ pnpm run --silent lint
 
 turbo run build typecheck lint:pkg --output-logs=errors-only
 
+bash "$ROOT/scripts/ensure-chromium.sh" # the viewer's browser tests drive Debian's chromium (installed with apt when missing)
 report="$ROOT/.vitest-report.json"
 rm -f "$report"
 status=0

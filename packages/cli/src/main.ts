@@ -1,24 +1,93 @@
-/** Where the CLI writes and what it reads: the process's streams by default, buffers in tests. */
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly isTTY: boolean;
+import type { CliIo, CommandContext } from "./cli/context.js";
+import { EXIT, errorLine, exitCodeOf } from "./cli/exit-codes.js";
+
+export type { CliIo } from "./cli/context.js";
+
+type Command = (context: CommandContext) => Promise<number>;
+
+// Each command is loaded when it runs: `yoke --help` or `yoke runs` never loads the runtime.
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  runs: { load: async () => (await import("./commands/runs.js")).runsCommand, summary: "list runs: tenant, status/outcome, turns, started, last event" },
+  show: {
+    load: async () => (await import("./commands/show.js")).showCommand,
+    summary: "one run: turns, model calls, actions with their states, usage and cost",
+  },
+  verify: {
+    load: async () => (await import("./commands/verify.js")).verifyCommand,
+    summary: "check the hash chain of one run or all: the first bad seq and why",
+  },
+  request: {
+    load: async () => (await import("./commands/request.js")).requestCommand,
+    summary: "the exact request of a turn, rebuilt from the journal: kept, cut, omitted",
+  },
+  resume: { load: async () => (await import("./commands/resume.js")).resumeCommand, summary: "hand a run back to the harness a module builds" },
+  export: { load: async () => (await import("./commands/export.js")).exportCommand, summary: "a run as canonical JSON, verifiable on import" },
+  import: { load: async () => (await import("./commands/import.js")).importCommand, summary: "verify an exported run and append it to the journal" },
+  view: { load: async () => (await import("./commands/view.js")).viewCommand, summary: "open the run viewer on 127.0.0.1 and print its URL" },
+};
+
+function usage(): string {
+  const names = Object.keys(COMMANDS);
+  const width = Math.max(...names.map((name) => name.length));
+  return [
+    "usage: yoke <command> [options]",
+    "",
+    ...names.map((name) => `  ${name.padEnd(width)}  ${COMMANDS[name]!.summary}`),
+    "",
+    "options of every command:",
+    "  --journal FILE  the journal (default: $YOKE_JOURNAL, else ./yoke.sqlite)",
+    "  --tenant T      only this tenant (runs are found in any tenant otherwise)",
+    "  --json          one JSON document on stdout, for scripts",
+    "",
+    "exit codes: 0 ok, 1 a check failed (broken chain, request mismatch), 2 usage, 3 not found, 4 the operation failed, 70 internal error",
+    "",
+  ].join("\n");
 }
 
 /**
- * Runs the `yoke` command with `argv` (without node and the script) and resolves to its exit code.
+ * Runs the `yoke` command with `argv` (without node and the script) and resolves to its exit
+ * code. Errors are printed as one line on stderr (`yoke: CODE: message`), never a stack.
  *
  * @example
  * ```ts
  * import { main } from "@yoke/cli";
- * const code = await main(["--help"], { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), isTTY: false });
+ * const code = await main(["verify", "--journal", "runs.sqlite"], { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), isTTY: false });
  * ```
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "help") {
-    io.stdout("usage: yoke <command> [options]\n");
-    return 0;
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(usage());
+    return EXIT.ok;
   }
-  io.stderr(`yoke: unknown command ${JSON.stringify(argv[0])}\n`);
-  return 2;
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr(`yoke: unknown command ${JSON.stringify(name)}\n${usage()}`);
+    return EXIT.usage;
+  }
+  let drawn = false;
+  const context: CommandContext = {
+    args,
+    io,
+    open: async (location, options) => {
+      const { defaultJournalLocation, openStore } = await import("./store/open-store.js");
+      return openStore(location ?? defaultJournalLocation(io.env ?? process.env), options);
+    },
+    progress: (text) => {
+      if (!io.isTTY) return;
+      io.stderr(`\r\u001b[2K${text}`);
+      drawn = true;
+    },
+    progressDone: () => {
+      if (drawn) io.stderr("\r\u001b[2K");
+      drawn = false;
+    },
+  };
+  try {
+    return await (await command.load())(context);
+  } catch (error) {
+    context.progressDone();
+    io.stderr(errorLine(error));
+    return exitCodeOf(error);
+  }
 }

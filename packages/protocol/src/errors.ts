@@ -95,6 +95,8 @@ export const YOKE_ERROR_CODES = {
   DEPENDENCY_MISSING: { retryable: false, summary: "an optional peer dependency a feature needs is not installed (details.package names it)" },
   DUPLICATE_ID: { retryable: false, summary: "an id source produced an id that was already used" },
   CANCELLED: { retryable: false, summary: "the operation was cancelled by its caller" },
+  // telemetry
+  EXPORT_FAILED: { retryable: true, summary: "a telemetry exporter could not deliver: the collector refused the data or could not be reached" },
   // testkit
   TESTKIT_EXPECTATION_FAILED: { retryable: false, summary: "code under test did not do what a testkit helper expected of it" },
   INTERNAL: { retryable: false, summary: "an invariant inside Yoke did not hold (a bug)" },

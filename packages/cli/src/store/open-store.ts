@@ -1,0 +1,88 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { createSqliteJournal } from "@yoke/journal";
+import { YokeError, type JournalV1 } from "@yoke/protocol";
+
+/**
+ * A journal the CLI opened, which can also name its tenants (the `JournalV1` interface reads
+ * per tenant only; listing every tenant is an operator's question, answered by the store).
+ * The run viewer is handed this object as its `JournalV1`.
+ */
+export interface CliJournal extends JournalV1 {
+  /** Every tenant with at least one event, in order. */
+  tenants(): Promise<readonly string[]>;
+  /** What the user named (`--journal`), resolved: shown in messages. */
+  readonly location: string;
+}
+
+export interface OpenStoreOptions {
+  /** Open for appends (import, resume); default read-only. */
+  readonly write?: boolean;
+  /** Create the store when it does not exist (import); default false. */
+  readonly create?: boolean;
+}
+
+/** The default store: `$YOKE_JOURNAL`, else `./yoke.sqlite`. */
+export function defaultJournalLocation(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.YOKE_JOURNAL;
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : "yoke.sqlite";
+}
+
+/**
+ * Opens the journal a `--journal` value names. Today: a SQLite file (a path, or
+ * `sqlite:<path>`). A URL with another scheme is CONFIG_INVALID, so a Postgres store
+ * (`postgres://…`) can be added here without changing any command.
+ *
+ * @example
+ * ```ts
+ * const journal = await openStore("runs.sqlite");
+ * for (const tenantId of await journal.tenants()) for await (const run of journal.listRuns(tenantId)) console.log(run.runId);
+ * await journal.close();
+ * ```
+ */
+export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<CliJournal> {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    throw new YokeError("CONFIG_INVALID", `--journal ${location}: no store for ${scheme}:// URLs yet; pass a SQLite file`, { details: { location, scheme } });
+  }
+  const filename = resolve(location.startsWith("sqlite:") ? location.slice("sqlite:".length) : location);
+  if (!options.create && !existsSync(filename)) {
+    throw new YokeError("JOURNAL_NOT_INITIALIZED", `no journal at ${filename} (pass --journal <file>, or set YOKE_JOURNAL)`, { details: { filename } });
+  }
+  const write = options.write === true;
+  const journal = await createSqliteJournal({ filename, readOnly: !write, ...(options.create ? {} : { create: false }), integrityCheck: "none" });
+  return Object.assign(Object.create(null) as object, {
+    specificationVersion: journal.specificationVersion,
+    capabilities: journal.capabilities,
+    leases: journal.leases,
+    location: filename,
+    append: journal.append.bind(journal),
+    read: journal.read.bind(journal),
+    head: journal.head.bind(journal),
+    verify: journal.verify.bind(journal),
+    listRuns: journal.listRuns.bind(journal),
+    close: journal.close.bind(journal),
+    tenants: () => sqliteTenants(filename),
+  }) as CliJournal;
+}
+
+async function sqliteTenants(filename: string): Promise<readonly string[]> {
+  let Database: typeof import("better-sqlite3");
+  try {
+    ({ default: Database } = await import("better-sqlite3"));
+  } catch (error) {
+    throw new YokeError("DEPENDENCY_MISSING", "the SQLite store needs better-sqlite3: install it (npm install better-sqlite3)", {
+      cause: error,
+      details: { package: "better-sqlite3" },
+    });
+  }
+  const db = new Database(filename, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare("SELECT DISTINCT tenant_id AS tenant FROM events ORDER BY tenant_id").all() as { tenant: string }[];
+    return rows.map((row) => row.tenant);
+  } catch (error) {
+    throw new YokeError("JOURNAL_UNAVAILABLE", `cannot list the tenants of ${filename}: ${(error as Error).message}`, { details: { filename } });
+  } finally {
+    db.close();
+  }
+}

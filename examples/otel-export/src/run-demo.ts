@@ -89,5 +89,6 @@ export async function runDemo(onEvent?: (event: YokeEvent) => void): Promise<Dem
   model.assertConsumed();
   const events: YokeEvent[] = [];
   for await (const event of harness.events(result.runId)) events.push(event);
-  return { events, outcome: result.outcome.status };
+  // The demo's scripted model never refuses, so the run ends; a waiting run (`result.waiting`) has no outcome yet.
+  return { events, outcome: result.waiting ? "waiting" : result.outcome.status };
 }

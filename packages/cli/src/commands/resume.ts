@@ -33,7 +33,7 @@ export interface HarnessFactoryContext {
  * export default factory;
  * ```
  */
-export type HarnessFactory = (context: HarnessFactoryContext) => Pick<Harness<unknown, unknown>, "resume"> | Promise<Pick<Harness<unknown, unknown>, "resume">>;
+export type HarnessFactory = (context: HarnessFactoryContext) => Pick<Harness<unknown>, "resume"> | Promise<Pick<Harness<unknown>, "resume">>;
 
 interface ResumeResult {
   readonly outcome?: Outcome | undefined;

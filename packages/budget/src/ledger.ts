@@ -1,4 +1,12 @@
-import { type BudgetAmounts, type ChargeAttribution, ChargeAttributionSchema, canonicalJson, type ReservationResult, type YokeEvent } from "@yoke/protocol";
+import {
+  type BudgetAmounts,
+  type ChargeAttribution,
+  ChargeAttributionSchema,
+  budgetEntriesOf,
+  canonicalJson,
+  type ReservationResult,
+  type YokeEvent,
+} from "@yoke/protocol";
 import { type Amounts, CONCURRENCY, DIMENSION_COUNT, dimensionAt, invalid, toAmounts, toVector, type Vector, zeros } from "./amounts.js";
 import type { BudgetLedger, BudgetSnapshot, OpenedData, ReservationView, ReserveRequest, SettledData } from "./ledger-types.js";
 
@@ -276,11 +284,12 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
             });
           return;
         }
-        case "budget.reserved":
-          return applyReserved(event.data as ReserveRequest);
-        case "budget.settled":
-          return applySettled(event.data);
         default:
+          // `budget.reserved` / `budget.settled`, or the reservation or settlement the work's own event carries.
+          for (const entry of budgetEntriesOf(event)) {
+            if (entry.kind === "reserved") applyReserved(entry.data as ReserveRequest);
+            else applySettled(entry.data as SettledData);
+          }
           return;
       }
     },

@@ -101,6 +101,7 @@ export async function callModel(context: RunContext): Promise<void> {
   const reserved = context.budget.reserveAttempts(
     dispatchable.map(([, item]) => item),
     turnId,
+    { admitted: true },
   );
   if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch admitted as fitting the budget did not fit (${reserved.budget})`);
   for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });

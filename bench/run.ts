@@ -106,24 +106,41 @@ console.log(
 console.log(`\nper-turn cost at 800 turns / at 50 turns (last-50 medians): FULL ${flat("full").toFixed(2)}, NORMAL ${flat("normal").toFixed(2)} (1.00 = flat)`);
 
 // Budget admission (issue 15): the same turn with and without a budget bounding every
-// dimension (with prices), interleaved rounds in one process.
+// dimension (with prices), and without loop detection either (the turn before issue 15),
+// interleaved rounds in one process; events and journaled bytes per turn are the
+// machine-independent figures next to the times.
 interface BudgetTurnResult {
   turns: number;
   rounds: number;
   store: string;
+  bareTurnUs: number;
   plainTurnUs: number;
   budgetTurnUs: number;
   overheadUs: number;
   overheadRatio: number;
+  issueOverheadRatio: number;
+  plainEventsPerTurn: number;
+  budgetEventsPerTurn: number;
+  plainBytesPerTurn: number;
+  budgetBytesPerTurn: number;
 }
 const budgetRows: string[][] = [];
 for (const store of ["memory", "sqlite"]) {
   const result = runChild<BudgetTurnResult>("harness-budget.ts", [quick ? "50" : "200", quick ? "3" : "7", store]);
-  budgetRows.push([store, fmt(result.plainTurnUs), fmt(result.budgetTurnUs), fmt(result.overheadUs), `${fmt(result.overheadRatio * 100, 1)}%`]);
+  budgetRows.push([
+    store,
+    fmt(result.bareTurnUs),
+    fmt(result.plainTurnUs),
+    fmt(result.budgetTurnUs),
+    `${fmt(result.overheadRatio * 100, 1)}%`,
+    `${fmt(result.issueOverheadRatio * 100, 1)}%`,
+    `${fmt(result.plainEventsPerTurn, 1)} → ${fmt(result.budgetEventsPerTurn, 1)}`,
+    `${fmt(result.plainBytesPerTurn)} → ${fmt(result.budgetBytesPerTurn)}`,
+  ]);
 }
 printTable(
-  "Budget admission per turn: reserve + settle of the model call and of 2 tool attempts (6 budget events), vs the same turn without a budget (µs, medians)",
-  ["journal", "turn without budget", "turn with budget", "admission + settlement", "share"],
+  "Budget admission per turn: reserve + settle of the model call and of 2 tool attempts, carried by the turn's own events, vs the same turn without a budget (µs, medians)",
+  ["journal", "no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share", "events/turn", "bytes/turn"],
   budgetRows,
 );
 

@@ -1,4 +1,4 @@
-import type { BudgetAmounts, PricingTable, YokeEvent } from "@yoke/protocol";
+import { budgetEntriesOf, type BudgetAmounts, type PricingTable, type YokeEvent } from "@yoke/protocol";
 import { invalid } from "./amounts.js";
 import { createBudgetLedger } from "./ledger.js";
 import type { BudgetLedger, OpenedData } from "./ledger-types.js";
@@ -6,7 +6,10 @@ import { pricingRevisionOf } from "./pricing.js";
 
 /**
  * Rebuilds a run's ledger from its journal: the first `budget.opened` creates it, then every
- * `budget.reserved` / `budget.settled` is applied in order (other events are ignored).
+ * reservation and settlement is applied in order, whether journaled as `budget.reserved` /
+ * `budget.settled` or carried by the work's own event (`reserved` on `model.requested`,
+ * `action.admitted`, …; `settled` on `model.responded`, `action.committed`, …: see
+ * `budgetEntriesOf`). Other events are ignored.
  * Returns undefined for a run that opened no budget. An event that contradicts the ledger
  * throws BUDGET_INVALID.
  *
@@ -21,7 +24,7 @@ export function foldBudget(events: Iterable<YokeEvent>): BudgetLedger | undefine
   for (const event of events) {
     if (ledger === undefined) {
       if (event.type === "budget.opened") ledger = createBudgetLedger({ budgetId: event.data.budgetId, limits: event.data.limits });
-      else if (event.type === "budget.reserved" || event.type === "budget.settled") throw invalid(`${event.type} before budget.opened`, { seq: event.seq });
+      else if (budgetEntriesOf(event).length > 0) throw invalid(`${event.type} carries a budget step before budget.opened`, { seq: event.seq });
       continue;
     }
     ledger.apply(event);

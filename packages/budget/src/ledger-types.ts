@@ -64,7 +64,9 @@ export interface BudgetLedger extends BudgetLedgerV1 {
   release(reservationId: string): SettledData & { released: Amounts };
   /**
    * Folds one journaled event: `budget.opened` (of this budget), `budget.reserved`,
-   * `budget.settled`; every other event is ignored. An event the ledger already holds,
+   * `budget.settled`, and the `reserved` / `settled` a carrier event holds (`model.requested`,
+   * `model.responded`, `action.admitted`, … — `budgetEntriesOf` in @yoke/protocol); every
+   * other event is ignored. An event the ledger already holds,
    * identically, is a no-op (so a writer may apply what it just journaled); an event that
    * contradicts the ledger (does not fit, unknown reservation, a different charge) throws
    * BUDGET_INVALID and changes nothing.

@@ -96,7 +96,7 @@ describe("ledger properties", () => {
     );
   });
 
-  it("random trees of child reservations, interleaved: children are never charged past a parent's reservation except by recorded overshoots (one per reservation), and folding the events rebuilds the ledger", () => {
+  it("random trees of child reservations, interleaved: children are never charged past a parent's reservation except by recorded overshoots (one per reservation), and folding the events (budget.* or carried by the work's events) rebuilds the ledger", () => {
     fc.assert(
       fc.property(limitsArb, fc.array(opArb(160), { minLength: 1, maxLength: 80, size: "max" }), (limits, ops) => {
         const ledger = createBudgetLedger({ budgetId: "b", limits });
@@ -107,19 +107,22 @@ describe("ledger properties", () => {
         ]);
         const overshootIds: string[] = [];
         let next = 0;
+        const carried = (id: string) => Number(id.slice(1)) % 2 === 0;
         const openIds = () => [...tree].filter(([, node]) => node.open).map(([id]) => id);
 
         const reserve = (parent: string, amounts: Amounts) => {
           const id = `r${next++}`;
           const result = ledger.reserve({ reservationId: id, parentId: parent, amounts, attribution });
           if (result.ok) {
-            drafts.push({ type: "budget.reserved", data: { reservationId: id, parentId: parent, amounts, attribution } });
+            // Every other reservation rides on the work's own events (`reserved` / `settled`), as a runtime journals model calls and dispatches.
+            const data = { reservationId: id, parentId: parent, amounts, attribution };
+            drafts.push(carried(id) ? { type: "action.admitted", data: { reserved: data } } : { type: "budget.reserved", data });
             tree.set(id, { parent, amounts: ledger.reservation(id)!.amounts, open: true });
           }
           return result;
         };
         const closed = (id: string, data: ReturnType<BudgetLedger["settle"]>) => {
-          drafts.push({ type: "budget.settled", data });
+          drafts.push(carried(id) ? { type: "action.committed", data: { settled: data } } : { type: "budget.settled", data });
           const node = tree.get(id)!;
           node.open = false;
           node.charged = data.charged;

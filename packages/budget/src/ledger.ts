@@ -1,4 +1,12 @@
-import { type BudgetAmounts, type ChargeAttribution, ChargeAttributionSchema, canonicalJson, type ReservationResult, type YokeEvent } from "@yoke/protocol";
+import {
+  type BudgetAmounts,
+  type ChargeAttribution,
+  ChargeAttributionSchema,
+  budgetEntriesOf,
+  canonicalJson,
+  type ReservationResult,
+  type YokeEvent,
+} from "@yoke/protocol";
 import { type Amounts, CONCURRENCY, DIMENSION_COUNT, dimensionAt, invalid, toAmounts, toVector, type Vector, zeros } from "./amounts.js";
 import type { BudgetLedger, BudgetSnapshot, OpenedData, ReservationView, ReserveRequest, SettledData } from "./ledger-types.js";
 
@@ -22,6 +30,31 @@ function maskOf(vector: Vector, inherited: number): number {
   let mask = inherited;
   for (let index = 0; index < DIMENSION_COUNT; index++) if (vector[index] !== undefined) mask |= 1 << index;
   return mask;
+}
+
+const ATTRIBUTION_KINDS: ReadonlySet<unknown> = new Set(ChargeAttributionSchema.shape.kind.options);
+const ATTRIBUTION_STRINGS: ReadonlySet<string> = new Set(["turnId", "actionId", "attemptId", "verifierRunId", "childRunId", "note"]);
+
+/**
+ * The fast path of validating an attribution (a reservation per model call and per dispatch):
+ * a plain object the schema accepts as it is, checked by hand and copied; undefined for
+ * anything else, which the schema then parses (and names what is wrong).
+ */
+function plainAttribution(value: unknown): { success: true; data: ChargeAttribution } | undefined {
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const member = record[key];
+    if (key === "kind") {
+      if (!ATTRIBUTION_KINDS.has(member)) return undefined;
+    } else if (key === "runId") {
+      if (typeof member !== "string" || member === "") return undefined;
+    } else if (key === "discarded") {
+      if (typeof member !== "boolean") return undefined;
+    } else if (!ATTRIBUTION_STRINGS.has(key) || typeof member !== "string") return undefined;
+  }
+  if (record.kind === undefined || record.runId === undefined) return undefined;
+  return { success: true, data: { ...(record as ChargeAttribution) } };
 }
 
 /** Options of `createBudgetLedger`: the budget's id (its root reservation) and its limits (a dimension left out is unbounded). */
@@ -90,7 +123,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     const parent = nodeOf(parentId, "reserve");
     if (parent.settled !== undefined) throw invalid(`reserve: parent "${parentId}" is settled already`, { reservationId, parentId });
     const vector = toVector(request.amounts, `reserve ${reservationId}`, true);
-    const parsed = ChargeAttributionSchema.safeParse(request.attribution);
+    const parsed = plainAttribution(request.attribution) ?? ChargeAttributionSchema.safeParse(request.attribution);
     if (!parsed.success) throw invalid(`reserve ${reservationId}: malformed attribution: ${parsed.error.message}`, { reservationId });
     for (let index = 0; index < DIMENSION_COUNT; index++) {
       const requested = vector[index];
@@ -276,11 +309,12 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
             });
           return;
         }
-        case "budget.reserved":
-          return applyReserved(event.data as ReserveRequest);
-        case "budget.settled":
-          return applySettled(event.data);
         default:
+          // `budget.reserved` / `budget.settled`, or the reservation or settlement the work's own event carries.
+          for (const entry of budgetEntriesOf(event)) {
+            if (entry.kind === "reserved") applyReserved(entry.data as ReserveRequest);
+            else applySettled(entry.data as SettledData);
+          }
           return;
       }
     },

@@ -84,6 +84,35 @@ describe("budgetReport", () => {
     expect(budgetReport([...parent, ...child])).toEqual(report);
   });
 
+  it("reads reservations and settlements carried by the work's own events exactly like budget.reserved / budget.settled", () => {
+    const { parent, child } = scenario({ childSettled: true });
+    // What a runtime journals: model calls and tool attempts on model.requested/responded and action.admitted/committed.
+    const carrierOf = { model_call: ["model.requested", "model.responded"], tool_attempt: ["action.admitted", "action.committed"] } as const;
+    const kinds = new Map<string, keyof typeof carrierOf>();
+    const carry = (events: typeof parent) =>
+      events.map((event) => {
+        if (event.type === "budget.reserved" && event.data.attribution.kind in carrierOf) {
+          kinds.set(event.data.reservationId, event.data.attribution.kind as keyof typeof carrierOf);
+          return {
+            ...event,
+            type: carrierOf[event.data.attribution.kind as keyof typeof carrierOf][0],
+            data: { reserved: event.data },
+          } as unknown as typeof event;
+        }
+        const kind = event.type === "budget.settled" ? kinds.get(event.data.reservationId) : undefined;
+        if (kind === undefined) return event;
+        return { ...event, type: carrierOf[kind][1], data: { settled: event.data } } as unknown as typeof event;
+      });
+    const carried = [carry(parent), carry(child)];
+    expect(
+      carried
+        .flat()
+        .filter((event) => event.type === "budget.reserved")
+        .map((event) => event.type === "budget.reserved" && event.data.attribution.kind),
+    ).toEqual(["subagent"]);
+    expect(budgetReport(carried)).toEqual(budgetReport([parent, child]));
+  });
+
   it("counts a child mid-run inside its parent's reservation: its charges as charged, the rest of the hold as held", () => {
     const { parent, child } = scenario({ childSettled: false });
     const report = budgetReport([parent, child]);

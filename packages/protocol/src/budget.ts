@@ -71,6 +71,35 @@ export const ChargeAttributionSchema = z
 export type ChargeAttribution = z.infer<typeof ChargeAttributionSchema>;
 
 /**
+ * A reservation as journaled: `amounts` held out of `parentId` for the work `attribution`
+ * names. The data of `budget.reserved`, and the `reserved` member of the event that starts
+ * the work when it has one (`model.requested`, `action.admitted`, `action.executing`,
+ * `verifier.started`): one event per step, not two.
+ */
+export const BudgetReservationSchema = z.object({
+  reservationId: z.string().min(1),
+  parentId: z.string().min(1),
+  amounts: BudgetAmountsSchema,
+  attribution: ChargeAttributionSchema,
+});
+export type BudgetReservation = z.infer<typeof BudgetReservationSchema>;
+
+/**
+ * A settlement as journaled: `charged` is what the work used (attributed as reserved),
+ * `released` what goes back to the parent. The data of `budget.settled`, and the `settled`
+ * member of the event that ends the work when it has one (`model.responded`,
+ * `action.committed`, `action.failed`, `action.uncertain`, `verifier.finished`).
+ */
+export const BudgetSettlementSchema = z.object({
+  reservationId: z.string().min(1),
+  charged: BudgetAmountsSchema,
+  released: BudgetAmountsSchema,
+  /** The work used more than it held (the one in-flight overshoot a halt allows). */
+  overshoot: z.boolean().optional(),
+});
+export type BudgetSettlement = z.infer<typeof BudgetSettlementSchema>;
+
+/**
  * The price of one model, in integer micro-units of the table's currency per million tokens
  * (USD 3.00 per million input tokens is `input: 3_000_000`). `cacheRead` / `cacheWrite`
  * default to `input` when absent. `model` is an exact model id or a prefix ending in `*`.

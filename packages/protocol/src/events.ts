@@ -6,7 +6,7 @@ import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelop
 import { ToolDriftSchema, ToolRevisionRecordSchema, ToolSnapshotSchema } from "./tool-registry.js";
 import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
 import { ApprovalBindingSchema } from "./approvals.js";
-import { BudgetAmountsSchema, BudgetDimensionSchema, ChargeAttributionSchema } from "./budget.js";
+import { BudgetAmountsSchema, BudgetDimensionSchema, BudgetReservationSchema, BudgetSettlementSchema } from "./budget.js";
 import { VerifierVerdictSchema } from "./verifier-verdict.js";
 
 /**
@@ -96,6 +96,14 @@ const attemptRef = { actionId: z.string(), attemptId: z.string() };
  * action (or the refusal) it led to. Absent in journals written before policy.
  */
 const decided = { policy: PolicyDecisionSchema.optional(), provenance: z.array(ArgumentProvenanceSchema).optional() };
+/**
+ * The budget an event carries (docs/decisions/0016): the reservation of the work it starts
+ * (`reserved`) or the settlement of the work it ends (`settled`), in place of a separate
+ * `budget.reserved` / `budget.settled` next to it. Absent without a budget, and in journals
+ * written before; `budgetEntriesOf` reads both forms.
+ */
+const reserves = { reserved: BudgetReservationSchema.optional() };
+const settles = { settled: BudgetSettlementSchema.optional() };
 
 /** What running a tool twice does to the world. */
 export const SideEffectClassSchema = z.enum(["none", "idempotent", "reversible", "irreversible"]);
@@ -162,7 +170,7 @@ export const EVENT_DATA_SCHEMAS = {
   /** A drifted tool re-admitted for this run by a declared rule: from here on the run calls `revision`. */
   "tool.readmitted": z.object({ toolName: z.string(), rule: z.string(), revision: ToolRevisionRecordSchema }),
   /** Journaled before the call: the digest of exactly the request sent. */
-  "model.requested": z.object({ ...turnRef, requestHash: HashSchema, messageCount: z.number().int().nonnegative() }),
+  "model.requested": z.object({ ...turnRef, requestHash: HashSchema, messageCount: z.number().int().nonnegative(), ...reserves }),
   /**
    * Journaled with `model.requested`, before the call: what the context compiler decided.
    * `manifestDelta` is the compiler's manifest delta against the run's previous manifest
@@ -178,7 +186,7 @@ export const EVENT_DATA_SCHEMAS = {
     artifacts: z.array(z.object({ hash: HashSchema, text: z.string() })).optional(),
     compactions: z.array(JsonObjectSchema).optional(),
   }),
-  "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative() }),
+  "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative(), ...settles }),
   /**
    * One model call attempt that failed (a provider error, a deadline that passed, a response
    * that breaks the contract). `retryable`: the error's class allows another attempt;
@@ -229,6 +237,7 @@ export const EVENT_DATA_SCHEMAS = {
     attemptId: z.string(),
     attempt: z.literal(1),
     deadlineAt: z.number(),
+    ...reserves,
   }),
   /** A tool call the runtime accepted becomes an action; the action id is its idempotency key. */
   "action.proposed": z.object({ ...callRef, ...actionRef, input: JsonValueSchema, sideEffect: SideEffectClassSchema, toolRevision: HashSchema.optional() }),
@@ -269,10 +278,10 @@ export const EVENT_DATA_SCHEMAS = {
   /** An attempt is reserved, with the deadline after which it must not be dispatched. */
   "action.leased": z.object({ ...attemptRef, attempt: z.number().int().positive(), deadlineAt: z.number() }),
   /** Durable before the handler is invoked: from here on the effect may have happened. */
-  "action.executing": z.object(attemptRef),
-  "action.committed": z.object({ ...attemptRef, result: ToolResultEnvelopeSchema, receipt: JsonValueSchema.optional() }),
+  "action.executing": z.object({ ...attemptRef, ...reserves }),
+  "action.committed": z.object({ ...attemptRef, result: ToolResultEnvelopeSchema, receipt: JsonValueSchema.optional(), ...settles }),
   /** The effect may or may not have happened; only reconciliation resolves it. */
-  "action.uncertain": z.object({ ...attemptRef, reason: z.string() }),
+  "action.uncertain": z.object({ ...attemptRef, reason: z.string(), ...settles }),
   /**
    * The attempt did not apply its effect. `retrying`: a new attempt follows in the same
    * transaction, so the model is not shown this result.
@@ -284,6 +293,7 @@ export const EVENT_DATA_SCHEMAS = {
     retryable: z.boolean(),
     retrying: z.boolean(),
     result: ToolResultEnvelopeSchema,
+    ...settles,
   }),
   "action.reconciled": z.object({
     ...actionRef,
@@ -309,20 +319,9 @@ export const EVENT_DATA_SCHEMAS = {
     parent: z.object({ runId: z.string(), actionId: z.string(), reservationId: z.string() }).optional(),
   }),
   /** Worst case held before work starts (a model call, a dispatch, a verifier, a child), out of `parentId`. */
-  "budget.reserved": z.object({
-    reservationId: z.string().min(1),
-    parentId: z.string().min(1),
-    amounts: BudgetAmountsSchema,
-    attribution: ChargeAttributionSchema,
-  }),
+  "budget.reserved": BudgetReservationSchema,
   /** The work finished: `charged` is what it used (attributed as reserved), `released` goes back to the parent. */
-  "budget.settled": z.object({
-    reservationId: z.string().min(1),
-    charged: BudgetAmountsSchema,
-    released: BudgetAmountsSchema,
-    /** The work used more than it held (the one in-flight overshoot a halt allows). */
-    overshoot: z.boolean().optional(),
-  }),
+  "budget.settled": BudgetSettlementSchema,
   /** A verifier of the completion gate starts, for the answer of `turnId` (`attempt`: gate attempts so far + 1). */
   "verifier.started": z.object({
     ...turnRef,
@@ -330,9 +329,10 @@ export const EVENT_DATA_SCHEMAS = {
     verifierId: z.string().min(1),
     attempt: z.number().int().positive(),
     replaySafe: z.boolean(),
+    ...reserves,
   }),
   /** What the verifier concluded; a `verifier.started` without it was cut short by a crash. */
-  "verifier.finished": z.object({ ...turnRef, verifierRunId: z.string().min(1), verdict: VerifierVerdictSchema }),
+  "verifier.finished": z.object({ ...turnRef, verifierRunId: z.string().min(1), verdict: VerifierVerdictSchema, ...settles }),
   /**
    * The run waits for a person: the model refused (`refusal`, `content_filter`), or the runtime
    * escalated (`escalation`: a loop that steering did not break, a verifier that asked for a

@@ -194,11 +194,25 @@ export {
   BUDGET_DIMENSIONS,
   BudgetAmountsSchema,
   BudgetDimensionSchema,
+  BudgetReservationSchema,
+  BudgetSettlementSchema,
   ChargeAttributionSchema,
   ModelPriceSchema,
   PricingTableSchema,
 } from "./budget.js";
-export type { BudgetAmounts, BudgetDimension, BudgetLedgerV1, ChargeAttribution, ModelPrice, PricingTable, ReservationResult } from "./budget.js";
+export type {
+  BudgetAmounts,
+  BudgetDimension,
+  BudgetLedgerV1,
+  BudgetReservation,
+  BudgetSettlement,
+  ChargeAttribution,
+  ModelPrice,
+  PricingTable,
+  ReservationResult,
+} from "./budget.js";
+export { budgetEntriesOf } from "./budget-entries.js";
+export type { BudgetEntry } from "./budget-entries.js";
 export { VerifierVerdictSchema } from "./verifier-verdict.js";
 export type { VerifierVerdict } from "./verifier-verdict.js";
 export type { VerifierInput, VerifierV1 } from "./verifier.js";

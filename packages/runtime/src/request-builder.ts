@@ -86,9 +86,10 @@ export function compileRequest(context: RunContext, state: RunState, offer?: Tur
  * journaled yet, the compactions this compile made, and the request hash. The full text of a
  * cut tool output is not an artifact here: it is journaled once, in the tool's own event (or
  * it is in the artifact store, referenced from that event), and the manifest names its hash.
- * With a budget, the call's worst case is reserved in the same transaction (`budget.reserved`:
- * the compiled input tokens, the output reserve, their price, a turn when it starts one); a
- * reservation that does not fit ends the run `budget_exhausted` instead of requesting.
+ * With a budget, the call's worst case is reserved in the same transaction, on
+ * `model.requested` itself (`reserved`: the compiled input tokens, the output reserve, their
+ * price, a turn when it starts one); a reservation that does not fit ends the run
+ * `budget_exhausted` instead of requesting.
  */
 export function requestDrafts(context: RunContext, state: RunState, turnId: string, offer?: TurnOffer): YokeEventDraft[] {
   const result = compileRequest(context, state, offer);
@@ -143,9 +144,9 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
       type: "model.requested",
       at,
       causationId: turnId,
-      data: { turnId, requestHash: manifest.requestHash, messageCount: result.request.messages.length },
+      // The call's reservation rides on its request: no event of its own.
+      data: { turnId, requestHash: manifest.requestHash, messageCount: result.request.messages.length, ...(reserved === undefined ? {} : { reserved }) },
     },
-    ...(reserved === undefined ? [] : [reserved]),
   ];
 }
 

@@ -1,7 +1,7 @@
 // A model that never stops and what the runaway tests measure: a scripted model whose every
 // answer calls tools again (it has far more steps than any budget lets it use), the tools it
 // calls, and the charges a run's journal holds per dimension.
-import type { BudgetDimension, PricingTable, Usage, YokeEvent } from "@yoke/protocol";
+import { budgetEntriesOf, type BudgetDimension, type PricingTable, type Usage, type YokeEvent } from "@yoke/protocol";
 import { defineTool } from "@yoke/runtime";
 import { callTools, createScriptedModel, type ScriptedModel } from "@yoke/testkit";
 import { z } from "zod";
@@ -53,12 +53,17 @@ export function endlessModel(options: { calls?: number; usage?: Partial<Usage>; 
   );
 }
 
-/** Per dimension: the total charged by the run's `budget.settled` events. */
+/** Every budget step of a run in order: `budget.reserved` / `budget.settled`, and the ones the work's own events carry. */
+export function budgetStepsOf(events: readonly YokeEvent[]) {
+  return events.flatMap((event) => budgetEntriesOf(event));
+}
+
+/** Per dimension: the total charged by the run's settlements. */
 export function chargedOf(events: readonly YokeEvent[]): Partial<Record<BudgetDimension, number>> {
   const total: Partial<Record<BudgetDimension, number>> = {};
-  for (const event of events) {
-    if (event.type !== "budget.settled") continue;
-    for (const [dimension, value] of Object.entries(event.data.charged) as [BudgetDimension, number][]) total[dimension] = (total[dimension] ?? 0) + value;
+  for (const step of budgetStepsOf(events)) {
+    if (step.kind !== "settled") continue;
+    for (const [dimension, value] of Object.entries(step.data.charged) as [BudgetDimension, number][]) total[dimension] = (total[dimension] ?? 0) + value;
   }
   return total;
 }
@@ -70,10 +75,10 @@ export function chargedOf(events: readonly YokeEvent[]): Partial<Record<BudgetDi
 export function overshootsOf(events: readonly YokeEvent[], dimension: BudgetDimension): number[] {
   const held = new Map<string, number>();
   const over: number[] = [];
-  for (const event of events) {
-    if (event.type === "budget.reserved") held.set(event.data.reservationId, event.data.amounts[dimension] ?? 0);
-    if (event.type === "budget.settled" && event.data.overshoot === true) {
-      const excess = (event.data.charged[dimension] ?? 0) - (held.get(event.data.reservationId) ?? 0);
+  for (const step of budgetStepsOf(events)) {
+    if (step.kind === "reserved") held.set(step.data.reservationId, step.data.amounts[dimension] ?? 0);
+    if (step.kind === "settled" && step.data.overshoot === true) {
+      const excess = (step.data.charged[dimension] ?? 0) - (held.get(step.data.reservationId) ?? 0);
       if (excess > 0) over.push(excess);
     }
   }
@@ -83,9 +88,9 @@ export function overshootsOf(events: readonly YokeEvent[], dimension: BudgetDime
 /** Every reservation the run journaled, and whether each was settled. */
 export function openReservationsOf(events: readonly YokeEvent[]): string[] {
   const open = new Set<string>();
-  for (const event of events) {
-    if (event.type === "budget.reserved") open.add(event.data.reservationId);
-    if (event.type === "budget.settled") open.delete(event.data.reservationId);
+  for (const step of budgetStepsOf(events)) {
+    if (step.kind === "reserved") open.add(step.data.reservationId);
+    else open.delete(step.data.reservationId);
   }
   return [...open];
 }

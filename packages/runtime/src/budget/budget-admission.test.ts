@@ -1,5 +1,5 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type PricingTable, type YokeEvent } from "@yoke/protocol";
+import { budgetEntriesOf, parseYokeEvent, type BudgetReservation, type BudgetSettlement, type PricingTable, type YokeEvent } from "@yoke/protocol";
 import { callTools, failWith, say, type ScriptedStep } from "@yoke/testkit";
 import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
@@ -21,37 +21,60 @@ async function eventsOf(journal: Parameters<typeof readAll>[0], runId: string): 
   return (await readAll(journal, runId)).map(parseYokeEvent);
 }
 
-/** What the run was charged per dimension, summed from `budget.settled`. */
+/** Every reservation the run journaled (as `budget.reserved` or on the event that started the work), in order. */
+function reservationsOf(events: readonly YokeEvent[]): BudgetReservation[] {
+  return events.flatMap((event) => budgetEntriesOf(event).flatMap((entry) => (entry.kind === "reserved" ? [entry.data] : [])));
+}
+
+/** Every settlement the run journaled (as `budget.settled` or on the event that ended the work), in order. */
+function settlementsOf(events: readonly YokeEvent[]): BudgetSettlement[] {
+  return events.flatMap((event) => budgetEntriesOf(event).flatMap((entry) => (entry.kind === "settled" ? [entry.data] : [])));
+}
+
+/** What the run was charged per dimension, summed from its settlements. */
 function charged(events: readonly YokeEvent[]): Record<string, number> {
   const total: Record<string, number> = {};
-  for (const event of events) {
-    if (event.type !== "budget.settled") continue;
-    for (const [dimension, value] of Object.entries(event.data.charged)) total[dimension] = (total[dimension] ?? 0) + (value ?? 0);
+  for (const settled of settlementsOf(events)) {
+    for (const [dimension, value] of Object.entries(settled.charged)) total[dimension] = (total[dimension] ?? 0) + (value ?? 0);
   }
   return total;
 }
 
 describe("budget admission", () => {
-  it("journals budget.opened, and every reservation and charge inside the two commits a tool turn already makes", async () => {
-    const { harness, journal } = rig([{ ...callTools([{ name: "echo", args: { text: "hi" } }]), usage: { inputTokens: 50, outputTokens: 5 } }, say("done")], {
+  it("journals budget.opened, and every reservation and charge on the events the two commits of a tool turn already make: a budget adds no event to a turn", async () => {
+    const steps = () => [{ ...callTools([{ name: "echo", args: { text: "hi" } }]), usage: { inputTokens: 50, outputTokens: 5 } }, say("done")];
+    const { harness, journal } = rig(steps(), {
       tools: [echoTool],
       budget: { limits: { tokens: 1_000_000, spend: 10_000_000, tool_ops: 10 }, pricing: PRICING, outputReserve: 100 },
     });
     const { runId, outcome } = await harness.start("say hi");
     expect(outcome?.status).toBe("completed");
-    expect(journal.appends[0]).toEqual(["run.started", "budget.opened", "turn.started", "context.compiled", "model.requested", "budget.reserved"]);
-    expect(journal.appends[1]).toEqual(["model.responded", "budget.settled", "action.admitted", "budget.reserved"]);
-    expect(journal.appends[2]).toEqual(["action.committed", "budget.settled", "turn.started", "context.compiled", "model.requested", "budget.reserved"]);
-    // The final answer: its response (and model call's charge), then the run's end, as without a budget.
-    expect(journal.appends.slice(3)).toEqual([["model.responded", "budget.settled"], ["run.completed"]]);
+    expect(journal.appends[0]).toEqual(["run.started", "budget.opened", "turn.started", "context.compiled", "model.requested"]);
+    expect(journal.appends[1]).toEqual(["model.responded", "action.admitted"]);
+    expect(journal.appends[2]).toEqual(["action.committed", "turn.started", "context.compiled", "model.requested"]);
+    expect(journal.appends.slice(3)).toEqual([["model.responded"], ["run.completed"]]);
+    // The same appends as the run without a budget, but for budget.opened.
+    const unbounded = rig(steps(), { tools: [echoTool] });
+    await unbounded.harness.start("say hi");
+    expect(journal.appends.map((types) => types.filter((type) => type !== "budget.opened"))).toEqual(unbounded.journal.appends);
     const events = await eventsOf(journal, runId);
+    // Each step rides on the event that starts or ends its work.
+    const carriers = events.flatMap((event) => budgetEntriesOf(event).map((entry) => `${event.type}:${entry.kind}`));
+    expect(carriers).toEqual([
+      "model.requested:reserved",
+      "model.responded:settled",
+      "action.admitted:reserved",
+      "action.committed:settled",
+      "model.requested:reserved",
+      "model.responded:settled",
+    ]);
     const opened = events.find((event) => event.type === "budget.opened");
     expect(opened?.type === "budget.opened" && opened.data.pricing).toEqual({
       id: "test-prices",
       revision: expect.stringMatching(/^[0-9a-f]{64}$/),
       currency: "USD",
     });
-    const reserved = events.flatMap((event) => (event.type === "budget.reserved" ? [event.data] : []));
+    const reserved = reservationsOf(events);
     expect(reserved.map((data) => data.attribution.kind)).toEqual(["model_call", "tool_attempt", "model_call"]);
     // The worst case: the compiled request's tokens plus the output reserve, and their price.
     const first = reserved[0]!;
@@ -62,7 +85,7 @@ describe("budget admission", () => {
     expect(first.amounts.turns).toBe(1);
     expect(reserved[1]!.attribution).toMatchObject({ kind: "tool_attempt", actionId: expect.any(String), attemptId: expect.any(String) });
     // Settled to the usage: 50 in, 5 out at 1 and 2 micro-units per token.
-    const settled = events.flatMap((event) => (event.type === "budget.settled" ? [event.data] : []));
+    const settled = settlementsOf(events);
     expect(settled[0]!.charged).toMatchObject({ tokens: 55, input_tokens: 50, output_tokens: 5, spend: 60, turns: 1 });
     expect(settled[1]!.charged).toMatchObject({ tool_ops: 1 });
     expect(charged(events)).toMatchObject({ tool_ops: 1, turns: 2 });
@@ -86,8 +109,8 @@ describe("budget admission", () => {
     const rejected = events.flatMap((event) => (event.type === "tool.rejected" ? [event.data.code] : []));
     expect(rejected).toEqual(["BUDGET_EXHAUSTED"]);
     // Every reservation was settled before the run ended.
-    const reservedIds = events.flatMap((event) => (event.type === "budget.reserved" ? [event.data.reservationId] : []));
-    const settledIds = events.flatMap((event) => (event.type === "budget.settled" ? [event.data.reservationId] : []));
+    const reservedIds = reservationsOf(events).map((data) => data.reservationId);
+    const settledIds = settlementsOf(events).map((data) => data.reservationId);
     expect(new Set(settledIds)).toEqual(new Set(reservedIds));
     expect(events.at(-1)?.type).toBe("run.completed");
   });
@@ -122,14 +145,14 @@ describe("budget admission", () => {
     const { runId, outcome } = await harness.start("hi");
     expect(outcome?.status).toBe("completed");
     expect(journal.appends[1]).toEqual(["model.failed", "budget.reserved", "budget.settled"]);
-    expect(journal.appends[2]).toEqual(["model.responded", "budget.settled"]);
+    expect(journal.appends[2]).toEqual(["model.responded"]);
     const events = await eventsOf(journal, runId);
-    const reserved = events.flatMap((event) => (event.type === "budget.reserved" ? [event.data] : []));
+    const reserved = reservationsOf(events);
     expect(reserved.map((data) => data.attribution)).toEqual([
       { kind: "model_call", runId, turnId: expect.any(String) },
       { kind: "model_call", runId, turnId: reserved[0]!.attribution.turnId, discarded: true, note: "attempt 1 failed (PROVIDER_UNAVAILABLE)" },
     ]);
-    const settled = events.flatMap((event) => (event.type === "budget.settled" ? [event.data] : []));
+    const settled = settlementsOf(events);
     expect(settled[0]!.reservationId).toBe(reserved[1]!.reservationId);
     expect(settled[1]!.reservationId).toBe(reserved[0]!.reservationId);
     expect(settled[1]!.charged).toMatchObject({ turns: 1 });
@@ -152,8 +175,8 @@ describe("budget admission", () => {
     // The attempt the crash cut was executing (durable): it may have run, so it is charged, and so is its reconciled retry.
     expect(events.filter((event) => event.type === "action.uncertain")).toHaveLength(1);
     expect(events.filter((event) => event.type === "action.committed")).toHaveLength(3);
-    const reservedIds = events.flatMap((event) => (event.type === "budget.reserved" ? [event.data.reservationId] : []));
-    const settledIds = events.flatMap((event) => (event.type === "budget.settled" ? [event.data.reservationId] : []));
+    const reservedIds = reservationsOf(events).map((data) => data.reservationId);
+    const settledIds = settlementsOf(events).map((data) => data.reservationId);
     expect(new Set(settledIds)).toEqual(new Set(reservedIds));
   });
 });

@@ -6,6 +6,8 @@ import {
   type IdSource,
   type ProviderAdapterV1,
   type BudgetDimension,
+  type BudgetReservation,
+  type BudgetSettlement,
   type ChargeAttribution,
   type ModelResponse,
   type Outcome,
@@ -15,6 +17,8 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { addAmounts, createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
+import { budgetEntriesOf, type BudgetEntry } from "@yoke/protocol";
+import type { DispatchItem } from "@yoke/scheduler";
 import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT } from "../subagents/subagent-options.js";
 import type { ResolvedBudget } from "./budget-options.js";
 
@@ -40,16 +44,19 @@ interface OpenReservation {
 export type Exhaustion = Extract<Outcome, { status: "budget_exhausted" }>;
 
 /**
- * The budget of one run as this process holds it: the ledger (rebuilt from `budget.*` events
- * on resume), the open model-call reservation, the open tool-attempt reservations and the
- * wall-time mark (the clock time up to which wall time is charged). Admission methods return
- * event drafts; the caller journals them in the commit it already makes.
+ * The budget of one run as this process holds it: the ledger (rebuilt on resume from the
+ * journal's reservations and settlements), the open model-call, verifier and tool-attempt
+ * reservations and the wall-time mark (the clock time up to which wall time is charged).
+ * Admission methods return reservations and settlements; the caller journals each on the
+ * event that starts or ends the work (`carry`), in the commit it already makes: a budget
+ * adds no event to a turn.
  */
 export class RunBudget {
   #ledger: BudgetLedger | undefined;
   #budgetId: string | undefined;
   #wallMark = 0;
   #modelCall: OpenReservation | undefined;
+  #verifier: OpenReservation | undefined;
   readonly #attempts = new Map<string, OpenReservation>();
   readonly #runId: string;
   readonly #deps: BudgetDeps;
@@ -89,28 +96,30 @@ export class RunBudget {
     return draft;
   }
 
-  /** Folds a journaled event (a resume rebuilding the budget). */
+  /** Folds a journaled event (a resume rebuilding the budget): `budget.*`, and the reservations and settlements carried by the work's own events. */
   observe(event: YokeEvent): void {
-    switch (event.type) {
-      case "budget.opened":
-        this.#opened(event.data.budgetId, event.data.limits, event.at);
-        return;
-      case "budget.reserved": {
-        this.#ledger?.apply(event);
-        const open = { reservationId: event.data.reservationId, amounts: event.data.amounts, attribution: event.data.attribution };
-        if (event.data.attribution.kind === "model_call") this.#modelCall = open;
-        const { kind, attemptId } = event.data.attribution;
+    if (event.type === "budget.opened") {
+      this.#opened(event.data.budgetId, event.data.limits, event.at);
+      return;
+    }
+    const entries = budgetEntriesOf(event);
+    if (entries.length === 0) return;
+    this.#ledger?.apply(event);
+    for (const entry of entries) {
+      if (entry.kind === "reserved") {
+        const { reservationId, amounts, attribution } = entry.data;
+        const open = { reservationId, amounts, attribution };
+        if (attribution.kind === "model_call" && attribution.discarded !== true) this.#modelCall = open;
+        if (attribution.kind === "verifier") this.#verifier = open;
+        const { kind, attemptId } = attribution;
         if ((kind === "tool_attempt" || kind === "subagent") && attemptId !== undefined) this.#attempts.set(attemptId, open);
-        return;
+        continue;
       }
-      case "budget.settled":
-        this.#ledger?.apply(event);
-        if (this.#modelCall?.reservationId === event.data.reservationId) this.#modelCall = undefined;
-        for (const [attemptId, open] of this.#attempts) if (open.reservationId === event.data.reservationId) this.#attempts.delete(attemptId);
-        if ((event.data.charged.wall_time ?? 0) > 0) this.#wallMark = event.at;
-        return;
-      default:
-        return;
+      const { reservationId, charged } = entry.data;
+      if (this.#modelCall?.reservationId === reservationId) this.#modelCall = undefined;
+      if (this.#verifier?.reservationId === reservationId) this.#verifier = undefined;
+      for (const [attemptId, open] of this.#attempts) if (open.reservationId === reservationId) this.#attempts.delete(attemptId);
+      if ((charged.wall_time ?? 0) > 0) this.#wallMark = event.at;
     }
   }
 
@@ -124,15 +133,16 @@ export class RunBudget {
    * Reserves the worst case of the next model call of `turnId`: the compiled request's input
    * tokens plus the output reserve, their price, one turn when it starts the turn, and the
    * wall time it may take (the time since the last charge plus the call's deadline, at most
-   * what is left). An exhaustion names the dimension and the reservation that bound.
+   * what is left). Journal it as `model.requested`'s `reserved`. An exhaustion names the
+   * dimension and the reservation that bound.
    */
-  reserveModelCall(turnId: string, request: { inputTokens: number; outputReserve: number }, startsTurn: boolean): YokeEventDraft | Exhaustion | undefined {
+  reserveModelCall(turnId: string, request: { inputTokens: number; outputReserve: number }, startsTurn: boolean): BudgetReservation | Exhaustion | undefined {
     const ledger = this.#ledger;
     const budget = this.#deps.budget;
     if (ledger === undefined || budget === undefined) return undefined;
     const output = budget.outputReserve ?? request.outputReserve;
     const input = request.inputTokens;
-    const elapsed = Math.max(0, this.#deps.clock.now() - this.#wallMark);
+    const elapsed = this.#elapsed();
     const left = ledger.remaining(this.#budgetId!).wall_time;
     const deadline = elapsed + this.#deps.modelCallTimeoutMs * (this.#deps.modelRetries + 1);
     const amounts: BudgetAmounts = {
@@ -151,8 +161,8 @@ export class RunBudget {
     });
   }
 
-  /** The open model call was answered: `budget.settled` with the response's usage (overshoot when it used more than held). */
-  settleModelCall(response: ModelResponse): YokeEventDraft | undefined {
+  /** The open model call was answered: its settlement (journal it as `model.responded`'s `settled`) to the response's usage, overshoot when it used more than held. */
+  settleModelCall(response: ModelResponse): BudgetSettlement | undefined {
     const open = this.#modelCall;
     if (open === undefined || this.#ledger === undefined) return undefined;
     this.#modelCall = undefined;
@@ -175,25 +185,44 @@ export class RunBudget {
       discarded = held;
     });
     if (isExhaustion(reserved) || discarded === undefined) return [];
-    return [reserved, this.#settle(discarded, { wall_time: elapsed })];
+    return [this.reservedDraft(reserved), this.settledDraft(this.#settle(discarded, { wall_time: elapsed }), attribution)];
   }
 
   /**
-   * Whether `count` dispatches fit (tool operations, concurrency, wall time); checked before any
-   * call of a response is admitted, so a batch runs whole or not at all.
+   * Whether the dispatches of `tools` fit (tool operations, concurrency, wall time); checked
+   * before any call of a response is admitted, so a batch runs whole or not at all.
    */
-  admitDispatches(toolNames: readonly string[]): Exhaustion | undefined {
+  admitDispatches(tools: readonly DispatchedTool[]): Exhaustion | undefined {
     const ledger = this.#ledger;
-    if (ledger === undefined || toolNames.length === 0) return undefined;
-    let amounts: BudgetAmounts = { wall_time: this.#elapsed() };
-    for (const name of toolNames) amounts = addAmounts(amounts, this.#attemptAmounts(name));
+    if (ledger === undefined || tools.length === 0) return undefined;
     const result = ledger.check({
       reservationId: newId(this.#deps.ids, "reservation"),
       parentId: this.#budgetId!,
-      amounts,
+      amounts: sumOf(this.#dispatchAmounts(tools)),
       attribution: { kind: "tool_attempt", runId: this.#runId },
     });
     return result.ok ? undefined : exhausted(result);
+  }
+
+  /** Whether this run's budget bounds wall time: then every dispatch holds its share of it. */
+  #wallBounded(): boolean {
+    return this.#ledger?.limits.wall_time !== undefined;
+  }
+
+  /**
+   * What each dispatch of `tools` holds: a tool operation and a unit of concurrency (a spawn
+   * also a child and its whole budget); when wall time is bounded, an even share of the
+   * batch's worst case (the time since the last charge plus every tool's timeout, as if they
+   * ran one after the other, at most what is left).
+   */
+  #dispatchAmounts(tools: readonly DispatchedTool[]): BudgetAmounts[] {
+    const amounts = tools.map((tool) => this.#attemptAmounts(tool.name));
+    if (!this.#wallBounded()) return amounts;
+    const elapsed = this.#elapsed();
+    const worst = elapsed + tools.reduce((sum, tool) => sum + Math.max(1, tool.timeoutMs), 0);
+    const left = this.#ledger!.remaining(this.#budgetId!).wall_time ?? worst;
+    const wall = Math.max(elapsed + tools.length, Math.min(left, worst));
+    return amounts.map((held, index) => addAmounts(held, { wall_time: evenShare(wall, tools.length, index) }));
   }
 
   /** What one dispatch of `toolName` holds: a tool operation and a unit of concurrency; a spawn also a child and its whole budget. */
@@ -204,29 +233,51 @@ export class RunBudget {
   }
 
   /**
-   * Reserves one dispatch of an action attempt (one tool operation, one unit of concurrency).
-   * A `spawn_subagent` attempt also holds one child (`fan_out`) and the child's whole budget,
-   * attributed `subagent`, under an id the child's `budget.opened.parent` names.
+   * Reserves the dispatches of leased attempts that hold no reservation yet (one tool
+   * operation, one unit of concurrency, a share of the wall time when it is bounded). A
+   * `spawn_subagent` attempt also holds one child (`fan_out`) and the child's whole budget,
+   * attributed `subagent`, under an id the child's `budget.opened.parent` names. Journal each
+   * on the event that leases its attempt (`carry`), before the dispatch. All or nothing: an
+   * exhaustion reserves none of them (`admitted`: `admitDispatches` just checked a superset).
    */
-  reserveAttempt(item: { actionId: string; attemptId: string; tool: { name: string } }, turnId: string | undefined): YokeEventDraft | Exhaustion | undefined {
-    if (this.#ledger === undefined || this.#attempts.has(item.attemptId)) return undefined;
-    const spawn = this.#deps.subagents !== undefined && item.tool.name === SPAWN_SUBAGENT;
-    const attribution: ChargeAttribution = {
-      kind: spawn ? "subagent" : "tool_attempt",
-      runId: this.#runId,
-      ...(turnId === undefined ? {} : { turnId }),
-      actionId: item.actionId,
-      attemptId: item.attemptId,
-      ...(spawn ? { childRunId: childRunIdOf(item.actionId) } : {}),
-    };
-    return this.#reserve(
-      this.#attemptAmounts(item.tool.name),
-      attribution,
-      (open) => {
-        this.#attempts.set(item.attemptId, open);
-      },
-      spawn ? childReservationIdOf(item.attemptId) : undefined,
-    );
+  reserveAttempts(items: readonly DispatchItem[], turnId: string | undefined, options: { admitted?: boolean } = {}): BudgetReservation[] | Exhaustion {
+    const ledger = this.#ledger;
+    const fresh = items.filter((item) => !this.#attempts.has(item.attemptId));
+    if (ledger === undefined || fresh.length === 0) return [];
+    const amounts = this.#dispatchAmounts(fresh.map((item) => ({ name: item.tool.name, timeoutMs: item.tool.timeoutMs })));
+    // Checked whole first (under an id never journaled): a batch is reserved whole or not at all. A batch
+    // `admitDispatches` checked just now (`admitted`: these items or more) fits.
+    const fits =
+      options.admitted === true
+        ? { ok: true as const }
+        : ledger.check({
+            reservationId: CHECK_ID,
+            parentId: this.#budgetId!,
+            amounts: sumOf(amounts),
+            attribution: { kind: "tool_attempt", runId: this.#runId },
+          });
+    if (!fits.ok) return exhausted(fits);
+    return fresh.map((item, index) => {
+      const spawn = this.#deps.subagents !== undefined && item.tool.name === SPAWN_SUBAGENT;
+      const attribution: ChargeAttribution = {
+        kind: spawn ? "subagent" : "tool_attempt",
+        runId: this.#runId,
+        ...(turnId === undefined ? {} : { turnId }),
+        actionId: item.actionId,
+        attemptId: item.attemptId,
+        ...(spawn ? { childRunId: childRunIdOf(item.actionId) } : {}),
+      };
+      const reserved = this.#reserve(
+        amounts[index]!,
+        attribution,
+        (open) => {
+          this.#attempts.set(item.attemptId, open);
+        },
+        spawn ? childReservationIdOf(item.attemptId) : undefined,
+      );
+      if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch checked as fitting the budget did not fit (${reserved.budget})`);
+      return reserved;
+    });
   }
 
   /** Whether an attempt holds a reservation. */
@@ -235,62 +286,141 @@ export class RunBudget {
   }
 
   /**
-   * An attempt settled: one tool operation charged when it was dispatched; released in full
-   * when it never was. A spawn is charged what its child was charged in all (known once the
+   * Attempts settled, all at this clock time: each dispatched one is charged one tool
+   * operation and an even share of the wall time since the last charge (the time the batch
+   * ran: parallel dispatches share it, none is charged twice); one never dispatched is
+   * released in full. A spawn is charged what its child was charged in all (known once the
    * child ended in this process), else everything it held: a child can never spend past it.
+   * Journal each on its attempt's outcome (`carry`).
    */
-  settleAttempt(attemptId: string, dispatched: boolean): YokeEventDraft | undefined {
-    const open = this.#attempts.get(attemptId);
-    if (open === undefined || this.#ledger === undefined) return undefined;
+  settleAttempts(attempts: readonly { readonly attemptId: string; readonly dispatched: boolean }[]): Map<string, SettledWork> {
+    const settled = new Map<string, SettledWork>();
+    if (this.#ledger === undefined) return settled;
+    const held = attempts.filter((attempt) => this.#attempts.has(attempt.attemptId));
+    const dispatched = held.filter((attempt) => attempt.dispatched);
+    const wall = dispatched.length === 0 ? 0 : this.#elapsed();
+    let share = 0;
+    for (const attempt of held) {
+      const wallShare = attempt.dispatched ? evenShare(wall, dispatched.length, share++) : 0;
+      const { attribution } = this.#attempts.get(attempt.attemptId)!;
+      settled.set(attempt.attemptId, { entry: { kind: "settled", data: this.#settleAttempt(attempt.attemptId, attempt.dispatched, wallShare) }, attribution });
+    }
+    return settled;
+  }
+
+  #settleAttempt(attemptId: string, dispatched: boolean, wall: number): BudgetSettlement {
+    const open = this.#attempts.get(attemptId)!;
     this.#attempts.delete(attemptId);
-    if (open.attribution.kind !== "subagent") return this.#settle(open, dispatched ? { tool_ops: 1 } : {});
     if (!dispatched) return this.#settle(open, {});
+    const wallCharge = wall === 0 ? {} : { wall_time: wall };
+    if (open.attribution.kind !== "subagent") return this.#settle(open, { tool_ops: 1, ...wallCharge });
     const child = this.#deps.subagents?.charges.get(attemptId);
     this.#deps.subagents?.charges.delete(attemptId);
-    const { concurrency: _gauge, ...held } = open.amounts;
-    // The parent charges its own wall time; the child's runs inside it.
+    const { concurrency: _gauge, wall_time: heldWall, ...held } = open.amounts;
+    // The parent charges its own wall time (the child's runs inside it).
     const { wall_time: _inside, ...childCharge } = child ?? {};
-    return this.#settle(open, child === undefined ? held : addAmounts(childCharge, { tool_ops: 1, fan_out: 1 }));
+    if (child === undefined) return this.#settle(open, { ...held, ...(heldWall === undefined ? wallCharge : { wall_time: Math.max(heldWall, wall) }) });
+    return this.#settle(open, addAmounts(childCharge, { tool_ops: 1, fan_out: 1, ...wallCharge }));
   }
 
   /**
    * Settles the reservations of attempts a resume's recovery moved on (reconciled, failed,
-   * replaced by a new attempt): each was executing when its process stopped, so its operation is charged.
+   * replaced by a new attempt): each was executing when its process stopped, so its operation
+   * is charged. Journaled as `budget.settled` (nothing else ends that work).
    */
   settleSuperseded(state: RunState): YokeEventDraft[] {
-    const drafts: YokeEventDraft[] = [];
-    for (const [attemptId, open] of [...this.#attempts]) {
+    const stale: { attemptId: string; dispatched: boolean }[] = [];
+    for (const [attemptId, open] of this.#attempts) {
       const record = state.actions.find((action) => action.actionId === open.attribution.actionId);
       const live = record !== undefined && record.attemptId === attemptId && (record.status.state === "leased" || record.status.state === "executing");
-      if (!live) drafts.push(this.settleAttempt(attemptId, true)!);
+      if (!live) stale.push({ attemptId, dispatched: true });
     }
-    return drafts;
+    return this.#settledDrafts(stale);
   }
 
-  /** Settles every attempt reservation still open (charged: each was dispatched), before a run ends around them. */
+  /** Settles every attempt reservation still open (charged: each was dispatched), before a run ends around them: `budget.settled` each. */
   settleOpenAttempts(): YokeEventDraft[] {
-    return [...this.#attempts.keys()].map((attemptId) => this.settleAttempt(attemptId, true)!);
+    return this.#settledDrafts([...this.#attempts.keys()].map((attemptId) => ({ attemptId, dispatched: true })));
   }
 
-  #reserve(amounts: BudgetAmounts, attribution: ChargeAttribution, onOpen: (open: OpenReservation) => void, id?: string): YokeEventDraft | Exhaustion {
+  #settledDrafts(attempts: readonly { attemptId: string; dispatched: boolean }[]): YokeEventDraft[] {
+    return [...this.settleAttempts(attempts).values()].map(({ entry, attribution }) => this.settledDraft(entry.data, attribution));
+  }
+
+  /**
+   * Reserves a verifier run of the completion gate (attribution `verifier`): what the
+   * verifier declares (`reserve`, e.g. a command's timeout as wall time), else one unit of
+   * wall time, plus the time since the last charge. Journal it as `verifier.started`'s
+   * `reserved`; an exhaustion ends the run `budget_exhausted` before the verifier runs.
+   */
+  reserveVerifier(turnId: string, verifierRunId: string, declared: BudgetAmounts | undefined): BudgetReservation | Exhaustion | undefined {
+    const ledger = this.#ledger;
+    if (ledger === undefined) return undefined;
+    const elapsed = this.#elapsed();
+    const wall = (declared?.wall_time ?? 1) + elapsed;
+    const amounts: BudgetAmounts = { ...declared, wall_time: wall };
+    const attribution: ChargeAttribution = { kind: "verifier", runId: this.#runId, turnId, verifierRunId };
+    return this.#reserve(amounts, attribution, (open) => {
+      this.#verifier = open;
+    });
+  }
+
+  /** The verifier run finished: charged its wall time (since the last charge, on the injected clock); journal it as `verifier.finished`'s `settled`. */
+  settleVerifier(): BudgetSettlement | undefined {
+    const open = this.#verifier;
+    if (open === undefined || this.#ledger === undefined) return undefined;
+    this.#verifier = undefined;
+    return this.#settle(open, { wall_time: this.#elapsed() });
+  }
+
+  /** The verifier reservation still open (a verifier a crash cut short), settled as `budget.settled`: it ran, so its time is charged. */
+  settleOpenVerifier(): YokeEventDraft | undefined {
+    const open = this.#verifier;
+    const settled = this.settleVerifier();
+    return settled === undefined ? undefined : this.settledDraft(settled, open?.attribution);
+  }
+
+  /**
+   * Puts a budget step on the draft of `drafts` that starts (`reserved`) or ends (`settled`)
+   * the work it is for, or, when none of them does (a spawn's reservation, which the child's
+   * `budget.opened.parent` names), appends it as `budget.reserved` / `budget.settled`. Call it
+   * before the drafts are previewed: the draft is replaced.
+   */
+  carry(drafts: YokeEventDraft[], entry: BudgetEntry, attribution?: ChargeAttribution): void {
+    const work = entry.kind === "reserved" ? entry.data.attribution : attribution;
+    const index = work === undefined || work.kind === "subagent" ? -1 : drafts.findIndex((draft) => carries(draft, entry.kind, work));
+    if (index === -1) {
+      drafts.push(entry.kind === "reserved" ? this.reservedDraft(entry.data) : this.settledDraft(entry.data, work));
+      return;
+    }
+    const draft = drafts[index]!;
+    drafts[index] = { ...draft, data: { ...draft.data, [entry.kind]: entry.data } } as YokeEventDraft;
+  }
+
+  /** A reservation as its own `budget.reserved` event. */
+  reservedDraft(data: BudgetReservation): YokeEventDraft {
+    return { type: "budget.reserved", at: this.#deps.clock.now(), causationId: data.attribution.attemptId ?? data.attribution.turnId ?? null, data };
+  }
+
+  /** A settlement as its own `budget.settled` event. */
+  settledDraft(data: BudgetSettlement, attribution?: ChargeAttribution): YokeEventDraft {
+    return { type: "budget.settled", at: this.#deps.clock.now(), causationId: attribution?.attemptId ?? attribution?.turnId ?? null, data };
+  }
+
+  #reserve(amounts: BudgetAmounts, attribution: ChargeAttribution, onOpen: (open: OpenReservation) => void, id?: string): BudgetReservation | Exhaustion {
     const reservationId = id ?? newId(this.#deps.ids, "reservation");
-    const result = this.#ledger!.reserve({ reservationId, parentId: this.#budgetId!, amounts, attribution });
+    const parentId = this.#budgetId!;
+    const result = this.#ledger!.reserve({ reservationId, parentId, amounts, attribution });
     if (!result.ok) return exhausted(result);
     onOpen({ reservationId, amounts, attribution });
-    return {
-      type: "budget.reserved",
-      at: this.#deps.clock.now(),
-      causationId: attribution.attemptId ?? attribution.turnId ?? null,
-      data: { reservationId, parentId: this.#budgetId!, amounts, attribution },
-    };
+    return { reservationId, parentId, amounts, attribution };
   }
 
-  #settle(open: OpenReservation, actual: BudgetAmounts): YokeEventDraft {
+  #settle(open: OpenReservation, actual: BudgetAmounts): BudgetSettlement {
     // The work already happened: what it used past its hold is the one in-flight overshoot, recorded as such.
     const data = this.#ledger!.settle(open.reservationId, actual, { overshoot: true });
-    const at = this.#deps.clock.now();
-    if ((data.charged.wall_time ?? 0) > 0) this.#wallMark = at;
-    return { type: "budget.settled", at, causationId: open.attribution.attemptId ?? open.attribution.turnId ?? null, data };
+    if ((data.charged.wall_time ?? 0) > 0) this.#wallMark = this.#deps.clock.now();
+    return data;
   }
 
   #elapsed(): number {
@@ -336,11 +466,61 @@ export class RunBudget {
   }
 }
 
+/** A settlement to journal, with the attribution of the work it ends (`RunBudget.carry` finds its event by it). */
+export interface SettledWork {
+  readonly entry: Extract<BudgetEntry, { kind: "settled" }>;
+  readonly attribution: ChargeAttribution;
+}
+
+/** The id `check` runs under: never reserved, never journaled. */
+const CHECK_ID = "reservation_admission-check";
+
+function sumOf(amounts: readonly BudgetAmounts[]): BudgetAmounts {
+  return amounts.reduce<BudgetAmounts>((sum, next) => addAmounts(sum, next), {});
+}
+
+/** A tool about to be dispatched, as admission sees it: its name and its timeout. */
+export interface DispatchedTool {
+  readonly name: string;
+  readonly timeoutMs: number;
+}
+
+/** Share `index` of `total` split evenly over `count` (the first `total % count` shares one more). */
+function evenShare(total: number, count: number, index: number): number {
+  return Math.floor(total / count) + (index < total % count ? 1 : 0);
+}
+
+const STARTS: Readonly<Record<string, readonly string[]>> = {
+  model_call: ["model.requested"],
+  tool_attempt: ["action.admitted", "action.executing"],
+  verifier: ["verifier.started"],
+};
+const ENDS: Readonly<Record<string, readonly string[]>> = {
+  model_call: ["model.responded"],
+  tool_attempt: ["action.committed", "action.failed", "action.uncertain"],
+  verifier: ["verifier.finished"],
+};
+
+/** Whether `draft` starts (or ends) the work `attribution` names: same kind of event, same turn / attempt / verifier run. */
+function carries(draft: YokeEventDraft, kind: BudgetEntry["kind"], attribution: ChargeAttribution): boolean {
+  if (!(kind === "reserved" ? STARTS : ENDS)[attribution.kind]?.includes(draft.type)) return false;
+  const data = draft.data as { turnId?: string; attemptId?: string; verifierRunId?: string; reserved?: unknown; settled?: unknown };
+  if (data[kind] !== undefined) return false;
+  switch (attribution.kind) {
+    case "model_call":
+      return data.turnId === attribution.turnId;
+    case "tool_attempt":
+      return data.attemptId === attribution.attemptId;
+    default:
+      return data.verifierRunId === attribution.verifierRunId;
+  }
+}
+
 function exhausted(result: Extract<ReturnType<BudgetLedger["reserve"]>, { ok: false }>): Exhaustion {
   return { status: "budget_exhausted", budget: result.dimension as BudgetDimension, limit: result.limit, reservationId: result.reservationId };
 }
 
 /** Whether admission refused. */
-export function isExhaustion(value: YokeEventDraft | Exhaustion | undefined): value is Exhaustion {
+export function isExhaustion<T extends object>(value: T | Exhaustion | undefined): value is Exhaustion {
   return value !== undefined && "status" in value;
 }

@@ -62,9 +62,11 @@ export async function callModel(context: RunContext): Promise<void> {
   // An answer that lands as the run is cancelled is not journaled: the run ends `cancelled` here.
   if (context.signal?.aborted) return;
   const latencyMs = Math.max(0, clock.now() - startedAt);
-  const drafts: YokeEventDraft[] = [{ type: "model.responded", at: clock.now(), causationId: turnId, data: { turnId, response, latencyMs } }];
+  // The call's settlement rides on its response: no event of its own.
   const settled = context.budget.settleModelCall(response);
-  if (settled !== undefined) drafts.push(settled);
+  const drafts: YokeEventDraft[] = [
+    { type: "model.responded", at: clock.now(), causationId: turnId, data: { turnId, response, latencyMs, ...(settled === undefined ? {} : { settled }) } },
+  ];
   const calls = toolCallsOf(response);
   const dispatchable: [string, DispatchItem][] = [];
   const batch = new BatchTransaction({ clock, ids });
@@ -72,7 +74,9 @@ export async function callModel(context: RunContext): Promise<void> {
   // Compatibility events found while judging share the transaction of the verdicts they led to.
   drafts.push(...preface);
   // A batch is admitted whole or not at all: when its dispatches do not fit, no call runs and the run ends here.
-  const exhaustion = context.budget.admitDispatches(decisions.flatMap((decision, index) => (decision.kind === "start" ? [calls[index]!.toolName] : [])));
+  const exhaustion = context.budget.admitDispatches(
+    decisions.flatMap((decision) => (decision.kind === "start" ? [{ name: decision.tool.name, timeoutMs: decision.tool.timeoutMs }] : [])),
+  );
   if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
   const blockers: Blockers = [];
   for (const [index, decision] of decisions.entries()) {
@@ -91,14 +95,16 @@ export async function callModel(context: RunContext): Promise<void> {
     }
     const admitted = await admitCall(context, state, batch, turnId, call, { ...decision, revision: decision.revision }, blockers);
     drafts.push(...admitted.drafts);
-    if (admitted.item !== undefined) {
-      dispatchable.push([admitted.item.attemptId, admitted.item]);
-      // Held with the action's executing, in the same transaction: before the dispatch.
-      const reserved = context.budget.reserveAttempt(admitted.item, turnId);
-      if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch admitted as fitting the budget did not fit (${reserved.budget})`);
-      if (reserved !== undefined) drafts.push(reserved);
-    }
+    if (admitted.item !== undefined) dispatchable.push([admitted.item.attemptId, admitted.item]);
   }
+  // Held before the dispatch, on each call's `action.admitted` (a spawn's as `budget.reserved`): in the same transaction.
+  const reserved = context.budget.reserveAttempts(
+    dispatchable.map(([, item]) => item),
+    turnId,
+    { admitted: true },
+  );
+  if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch admitted as fitting the budget did not fit (${reserved.budget})`);
+  for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction.
   const waits = drafts.some((draft) => draft.type === "action.approval_requested" || draft.type === "action.proposed");
   if (calls.length > 0 && dispatchable.length === 0 && !waits) {

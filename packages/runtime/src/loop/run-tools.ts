@@ -51,6 +51,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
         await endBatch(context, batch, recovered.drafts, after);
         return undefined;
       }
+      // Attempts the recovery leased (approved calls, new attempts, another writer's calls) reserve now, before their dispatch.
+      recovered.drafts.push(...reserveAhead(context, recovered.items));
       await commit(context, recovered.drafts);
       for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
       continue;
@@ -59,8 +61,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // Nothing to dispatch and nothing recovered: every pending call waits for a person (parked
     // for approval, or held behind a parked call it conflicts with).
     if (items.length === 0) return "waiting";
-    // Attempts leased off the response's transaction (retries, approved calls, a resume's new attempts) reserve now;
-    // their reservations are journaled with their outcomes. One that does not fit is not dispatched.
+    // Every attempt reserved before it was leased durably; one that could not (its reservation did not fit then) tries now,
+    // journaled with its outcome, and is not dispatched when it still does not fit.
     const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
     // What a child spawned in this batch forks from: the parent's context revision now.
@@ -73,7 +75,13 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     const retries: DispatchItem[] = [];
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;
-    const charges: YokeEventDraft[] = [];
+    // Each attempt's charge: a tool operation and its share of the batch's wall time, settled on its outcome.
+    const charges = context.budget.settleAttempts(
+      dispatched.flatMap((item, position) => {
+        const outcome = outcomes[position]!;
+        return outcome.kind === "deferred" ? [] : [{ attemptId: item.attemptId, dispatched: outcome.kind !== "failed" || outcome.dispatched }];
+      }),
+    );
     for (const [position, item] of dispatched.entries()) {
       const outcome = outcomes[position]!;
       if (outcome.kind === "deferred") {
@@ -81,8 +89,6 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
         continue;
       }
       const settlement = await batch.settle(item, outcome);
-      const charge = context.budget.settleAttempt(item.attemptId, outcome.kind !== "failed" || outcome.dispatched);
-      if (charge !== undefined) charges.push(charge);
       const result = outcome.kind === "uncertain" ? undefined : outcome.result;
       context.logger.info(
         {
@@ -101,7 +107,11 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     }
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
-    const drafts: YokeEventDraft[] = [...(await boundResults(context, batch.drain())), ...reservations, ...charges];
+    // A reservation made at dispatch comes before the outcome its settlement rides on.
+    const drafts: YokeEventDraft[] = [...reservations, ...(await boundResults(context, batch.drain()))];
+    for (const { entry, attribution } of charges.values()) context.budget.carry(drafts, entry, attribution);
+    // Retries reserve now, on their `action.executing`: durable before their dispatch in the next round.
+    if (!escalation) drafts.push(...reserveAhead(context, retries, drafts));
     if (escalation) {
       await escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
       return undefined;
@@ -304,16 +314,16 @@ async function escalateBatch(
   const at = context.deps.clock.now();
   const why = "the run escalated before this attempt was dispatched; it did not run";
   const outcome: AttemptOutcome = { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };
-  const charges: YokeEventDraft[] = [];
+  const released = context.budget.settleAttempts(leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })));
   for (const item of leased) {
     await batch.settle(item, outcome);
     context.dispatchable.delete(item.attemptId);
-    const charge = context.budget.settleAttempt(item.attemptId, false);
-    if (charge !== undefined) charges.push(charge);
   }
+  const all = [...drafts, ...batch.drain()];
+  for (const { entry, attribution } of released.values()) context.budget.carry(all, entry, attribution);
   // Whatever else still holds a reservation was dispatched and is left as the escalation says: charged.
-  charges.push(...context.budget.settleOpenAttempts());
-  return escalate(context, [...drafts, ...batch.drain(), ...charges], escalation);
+  all.push(...context.budget.settleOpenAttempts());
+  return escalate(context, all, escalation);
 }
 
 /**
@@ -329,9 +339,9 @@ async function reserveLeased(
   const drafts: YokeEventDraft[] = [];
   const turnId = context.accumulator.peek().currentTurnId;
   for (const item of items) {
-    const reserved = context.budget.reserveAttempt(item, turnId);
+    const reserved = context.budget.reserveAttempts([item], turnId);
     if (!isExhaustion(reserved)) {
-      if (reserved !== undefined) drafts.push(reserved);
+      for (const reservation of reserved) drafts.push(context.budget.reservedDraft(reservation));
       admitted.push(item);
       continue;
     }
@@ -341,6 +351,27 @@ async function reserveLeased(
     context.dispatchable.delete(item.attemptId);
   }
   return { admitted, drafts };
+}
+
+/**
+ * Reserves, before they are dispatched, attempts leased off the response's transaction
+ * (retries, approved calls, a resume's new attempts): each reservation rides on its attempt's
+ * `action.executing` in `drafts` when that draft is not previewed yet, else it is returned as
+ * a `budget.reserved` to journal in the same commit. Attempts that do not fit together are
+ * left unreserved here: `reserveLeased` tries each again at dispatch and fails the ones that
+ * still do not fit, not dispatched.
+ */
+function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: YokeEventDraft[]): YokeEventDraft[] {
+  if (items.length === 0) return [];
+  const turnId = context.accumulator.peek().currentTurnId;
+  const reserved = context.budget.reserveAttempts(items, turnId);
+  if (isExhaustion(reserved)) return [];
+  const separate: YokeEventDraft[] = [];
+  for (const reservation of reserved) {
+    if (drafts === undefined) separate.push(context.budget.reservedDraft(reservation));
+    else context.budget.carry(drafts, { kind: "reserved", data: reservation });
+  }
+  return separate;
 }
 
 /** The run escalates on the first action nobody can settle; the others are named with it. */

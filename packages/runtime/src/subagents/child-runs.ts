@@ -1,4 +1,4 @@
-import { YokeError, type RunScope, type SchemaLike } from "@yoke/protocol";
+import { YokeError, budgetEntriesOf, type RunScope, type SchemaLike, type YokeEvent } from "@yoke/protocol";
 import type { HarnessOptions, RunResult, StartOptions, WaitingRunResult } from "../harness-types.js";
 import type { HarnessDeps } from "../run-context.js";
 import type { HeldLease } from "../run-lease.js";
@@ -54,9 +54,11 @@ export function withSubagents(
     );
     const charged: Record<string, number> = {};
     for await (const event of child.journal.read(scope)) {
-      if (event.type !== "budget.settled") continue;
-      const data = event.data as { charged: Record<string, number> };
-      for (const [dimension, value] of Object.entries(data.charged)) charged[dimension] = (charged[dimension] ?? 0) + value;
+      // `budget.settled`, or the settlement a model response, an action's outcome or a verifier's verdict carries.
+      for (const entry of budgetEntriesOf(event as YokeEvent)) {
+        if (entry.kind !== "settled") continue;
+        for (const [dimension, value] of Object.entries(entry.data.charged)) charged[dimension] = (charged[dimension] ?? 0) + (value ?? 0);
+      }
     }
     return { outcome: ended.outcome, output: ended.state.output, charged };
   };

@@ -14,6 +14,7 @@ import { commit, preview, type RunContext } from "../run-context.js";
 import { nextTurnDrafts, runCompleted } from "../loop/next-turn.js";
 import { finalText } from "../result-text.js";
 import { COMPLETION_CHECK_VERIFIER_ID } from "./check-verifier.js";
+import { isExhaustion } from "../budget/run-budget.js";
 
 /** The journaled source of a failed verifier's observation sent back to the model. */
 export const VERIFIER_SOURCE = "verifier";
@@ -39,28 +40,39 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
     const gate = context.facts.gate.turnId === turnId ? context.facts.gate : undefined;
     let verdict = gate?.finished.get(verifier.id);
     if (verdict === undefined) {
+      // Budget: a run a crash cut short is settled (it ran: its time is charged) before anything else.
+      const cutShort = context.budget.settleOpenVerifier();
       if (gate?.started.has(verifier.id) === true && !gate.started.get(verifier.id)!.replaySafe) {
         const reason = `verifier ${verifier.id} was cut short (the process stopped while it ran) and is not safe to run again; a person must decide whether the answer holds`;
         context.logger.warn({ turnId, verifierId: verifier.id }, "verifier cut short, not replay-safe: escalating");
-        return commit(context, [waiting(context, turnId, reason)]);
+        return commit(context, [...(cutShort === undefined ? [] : [cutShort]), waiting(context, turnId, reason)]);
       }
       const verifierRunId = newId(context.deps.ids, "verification");
+      // Budget: the verifier's declared worst case is held before it starts, on `verifier.started`; no room ends the run.
+      const reserved = context.budget.reserveVerifier(turnId, verifierRunId, verifier.reserve);
+      if (isExhaustion(reserved)) {
+        context.logger.info({ turnId, verifierId: verifier.id, budget: reserved.budget, limit: reserved.limit }, "verifier run does not fit the budget");
+        return commit(context, [...(cutShort === undefined ? [] : [cutShort]), runCompleted(context, state, reserved)]);
+      }
       await commit(context, [
+        ...(cutShort === undefined ? [] : [cutShort]),
         {
           type: "verifier.started",
           at: context.deps.clock.now(),
           causationId: turnId,
-          data: { turnId, verifierRunId, verifierId: verifier.id, attempt, replaySafe: verifier.replaySafe },
+          data: { turnId, verifierRunId, verifierId: verifier.id, attempt, replaySafe: verifier.replaySafe, ...(reserved === undefined ? {} : { reserved }) },
         },
       ]);
       // Read after `verifier.started`: a verifier sees every verdict before its own.
       const events = await collect(context);
       verdict = await verify(context, verifier, response, output, events);
+      // Budget: charged its wall time (the injected clock's), on `verifier.finished`.
+      const settled = context.budget.settleVerifier();
       const finished: YokeEventDraft = {
         type: "verifier.finished",
         at: context.deps.clock.now(),
         causationId: turnId,
-        data: { turnId, verifierRunId, verdict },
+        data: { turnId, verifierRunId, verdict, ...(settled === undefined ? {} : { settled }) },
       };
       const last = index === verifiers.length - 1;
       if (verdict.passed && !last) {

@@ -1,4 +1,4 @@
-import type { BudgetAmounts, YokeEvent } from "@yoke/protocol";
+import { type BudgetAmounts, type BudgetReservation, type BudgetSettlement, budgetEntriesOf, type YokeEvent } from "@yoke/protocol";
 import type { ActionFolder } from "./inspect-actions.js";
 import type { BudgetView, ModelCallView, ReservationView } from "./run-view.js";
 
@@ -11,9 +11,10 @@ function addAmounts(total: BudgetAmounts, amounts: BudgetAmounts): BudgetAmounts
 }
 
 /**
- * Folds `budget.*` events: the run's limits and pricing, each reservation with its
- * attribution and settlement, and the spend charged to each model call (the runtime
- * reserves a model call right after its `model.requested` and settles it with its response).
+ * Folds a run's budget steps (`budgetEntriesOf`: the `budget.*` events and the reservations and
+ * settlements the work's own events carry): the run's limits and pricing, each reservation with
+ * its attribution and settlement, and the spend charged to each model call (its reservation
+ * rides on its `model.requested`, its settlement on its response).
  */
 export class BudgetFolder {
   #opened: (YokeEvent & { type: "budget.opened" })["data"] | undefined;
@@ -23,48 +24,51 @@ export class BudgetFolder {
   #overshoots = 0;
 
   apply(event: YokeEvent, actions: ActionFolder, callsByTurnId: ReadonlyMap<string, Mutable<ModelCallView>[]>): void {
-    switch (event.type) {
-      case "budget.opened":
-        this.#opened = event.data;
-        return;
-      case "budget.reserved": {
-        const { attribution } = event.data;
-        this.#reservations.set(event.data.reservationId, {
-          reservationId: event.data.reservationId,
-          parentId: event.data.parentId,
-          kind: attribution.kind,
-          turnId: attribution.turnId,
-          actionId: attribution.actionId,
-          discarded: attribution.discarded === true,
-          amounts: event.data.amounts,
-          reservedSeq: event.seq,
-          settled: undefined,
-        });
-        if (attribution.kind === "model_call" && attribution.turnId !== undefined) {
-          // Discarded attempts (a retried call) are charged to the call they were made for.
-          const call = callsByTurnId.get(attribution.turnId)?.at(-1);
-          if (call) {
-            this.#calls.set(event.data.reservationId, call);
-            if (attribution.discarded !== true && call.reservationId === undefined) call.reservationId = event.data.reservationId;
-          }
-        }
-        if (attribution.kind === "tool_attempt" && attribution.actionId !== undefined) {
-          actions.reservation(attribution.actionId, attribution.attemptId, event.data.reservationId);
-        }
-        return;
-      }
-      case "budget.settled": {
-        const reservation = this.#reservations.get(event.data.reservationId);
-        if (reservation) reservation.settled = { seq: event.seq, charged: event.data.charged, overshoot: event.data.overshoot === true };
-        this.#charged = addAmounts(this.#charged, event.data.charged);
-        if (event.data.overshoot) this.#overshoots += 1;
-        const call = this.#calls.get(event.data.reservationId);
-        if (call && this.#opened?.pricing) call.cost = (call.cost ?? 0) + (event.data.charged.spend ?? 0);
-        return;
-      }
-      default:
-        return;
+    if (event.type === "budget.opened") {
+      this.#opened = event.data;
+      return;
     }
+    // Most steps ride on the work's own events (model.requested carries its call's reservation,
+    // model.responded its settlement, …); budget.reserved / budget.settled hold the rest.
+    for (const entry of budgetEntriesOf(event)) {
+      if (entry.kind === "reserved") this.#reserve(entry.data, event.seq, actions, callsByTurnId);
+      else this.#settle(entry.data, event.seq);
+    }
+  }
+
+  #reserve(data: BudgetReservation, seq: number, actions: ActionFolder, callsByTurnId: ReadonlyMap<string, Mutable<ModelCallView>[]>): void {
+    const { attribution } = data;
+    this.#reservations.set(data.reservationId, {
+      reservationId: data.reservationId,
+      parentId: data.parentId,
+      kind: attribution.kind,
+      turnId: attribution.turnId,
+      actionId: attribution.actionId,
+      discarded: attribution.discarded === true,
+      amounts: data.amounts,
+      reservedSeq: seq,
+      settled: undefined,
+    });
+    if (attribution.kind === "model_call" && attribution.turnId !== undefined) {
+      // Discarded attempts (a retried call) are charged to the call they were made for.
+      const call = callsByTurnId.get(attribution.turnId)?.at(-1);
+      if (call) {
+        this.#calls.set(data.reservationId, call);
+        if (attribution.discarded !== true && call.reservationId === undefined) call.reservationId = data.reservationId;
+      }
+    }
+    if (attribution.kind === "tool_attempt" && attribution.actionId !== undefined) {
+      actions.reservation(attribution.actionId, attribution.attemptId, data.reservationId);
+    }
+  }
+
+  #settle(data: BudgetSettlement, seq: number): void {
+    const reservation = this.#reservations.get(data.reservationId);
+    if (reservation) reservation.settled = { seq, charged: data.charged, overshoot: data.overshoot === true };
+    this.#charged = addAmounts(this.#charged, data.charged);
+    if (data.overshoot) this.#overshoots += 1;
+    const call = this.#calls.get(data.reservationId);
+    if (call && this.#opened?.pricing) call.cost = (call.cost ?? 0) + (data.charged.spend ?? 0);
   }
 
   view(): BudgetView | undefined {

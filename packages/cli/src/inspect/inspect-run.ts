@@ -200,8 +200,6 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
     if (actionId !== undefined && (event.type === "action.admitted" || event.type === "action.proposed" || event.type === "action.approval_requested")) {
       turn.actionIds.push(actionId);
     }
-    budget.apply(event, actions, callsByTurnId);
-
     switch (event.type) {
       case "context.compiled":
         try {
@@ -334,6 +332,8 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
       default:
         if (!event.type.startsWith("budget.")) lastStop = undefined;
     }
+    // After the switch: a model call's reservation rides on its model.requested, which the switch registers.
+    budget.apply(event, actions, callsByTurnId);
 
     timeline.push({ seq: event.seq, at: event.at, type: event.type, turn: turn.index, actionId, summary: describeEvent(event) });
   }

@@ -57,7 +57,7 @@ describe("verifier runs are charged to the budget", () => {
       budget: { limits: { wall_time: 60_000, tokens: 1_000_000 } },
     });
     const { runId, outcome } = await harness.start("finish it");
-    expect(outcome.status).toBe("verified_success");
+    expect(outcome?.status).toBe("verified_success");
     const events = await eventsOf(journal, runId);
     const started = events.find((event) => event.type === "verifier.started");
     const finished = events.find((event) => event.type === "verifier.finished");
@@ -111,7 +111,7 @@ describe("verifier runs are charged to the budget", () => {
     const crashed = rig([say("done")], { clock, journal: store, verifiers: [dying], budget });
     await expect(crashed.harness.start("finish it", { runId: "run_cut" })).rejects.toThrow(/killed/);
     const resumed = rig([], { clock, journal: store, idStart: 1_000, verifiers: [dying], budget });
-    expect((await resumed.harness.resume("run_cut")).outcome.status).toBe("verified_success");
+    expect((await resumed.harness.resume("run_cut")).outcome?.status).toBe("verified_success");
     const events = await eventsOf(store, "run_cut");
     const verifierRuns = reservationsOf(events).filter((reservation) => reservation.attribution.kind === "verifier");
     expect(verifierRuns).toHaveLength(2);
@@ -132,7 +132,7 @@ describe("a tool's wall time", () => {
       budget: { limits: { wall_time: 60_000, tool_ops: 10 } },
     });
     const { runId, outcome } = await harness.start("go slow");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     const events = await eventsOf(journal, runId);
     const reservations = reservationsOf(events);
     const attempt = reservations.find((reservation) => reservation.attribution.kind === "tool_attempt")!;
@@ -191,7 +191,7 @@ describe("attempts leased off the response's transaction", () => {
       budget: { limits: { tool_ops: 10 } },
     });
     const { runId, outcome } = await harness.start("store it");
-    expect(outcome.status).toBe("completed");
+    expect(outcome?.status).toBe("completed");
     const events = await eventsOf(journal, runId);
     const leased = events.find((event) => event.type === "action.leased");
     if (leased?.type !== "action.leased") throw new Error("no retry leased");

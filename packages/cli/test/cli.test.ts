@@ -56,10 +56,10 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     const text = await runYoke(["runs"], { env: { YOKE_JOURNAL: completed.file } });
     expect(text.code).toBe(0);
     expect(text.stdout.split("\n")[0]).toMatch(/^TENANT\s+RUN\s+STATUS\s+TURNS\s+EVENTS\s+STARTED\s+LAST EVENT\s+TASK$/);
-    expect(text.stdout).toMatch(/tenant_cli\s+run_cli\s+finished: verified_success\s+5\s+49\s+2026-01-01T00:00:00\.\d{3}Z/);
+    expect(text.stdout).toMatch(/tenant_cli\s+run_cli\s+finished: verified_success\s+5\s+33\s+2026-01-01T00:00:00\.\d{3}Z/);
     const asJson = await runYoke(["runs", "--journal", completed.file, "--json"]);
     expect(JSON.parse(asJson.stdout).runs).toMatchObject([
-      { tenantId: "tenant_cli", runId: "run_cli", status: "finished", outcome: "verified_success", turns: 5, events: 49 },
+      { tenantId: "tenant_cli", runId: "run_cli", status: "finished", outcome: "verified_success", turns: 5, events: 33 },
     ]);
     const filtered = await runYoke(["runs", "--journal", completed.file, "--status", "waiting", "--json"]);
     expect(JSON.parse(filtered.stdout).runs).toEqual([]);
@@ -87,20 +87,20 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     const out = shown.stdout;
     expect(out).toMatch(/^run run_cli \(tenant tenant_cli\): verified_success after 5 turns\n/);
     expect(out).toContain("usage: 2520 in, 132 out, cost USD 0.009540");
-    expect(out).toMatch(/chain: ok \(49 events, head [0-9a-f]{12}\)/);
-    expect(out).toContain("turn 1 (seq 2–11): 350 in, 18 out, cost USD 0.001320");
+    expect(out).toMatch(/chain: ok \(33 events, head [0-9a-f]{12}\)/);
+    expect(out).toContain("turn 1 (seq 2–7): 350 in, 18 out, cost USD 0.001320");
     expect(out).toMatch(/model call: request [0-9a-f]{12}, 2 messages; manifest 3 included, 0 cut, 0 omitted, 0 compacted/);
     expect(out).toMatch(/tokens \d+ used of 200000 \(output reserve \d+, mandatory \d+, free \d+\); trust: system 2, user 1/);
     expect(out).toContain('response tool_use: read_file({"path":"notes/todo.txt"})');
-    expect(out).toMatch(/action read_file action_\w+ \(none\): committed\n\s+proposed#8 → validated#8 → authorized#8 → leased#8 → executing#8 → committed#10/);
-    expect(out).toContain("rejected write_file #18 TOOL_INPUT_INVALID");
-    expect(out).toContain("verifier checkCompletion #45: passed");
+    expect(out).toMatch(/action read_file action_\w+ \(none\): committed\n\s+proposed#6 → validated#6 → authorized#6 → leased#6 → executing#6 → committed#7/);
+    expect(out).toContain("rejected write_file #12 TOOL_INPUT_INVALID");
+    expect(out).toContain("verifier checkCompletion #29: passed");
     expect(out).toContain("budget report:");
     const events = await runYoke(["show", "run_cli", "--journal", completed.file, "--events"]);
-    expect(events.stdout).toMatch(/# {2}48 {2}run\.completed\s+verified_success after 5 turns/);
+    expect(events.stdout).toMatch(/# {2}32 {2}run\.completed\s+verified_success after 5 turns/);
     const asJson = JSON.parse((await runYoke(["show", "run_cli", "--journal", completed.file, "--json"])).stdout);
     expect(asJson.header).toMatchObject({ status: "finished", turns: 5 });
-    expect(asJson.chain).toMatchObject({ checked: true, ok: true, events: 49 });
+    expect(asJson.chain).toMatchObject({ checked: true, ok: true, events: 33 });
   });
 
   it("show: the crashed-and-resumed run shows the write's attempts, its uncertain state and the reconciliation", async () => {
@@ -108,11 +108,11 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     const shown = await runYoke(["show", "run_cli", "--journal", resumed.file]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(
-      /action write_file action_\w+ \(idempotent\): committed\n\s+proposed#25 → validated#25 → authorized#25 → leased#25 → executing#25 → uncertain#27 → authorized#28 → leased#29 → executing#30 → committed#32/,
+      /action write_file action_\w+ \(idempotent\): committed\n\s+proposed#17 → validated#17 → authorized#17 → leased#17 → executing#17 → uncertain#18 → authorized#19 → leased#20 → executing#21 → committed#24/,
     );
-    expect(shown.stdout).toMatch(/attempt 1: uncertain #27: the process stopped after dispatch/);
-    expect(shown.stdout).toMatch(/attempt 2: committed #32/);
-    expect(shown.stdout).toContain("reconciled #28: retry_safe");
+    expect(shown.stdout).toMatch(/attempt 1: uncertain #18: the process stopped after dispatch/);
+    expect(shown.stdout).toMatch(/attempt 2: committed #24/);
+    expect(shown.stdout).toContain("reconciled #19: retry_safe");
   });
 
   it("show: a tampered run is shown up to the break with the chain's failure, exit 1", async () => {
@@ -126,7 +126,7 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
   it("verify: ok for intact runs (exit 0); the tampered run names its first bad seq and why (exit 1)", async () => {
     const ok = await runYoke(["verify", "--journal", (await crashedAndResumedRun()).file]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^ok\s+tenant_cli run_cli: 55 events, head [0-9a-f]{12}\n1 run verified, 0 broken\n$/);
+    expect(ok.stdout).toMatch(/^ok\s+tenant_cli run_cli: 39 events, head [0-9a-f]{12}\n1 run verified, 0 broken\n$/);
     const tampered = await tamperedRun();
     const bad = await runYoke(["verify", "run_cli", "--journal", tampered.file]);
     expect(bad.code).toBe(1);
@@ -151,7 +151,7 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     expect(text.stdout).toContain("SHA-256 matches the journaled hash");
     expect(text.stdout).toMatch(/ITEM\s+KIND\s+TRUST\s+SECTION\s+DECISION\s+TOKENS\s+FROM\s+WHY/);
     expect(text.stdout).toMatch(/task\s+task\s+user\s+task\s+included/);
-    expect(text.stdout).toMatch(/message:\d+\s+message\s+tool_output\s+transcript\s+included\s+\d+\s+#10/);
+    expect(text.stdout).toMatch(/message:\d+\s+message\s+tool_output\s+transcript\s+included\s+\d+\s+#7/);
     const asJson = JSON.parse((await runYoke(["request", "run_cli", "1", "--journal", completed.file, "--json"])).stdout);
     expect(asJson).toMatchObject({ turn: 1, matches: true, requestHash: (requested[0]!.data as { requestHash: string }).requestHash });
     const noTurn = await runYoke(["request", "run_cli", "9", "--journal", completed.file]);
@@ -179,20 +179,20 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     expect(exported.code).toBe(0);
     const document = JSON.parse(exported.stdout);
     expect(document).toMatchObject({ format: "yoke.run-export", version: 1, tenantId: "tenant_cli", runId: "run_cli" });
-    expect(document.events).toHaveLength(55);
+    expect(document.events).toHaveLength(39);
     expect(exported.stdout).toBe(`${JSON.stringify(document)}\n`);
     const file = join(scratch, "run.json");
     const toFile = await runYoke(["export", "run_cli", "--out", file, "--journal", resumed.file]);
-    expect(toFile.stdout).toBe(`exported 55 events of run_cli (tenant tenant_cli) to ${file}\n`);
+    expect(toFile.stdout).toBe(`exported 39 events of run_cli (tenant tenant_cli) to ${file}\n`);
     expect(readFileSync(file, "utf8")).toBe(exported.stdout);
 
     const target = join(scratch, "imported.sqlite");
     const imported = await runYoke(["import", file, "--journal", target]);
     expect(imported.stderr).toBe("");
     expect(imported.code).toBe(0);
-    expect(imported.stdout).toMatch(/^imported 55 events of run_cli \(tenant tenant_cli\) into .*imported\.sqlite; chain verified/);
+    expect(imported.stdout).toMatch(/^imported 39 events of run_cli \(tenant tenant_cli\) into .*imported\.sqlite; chain verified/);
     const verified = await runYoke(["verify", "run_cli", "--journal", target, "--json"]);
-    expect(JSON.parse(verified.stdout).runs[0]).toMatchObject({ ok: true, events: 55, headHash: document.headHash });
+    expect(JSON.parse(verified.stdout).runs[0]).toMatchObject({ ok: true, events: 39, headHash: document.headHash });
     expect((await runYoke(["export", "run_cli", "--journal", target])).stdout).toBe(exported.stdout);
 
     const again = await runYoke(["import", file, "--journal", target]);
@@ -208,7 +208,7 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     const target = join(scratch, "refused.sqlite");
     const refused = await runYoke(["import", edited, "--journal", target]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("yoke: JOURNAL_CHAIN_BROKEN: the export's event 10 does not hash to its recorded hash: it was edited\n");
+    expect(refused.stderr).toBe("yoke: JOURNAL_CHAIN_BROKEN: the export's event 7 does not hash to its recorded hash: it was edited\n");
     const after = await runYoke(["runs", "--journal", target, "--json"]);
     expect(after.code === 3 || JSON.parse(after.stdout).runs.length === 0).toBe(true);
     const notJson = join(scratch, "not.json");
@@ -232,7 +232,7 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe("run run_cli: verified_success after 5 turns\n");
     const shown = await runYoke(["show", "run_cli", "--journal", crashed.file]);
-    expect(shown.stdout).toContain("reconciled #28: retry_safe");
+    expect(shown.stdout).toContain("reconciled #19: retry_safe");
     expect((await runYoke(["verify", "--journal", crashed.file])).code).toBe(0);
     // Resuming a finished run returns its outcome without calling the model again.
     const again = await runYoke(["resume", "run_cli", "--harness", harness, "--journal", crashed.file], { env: { YOKE_TEST_WORKSPACE: crashed.workspace } });

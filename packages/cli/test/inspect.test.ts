@@ -16,7 +16,7 @@ describe("inspectRun", () => {
       status: "finished",
       outcome: { status: "verified_success" },
       turns: 5,
-      events: 49,
+      events: 33,
     });
     expect(view.turns.map((turn) => turn.index)).toEqual([0, 1, 2, 3, 4, 5]);
     const first = view.turns[1]!.modelCalls[0]!;
@@ -38,7 +38,7 @@ describe("inspectRun", () => {
     expect(view.actions[0]!.attempts).toMatchObject([{ attempt: 1, outcome: "committed", reservationId: expect.stringMatching(/^reservation_/) }]);
     expect(view.verifierRuns).toMatchObject([{ verifierId: "checkCompletion", finished: { passed: true } }]);
     expect(view.budget).toMatchObject({ pricing: { id: "cli-test-prices", currency: "USD" }, open: 0 });
-    expect(view.timeline).toHaveLength(49);
+    expect(view.timeline).toHaveLength(33);
     expect(view.problems).toEqual([]);
     expect(view.chain).toEqual({ checked: false });
   });
@@ -110,7 +110,7 @@ describe("listRuns", () => {
     }
     const store2 = await openStore((await completedRun()).file);
     try {
-      expect(await listRuns(store2, { tenantId: "tenant_cli" })).toMatchObject([{ status: "finished", outcome: "verified_success", turns: 5, events: 49 }]);
+      expect(await listRuns(store2, { tenantId: "tenant_cli" })).toMatchObject([{ status: "finished", outcome: "verified_success", turns: 5, events: 33 }]);
       expect(await listRuns(store2, { tenantId: "tenant_other" })).toEqual([]);
     } finally {
       await store2.close();

@@ -197,8 +197,8 @@ function largeScript(turns: number): ScriptedStep[] {
   return steps;
 }
 
-/** The number of tool turns of the large run: 13,000+ events, over 3,000 actions (the viewer's test pages them). */
-export const LARGE_TURNS = 190;
+/** The number of tool turns of the large run: 10,000+ events (36 per turn), over 4,000 actions (the viewer's test pages them). */
+export const LARGE_TURNS = 285;
 
 /**
  * A run of at least 10,000 events (`events`: how many). It takes ~15 s to write, so it is

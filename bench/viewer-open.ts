@@ -9,27 +9,17 @@
 // The run is the CLI tests' large run (a real harness on SQLite, ≥ 10,000 events). Prints one
 // JSON line. usage: node viewer-open.ts [rounds]
 import { openStore, startViewer } from "@yoke/cli";
-import { chromium } from "playwright-core";
 import { completedRun, largeRun, removeJournals } from "../packages/cli/test/support/journals.ts";
+import { launchChromium } from "../packages/cli/test/viewer/chromium.ts";
 import { median } from "./stats.ts";
 
 const rounds = Number(process.argv[2] ?? "5");
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const produced = await largeRun();
 const small = await completedRun();
 const journal = await openStore(produced.file);
 const smallJournal = await openStore(small.file);
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 const runHash = `#/run/${encodeURIComponent(produced.tenantId)}/${encodeURIComponent(produced.runId)}`;
 
 /** One load in a new tab: navigation → first turns rendered (ms, from the page's own clock), and the turns on screen. */

@@ -57,6 +57,19 @@ export function describeJournalScoping(context: StoreContext): void {
       expect(runIds).toEqual(["", "R", "e\u0301", "r", "r\u0000x", "r ", "é"]);
     });
 
+    it("answers for an id with a lone surrogate never with the run that has U+FFFD in its place", async () => {
+      // A store that encodes ids as UTF-8 may turn a lone surrogate into U+FFFD on the way in.
+      const stored = scopeOf("run_\uFFFD", "tenant_\uFFFD");
+      await context.journal.append(stored, 0, [runStartedDraft()]);
+      for (const lookalike of [scopeOf("run_\uD800", "tenant_\uFFFD"), scopeOf("run_\uFFFD", "tenant_\uDC00")]) {
+        expect(await context.journal.head(lookalike)).toBeNull();
+        expect(await collect(context.journal.read(lookalike))).toEqual([]);
+        expect(await context.journal.verify(lookalike)).toMatchObject({ ok: true, events: 0, headHash: GENESIS_HASH });
+      }
+      expect(await collect(context.journal.listRuns("tenant_\uDC00"))).toEqual([]);
+      expect((await collect(context.journal.listRuns("tenant_\uFFFD"))).map((run) => run.runId)).toEqual(["run_\uFFFD"]);
+    });
+
     it("lists a tenant's runs in run id order with length and first and last times", async () => {
       const plan: Array<[string, number[]]> = [
         ["run_c", [30, 31]],
@@ -84,9 +97,11 @@ export function describeJournalScoping(context: StoreContext): void {
       expect(await collect(context.journal.listRuns("tenant_nobody"))).toEqual([]);
     });
 
-    it("lists many runs", async () => {
+    it("lists many runs, appended out of id order, in run id order", async () => {
       const runIds = Array.from({ length: 300 }, (_, index) => `run_${String(index).padStart(4, "0")}`);
-      for (const runId of [...runIds].reverse()) await context.journal.append(scopeOf(runId), 0, [runStartedDraft()]);
+      // A scattered order (index * 119 mod 300 visits every index), not a reversal: a store that
+      // sorts in memory must order by every comparison, not just undo one descending run.
+      for (const index of runIds.keys()) await context.journal.append(scopeOf(runIds[(index * 119) % 300]!), 0, [runStartedDraft()]);
       const listed = await collect(context.journal.listRuns("tenant_a"));
       expect(listed.map((run) => run.runId)).toEqual(runIds);
     });
@@ -102,6 +117,13 @@ export function describeJournalScoping(context: StoreContext): void {
       await expectYokeError(context.journal.head(scope), "JOURNAL_CLOSED");
       await expectYokeError(context.journal.verify(scope), "JOURNAL_CLOSED");
       await expectYokeError(collect(context.journal.listRuns("tenant_a")), "JOURNAL_CLOSED");
+      // Also for ids no run can have (lone surrogates): closed comes first.
+      const unheld = scopeOf("run_\uD800", "tenant_\uDC00");
+      await expectYokeError(context.journal.append(unheld, 0, [runStartedDraft()]), "JOURNAL_CLOSED");
+      await expectYokeError(collect(context.journal.read(unheld)), "JOURNAL_CLOSED");
+      await expectYokeError(context.journal.head(unheld), "JOURNAL_CLOSED");
+      await expectYokeError(context.journal.verify(unheld), "JOURNAL_CLOSED");
+      await expectYokeError(collect(context.journal.listRuns(unheld.tenantId)), "JOURNAL_CLOSED");
       await context.journal.close();
     });
   });

@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { describe, it, recordContractTests, type ContractTests } from "./contract-recorder.js";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
 import { expectYokeError, runIdSource, scopeOf, useFreshStore, type JournalContractStore } from "./journal-contract-support.js";
+import { describeLeaseRefusals } from "./lease-contract-errors.js";
 
 /** Builds an empty store whose leases expire on `clock`. */
 export type LeaseStoreFactory = (clock: Clock) => Promise<JournalContractStore> | JournalContractStore;
@@ -18,7 +19,8 @@ const TTL = 1_000;
 /**
  * Registers the `RunLeasesV1` contract as vitest tests: one live owner per run, fencing
  * tokens that only grow, appends checked against the current lease in their own
- * transaction, renew/release semantics, and a fast-check model-based test of random
+ * transaction, renew/release semantics, the refusals and their `details` (CONFIG_INVALID,
+ * RUN_LEASE_HELD, RUN_LEASE_LOST, JOURNAL_CLOSED), and a fast-check model-based test of random
  * acquire/renew/release/append/clock sequences against a reference model. The store must
  * offer `journal.leases` and measure expiry on the clock it is given.
  *
@@ -137,6 +139,8 @@ export function describeRunLeaseContract(name: string, makeStore: LeaseStoreFact
         { numRuns: options.numRuns ?? 50 },
       );
     });
+
+    describeLeaseRefusals(context, () => leasesOf(context.journal), clock);
   });
 }
 

@@ -52,6 +52,15 @@ describe("keyed chain: the seal", () => {
 });
 
 describe("keyed chain: memory journal", () => {
+  it("refuses an append whose key arrived after close with JOURNAL_CLOSED", async () => {
+    const journal = createMemoryJournal({ keys: testKeys().provider });
+    await journal.append(scope, 0, [runStartedDraft()]);
+    // The append waits for its sealing key; the journal closes meanwhile.
+    const pending = journal.append(scope, 1, notes(1));
+    await journal.close();
+    expect((await rejectionOf(pending)).code).toBe("JOURNAL_CLOSED");
+  });
+
   it("seals every event with the tenant's key and verifies it, reporting the form and key ids", async () => {
     const keys = testKeys();
     const journal = createMemoryJournal({ keys: keys.provider });

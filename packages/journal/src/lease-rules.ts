@@ -65,6 +65,9 @@ export function checkTtl(ttlMs: number): void {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new YokeError("CONFIG_INVALID", "ttlMs must be a positive integer", { details: { ttlMs } });
 }
 
+// The messages of these refusals are for people: callers and the lease contract go by the code
+// and the `details` (asserted exactly in the testkit's lease contract); the text is asserted
+// only as far as naming what is wrong (the holder, the field), not word for word.
 function lostError(lease: RunLease, current: StoredLease | null): YokeError {
   const now =
     current === null

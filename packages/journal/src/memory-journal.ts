@@ -42,6 +42,7 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
   let closed = false;
   // JSON keeps the pair unambiguous: a separator character could also occur inside an id.
   const key = (scope: RunScope) => JSON.stringify([scope.tenantId, scope.runId]);
+  // The message is for people; callers and the contract go by the code (asserted after close for every method).
   const ensureOpen = () => {
     if (closed) throw new YokeError("JOURNAL_CLOSED", "the memory journal is closed");
   };
@@ -83,6 +84,8 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
     async append(scope, expectedSeq, drafts: readonly EventDraft[], options?: AppendOptions): Promise<AppendResult> {
       ensureOpen();
       const sealingKey = keys === undefined ? undefined : await keys.sealingKey(scope.tenantId);
+      // Only an awaited key lets close() run in between (tested in keyed-chain.test.ts); without a
+      // key nothing was awaited, so checking again unconditionally would change nothing.
       if (sealingKey !== undefined) ensureOpen();
       checkAppendLease(scope, leaseTable.get(key(scope)) ?? null, options, clock.now());
       const events = runs.get(key(scope)) ?? [];
@@ -90,6 +93,7 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
       const last = events.at(-1);
       const head: JournalHead = last ? { length: events.length, hash: last.hash } : EMPTY_HEAD;
       const sealed = sealEvents(scope, head, drafts, sealingKey).map((event) => deepFreeze(structuredClone(event)));
+      // Registers a new run's array (setting a known run's own array again would change nothing).
       if (events.length === 0) runs.set(key(scope), events);
       events.push(...sealed);
       const tail = sealed.at(-1)!;
@@ -113,6 +117,8 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
     async head(scope) {
       ensureOpen();
       const events = runs.get(key(scope));
+      // A run's array is registered only with its first events, so it is never empty here: the
+      // length test is a guard, not a case.
       if (!events || events.length === 0) return null;
       return { length: events.length, hash: events.at(-1)!.hash };
     },
@@ -143,7 +149,8 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
           firstAt: events[0]!.at,
           lastAt: events.at(-1)!.at,
         }))
-        .sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+        // One summary per run id of the tenant: ids are never equal here, so `<` and `<=` sort alike.
+        .sort((a, b) => (a.runId < b.runId ? -1 : 1));
       yield* summaries;
     },
 

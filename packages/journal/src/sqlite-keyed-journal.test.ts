@@ -54,6 +54,16 @@ describe("sqlite journal, keyed", () => {
     return journal;
   };
 
+  it("refuses an append whose key arrived after close with JOURNAL_CLOSED, and stores nothing", async () => {
+    const journal = await open(testKeys().provider);
+    await journal.append(scope, 0, [runStartedDraft()]);
+    // The append waits for its sealing key; the journal closes meanwhile.
+    const pending = journal.append(scope, 1, notes(1));
+    await journal.close();
+    expect((await rejectionOf(pending)).code).toBe("JOURNAL_CLOSED");
+    expect(raw((db) => db.prepare("SELECT count(*) AS n FROM events").get())).toEqual({ n: 1 });
+  });
+
   /** Raw access to the file, as anyone who can write it has. */
   const raw = <T>(use: (db: Database.Database) => T): T => {
     const db = new Database(filename);

@@ -17,6 +17,7 @@ import {
 import { EMPTY_HEAD, chainError, checkEvent, checkEventAskingKeys, conflictError, sealEvents } from "./chain.js";
 import { ChainReport, keyRingOf, type JournalKeyOptions } from "./keyed-chain.js";
 import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease, type StoredLease } from "./lease-rules.js";
+import { sequenceOption } from "./read-range.js";
 
 export interface MemoryJournalOptions extends JournalKeyOptions {
   /** The clock lease expiry is measured on. Default: the system clock. */
@@ -103,8 +104,8 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
     async *read(scope, options: ReadOptions = {}) {
       ensureOpen();
       const events = runs.get(key(scope)) ?? [];
-      const from = options.fromSeq ?? 0;
-      const to = Math.min(options.toSeq ?? events.length, events.length);
+      const from = sequenceOption(options.fromSeq, 0, "fromSeq");
+      const to = Math.min(sequenceOption(options.toSeq, events.length, "toSeq"), events.length);
       for (let seq = from; seq < to; seq++) {
         const event = events[seq]!;
         const prevHash = seq === 0 ? EMPTY_HEAD.hash : events[seq - 1]!.hash;

@@ -67,11 +67,23 @@ describe("sqlite journal over an open better-sqlite3 Database", () => {
     for (const create of [{}, { create: true }]) {
       const db = new Database(filename);
       expect((await refusalOf({ database: db, ...create })).code).toBe("JOURNAL_TRUNCATED");
-      // Refused opens leave a caller's Database open for the caller.
+      // Refused before any table is written (the witness guard alone would refuse only after), and
+      // left open for the caller.
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master").get()).toEqual({ n: 0 });
       expect(db.open).toBe(true);
       db.close();
     }
     const adopted = await createSqliteJournal({ database: new Database(filename), headWitness: "adopt" });
+    expect(await adopted.head(scope)).toBeNull();
+    await adopted.close();
+  });
+
+  it("by name, writes a new journal into an emptied file over its witness only when told to adopt that witness", async () => {
+    const filename = directory.file("journal.db");
+    await writeRun(filename);
+    writeFileSync(filename, "");
+    expect((await refusalOf({ filename, create: true })).code).toBe("JOURNAL_TRUNCATED");
+    const adopted = await createSqliteJournal({ filename, create: true, headWitness: "adopt" });
     expect(await adopted.head(scope)).toBeNull();
     await adopted.close();
   });

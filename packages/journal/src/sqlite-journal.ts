@@ -18,7 +18,7 @@ import {
 } from "@yoke/protocol";
 import { Kysely, SqliteDialect } from "kysely";
 import { EMPTY_HEAD, chainError, conflictError, sealDrafts } from "./chain.js";
-import { ChainReport, keyRingOf, type ChainKey, type JournalKeyOptions, type JournalKeyRing } from "./keyed-chain.js";
+import { ChainReport, keyRingOf, type ChainKey, type JournalKeyRing } from "./keyed-chain.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, applyPragmas, openDatabaseFile, quickCheck, type SqliteDatabaseLike, type SqliteDurability } from "./sqlite-database.js";
 import { isUniqueViolation, toJournalError } from "./sqlite-errors.js";
 import { EventStatements } from "./sqlite-event-statements.js";
@@ -29,62 +29,9 @@ import { ensureSchema } from "./sqlite-schema.js";
 import { checkAppendLease } from "./lease-rules.js";
 import { LeaseStatements, createSqliteRunLeases } from "./sqlite-leases.js";
 import { closeQuietly, createAtomically, emptyFile } from "./sqlite-journal-file.js";
-import { openWitnessGuard, refuseEmptyOverWitness, witnessFailureError, type HeadWitnessMode, type WitnessGuard } from "./sqlite-witness-guard.js";
-
-/** Where the journal lives, and how hard a resolved append is held. */
-export type SqliteJournalOptions = (
-  | {
-      /** Path of the journal file; created with the current schema when it does not exist. */
-      readonly filename: string;
-      readonly database?: undefined;
-    }
-  | {
-      /**
-       * An open better-sqlite3 database the journal takes over: `close()` closes it. If
-       * opening fails, it is left open for the caller.
-       */
-      readonly database: SqliteDatabaseLike;
-      readonly filename?: undefined;
-    }
-) & {
-  /**
-   * `"full"` (default): a resolved append survives power loss (WAL + `synchronous=FULL`).
-   * `"normal"`: a resolved append survives a process crash but may be lost, as a whole,
-   * on power loss (WAL + `synchronous=NORMAL`); appends are cheaper.
-   */
-  readonly synchronous?: SqliteDurability;
-  /** How long a writer waits for another process's lock before JOURNAL_UNAVAILABLE. Default 5000. */
-  readonly busyTimeoutMs?: number;
-  /**
-   * `"quick"` (default): `PRAGMA quick_check` on open, so a damaged file is refused
-   * (JOURNAL_CORRUPT) before anything is read or written; it reads the whole file, so its
-   * cost grows with the journal. `"none"`: skip it (a process that reopens a large journal
-   * often, or one that runs its own checks). Reads still verify every event's hash.
-   */
-  readonly integrityCheck?: "quick" | "none";
-  /**
-   * Whether a new journal may be written. Default: only when `filename` does not exist yet
-   * (with `database`: when the database is empty). `true`: also into an existing file that
-   * is empty or holds no tables (never over a head witness that records events). `false`:
-   * never; a missing, empty or table-less file is JOURNAL_NOT_INITIALIZED.
-   */
-  readonly create?: boolean;
-  /**
-   * Open without writing anything (an auditor's `verify`): appends and leases are
-   * JOURNAL_READ_ONLY, no migration runs, and the head witness is checked, never written.
-   */
-  readonly readOnly?: boolean;
-  /**
-   * The head witness: a sidecar file `<filename>-head` holding every run's last acknowledged
-   * head, checked on open, on reads and by `verify`, so losing acknowledged events (deleted
-   * rows, a deleted or damaged `-wal`, a truncated file) is JOURNAL_TRUNCATED instead of a
-   * shorter journal that verifies. See `HeadWitnessMode`. Default `"file"` (`"none"` for an
-   * in-memory database).
-   */
-  readonly headWitness?: HeadWitnessMode;
-  /** The clock lease expiry is measured on. Default: the system clock. */
-  readonly clock?: Clock;
-} & JournalKeyOptions;
+import { LONE_SURROGATE, checkOptions, storable, type SqliteJournalOptions } from "./sqlite-journal-options.js";
+import { sequenceOption } from "./read-range.js";
+import { openWitnessGuard, refuseEmptyOverWitness, witnessFailureError, type WitnessGuard } from "./sqlite-witness-guard.js";
 
 /**
  * A `JournalV1` over one SQLite file, with the durability level it was opened with.
@@ -106,8 +53,8 @@ export interface SqliteJournal extends JournalV1 {
   readonly headWitnessPath: string | null;
 }
 
-/** No run can have a lone surrogate in its ids: SQLite stores text as UTF-8, which cannot hold one. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+export type { SqliteJournalOptions } from "./sqlite-journal-options.js";
+
 const END_OF_RUN = Number.MAX_SAFE_INTEGER;
 
 /**
@@ -161,6 +108,8 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     if (integrityCheck === "quick") quickCheck(db);
     // A read-only open may read an in-memory snapshot of the file (see openDatabaseFile): it still has the file's witness.
     const path = filename ?? db.name;
+    // better-sqlite3 reports both ":memory:" and "" (an anonymous temporary database) as `memory`:
+    // for it the name tests change nothing; they guard other SqliteDatabaseLike implementations.
     const onDisk = filename !== undefined ? filename !== ":memory:" : !db.memory && db.name !== "" && db.name !== ":memory:";
     const witnessPath = onDisk && witnessMode !== "none" ? `${path}-head` : null;
     // A new file was created complete (createAtomically): an empty one here was not made by this call.
@@ -180,6 +129,8 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     }
     return buildJournal(db, kysely, statements, {
       durability,
+      // A writable on-disk journal is always in WAL mode (applyPragmas sets it): the two differ
+      // only for a read-only journal over a rollback-mode file, which appends nothing.
       durable: mode === "wal" && onDisk,
       readOnly,
       witness,
@@ -188,6 +139,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     });
   } catch (error) {
     witness?.close();
+    // A caller's database stays open (tested); leaving an owned one open would only leak a handle.
     if (owned) closeQuietly(db);
     if (filename !== undefined && YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED") && witnessMode !== "none" && witnessMode !== "adopt") {
       refuseEmptyOverWitness(`${filename}-head`);
@@ -209,8 +161,12 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
   const { durability, readOnly, witness, clock, keys } = options;
   const leaseStatements = readOnly ? undefined : new LeaseStatements(db);
   const heads = new HeadCache();
+  // Whether the witness line is fsynced: only a power loss tells the two apart.
   const syncWitness = durability === "full";
   let closed = false;
+  // The messages of the refusals below (and the operation names given to toJournalError) are for
+  // people: callers and tests go by the code and details. The toJournalError paths of head,
+  // verify's witness refresh and close need the driver to fail after open; no test provokes it.
   const assertOpen = () => {
     if (closed) throw new YokeError("JOURNAL_CLOSED", "the SQLite journal is closed");
   };
@@ -239,7 +195,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       }
       if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
       const sealed = sealDrafts(scope, head, drafts, key);
-      const events: JournalEvent[] = new Array(sealed.length);
+      const events: JournalEvent[] = new Array(sealed.length); // preallocated; a growing array ends the same
       for (let index = 0; index < sealed.length; index++) {
         const { event } = sealed[index]!;
         if (event.causationId !== null && LONE_SURROGATE.test(event.causationId)) {
@@ -288,9 +244,14 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       try {
         events = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[];
       } catch (error) {
+        // The head cache only saves a query: an entry is used only at its own length, and a stale one
+        // then meets the stored row of that seq, a conflict either way. Forgetting (and setting,
+        // below) keep it fresh; neither changes an outcome.
         heads.forget(scope);
         if (!isUniqueViolation(error)) throw toJournalError(error, "append");
-        // Another connection stored this sequence number since this journal last saw the run.
+        // Another connection stored this sequence number since this journal last saw the run. The
+        // length is for the conflict's details; should even the head read fail (no test makes it),
+        // expectedSeq + 1 is the least the run now has.
         let actual: number;
         try {
           actual = statements.head(scope)?.length ?? expectedSeq + 1;
@@ -307,6 +268,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
           witnessTransaction.immediate(scope, head);
         } catch (error) {
           // The events are durable; only the witness line is missing, which leaves it behind, never wrong.
+          // (Not provoked by a test: the witness write must fail right after the commit.)
           throw toJournalError(error, "record the head witness");
         }
       }
@@ -377,7 +339,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
 
     async *listRuns(tenantId): AsyncGenerator<RunSummary> {
       assertOpen();
-      if (!storable({ tenantId, runId: "" })) return;
+      if (!storable({ tenantId, runId: "" })) return; // only the tenant id is in question here
       let after: string | null = null;
       for (;;) {
         assertOpen();
@@ -389,7 +351,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
     },
 
     async close() {
-      if (closed) return;
+      if (closed) return; // a second destroy would be harmless too (the contract closes twice)
       closed = true;
       witness?.close();
       try {
@@ -399,34 +361,4 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       }
     },
   };
-}
-
-function storable(scope: RunScope): boolean {
-  return typeof scope.tenantId === "string" && typeof scope.runId === "string" && !LONE_SURROGATE.test(scope.tenantId) && !LONE_SURROGATE.test(scope.runId);
-}
-
-function sequenceOption(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new YokeError("CONFIG_INVALID", `read option ${name} must be a non-negative integer`, { details: { [name]: value } });
-  }
-  return value;
-}
-
-function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTimeoutMs: unknown, integrityCheck: unknown, witnessMode: unknown): void {
-  const problems: string[] = [];
-  if ((options.filename === undefined) === (options.database === undefined)) problems.push("pass exactly one of filename or database");
-  if (options.filename !== undefined && typeof options.filename !== "string") problems.push("filename must be a string");
-  if (durability !== "full" && durability !== "normal") problems.push('synchronous must be "full" or "normal"');
-  if (typeof busyTimeoutMs !== "number" || !Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
-    problems.push("busyTimeoutMs must be a non-negative integer");
-  }
-  if (integrityCheck !== "quick" && integrityCheck !== "none") problems.push('integrityCheck must be "quick" or "none"');
-  if (witnessMode !== "file" && witnessMode !== "adopt" && witnessMode !== "none") problems.push('headWitness must be "file", "adopt" or "none"');
-  if (options.create !== undefined && typeof options.create !== "boolean") problems.push("create must be a boolean");
-  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") problems.push("readOnly must be a boolean");
-  if (options.readOnly === true && options.create === true) problems.push("a read-only journal cannot create");
-  if (problems.length > 0) {
-    throw new YokeError("CONFIG_INVALID", `createSqliteJournal: ${problems.join("; ")}`, { details: { problems } });
-  }
 }

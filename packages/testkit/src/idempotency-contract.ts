@@ -106,6 +106,44 @@ export function describeIdempotencyStoreContract(name: string, factory: Idempote
       expect(await claim(5_000 + 2 * LEASE, "running")).toEqual({ kind: "claimed", reclaimed: true });
     });
 
+    it("complete stores nothing for a key never claimed, or under other arguments than the claim's", async () => {
+      const claim = (key: string, argumentDigest = "d") => store.claim({ tenantId: "tenant_a", key, argumentDigest, now: 0, leaseMs: LEASE });
+      await store.complete({ tenantId: "tenant_a", key: "never", argumentDigest: "d", outcome: ok("ghost"), now: 1 });
+      expect(await claim("never")).toEqual({ kind: "claimed", reclaimed: false });
+      await claim("k");
+      await store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "other", outcome: ok("wrong"), now: 1 });
+      expect(await claim("k")).toEqual({ kind: "in_progress", claimedAt: 0 });
+      await store.complete({ tenantId: "tenant_b", key: "k", argumentDigest: "d", outcome: ok("other tenant"), now: 1 });
+      expect(await claim("k")).toEqual({ kind: "in_progress", claimedAt: 0 });
+    });
+
+    it("keeps the outcome as it was completed, not the caller's object", async () => {
+      const outcome = { status: "succeeded", value: { items: ["a"] } } as IdempotencyOutcome & { value: { items: string[] } };
+      await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 0, leaseMs: LEASE });
+      await store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "d", outcome, now: 1 });
+      outcome.value.items.push("changed later");
+      expect(await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 2, leaseMs: LEASE })).toEqual({
+        kind: "completed",
+        outcome: { status: "succeeded", value: { items: ["a"] } },
+      });
+    });
+
+    it("refuses claim and complete after close with JOURNAL_CLOSED; closing twice is fine", async () => {
+      await store.claim({ tenantId: "tenant_a", key: "k", argumentDigest: "d", now: 0, leaseMs: LEASE });
+      await store.close();
+      const refusal = async (call: Promise<unknown>) => {
+        try {
+          await call;
+        } catch (error) {
+          return YokeError.isInstance(error) ? error.code : String(error);
+        }
+        return "resolved";
+      };
+      expect(await refusal(store.claim({ tenantId: "tenant_a", key: "k2", argumentDigest: "d", now: 0, leaseMs: LEASE }))).toBe("JOURNAL_CLOSED");
+      expect(await refusal(store.complete({ tenantId: "tenant_a", key: "k", argumentDigest: "d", outcome: ok("late"), now: 1 }))).toBe("JOURNAL_CLOSED");
+      await store.close();
+    });
+
     it("32 concurrent submissions of one key run the effect exactly once and all get its outcome", async () => {
       let runs = 0;
       let release!: () => void;

@@ -1,4 +1,4 @@
-import { GENESIS_HASH, YokeError, type EventDraft } from "@yoke/protocol";
+import { GENESIS_HASH, YokeError, type EventDraft, type ReadOptions } from "@yoke/protocol";
 import { expect } from "vitest";
 import { describe, it, recordContractTests, type ContractTests } from "./contract-recorder.js";
 import { eventDraft, runStartedDraft } from "./event-drafts.js";
@@ -132,6 +132,24 @@ function describeAppendAndRead(context: StoreContext, options: JournalContractOp
       expect(await seqs(0, 100)).toHaveLength(10);
     });
 
+    it("refuses a read range that is not made of non-negative integers: CONFIG_INVALID naming the option and its value", async () => {
+      const scope = scopeOf("run_1");
+      await context.journal.append(scope, 0, [runStartedDraft(), ...notes(1, 2)]);
+      const cases: Array<[ReadOptions, Record<string, number>]> = [
+        [{ fromSeq: -1 }, { fromSeq: -1 }],
+        [{ fromSeq: 0.5 }, { fromSeq: 0.5 }],
+        [{ toSeq: -2 }, { toSeq: -2 }],
+        [{ toSeq: Number.NaN }, { toSeq: Number.NaN }],
+        [{ fromSeq: 1, toSeq: Number.POSITIVE_INFINITY }, { toSeq: Number.POSITIVE_INFINITY }],
+      ];
+      for (const [options, details] of cases) {
+        const refused = await expectYokeError(collect(context.journal.read(scope, options)), "CONFIG_INVALID");
+        expect(refused.details, JSON.stringify(options)).toEqual(details);
+        expect(refused.message).toContain(Object.keys(details)[0]);
+      }
+      await expectYokeError(collect(context.journal.read(scopeOf("run_missing"), { fromSeq: -1 })), "CONFIG_INVALID");
+    });
+
     it("streams a long run in order", async () => {
       const scope = scopeOf("run_long");
       await context.journal.append(scope, 0, [runStartedDraft(), ...notes(1, 299)]);
@@ -204,6 +222,7 @@ function describeRejectedAppends(context: StoreContext): void {
       ["data that is an array", { type: "test.noted", at: 0, data: [1, 2] }],
       ["data that is not JSON", { type: "test.noted", at: 0, data: { value: Number.NaN } }],
       ["no data", { type: "test.noted", at: 0 }],
+      ["a causationId that is not a string", { type: "test.noted", at: 0, causationId: 5, data: {} }],
     ];
     it.each(malformed)("refuses a batch containing %s, atomically", async (_label, draft) => {
       const scope = scopeOf("run_1");

@@ -46,7 +46,10 @@ describe("sqlite journal: refusals carry their details", () => {
     await (await createSqliteJournal({ filename })).close();
     const journal = await createSqliteJournal({ filename, readOnly: true });
     expect((await rejectionOf(journal.append(scope, 0, [runStartedDraft()]))).message).toContain("append");
-    expect((await rejectionOf(journal.leases.renew({ ...scope, ownerId: "a", token: 1, expiresAt: 0 }, 1_000))).message).toContain("renew");
+    const lease = { ...scope, ownerId: "a", token: 1, expiresAt: 0 };
+    expect((await rejectionOf(journal.leases.renew(lease, 1_000))).message).toContain("renew");
+    expect((await rejectionOf(journal.leases.release(lease))).code).toBe("JOURNAL_READ_ONLY");
+    expect(await journal.leases.current(scope)).toBeNull();
     await journal.close();
   });
 });

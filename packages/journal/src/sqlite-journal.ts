@@ -46,7 +46,7 @@ import { openWitnessGuard, refuseEmptyOverWitness, witnessFailureError, type Wit
 export interface SqliteJournal extends JournalV1 {
   /** The synchronous level in effect: what a resolved append survives (see `SqliteJournalOptions`). */
   readonly durability: SqliteDurability;
-  /** Run leases; every call is JOURNAL_READ_ONLY on a read-only journal. */
+  /** Run leases. On a read-only journal, acquire, renew and release are JOURNAL_READ_ONLY and `current` answers null. */
   readonly leases: RunLeasesV1;
   readonly readOnly: boolean;
   /** The head witness file in use, or null (in-memory database, `headWitness: "none"`, or a read-only journal that has none). */

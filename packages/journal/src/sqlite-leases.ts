@@ -83,6 +83,8 @@ export function createSqliteRunLeases(db: SqliteDatabaseLike, table: LeaseStatem
       const writable = assertWritable("release a lease");
       await runLeaseOperation(() => {
         const current = writable.get(lease);
+        // Releasing a released lease again would change nothing (its expiry is already no later
+        // than now): `!current.released` saves the write. The memory store's release is the same.
         if (current !== null && !current.released && current.lease.token === lease.token) {
           writable.put({ ...current.lease, expiresAt: Math.min(current.lease.expiresAt, clock.now()) }, true);
         }
@@ -91,6 +93,7 @@ export function createSqliteRunLeases(db: SqliteDatabaseLike, table: LeaseStatem
     },
     async current(scope) {
       assertOpen();
+      // A read-only journal has no lease table (an older file's may not exist): nobody is known to hold the run.
       if (table === undefined || !storable(scope)) return null;
       try {
         return table.get(scope)?.lease ?? null;

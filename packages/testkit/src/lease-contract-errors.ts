@@ -61,7 +61,7 @@ export function describeLeaseRefusals(context: StoreContext, leasesOf: () => Run
     expect(await journal.head(scope)).toBeNull();
   });
 
-  it("names the writer's token and the run's current lease in RUN_LEASE_LOST: no lease, taken over, another owner's token, released", async () => {
+  it("names the writer's token and the run's current lease in RUN_LEASE_LOST: no lease, taken over, another owner's token, released, the same owner's older token", async () => {
     const { journal } = context;
     const leases = leasesOf();
     const scope = scopeOf("run_lease_lost");
@@ -87,6 +87,12 @@ export function describeLeaseRefusals(context: StoreContext, leasesOf: () => Run
     expect((await expectYokeError(leases.renew(second, TTL), "RUN_LEASE_LOST")).details).toEqual(lost(2, 2, "owner_b"));
     const afterRelease = journal.append(scope, 1, [eventDraft("test.noted", {})], { lease: second });
     expect((await expectYokeError(afterRelease, "RUN_LEASE_LOST")).details).toEqual(lost(2, 2, "owner_b"));
+    // The same owner's older token: owner_b took the run again (token 3), so token 2 is stale.
+    const third = await leases.acquire(scope, { ownerId: "owner_b", ttlMs: TTL });
+    expect(third.token).toBe(3);
+    expect((await expectYokeError(leases.renew(second, TTL), "RUN_LEASE_LOST")).details).toEqual(lost(2, 3, "owner_b"));
+    const staleAppend = journal.append(scope, 1, [eventDraft("test.noted", {})], { lease: { ownerId: "owner_b", token: 2 } });
+    expect((await expectYokeError(staleAppend, "RUN_LEASE_LOST")).details).toEqual(lost(2, 3, "owner_b"));
     expect((await journal.head(scope))?.length).toBe(1);
   });
 

@@ -41,6 +41,23 @@ describe("sqlite journal: refusals carry their details", () => {
     });
   });
 
+  it("ids that are not strings are refused, and never answered with the run whose id is their text", async () => {
+    await withJournal(async (journal) => {
+      await journal.append({ tenantId: "tenant_a", runId: "5" }, 0, [runStartedDraft()]);
+      await journal.append({ tenantId: "7", runId: "run_1" }, 0, [runStartedDraft()]);
+      for (const odd of [
+        { tenantId: "tenant_a", runId: 5 },
+        { tenantId: 7, runId: "run_1" },
+      ] as unknown as RunScope[]) {
+        expect((await rejectionOf(journal.append(odd, 1, notes(1, 1)))).code).toBe("JOURNAL_INVALID_APPEND");
+        expect(await journal.head(odd)).toBeNull();
+        expect(await collect(journal.read(odd))).toEqual([]);
+        expect(await journal.verify(odd)).toMatchObject({ ok: true, events: 0 });
+      }
+      expect(await collect(journal.listRuns(7 as unknown as string))).toEqual([]);
+    });
+  });
+
   it("a read-only journal's refusal names what was refused", async () => {
     const filename = directory.file("journal.db");
     await (await createSqliteJournal({ filename })).close();

@@ -5,7 +5,8 @@
 import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { CONFIG, inputAt, makeTranscript } from "./__fixtures__/runs.js";
-import { compile, createContextCompiler, estimatedTokenCounter, type CompileConfig } from "./index.js";
+import { sha256Hex } from "./artifacts.js";
+import { compile, createContextCompiler, estimatedTokenCounter, type CompileConfig, type ContextRevision } from "./index.js";
 
 const FAST: CompileConfig = { ...CONFIG, tokenCounter: estimatedTokenCounter() };
 
@@ -82,6 +83,20 @@ describe("fitting the window exactly", () => {
       // Later turns: the same fixed part and the last pair (the same size in this transcript).
       else expect(mandatory).toBe(fixed + pair);
     }
+  });
+
+  // Mutant layout.ts:243 (a summary's tokens left out of what the transcript uses).
+  it("counts a summary toward the window: a compacted transcript that fills it exactly fits, one token less overflows", () => {
+    const summary = "Turn 0 read src/module_0.ts.";
+    const compactions: ContextRevision[] = [
+      { revision: 1, parent: 0, replaces: ["event:3", "event:5"], summary, summaryHash: sha256Hex(summary), trust: "tool_output", summarizer: "extractive" },
+    ];
+    const input = inputAt(transcript, 12, { compactions });
+    const { used, sections } = compile(input, FAST).manifest.allocation;
+    expect(sections.summary).toBeGreaterThan(0);
+    const at = (contextWindow: number) => () => compile(input, { ...FAST, contextWindow, maxOutputTokens: 1_000 });
+    expect(at(used + 1_000)().manifest.allocation.free).toBe(0);
+    expect(thrown(at(used + 999))).toMatchObject({ code: "CONTEXT_OVERFLOW", details: { what: "transcript", required: used } });
   });
 
   // Mutant compiler.ts:242 `layout.used > available` as `>=` (a transcript that fits exactly was compacted).

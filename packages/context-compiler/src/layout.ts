@@ -121,6 +121,8 @@ function extends_(previous: Layout | undefined, options: LayoutOptions): previou
   const sources = options.input.transcript;
   if (basis.compactions.length !== options.compactions.length || basis.compactions.some((revision, index) => revision !== options.compactions[index]))
     return false;
+  // The nonce check is defence in depth (a mutant without it survives, issue 17): a new nonce
+  // always comes with a new system entry (its trust rule names the nonce), caught just below.
   if (basis.tools !== options.tools || basis.nonce !== options.nonce || basis.fixed.length !== options.fixed.length) return false;
   if (basis.fixed.some((entry, index) => entry !== options.fixed[index])) return false;
   const laidOut = previous.columns.sources;
@@ -264,6 +266,10 @@ export function layoutContext(options: LayoutOptions, previous?: Layout): Layout
 }
 
 /** Index in the layout's candidates where the open tool pair starts (the end when there is none). */
+// `< 0` as `<= 0` is equivalent for the compactions compile and compactContext make (issue
+// 17): an open pair at candidate 0 makes the whole shown transcript mandatory, so a layout
+// whose mandatory part fits is never compacted (only a revision replacing part of the open
+// pair, which selectCompaction never makes, could put a summary after it).
 export function tailStartOf(layout: Layout): number {
   return layout.tailStart < 0 ? layout.count.candidates : layout.tailStart;
 }

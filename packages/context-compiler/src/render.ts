@@ -57,6 +57,7 @@ export function planTruncations(message: Message, budgetOf: (toolName: string) =
       const inlineBytes = utf8Length(text);
       const originalBytes = Math.max(part.result.truncation!.originalBytes, inlineBytes);
       if (inlineBytes <= budget && inlineBytes === originalBytes) return; // only the structured output went out of line
+      // `<=` or `<` alike (mutation testing, issue 17): text of exactly `budget` bytes is its own cut.
       const keptBytes = inlineBytes <= budget ? inlineBytes : utf8Length(truncateUtf8(text, budget));
       truncations.push({ part: index, originalBytes, keptBytes, artifactHash: stored.digest.slice("sha256:".length) });
       return;

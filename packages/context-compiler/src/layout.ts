@@ -266,10 +266,6 @@ export function layoutContext(options: LayoutOptions, previous?: Layout): Layout
 }
 
 /** Index in the layout's candidates where the open tool pair starts (the end when there is none). */
-// `< 0` as `<= 0` is equivalent for the compactions compile and compactContext make (issue
-// 17): an open pair at candidate 0 makes the whole shown transcript mandatory, so a layout
-// whose mandatory part fits is never compacted (only a revision replacing part of the open
-// pair, which selectCompaction never makes, could put a summary after it).
 export function tailStartOf(layout: Layout): number {
   return layout.tailStart < 0 ? layout.count.candidates : layout.tailStart;
 }

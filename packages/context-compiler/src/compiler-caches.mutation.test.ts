@@ -201,6 +201,25 @@ describe("a long-lived compiler's caches", () => {
     }
   });
 
+  // Mutants layout.ts:122 (compaction lists of the same length taken as the same) and :260
+  // (the layout keeping the caller's array, which the caller then changes in place).
+  it("rebuild the layout for another compaction list of the same length, even the same array changed in place", () => {
+    const wider: ContextRevision = { ...COMPACTION, replaces: ["event:3", "event:5", "event:8", "event:10"] };
+    const compiler = createContextCompiler(FAST);
+    const compactions = [COMPACTION];
+    compiler.compile({ ...inputOf(first), compactions });
+    const check = (list: ContextRevision[]) => {
+      const input = { ...inputOf(first), compactions: list };
+      const incremental = compiler.compile(input);
+      expect(incremental.bytes).toBe(compile(input, FAST).bytes);
+      expect(incremental.manifest).toEqual(compile(input, FAST).manifest);
+    };
+    check([wider]);
+    check(compactions);
+    compactions[0] = wider;
+    check(compactions);
+  });
+
   // layout.ts keeps summaries and compacted items in module-wide caches (by revision object),
   // which a fresh compile shares: these check the result itself, not only fresh = long-lived.
   it("label a compacted item with its source's trust, whatever an earlier compile labelled it", () => {

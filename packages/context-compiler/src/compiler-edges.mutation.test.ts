@@ -6,7 +6,15 @@ import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { CONFIG, inputAt, makeTranscript } from "./__fixtures__/runs.js";
 import { sha256Hex } from "./artifacts.js";
-import { compile, createContextCompiler, estimatedTokenCounter, type CompileConfig, type ContextRevision } from "./index.js";
+import {
+  compactContext,
+  compile,
+  createContextCompiler,
+  estimatedTokenCounter,
+  type CompileConfig,
+  type ContextRevision,
+  type SourceMessage,
+} from "./index.js";
 
 const FAST: CompileConfig = { ...CONFIG, tokenCounter: estimatedTokenCounter() };
 
@@ -146,6 +154,20 @@ describe("what a compile depends on", () => {
       compile(input, { ...FAST, contextWindow: available + 1_000, maxOutputTokens: 1_000, compaction: { threshold: 0.5 } }).compactionDue;
     expect(due(2 * used)).toBe(false);
     expect(due(2 * used - 2)).toBe(true);
+  });
+});
+
+describe("compactContext", () => {
+  // Mutant layout.ts:268 (tailStartOf giving -1 when there is no open pair: nothing could be compacted).
+  it("compacts a transcript with no tool call at all (no open pair to keep)", async () => {
+    const transcript: SourceMessage[] = Array.from({ length: 12 }, (_, index) => ({
+      id: `event:${index + 3}`,
+      message: { role: "user", content: [{ type: "text", text: `Note ${index}: ${"detail ".repeat(40)}` }] },
+    }));
+    const config: CompileConfig = { ...FAST, compaction: { threshold: 0.5, keepRecentMessages: 2 } };
+    const revision = await compactContext({ revision: 20, task: "t", tools: [], transcript }, config, { force: true });
+    expect(revision?.replaces[0]).toBe("event:3");
+    expect(revision?.replaces).not.toContain("event:13");
   });
 });
 

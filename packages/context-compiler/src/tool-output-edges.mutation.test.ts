@@ -74,4 +74,33 @@ describe("tool output at its byte budget", () => {
     expect(part.item.truncations).toEqual([{ part: 0, originalBytes: BUDGET + 1, keptBytes: BUDGET, artifactHash: "ab".repeat(32) }]);
     expect(part.shown.content[0]!.text).toContain(`\n${text}\n`);
   });
+
+  // Mutant render.ts:84 (`entry.part === index` as `true`): every result of a message took the first cut's note.
+  it("cuts only the result over its budget among several in one message", () => {
+    const small = "d".repeat(10);
+    const big = "e".repeat(BUDGET + 500);
+    const tool: Message = {
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "call_a", toolName: "read_file", result: inline(small) },
+        { type: "tool-result", toolCallId: "call_b", toolName: "read_file", result: inline(big) },
+      ],
+    };
+    const assistant: Message = {
+      role: "assistant",
+      content: ["call_a", "call_b"].map((toolCallId) => ({ type: "tool-call" as const, toolCallId, toolName: "read_file", rawArguments: "{}", arguments: {} })),
+    };
+    const transcript: SourceMessage[] = [
+      { id: "event:3", message: assistant },
+      { id: "event:5", message: tool },
+    ];
+    const { request, manifest } = compile({ revision: 6, task: "Read both.", tools: [], transcript }, FAST);
+    const item = manifest.items.find((entry) => entry.id === "event:5")!;
+    expect(item.truncations).toEqual([expect.objectContaining({ part: 1, originalBytes: BUDGET + 500, keptBytes: BUDGET })]);
+    const shown = request.messages[item.message!]! as Extract<ModelRequest["messages"][number], { role: "tool" }>;
+    const [first, second] = shown.content.map((part) => part.result);
+    expect(first!.content[0]!.text).not.toContain("output truncated");
+    expect(first!.truncation).toBeUndefined();
+    expect(second!.content[0]!.text).toContain(`kept ${BUDGET} of ${BUDGET + 500} bytes`);
+  });
 });

@@ -218,6 +218,28 @@ describe("a long-lived compiler's caches", () => {
     check(compactions);
     compactions[0] = wider;
     check(compactions);
+    // Two lists that differ only in their second revision (Stryker's `some` as `every`).
+    const later: ContextRevision = { ...COMPACTION, revision: 2, parent: 1, replaces: ["event:13", "event:15"] };
+    check([wider, later]);
+    check([wider, { ...later, replaces: ["event:13", "event:15", "event:18", "event:20"] }]);
+  });
+
+  // Stryker's layout.ts:132 survivors `before.message === now.message` and `before.trust ===
+  // now.trust`: with the caller's source objects reused (as contextInputFromRunState does)
+  // and one replaced, the layout was extended over the replaced one.
+  it("rebuild the layout when one reused source is replaced by another message or another trust", () => {
+    const sources = transcript.slice(0, 8);
+    for (const replaced of [
+      { id: sources[1]!.id, message: EDITED },
+      { ...sources[1]!, trust: "retrieved" as const },
+    ]) {
+      const compiler = createContextCompiler(FAST);
+      compiler.compile(inputAt(transcript, 4, { transcript: sources }));
+      const input = inputAt(transcript, 4, { transcript: [sources[0]!, replaced, ...sources.slice(2)] });
+      const incremental = compiler.compile(input);
+      expect(incremental.bytes).toBe(compile(input, FAST).bytes);
+      expect(incremental.manifest).toEqual(compile(input, FAST).manifest);
+    }
   });
 
   // layout.ts keeps summaries and compacted items in module-wide caches (by revision object),

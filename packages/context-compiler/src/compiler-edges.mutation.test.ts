@@ -93,6 +93,19 @@ describe("fitting the window exactly", () => {
     }
   });
 
+  // Stryker's layout.ts:240 `tailStart < 0` as `false`: with no assistant message (no open
+  // pair), the whole transcript was counted as mandatory.
+  it("counts nothing of a transcript without an assistant message as mandatory", () => {
+    const notes: SourceMessage[] = Array.from({ length: 4 }, (_, index) => ({
+      id: `event:${index + 3}`,
+      message: { role: "user", content: [{ type: "text", text: `Note ${index}: ${"detail ".repeat(40)}` }] },
+    }));
+    const fixed = compile(inputAt([], 0), FAST).manifest.allocation.mandatory;
+    const { mandatory, used } = compile(inputAt([], 0, { transcript: notes }), FAST).manifest.allocation;
+    expect(used).toBeGreaterThan(fixed + 100);
+    expect(mandatory).toBe(fixed);
+  });
+
   // Mutant layout.ts:243 (a summary's tokens left out of what the transcript uses).
   it("counts a summary toward the window: a compacted transcript that fills it exactly fits, one token less overflows", () => {
     const summary = "Turn 0 read src/module_0.ts.";

@@ -109,6 +109,7 @@ export function renderTranscriptMessage(message: Message, id: string, trust: Tru
     case "tool":
       return { role: "tool", content: message.content.map((part, index) => renderToolPart(part, index, id, trust, nonce, truncations)) };
     case "user":
+      // Without this return a trusted message is rebuilt equal (wrapContent leaves trusted text as is): equivalent (issue 17).
       if (!isUntrusted(trust)) return message;
       return { role: "user", content: message.content.map((part) => ({ type: "text", text: wrapContent(part.text, { trust, source: id, nonce }) })) };
     case "system":

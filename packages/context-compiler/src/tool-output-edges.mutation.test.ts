@@ -73,6 +73,12 @@ describe("tool output at its byte budget", () => {
     const part = compiled(stored(text, BUDGET + 1));
     expect(part.item.truncations).toEqual([{ part: 0, originalBytes: BUDGET + 1, keptBytes: BUDGET, artifactHash: "ab".repeat(32) }]);
     expect(part.shown.content[0]!.text).toContain(`\n${text}\n`);
+    // Stryker's render.ts:59 `inlineBytes <= budget` as `true`: inline text over the budget, all
+    // of the output (only structured output went out of line), was shown whole.
+    const over = compiled(stored(`${text}c`, BUDGET + 1));
+    expect(over.item.truncations).toEqual([{ part: 0, originalBytes: BUDGET + 1, keptBytes: BUDGET, artifactHash: "ab".repeat(32) }]);
+    expect(over.shown.content[0]!.text).toContain(`\n${text}\n`);
+    expect(over.shown.content[0]!.text).not.toContain(`${text}c`);
   });
 
   // Mutant render.ts:84 (`entry.part === index` as `true`): every result of a message took the first cut's note.

@@ -200,6 +200,9 @@ function requestDigester(): (header: string, layout: Layout, evidenceFrame: stri
     let hash: Hash;
     let from = 0;
     const previous = checkpoint;
+    // Defensive parts, equivalent under mutation (issue 17): the header only changes with the
+    // tools, and new tools make a new layout (new columns); `<=` as `<` only rehashes a
+    // layout compiled again (the same digest, more slowly).
     if (previous !== undefined && previous.columns === columns && previous.header === header && previous.frames <= count.entries) {
       hash = previous.hash.copy();
       from = previous.frames;
@@ -239,6 +242,7 @@ function fitLayout(
     });
   }
   const made: ContextRevision[] = [];
+  // `layout.used > available` here only saves the setup below: the loop checks it again, so `>=` is equivalent (issue 17).
   if (layout.used > available && policy !== undefined && policy.summarize === undefined) {
     const maxChars = summaryCharBudget(policy, available);
     const target = Math.floor(available * policy.threshold);

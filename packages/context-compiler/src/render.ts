@@ -57,10 +57,12 @@ export function planTruncations(message: Message, budgetOf: (toolName: string) =
       const inlineBytes = utf8Length(text);
       const originalBytes = Math.max(part.result.truncation!.originalBytes, inlineBytes);
       if (inlineBytes <= budget && inlineBytes === originalBytes) return; // only the structured output went out of line
+      // `<=`, `<` or always cutting alike (mutation testing, issue 17): text within `budget` bytes is its own cut.
       const keptBytes = inlineBytes <= budget ? inlineBytes : utf8Length(truncateUtf8(text, budget));
       truncations.push({ part: index, originalBytes, keptBytes, artifactHash: stored.digest.slice("sha256:".length) });
       return;
     }
+    // A fast path only: without it, or with `<`, the byte count below decides the same (issue 17).
     if (text.length <= budget / 3) return; // at most 3 bytes per UTF-16 unit: certainly fits
     const originalBytes = utf8Length(text);
     if (originalBytes <= budget) return;
@@ -89,6 +91,7 @@ function renderToolPart(
   }
   const envelope: ToolResultEnvelope = { status: result.status, content: [{ type: "text", text }], timing: result.timing };
   const truncation = cut === undefined ? result.truncation : { originalBytes: cut.originalBytes, keptBytes: cut.keptBytes, artifactHash: cut.artifactHash };
+  // Always assigning would add an undefined member, which canonical JSON drops: the same bytes (issue 17).
   if (truncation !== undefined) envelope.truncation = truncation;
   if (result.error !== undefined) {
     envelope.error = { code: result.error.code, message: wrapContent(result.error.message, { trust, source: id, nonce }) };
@@ -106,6 +109,7 @@ export function renderTranscriptMessage(message: Message, id: string, trust: Tru
     case "tool":
       return { role: "tool", content: message.content.map((part, index) => renderToolPart(part, index, id, trust, nonce, truncations)) };
     case "user":
+      // Without this return a trusted message is rebuilt equal (wrapContent leaves trusted text as is): equivalent (issue 17).
       if (!isUntrusted(trust)) return message;
       return { role: "user", content: message.content.map((part) => ({ type: "text", text: wrapContent(part.text, { trust, source: id, nonce }) })) };
     case "system":

@@ -1,0 +1,48 @@
+// runFailedDraft's data, exactly: written against the two survivors of reports/mutation/runtime.md
+// (issue 17) at run-failure.ts:34 and :40, each applied by hand.
+import { YokeError } from "@yoke/protocol";
+import { describe, expect, it } from "vitest";
+import type { ModelCallFailure } from "../model-call.js";
+import type { RunContext } from "../run-context.js";
+import { runFailedDraft } from "./run-failure.js";
+
+/** The parts of a run context runFailedDraft reads: the current turn and the clock. */
+function contextAt(currentTurnId: string | undefined): RunContext {
+  return { accumulator: { peek: () => ({ currentTurnId }) }, deps: { clock: { now: () => 42 } } } as unknown as RunContext;
+}
+
+describe("runFailedDraft", () => {
+  // Mutant :40 (`turnId` always set): a failure outside any turn carried `turnId: undefined`.
+  it("has no turnId member, and no causation, for a failure outside any turn", () => {
+    const draft = runFailedDraft(contextAt(undefined), new YokeError("CONFIG_INVALID", "no model"));
+    expect(draft.causationId).toBeNull();
+    expect(Object.keys(draft.data).sort()).toEqual(["code", "message", "retryable"]);
+    expect(draft.data).toStrictEqual({ code: "CONFIG_INVALID", message: "no model", retryable: false });
+    expect(runFailedDraft(contextAt("turn_3"), new Error("boom"))).toStrictEqual({
+      type: "run.failed",
+      at: 42,
+      causationId: "turn_3",
+      data: { turnId: "turn_3", code: "INTERNAL", message: "boom", retryable: false },
+    });
+  });
+
+  // Mutant :34 (`model?.requestId ?? …` as `&&`): the failed call's own request id was dropped
+  // whenever the thrown error's details did not repeat it.
+  it("takes the request id from the failed model call first, then from the error's details", () => {
+    const failure: ModelCallFailure = { attempt: 2, code: "PROVIDER_UNAVAILABLE", message: "503", retryable: true, retrying: false, requestId: "req_call" };
+    const withCall = runFailedDraft(contextAt("turn_1"), new Error("socket hang up"), failure);
+    expect(withCall.data).toStrictEqual({
+      turnId: "turn_1",
+      code: "PROVIDER_UNAVAILABLE",
+      message: "503",
+      retryable: true,
+      requestId: "req_call",
+      attempts: 2,
+    });
+    const fromError = runFailedDraft(contextAt("turn_1"), new YokeError("PROVIDER_UNAVAILABLE", "503", { details: { requestId: "req_error" } }));
+    expect(fromError.data).toMatchObject({ requestId: "req_error" });
+    expect(runFailedDraft(contextAt("turn_1"), new YokeError("PROVIDER_UNAVAILABLE", "503", { details: { requestId: 7 } })).data).not.toHaveProperty(
+      "requestId",
+    );
+  });
+});

@@ -69,16 +69,9 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // What a child spawned in this batch forks from: the request the model answered with the batch's calls.
     const forks = context.deps.subagents?.forkSources;
     forks?.set(run.runId, { manifest: context.compiled.manifest, input: () => contextInputOf(context, context.accumulator.peek()) });
-    let outcomes: Awaited<ReturnType<typeof context.deps.executor.executeAll>>;
-    try {
-      outcomes = await context.deps.executor.executeAll(
-        dispatched,
-        toolSignal(context),
-        context.lease === undefined ? { run } : { fencingToken: context.lease.current().token, run },
-      );
-    } finally {
-      forks?.delete(run.runId);
-    }
+    const outcomes = await context.deps.executor
+      .executeAll(dispatched, toolSignal(context), context.lease === undefined ? { run } : { fencingToken: context.lease.current().token, run })
+      .finally(() => forks?.delete(run.runId));
     const retries: DispatchItem[] = [];
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;

@@ -108,6 +108,31 @@ const settles = { settled: BudgetSettlementSchema.optional() };
 /** What running a tool twice does to the world. */
 export const SideEffectClassSchema = z.enum(["none", "idempotent", "reversible", "irreversible"]);
 
+/**
+ * The parent context a child run was forked from (`@yoke/context-compiler`'s `forkContext`),
+ * taken from the request the parent's model saw when it asked for the spawn: that request's
+ * run-state revision and hash, the parent item ids it shared (`shared`, as asked), and those
+ * items as the child's evidence, whole (`evidence`: id `parent:<id>`, the text, its priority
+ * and its trust, which is always a data label: a shared item is never an instruction). Every
+ * request of the child is compiled with this evidence, and rebuilt from it, so a resumed
+ * child keeps its fork whatever its parent did since.
+ */
+export const RunForkSchema = z.object({
+  parentRevision: z.number().int().nonnegative(),
+  parentRequestHash: HashSchema,
+  shared: z.array(z.string()),
+  evidence: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(["evidence", "memory"]),
+      text: z.string(),
+      priority: z.number(),
+      trust: z.enum(["tool_output", "retrieved", "remote_tool_description"]),
+    }),
+  ),
+});
+export type RunFork = z.infer<typeof RunForkSchema>;
+
 /** Data of each canonical event type, keyed by type. */
 export const EVENT_DATA_SCHEMAS = {
   "run.started": z.object({
@@ -142,8 +167,10 @@ export const EVENT_DATA_SCHEMAS = {
     /**
      * A child run (a subagent): the parent's run and the `spawn_subagent` action that started
      * it, and the context revision of the parent it was forked from. Absent for a top-level run.
+     * `fork`: what the child was forked from (see `RunForkSchema`); absent in journals written
+     * before forks (the child started from its task alone).
      */
-    parent: z.object({ runId: z.string(), actionId: z.string(), contextRevision: z.number().int().nonnegative() }).optional(),
+    parent: z.object({ runId: z.string(), actionId: z.string(), contextRevision: z.number().int().nonnegative(), fork: RunForkSchema.optional() }).optional(),
     /**
      * Set on the first event of a run's interrupt inbox (a stream of `interrupt.requested`
      * beside the run, see docs/decisions/0015): the run it is the inbox of. Such a stream is

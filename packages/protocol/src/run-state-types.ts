@@ -1,5 +1,5 @@
 import type { ActionStatus } from "./actions.js";
-import type { Outcome } from "./events.js";
+import type { Outcome, RunFork } from "./events.js";
 import type { JsonValue, Message, ModelResponse, ToolSpec, Usage } from "./model.js";
 import type { ApprovalRecord } from "./approvals.js";
 import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
@@ -96,7 +96,7 @@ export interface RunState {
     | { readonly kind: "refusal" | "content_filter" | "escalation"; readonly reason: string; readonly turnId?: string; readonly actionId?: string }
     | undefined;
   /** The parent run and spawn action of a child run (`run.started.parent`); undefined for a top-level run. */
-  readonly parent: { readonly runId: string; readonly actionId: string; readonly contextRevision: number } | undefined;
+  readonly parent: { readonly runId: string; readonly actionId: string; readonly contextRevision: number; readonly fork?: RunFork } | undefined;
   readonly outcome: Outcome | undefined;
   /**
    * When the run asked for structured output and finished with an answer: that answer parsed

@@ -1,4 +1,5 @@
 import type { TurnTools } from "./pinned-tools.js";
+import { forkArtifacts } from "./subagents/fork-source.js";
 import {
   ContextRevisionSchema,
   ManifestDeltaSchema,
@@ -82,9 +83,16 @@ export function parseManifestDelta(event: Pick<JournalEvent, "seq">, data: Event
   return parsed.data;
 }
 
+/** Records artifacts another event already journals (a child's fork, in its `run.started`): no `context.compiled` repeats them. */
+export function noteJournaledArtifacts(compiled: CompiledContext, hashes: Iterable<string>): void {
+  for (const hash of hashes) compiled.artifacts.add(hash);
+}
+
 /** Keeps `compiled` current with one stored event (appended by this process or read on resume). */
 export function observeCompiled(compiled: CompiledContext, event: YokeEvent): void {
-  if (event.type === "context.compiled") {
+  if (event.type === "run.started") {
+    noteJournaledArtifacts(compiled, forkArtifacts(event.data.parent?.fork).keys());
+  } else if (event.type === "context.compiled") {
     const data = event.data;
     const staged = compiled.staged.get(data.requestHash);
     if (staged !== undefined) {

@@ -6,13 +6,14 @@ import {
   newId,
   parseId,
   readYokeEvents,
+  type EventData,
   type RunScope,
   type SchemaLike,
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { createContextCompiler } from "@yoke/context-compiler";
-import { createCompiledContext, observeCompiled, type CompiledContext } from "./compiled-context.js";
+import { createCompiledContext, noteJournaledArtifacts, observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { resolveOptions, resolvePrincipal } from "./harness-deps.js";
 import type {
   ApproveOptions,
@@ -40,6 +41,7 @@ import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-contr
 import { RunBudget } from "./budget/run-budget.js";
 import { withSubagents } from "./subagents/child-runs.js";
 import type { ChildLink } from "./subagents/spawn-tool.js";
+import { forkArtifacts } from "./subagents/fork-source.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -233,7 +235,7 @@ async function startRun(
       ...(snapshot === undefined ? {} : { toolSnapshot: snapshot }),
       ...principalData(deps, scope, startOptions),
       limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
-      ...(parent === undefined ? {} : { parent: { runId: parent.runId, actionId: parent.actionId, contextRevision: parent.contextRevision } }),
+      ...(parent === undefined ? {} : { parent: parentData(parent) }),
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };
@@ -242,6 +244,8 @@ async function startRun(
     parent === undefined ? undefined : { runId: parent.runId, actionId: parent.actionId, reservationId: parent.reservationId },
   );
   const head = opened === undefined ? [runStarted] : [runStarted, opened];
+  // The fork's texts are journaled in run.started: the first request's context.compiled does not repeat them.
+  noteJournaledArtifacts(context.compiled, forkArtifacts(parent?.fork).keys());
   const first = nextTurnDrafts(context, preview(context, head, 0));
   await commit(context, [...head, ...first], 0);
   context.logger.info(
@@ -254,6 +258,12 @@ async function startRun(
     "run started",
   );
   return runLoop(context);
+}
+
+/** `run.started.parent`: the link, and the fork when the child has one. */
+function parentData(parent: ChildLink): NonNullable<EventData<"run.started">["parent"]> {
+  const link = { runId: parent.runId, actionId: parent.actionId, contextRevision: parent.contextRevision };
+  return parent.fork === undefined ? link : { ...link, fork: parent.fork };
 }
 
 /**

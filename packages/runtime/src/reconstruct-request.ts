@@ -4,6 +4,7 @@ import { RunStateAccumulator, YokeError, type JournalEvent, type JournalV1, type
 import { cutOutputsOf, verifyOutOfLine, type CutOutput, type ReconstructOptions } from "./cut-outputs.js";
 import { parseManifestDelta } from "./compiled-context.js";
 import { turnTools } from "./pinned-tools.js";
+import { forkArtifacts } from "./subagents/fork-source.js";
 
 export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
 
@@ -69,7 +70,10 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
   let found: { seq: number; manifest: Manifest; requestHash: string; input: ContextInput; sourceSeqs: Map<string, number> } | undefined;
   for (const stored of events) {
     const event = accumulator.apply(stored);
-    if (event.type === "context.compiled") {
+    if (event.type === "run.started") {
+      // A child's shared items: journaled once, in its run.started, and named by hash in its manifests.
+      for (const [hash, text] of forkArtifacts(event.data.parent?.fork)) artifacts.set(hash, text);
+    } else if (event.type === "context.compiled") {
       const data = event.data;
       manifest = applyManifestDelta(manifest, parseManifestDelta(event, data, manifest?.requestHash ?? null));
       for (const artifact of data.artifacts ?? []) {

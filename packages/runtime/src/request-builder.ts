@@ -6,6 +6,7 @@ import {
   type CompileConfig,
   type CompileResult,
   type ContextInput,
+  type EvidenceItem,
 } from "@yoke/context-compiler";
 import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { journaledDelta } from "./compiled-context.js";
@@ -13,6 +14,7 @@ import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
 import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
 import { isExhaustion } from "./budget/run-budget.js";
+import { forkedEvidence } from "./subagents/fork-source.js";
 
 type JsonRecord = Record<string, JsonValue>;
 
@@ -47,18 +49,27 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
  */
 export function contextInputOf(context: RunContext, state: RunState, offer?: TurnOffer): ContextInput {
   const { compactions } = context.compiled;
-  const { constraints, evidence } = context.deps.context;
+  const { constraints } = context.deps.context;
+  const evidence = evidenceOf(context, state);
   const offered = offeredTools(context, state, offer ?? state.offeredTools);
   const input = contextInputFromRunState(state, {
     previousTranscript: context.compiled.transcript,
     ...(constraints === undefined ? {} : { constraints }),
-    ...(evidence === undefined ? {} : { evidence: evidence(state) }),
+    ...(evidence === undefined ? {} : { evidence }),
     ...(compactions.length === 0 ? {} : { compactions: compactions.slice() }),
     ...(offered === undefined ? {} : { toolRevisions: offered.revisions }),
     ...(offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote }),
   });
   context.compiled.transcript = input.transcript;
   return offered === undefined ? input : { ...input, tools: offered.tools };
+}
+
+/** A child's shared items (its fork, from `run.started`) first, then the harness's `context.evidence`. */
+function evidenceOf(context: RunContext, state: RunState): readonly EvidenceItem[] | undefined {
+  const own = context.deps.context.evidence?.(state);
+  const forked = forkedEvidence(state);
+  if (forked.length === 0) return own;
+  return own === undefined || own.length === 0 ? forked : [...forked, ...own];
 }
 
 /** The turn's tools; the same objects while the offered set is the same, so the compiler renders them once. */

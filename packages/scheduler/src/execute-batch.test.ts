@@ -78,6 +78,27 @@ describe("executeBatch outcomes", () => {
     expect(outcomes[2]).toMatchObject({ retryable: true, dispatched: true });
   });
 
+  it("a handler's SUBAGENT_FAILED or TOOL_INPUT_INVALID keeps its code in the result; any other code is TOOL_FAILED", async () => {
+    const throwing = (name: string, code: "SUBAGENT_FAILED" | "TOOL_INPUT_INVALID" | "PROVIDER_REQUEST_INVALID") =>
+      declaration({
+        name,
+        access: () => ({ reads: [], writes: [name] }),
+        execute: async () => {
+          throw new YokeError(code, `${name} refused`);
+        },
+      });
+    const tools = [throwing("a", "SUBAGENT_FAILED"), throwing("b", "TOOL_INPUT_INVALID"), throwing("c", "PROVIDER_REQUEST_INVALID")];
+    const outcomes = await executeBatch(
+      tools.map((tool, index) => item(tool, index)),
+      { clock, timers: neverTimers },
+    );
+    expect(outcomes.map((outcome) => outcome.kind === "failed" && [outcome.result.error?.code, outcome.retryable])).toEqual([
+      ["SUBAGENT_FAILED", false],
+      ["TOOL_INPUT_INVALID", false],
+      ["TOOL_FAILED", false],
+    ]);
+  });
+
   it("a deadline after dispatch: uncertain for a tool with effects, TOOL_TIMEOUT for a `none` tool", async () => {
     const timers = manualTimers();
     const running = executeBatch([item(hangs("none"), 0), item(hangs("reversible"), 1)], { clock, timers });

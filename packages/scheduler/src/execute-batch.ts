@@ -43,12 +43,20 @@ export function accessOf(tool: ToolDeclarationV1<any>, input: unknown): ToolAcce
 }
 
 /**
+ * Codes a handler's error keeps in its result (any other is TOOL_FAILED): a child run that
+ * ended without a result (SUBAGENT_FAILED), and arguments valid by the tool's schema that the
+ * tool itself refused (TOOL_INPUT_INVALID: e.g. a reference to something that does not exist).
+ */
+const KEPT_CODES = ["SUBAGENT_FAILED", "TOOL_INPUT_INVALID"] as const;
+
+/**
  * Runs a batch of leased attempts, conflict-aware: each waits for the earlier ones it
  * conflicts with (see `conflictPredecessors`), the rest run at once. Never rejects; one
  * outcome per item, in input order:
  * - the handler returned: `committed`;
  * - it threw: `failed` (retryable if the error says so), except a TOOL_OUTCOME_UNKNOWN
- *   error from a tool with effects, which is `uncertain`;
+ *   error from a tool with effects, which is `uncertain`; the result's code is TOOL_FAILED,
+ *   or the error's own when it is one the model can act on (`KEPT_CODES`);
  * - deadline or cancellation before dispatch: `failed` with `dispatched: false`
  *   (a timeout is retryable); after dispatch: `uncertain` for a tool with effects (a `none`
  *   tool simply fails);
@@ -154,8 +162,9 @@ async function runItem(
         return { kind: "uncertain", reason: messageOf(error) };
       }
       const retryable = YokeError.isInstance(error) && error.code !== "TOOL_FAILED" && error.retryable;
-      // A child run that ended without a result keeps its own code: the model is told what failed.
-      const code = YokeError.hasCode(error, "SUBAGENT_FAILED") ? "SUBAGENT_FAILED" : "TOOL_FAILED";
+      // A child run that ended without a result, or arguments the tool found wrong (past their schema), keep
+      // their own code: the model is told what failed.
+      const code = KEPT_CODES.find((kept) => YokeError.hasCode(error, kept)) ?? "TOOL_FAILED";
       return { kind: "failed", result: errorEnvelope(code, messageOf(error), startedAt, clock), retryable, dispatched: true };
     } finally {
       slots?.release();

@@ -12,6 +12,7 @@ import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { pollInterrupts } from "../interrupts.js";
 import { isExhaustion } from "../budget/run-budget.js";
+import { contextInputOf } from "../request-builder.js";
 
 /** The action the run stops on, and any other action left uncertain in the same batch. */
 type Escalation = { readonly actionId: string; readonly reason: string; readonly others?: readonly string[] };
@@ -65,13 +66,12 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // journaled with its outcome, and is not dispatched when it still does not fit.
     const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
-    // What a child spawned in this batch forks from: the parent's context revision now.
-    context.deps.subagents?.contextRevisions.set(run.runId, context.compiled.manifest?.contextRevision ?? 0);
-    const outcomes = await context.deps.executor.executeAll(
-      dispatched,
-      toolSignal(context),
-      context.lease === undefined ? { run } : { fencingToken: context.lease.current().token, run },
-    );
+    // What a child spawned in this batch forks from: the request the model answered with the batch's calls.
+    const forks = context.deps.subagents?.forkSources;
+    forks?.set(run.runId, { manifest: context.compiled.manifest, input: () => contextInputOf(context, context.accumulator.peek()) });
+    const outcomes = await context.deps.executor
+      .executeAll(dispatched, toolSignal(context), context.lease === undefined ? { run } : { fencingToken: context.lease.current().token, run })
+      .finally(() => forks?.delete(run.runId));
     const retries: DispatchItem[] = [];
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;

@@ -45,13 +45,14 @@ export function withSubagents(
     verifiers: [...subagents.verifiers],
     ...(systemPrompt === undefined ? {} : { systemPrompt }),
   });
-  const startChild: StartChild = async (task, runId, link, signal) => {
+  const startChild: StartChild = async (task, runId, link, fork, signal) => {
     const scope = { tenantId: child.tenantId, runId };
-    const ended = await owned(child, scope, { signal }, async (lease) =>
-      (await child.journal.head(scope)) === null
-        ? startRun(child, scope, task, signal === undefined ? { runId } : { runId, signal }, lease, link)
-        : resumeRun(child, scope, signal, lease),
-    );
+    const ended = await owned(child, scope, { signal }, async (lease) => {
+      // A child that exists keeps the fork its run.started holds, whatever its parent did since.
+      if ((await child.journal.head(scope)) !== null) return resumeRun(child, scope, signal, lease);
+      const forked = fork();
+      return startRun(child, scope, task, signal === undefined ? { runId } : { runId, signal }, lease, forked === undefined ? link : { ...link, fork: forked });
+    });
     const charged: Record<string, number> = {};
     for await (const event of child.journal.read(scope)) {
       // `budget.settled`, or the settlement a model response, an action's outcome or a verifier's verdict carries.

@@ -15,7 +15,8 @@ function citationOf(ref: string): string | undefined {
  * must name something the child's own journal holds — `call:<toolCallId>` (a tool call the
  * child made; the id it saw with the result) or `action:<actionId>` that committed in the
  * child run, or an artifact `sha256:<hex>` its events hold (`@yoke/verifier`'s
- * `evidenceVerifier` decides each). A reference of another form, or one that does not check
+ * `evidenceVerifier` decides each), or `parent:<id>`, an item its parent shared with it (its
+ * `run.started.parent.fork`). A reference of another form, or one that does not check
  * out, fails with every such reference named and `retry: true`: the child is told and may do
  * the work or cite what it did; past the harness's `verifierRetries` the child ends
  * `verification_failed` and the spawn fails SUBAGENT_FAILED. Replay-safe: it reads events only.
@@ -29,17 +30,29 @@ export function claimsEvidenceVerifier(): VerifierV1 {
     description: "every claim's evidence is a tool call, action or artifact the child's journal holds",
     async verify(input) {
       const claims = (input.answer.output as { claims?: { evidence?: { ref?: unknown }[] }[] } | undefined)?.claims ?? [];
-      const refs = claims.flatMap((claim) => (claim.evidence ?? []).map((evidence) => String(evidence.ref)));
+      const cited = claims.flatMap((claim) => (claim.evidence ?? []).map((evidence) => String(evidence.ref)));
+      const given = new Set((input.state.parent?.fork?.evidence ?? []).map((item) => item.id));
+      const notGiven = cited.filter((ref) => ref.startsWith("parent:") && !given.has(ref));
+      if (notGiven.length > 0) {
+        const listed = given.size === 0 ? "your parent shared nothing" : `your parent shared ${[...given].join(", ")}`;
+        return {
+          passed: false,
+          retry: true,
+          reason: `evidence ${notGiven.map((ref) => JSON.stringify(ref)).join(", ")} names parent items you were not given; ${listed}`,
+          details: { notGiven },
+        };
+      }
+      const refs = cited.filter((ref) => !given.has(ref));
       const unreadable = refs.filter((ref) => citationOf(ref) === undefined);
       if (unreadable.length > 0) {
         return {
           passed: false,
           retry: true,
-          reason: `evidence must name a tool call (call:<toolCallId>), an action (action:<actionId>) or an artifact (sha256:<hex>) of this run; these do not: ${unreadable.map((ref) => JSON.stringify(ref)).join(", ")}`,
+          reason: `evidence must name a tool call (call:<toolCallId>), an action (action:<actionId>) or an artifact (sha256:<hex>) of this run, or an item your parent shared (parent:<id>); these do not: ${unreadable.map((ref) => JSON.stringify(ref)).join(", ")}`,
           details: { unreadable },
         };
       }
-      if (refs.length === 0) return { passed: true, details: { citations: [] } };
+      if (refs.length === 0) return { passed: true, details: cited.length === 0 ? { citations: [] } : { citations: [], shared: cited } };
       const text = refs.map((ref) => citationOf(ref)!).join(" ");
       const {
         verifierId: _id,

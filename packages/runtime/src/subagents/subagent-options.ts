@@ -1,6 +1,7 @@
 import { BudgetAmountsSchema, YokeError, type BudgetAmounts, type SchemaLike, type VerifierV1 } from "@yoke/protocol";
 import { z } from "zod";
 import { claimsEvidenceVerifier } from "./claims-evidence.js";
+import type { ForkSource } from "./fork-source.js";
 
 /** The name of the runtime-provided tool that starts a child run. */
 export const SPAWN_SUBAGENT = "spawn_subagent";
@@ -8,8 +9,9 @@ export const SPAWN_SUBAGENT = "spawn_subagent";
 /**
  * The default result of a child run: claims, each resting on at least one evidence reference
  * the child's journal holds: a tool call it made `call:<toolCallId>` (the id it saw with the
- * result), an action `action:<actionId>` that committed, or an artifact `sha256:<hex>`. The
- * child's verifier gate checks them (`claimsEvidenceVerifier`).
+ * result), an action `action:<actionId>` that committed, an artifact `sha256:<hex>`, or an
+ * item its parent shared with it `parent:<id>`. The child's verifier gate checks them
+ * (`claimsEvidenceVerifier`).
  */
 export const SubagentClaimsSchema = z.object({
   claims: z.array(
@@ -64,8 +66,8 @@ export interface ResolvedSubagents {
   readonly maxTurns: number;
   readonly systemPrompt: string | undefined;
   readonly verifiers: readonly VerifierV1[];
-  /** The parent's context revision per run, as of its last dispatch (what a child forks from). */
-  readonly contextRevisions: Map<string, number>;
+  /** Each parent run's compiled context while a batch of its calls runs (what a child spawned in it forks from). */
+  readonly forkSources: Map<string, ForkSource>;
   /** What each finished child was charged in all (its journal's `budget.settled`), by the spawn attempt: its parent reservation settles to it. */
   readonly charges: Map<string, BudgetAmounts>;
 }
@@ -89,7 +91,7 @@ export function resolveSubagents(option: SubagentOptions | undefined, toolNames:
     maxTurns,
     systemPrompt: option.systemPrompt,
     verifiers: option.verifiers ?? (option.result === undefined ? [claimsEvidenceVerifier()] : []),
-    contextRevisions: new Map(),
+    forkSources: new Map(),
     charges: new Map(),
   };
 }

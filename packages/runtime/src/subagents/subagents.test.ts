@@ -1,53 +1,9 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, sequentialIdSource, steppingClock, type JournalV1, type ModelRequest, type ProviderAdapterV1, type YokeEvent } from "@yoke/protocol";
-import { callTools, createScriptedModel, say, type ScriptedStep } from "@yoke/testkit";
+import { sequentialIdSource } from "@yoke/protocol";
+import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { crashingJournal, echoTool, failingTool, instantSleep, TENANT } from "../__fixtures__/harness-fixtures.js";
-import { createHarness } from "../harness.js";
-import type { HarnessOptions } from "../harness-types.js";
-
-/** Claims resting on the child's own echo call (pinned to id `call_echo`). */
-const CLAIMS = JSON.stringify({ claims: [{ claim: "echo works", confidence: "high", evidence: [{ ref: "call:call_echo" }] }] });
-const claimsCiting = (ref: string) => JSON.stringify({ claims: [{ claim: "echo works", confidence: "high", evidence: [{ ref }] }] });
-
-/** One provider for parent and children: a request that offers spawn_subagent is the parent's. */
-function routed(parent: readonly ScriptedStep[], child: readonly ScriptedStep[]) {
-  const parentModel = createScriptedModel(parent);
-  const childModel = createScriptedModel(child);
-  const provider: ProviderAdapterV1 = {
-    specificationVersion: "v1",
-    provider: parentModel.provider,
-    modelId: parentModel.modelId,
-    capabilities: parentModel.capabilities,
-    generate: (request: ModelRequest, options) =>
-      request.tools.some((tool) => tool.name === "spawn_subagent") ? parentModel.generate(request, options) : childModel.generate(request, options),
-  };
-  return { provider, parentModel, childModel };
-}
-
-function harnessOf(provider: ProviderAdapterV1, journal: JournalV1, options: Partial<HarnessOptions> = {}) {
-  return createHarness({
-    provider,
-    journal,
-    tools: [echoTool, failingTool],
-    tenantId: TENANT,
-    clock: steppingClock(1_000, 0),
-    ids: sequentialIdSource(),
-    sleep: instantSleep,
-    maxTurns: 50,
-    budget: { limits: { tokens: 1_000_000, fan_out: 10 } },
-    subagents: { tools: ["echo"], budget: { tokens: 100_000, turns: 5 } },
-    ...options,
-  });
-}
-
-async function eventsOf(journal: JournalV1, runId: string): Promise<YokeEvent[]> {
-  const events: YokeEvent[] = [];
-  for await (const event of journal.read({ tenantId: TENANT, runId })) events.push(parseYokeEvent(event));
-  return events;
-}
-
-const spawn = (task: string) => callTools([{ name: "spawn_subagent", args: { task } }]);
+import { crashingJournal } from "../__fixtures__/harness-fixtures.js";
+import { CLAIMS, claimsCiting, eventsOf, harnessOf, routed, spawn } from "./__fixtures__/subagent-rig.js";
 
 describe("subagents", () => {
   it("a spawn starts a child run in its own stream, linked by run, action, context revision and reservation, with the declared tools; its typed result is the action's output", async () => {
@@ -73,7 +29,20 @@ describe("subagents", () => {
     const childRunId = reserved?.type === "budget.reserved" ? reserved.data.attribution.childRunId! : "";
     const child = await eventsOf(journal, childRunId);
     const started = child[0]!;
-    expect(started.type === "run.started" && started.data.parent).toEqual({ runId: "run_parent", actionId, contextRevision: 0 });
+    // Forked from the request the parent's model answered with the spawn (its first), sharing nothing.
+    const asked = parent.find((event) => event.type === "model.requested");
+    const compiled = parent.find((event) => event.type === "context.compiled");
+    expect(started.type === "run.started" && started.data.parent).toEqual({
+      runId: "run_parent",
+      actionId,
+      contextRevision: 0,
+      fork: {
+        parentRevision: compiled?.type === "context.compiled" ? compiled.data.revision : -1,
+        parentRequestHash: asked?.type === "model.requested" ? asked.data.requestHash : "",
+        shared: [],
+        evidence: [],
+      },
+    });
     expect(started.type === "run.started" && started.data.tools.map((tool) => tool.name)).toEqual(["echo"]);
     const opened = child[1]!;
     expect(opened.type === "budget.opened" && opened.data).toMatchObject({

@@ -338,6 +338,18 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   budget?: BudgetOptions;
   /** A `spawn_subagent` tool whose action starts a child run (`SubagentOptions`). */
   subagents?: SubagentOptions;
+  /** How a run's owner watches its interrupt inbox (`InterruptOptions`). */
+  interrupts?: InterruptOptions;
+}
+
+/** `HarnessOptions.interrupts`. */
+export interface InterruptOptions {
+  /**
+   * While a model call is in flight, the run's owner reads its interrupt inbox every this many
+   * ms (on the harness's `timers`) and cuts the call short when another process has cancelled
+   * the run. Default 500. A cancel sent through the harness that drives the run needs no wait.
+   */
+  readonly pollMs?: number;
 }
 
 /** Who a run acts for: an id, whether the caller authenticated it (default true) and the scopes delegated to the run. */
@@ -508,7 +520,9 @@ export interface Harness<Output = unknown> {
    * Interrupts a run, from this process or any other sharing the journal: `{ input }` adds a
    * person's input (`input.added` source `interrupt`) at the run's next turn boundary (or
    * answers a wait); `{ cancel: reason }` ends it `cancelled` at its next step, never between
-   * a tool call and its result (the batch in flight settles first). The request goes to the
+   * a tool call and its result (the batch in flight settles first). A cancel cuts a model call
+   * in flight short (`model.failed` CANCELLED, its budget settled): at once when this harness
+   * drives the run, else within `interrupts.pollMs`. The request goes to the
    * run's interrupt inbox (a stream beside the run that needs no lease); the run's owner lands
    * it and acknowledges it (`interrupt.landed`) in the same append, so it lands exactly once,
    * also across a crash. A run nobody drives lands it on its next `resume`. RUN_NOT_FOUND,

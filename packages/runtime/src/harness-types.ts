@@ -233,7 +233,7 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   maxConcurrentTools?: number;
   /** How retries wait. Default: a real timer. Tests inject an instant one. */
   sleep?: Sleep;
-  /** Timers that arm tool deadlines and model call deadlines. Default: the real ones. Tests inject fake ones. */
+  /** Timers that arm tool deadlines, model call deadlines and the inbox watch during a model call (`interrupts.pollMs`). Default: the real ones. Tests inject fake ones. */
   timers?: Timers;
   /**
    * UTF-8 bytes of one tool result (its text, structured output and error message) one
@@ -417,7 +417,8 @@ export interface StartOptions {
   /**
    * Aborting ends the run `cancelled` at the next safe point (never between a tool call and
    * its result). A model call in flight is abandoned at once, whether or not the provider
-   * honours the signal; a tool call that would take another attempt is not retried.
+   * honours the signal (journaled `model.failed` CANCELLED, its budget settled); a tool call
+   * that would take another attempt is not retried.
    */
   signal?: AbortSignal;
   /** Who this run acts for; default: the harness's `principal`. Journaled in `run.started.principal`. */

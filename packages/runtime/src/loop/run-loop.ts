@@ -16,8 +16,9 @@ import { holdLive, landInputDrafts, pendingCancel, pollInterrupts } from "../int
  * Drives a run from whatever phase its state is in to an outcome. Each step reads the live
  * state (`peek`, no copy), does one piece of work and commits what it learned; the phase of
  * the folded state alone decides the next step, which is why a resume needs nothing but the
- * journal. Cancellation lands between steps, never between a tool call and its result. An
- * error that stops the run is journaled as `run.failed` before it propagates.
+ * journal. Cancellation lands between steps, never between a tool call and its result, and
+ * cuts a model call in flight short (`callModel`). An error that stops the run is journaled
+ * as `run.failed` before it propagates.
  */
 export async function runLoop(context: RunContext): Promise<RunResult | WaitingRunResult> {
   let result: Omit<RunResult, "output"> | WaitingRunResult;

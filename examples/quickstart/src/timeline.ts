@@ -1,5 +1,6 @@
-// Renders journal events as one readable line each.
-import type { AssistantPart, YokeEvent } from "@yoke/protocol";
+// Renders journal events as one readable line each, with the budget steps an event carries
+// (a reservation or a settlement riding on the work's own event) on a line under it.
+import { budgetEntriesOf, type AssistantPart, type BudgetAmounts, type BudgetEntry, type YokeEvent } from "@yoke/protocol";
 
 /** A revision digest as the timeline shows it: its first 12 hex digits. */
 const short = (digest: string) => digest.slice(0, 12);
@@ -9,7 +10,33 @@ const clip = (text: string, width = 60) => {
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 };
 
+/** The event's line, and under it the budget steps it carries (`budget: reserved …` / `budget: settled …`). */
 export function describeEvent(event: YokeEvent): string {
+  const line = describeOne(event);
+  // `budget.reserved` / `budget.settled` say it on their own line already.
+  if (event.type === "budget.reserved" || event.type === "budget.settled") return line;
+  const steps = budgetEntriesOf(event).map(describeBudgetStep);
+  return steps.length === 0 ? line : `${line}\n${" ".repeat(26)}budget: ${steps.join("; ")}`;
+}
+
+/** One budget step, compactly: what a reservation holds (and for what), or what a settlement charged. */
+export function describeBudgetStep(entry: BudgetEntry): string {
+  if (entry.kind === "reserved") return `reserved ${amounts(entry.data.amounts)} (${entry.data.attribution.kind})`;
+  return `settled ${amounts(entry.data.charged)}${entry.data.overshoot ? " (overshoot)" : ""}`;
+}
+
+/** Left out of a step's line: the split of `tokens` (when it is there) and the concurrency gauge, which the report at the end details. */
+const DETAIL = new Set(["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "concurrency"]);
+
+/** `turns 1, tokens 2148, spend 4500`: each dimension with a non-zero amount, as journaled, but the details. */
+function amounts(values: BudgetAmounts): string {
+  const shown = Object.entries(values).filter(
+    ([dimension, value]) => value !== undefined && value !== 0 && !(DETAIL.has(dimension) && (dimension === "concurrency" || values.tokens !== undefined)),
+  );
+  return shown.length === 0 ? "nothing" : shown.map(([dimension, value]) => `${dimension} ${value}`).join(", ");
+}
+
+function describeOne(event: YokeEvent): string {
   const head = `  #${String(event.seq).padStart(2)}  ${event.type.padEnd(20)}`;
   switch (event.type) {
     case "run.started": {

@@ -104,4 +104,76 @@ describe("the timeline", () => {
     });
     expect(describeEvent(failed)).toContain("stopped: PROVIDER_UNAVAILABLE (request req_1); resume to continue");
   });
+
+  it("shows the budget steps an event carries under it: a reservation on the event that starts the work, a settlement on the one that ends it", () => {
+    const attribution = { kind: "model_call", runId: "run_a", turnId: "turn_1" };
+    const requested = parseYokeEvent({
+      ...responded([]),
+      type: "model.requested",
+      data: {
+        turnId: "turn_1",
+        requestHash: "a".repeat(64),
+        messageCount: 2,
+        reserved: {
+          reservationId: "reservation_2",
+          parentId: "reservation_1",
+          amounts: { turns: 1, tokens: 2148, input_tokens: 100, output_tokens: 2048, wall_time: 0 },
+          attribution,
+        },
+      },
+    });
+    expect(describeEvent(requested).split("\n")).toEqual([
+      expect.stringContaining("model.requested      2 messages, request aaaaaaaaaaaa"),
+      `${" ".repeat(26)}budget: reserved turns 1, tokens 2148 (model_call)`,
+    ]);
+    const answered = parseYokeEvent({
+      ...responded([{ type: "text", text: "done" }]),
+      data: {
+        turnId: "turn_1",
+        response: {
+          provider: "scripted",
+          model: "m",
+          content: [{ type: "text", text: "done" }],
+          stopReason: "end_turn",
+          usage: { inputTokens: 40, outputTokens: 8 },
+        },
+        latencyMs: 0,
+        settled: { reservationId: "reservation_2", charged: { turns: 1, tokens: 48, spend: 240 }, released: { tokens: 2100 }, overshoot: true },
+      },
+    });
+    expect(describeEvent(answered).split("\n")[1]).toBe(`${" ".repeat(26)}budget: settled turns 1, tokens 48, spend 240 (overshoot)`);
+    // A dispatch holds a tool operation and a unit of concurrency; the gauge is left out of the line.
+    const admitted = parseYokeEvent({
+      ...responded([]),
+      type: "action.admitted",
+      data: {
+        turnId: "turn_1",
+        toolCallId: "c1",
+        toolName: "lookup",
+        actionId: "action_1",
+        input: {},
+        sideEffect: "none",
+        decision: "allow",
+        rule: "default",
+        attemptId: "attempt_1",
+        attempt: 1,
+        deadlineAt: 1,
+        reserved: {
+          reservationId: "reservation_3",
+          parentId: "reservation_1",
+          amounts: { wall_time: 60_007, tool_ops: 1, concurrency: 1 },
+          attribution: { kind: "tool_attempt", runId: "run_a", turnId: "turn_1", actionId: "action_1", attemptId: "attempt_1" },
+        },
+      },
+    });
+    expect(describeEvent(admitted).split("\n")[1]).toBe(`${" ".repeat(26)}budget: reserved wall_time 60007, tool_ops 1 (tool_attempt)`);
+    // An event carrying nothing has no budget line; a budget event says it on its own line.
+    expect(describeEvent(responded([]))).not.toContain("budget:");
+    const own = parseYokeEvent({
+      ...responded([]),
+      type: "budget.settled",
+      data: { reservationId: "reservation_2", charged: { turns: 1 }, released: {}, overshoot: true },
+    });
+    expect(describeEvent(own)).toMatch(/budget\.settled\s+charged \{"turns":1\} \(overshoot\)$/);
+  });
 });

@@ -16,6 +16,7 @@ import { resolveLeasePolicy } from "./run-lease.js";
 import { resolveOutput } from "./structured-output.js";
 import { resolveLoopControl } from "./resolve-loop-control.js";
 import { resolveBudget } from "./budget/budget-options.js";
+import { DEFAULT_INTERRUPT_POLL_MS } from "./loop-control.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 /** The tenant of a harness built without `tenantId` (single-tenant use). */
@@ -56,6 +57,8 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   if (!Number.isInteger(maxEventOutputBytes) || maxEventOutputBytes < 1) invalid("maxEventOutputBytes must be a positive integer", "maxEventOutputBytes");
   const outputRetries = options.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
   if (!Number.isInteger(outputRetries) || outputRetries < 0) invalid("outputRetries must be a non-negative integer", "outputRetries");
+  const interruptPollMs = options.interrupts?.pollMs ?? DEFAULT_INTERRUPT_POLL_MS;
+  if (!Number.isInteger(interruptPollMs) || interruptPollMs < 1) invalid("interrupts.pollMs must be a positive integer", "interrupts");
   const output = resolveOutput(options.output);
   if (options.artifacts !== undefined && options.artifacts?.specificationVersion !== "v1") invalid("artifacts must implement ArtifactStoreV1", "artifacts");
   if (journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
@@ -130,6 +133,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     principal,
     approvalTtlMs,
     budget: resolveBudget(options.budget, options.provider),
+    interrupts: { pollMs: interruptPollMs, live: new Map() },
   };
 }
 

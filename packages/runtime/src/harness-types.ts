@@ -233,7 +233,7 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   maxConcurrentTools?: number;
   /** How retries wait. Default: a real timer. Tests inject an instant one. */
   sleep?: Sleep;
-  /** Timers that arm tool deadlines and model call deadlines. Default: the real ones. Tests inject fake ones. */
+  /** Timers that arm tool deadlines, model call deadlines and the inbox watch during a model call (`interrupts.pollMs`). Default: the real ones. Tests inject fake ones. */
   timers?: Timers;
   /**
    * UTF-8 bytes of one tool result (its text, structured output and error message) one
@@ -338,6 +338,18 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   budget?: BudgetOptions;
   /** A `spawn_subagent` tool whose action starts a child run (`SubagentOptions`). */
   subagents?: SubagentOptions;
+  /** How a run's owner watches its interrupt inbox (`InterruptOptions`). */
+  interrupts?: InterruptOptions;
+}
+
+/** `HarnessOptions.interrupts`. */
+export interface InterruptOptions {
+  /**
+   * While a model call is in flight, the run's owner reads its interrupt inbox every this many
+   * ms (on the harness's `timers`) and cuts the call short when another process has cancelled
+   * the run. Default 500. A cancel sent through the harness that drives the run needs no wait.
+   */
+  readonly pollMs?: number;
 }
 
 /** Who a run acts for: an id, whether the caller authenticated it (default true) and the scopes delegated to the run. */
@@ -405,7 +417,8 @@ export interface StartOptions {
   /**
    * Aborting ends the run `cancelled` at the next safe point (never between a tool call and
    * its result). A model call in flight is abandoned at once, whether or not the provider
-   * honours the signal; a tool call that would take another attempt is not retried.
+   * honours the signal (journaled `model.failed` CANCELLED, its budget settled); a tool call
+   * that would take another attempt is not retried.
    */
   signal?: AbortSignal;
   /** Who this run acts for; default: the harness's `principal`. Journaled in `run.started.principal`. */
@@ -508,7 +521,9 @@ export interface Harness<Output = unknown> {
    * Interrupts a run, from this process or any other sharing the journal: `{ input }` adds a
    * person's input (`input.added` source `interrupt`) at the run's next turn boundary (or
    * answers a wait); `{ cancel: reason }` ends it `cancelled` at its next step, never between
-   * a tool call and its result (the batch in flight settles first). The request goes to the
+   * a tool call and its result (the batch in flight settles first). A cancel cuts a model call
+   * in flight short (`model.failed` CANCELLED, its budget settled): at once when this harness
+   * drives the run, else within `interrupts.pollMs`. The request goes to the
    * run's interrupt inbox (a stream beside the run that needs no lease); the run's owner lands
    * it and acknowledges it (`interrupt.landed`) in the same append, so it lands exactly once,
    * also across a crash. A run nobody drives lands it on its next `resume`. RUN_NOT_FOUND,

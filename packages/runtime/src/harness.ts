@@ -34,7 +34,7 @@ import { runLoop } from "./loop/run-loop.js";
 import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
-import { appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
+import { abortLive, appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
 import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
 import { answerWaiting } from "./loop/answer-waiting.js";
 import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-control.js";
@@ -109,7 +109,10 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       if (state.phase === "finished") {
         throw new YokeError("RUN_FINISHED", `run ${runId} has finished (${state.outcome?.status}); it can no longer be interrupted`, { details: { ...scope } });
       }
-      const { interruptId } = await appendInterrupt(deps, scope, parsed);
+      const appended = await appendInterrupt(deps, scope, parsed);
+      const { interruptId } = appended;
+      // A run this harness drives has its model call in flight cut short now, not at the next poll.
+      abortLive(deps, runId, appended);
       deps.logger.info({ tenantId: scope.tenantId, runId, interruptId, kind: parsed.kind }, "interrupt requested");
       return { interruptId };
     },

@@ -31,6 +31,7 @@ export type {
   DenyOptions,
   Harness,
   HarnessOptions,
+  InterruptOptions,
   ResumeOptions,
   OutputOf,
   PrincipalOption,
@@ -61,6 +62,7 @@ export type { MemoryToolsOptions } from "./memory/memory-tools.js";
 export { createMemoryStore } from "./memory/memory-store.js";
 export type { MemoryAddress, MemoryRecord, MemoryScope, MemoryStore } from "./memory/memory-store.js";
 export {
+  DEFAULT_INTERRUPT_POLL_MS,
   DEFAULT_LOOP_CYCLE,
   DEFAULT_LOOP_THRESHOLD,
   DEFAULT_MAX_TOKENS_CONTINUATIONS,

@@ -104,3 +104,76 @@ export function landed(context: RunContext, request: InterruptRequest, turnId: s
     data: { interruptId: request.interruptId, inboxSeq: request.inboxSeq, kind: request.kind },
   };
 }
+
+/**
+ * Registers the run `context` drives as live in its harness until `release` is called: a
+ * cancel sent through the same harness aborts the returned controller (`abortLive`), and
+ * only a model call listens to it (never a tool: a cancel lands after the batch).
+ */
+export function holdLive(context: RunContext): { readonly controller: AbortController; release(): void } {
+  const { live } = context.deps.interrupts;
+  const controller = new AbortController();
+  const runId = context.scope.runId;
+  const held = live.get(runId) ?? new Set<AbortController>();
+  held.add(controller);
+  live.set(runId, held);
+  return {
+    controller,
+    release() {
+      held.delete(controller);
+      if (held.size === 0 && live.get(runId) === held) live.delete(runId);
+    },
+  };
+}
+
+/** A cancel this harness just appended to the inbox of a run it drives: aborts the run's model call in flight, if any. */
+export function abortLive(deps: HarnessDeps, runId: string, request: InterruptRequest): void {
+  if (request.kind !== "cancel") return;
+  for (const controller of deps.interrupts.live.get(runId) ?? []) if (!controller.signal.aborted) controller.abort(request);
+}
+
+/**
+ * Watches the run's inbox while a model call is in flight (another process may cancel the
+ * run through the journal): every `pollMs` on the harness's timers it reads what is new and
+ * aborts `controller`, with the request as the reason, when a cancel is pending. Inputs are
+ * only read: they land between turns. `stop` disarms it and waits for a read in progress, so
+ * the inbox is never read twice at once.
+ */
+export function watchInbox(context: RunContext, controller: AbortController): { stop(): Promise<void> } {
+  const { timers, interrupts } = context.deps;
+  let stopped = false;
+  let reading: Promise<void> = Promise.resolve();
+  let handle: unknown;
+  const arm = () => {
+    handle = timers.setTimeout(() => {
+      reading = tick();
+    }, interrupts.pollMs);
+  };
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      await pollInterrupts(context);
+    } catch (error) {
+      // The loop reads the inbox again at its next step, and says then what is wrong.
+      context.logger.warn({ code: YokeError.isInstance(error) ? error.code : "INTERNAL" }, "could not read the interrupt inbox during the model call");
+    }
+    if (stopped) return;
+    const cancel = pendingCancel(context);
+    if (cancel !== undefined) controller.abort(cancel);
+    else arm();
+  };
+  if (!controller.signal.aborted) arm();
+  return {
+    async stop() {
+      stopped = true;
+      timers.clearTimeout(handle);
+      await reading;
+    },
+  };
+}
+
+/** The cancel an aborted controller carries (`abortLive`, `watchInbox`), if that is why it aborted. */
+export function cancelOf(signal: AbortSignal): InterruptRequest | undefined {
+  const reason = signal.aborted ? (signal.reason as Partial<InterruptRequest> | undefined) : undefined;
+  return reason?.kind === "cancel" && typeof reason.interruptId === "string" ? (reason as InterruptRequest) : undefined;
+}

@@ -125,6 +125,21 @@ export interface InterruptRequest {
   readonly text: string;
 }
 
+/** How often a run's owner reads its inbox while a model call is in flight (`HarnessOptions.interrupts.pollMs`). */
+export const DEFAULT_INTERRUPT_POLL_MS = 500;
+
+/**
+ * The runs a harness is driving now, by run id: each one's controller, which a cancel sent
+ * through this harness aborts (with the request as the reason) to cut its model call short.
+ */
+export type LiveRuns = Map<string, Set<AbortController>>;
+
+/** `HarnessDeps.interrupts`: the inbox poll interval while a model call is in flight, and the runs this harness drives. */
+export interface ResolvedInterrupts {
+  readonly pollMs: number;
+  readonly live: LiveRuns;
+}
+
 /** A run's interrupt inbox as one process last read it: its length and every request in it. */
 export interface InterruptInbox {
   length: number;

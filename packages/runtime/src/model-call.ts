@@ -52,6 +52,8 @@ export interface ModelCallOptions {
   readonly accept: (raw: ModelResponse) => ModelResponse;
   /** Awaited after each failed attempt, before the retry's wait or the rethrow; never for a cancelled call. */
   readonly onFailure: (failure: ModelCallFailure) => Promise<void>;
+  /** Told as each attempt starts (1 for the first): a cancellation then knows whether it cut an attempt or the wait before one. */
+  readonly onAttempt?: (attempt: number) => void;
 }
 
 /**
@@ -65,6 +67,7 @@ export interface ModelCallOptions {
 export async function generateWithRetry(provider: ProviderAdapterV1, request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
   for (let attempt = 0; ; attempt++) {
     try {
+      options.onAttempt?.(attempt + 1);
       return options.accept(await attemptOnce(provider, request, options));
     } catch (error) {
       if (options.signal?.aborted) throw error;

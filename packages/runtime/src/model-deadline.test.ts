@@ -75,17 +75,21 @@ describe("model call deadline", () => {
 });
 
 describe("cancellation during a model call", () => {
-  it("lands at once when the provider ignores its signal and never answers: the run ends cancelled, nothing else journaled", async () => {
+  it("lands at once when the provider ignores its signal and never answers: the run ends cancelled, the cut attempt journaled as model.failed CANCELLED in the same append", async () => {
     const controller = new AbortController();
     const provider = silentProvider(() => controller.abort("operator stop"));
     const { harness, journal } = rig([], { provider, timers: neverTimers });
-    const { outcome } = await harness.start("t", { signal: controller.signal });
+    const { outcome } = await harness.start("t", { runId: "run_cut", signal: controller.signal });
     expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
     expect(provider.signals[0]!.aborted).toBe(true);
-    expect(journal.appends.slice(1)).toEqual([["run.completed"]]);
+    expect(journal.appends.slice(1)).toEqual([["model.failed", "run.completed"]]);
+    const failures = (await readAll(journal, "run_cut")).map(parseYokeEvent).flatMap((event) => (event.type === "model.failed" ? [event.data] : []));
+    expect(failures).toEqual([
+      { turnId: expect.any(String), attempt: 1, code: "CANCELLED", message: "the model call was cancelled: operator stop", retryable: false, retrying: false },
+    ]);
   });
 
-  it("lands during the wait before a retry", async () => {
+  it("lands during the wait before a retry: no attempt was cut, so only the failed attempt's model.failed precedes the end", async () => {
     const controller = new AbortController();
     const provider = silentProvider();
     const { harness, journal } = rig([], {

@@ -33,7 +33,7 @@ import type { DiscoveryOption } from "./pinned-tools.js";
 import type { Redactor } from "./redaction.js";
 import type { LoopControl } from "./loop-control.js";
 import { observeRunFacts, type RunFacts } from "./loop/run-facts.js";
-import type { InterruptInbox } from "./loop-control.js";
+import type { InterruptInbox, ResolvedInterrupts } from "./loop-control.js";
 import type { ResolvedBudget } from "./budget/budget-options.js";
 import type { RunBudget } from "./budget/run-budget.js";
 import type { ResolvedSubagents } from "./subagents/subagent-options.js";
@@ -95,6 +95,8 @@ export interface HarnessDeps {
   readonly budget: ResolvedBudget | undefined;
   /** Subagents (`HarnessOptions.subagents`): undefined without them. */
   readonly subagents?: ResolvedSubagents | undefined;
+  /** The inbox poll interval during a model call, and the runs this harness drives (`HarnessOptions.interrupts`). */
+  readonly interrupts: ResolvedInterrupts;
 }
 
 /** A principal as `run.started.principal` journals it. */

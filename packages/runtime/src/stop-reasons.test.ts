@@ -211,7 +211,7 @@ describe("cancellation", () => {
     expect(tool?.role === "tool" && tool.content[0]!.result.error?.code).toBe("CANCELLED");
   });
 
-  it("appends run.completed{cancelled} when cancelled while waiting for the model", async () => {
+  it("appends the cut call's model.failed CANCELLED and run.completed{cancelled} when cancelled while waiting for the model", async () => {
     const controller = new AbortController();
     const model = createScriptedModel([
       async () => {
@@ -222,7 +222,7 @@ describe("cancellation", () => {
     const { harness, journal } = rig([], { provider: model });
     const { outcome } = await harness.start("t", { signal: controller.signal });
     expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
-    expect(journal.appends.at(-1)).toEqual(["run.completed"]);
+    expect(journal.appends.at(-1)).toEqual(["model.failed", "run.completed"]);
   });
 
   it("does not create a run when already cancelled", async () => {

@@ -7,9 +7,12 @@ const script = fileURLToPath(new URL("./interrupt-scenario.ts", import.meta.url)
 
 export type Mode = "start" | "resume" | "interrupt-input" | "interrupt-cancel";
 
-/** An interrupt-scenario process over the SQLite file in `dir`; `verifier`: none, or a gate verifier (replay-safe or not). */
+/**
+ * An interrupt-scenario process over the SQLite file in `dir`; `verifier`: none, or a gate
+ * verifier (replay-safe or not); `model`: scripted answers, or calls held until cancelled.
+ */
 export class ScenarioProcess extends ScriptProcess {
-  constructor(name: string, dir: string, mode: Mode, verifier: "none" | "safe" | "unsafe" = "none") {
-    super(name, script, ["--dir", dir, "--mode", mode, "--verifier", verifier], "yoke-interrupts-compile-cache");
+  constructor(name: string, dir: string, mode: Mode, verifier: "none" | "safe" | "unsafe" = "none", model: "script" | "hang" = "script") {
+    super(name, script, ["--dir", dir, "--mode", mode, "--verifier", verifier, "--model", model], "yoke-interrupts-compile-cache");
   }
 }

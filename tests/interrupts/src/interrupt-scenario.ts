@@ -1,9 +1,11 @@
 // One process of the interrupts tests: starts or resumes one run over a SQLite journal in
 // `--dir`, or, as another process, interrupts it. The run's first turn calls `work`, which
 // waits for `finish` on stdin; its answer is gated by a verifier when `--verifier` is safe or
-// unsafe (replay-safe or not), which waits for `finish` too. The test drives it over stdio:
+// unsafe (replay-safe or not), which waits for `finish` too. With `--model hang` the model
+// never answers: every call is held until its signal aborts (a cancel cuts it), and the run
+// has a budget, so the call's reservation is journaled. The test drives it over stdio:
 //
-//   node src/interrupt-scenario.ts --dir D --mode start|resume|interrupt-input|interrupt-cancel --verifier none|safe|unsafe
+//   node src/interrupt-scenario.ts --dir D --mode start|resume|interrupt-input|interrupt-cancel --verifier none|safe|unsafe --model script|hang
 //
 // stdout, one line each:  READY                      journal open, harness built; waiting for `go`
 //                         MODEL_CALL <last user text> the harness asked the model (what it was told last)
@@ -24,11 +26,12 @@ import { createHarness, defineTool, type RunResult, type WaitingRunResult } from
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { z } from "zod";
 
-const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" }, verifier: { type: "string" } } });
+const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" }, verifier: { type: "string" }, model: { type: "string" } } });
 const dir = resolve(values.dir!);
 mkdirSync(dir, { recursive: true });
 const mode = values.mode as "start" | "resume" | "interrupt-input" | "interrupt-cancel";
 const verifierMode = (values.verifier ?? "none") as "none" | "safe" | "unsafe";
+const hang = values.model === "hang";
 const scope = { tenantId: "tenant_interrupts", runId: "run_interrupted" };
 const START = Date.UTC(2026, 0, 1);
 
@@ -98,6 +101,7 @@ const model: ProviderAdapterV1 = {
     const last = request.messages.at(-1);
     const text = last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
     emit(`MODEL_CALL ${text}`);
+    if (hang) return held(options?.signal);
     return scripted.generate(request, options);
   },
 };
@@ -111,6 +115,8 @@ const harness = createHarness({
   ids: ulidIdSource({ clock, random: seededRandom(process.pid) }),
   maxTurns: 4,
   ...(verifierMode === "none" ? {} : { verifiers: [verifier] }),
+  // A held call is cut by the owner's inbox watch within 50 ms of a cancel from another process.
+  ...(hang ? { budget: { limits: { turns: 4, tokens: 1_000_000 }, outputReserve: 100 }, interrupts: { pollMs: 50 } } : {}),
 });
 
 emit("READY");
@@ -134,6 +140,13 @@ try {
 } finally {
   await store.close();
   lines.close();
+}
+
+/** A model call that never answers: it fails with CANCELLED when its signal aborts. */
+function held(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    signal?.addEventListener("abort", () => reject(new YokeError("CANCELLED", "the request was aborted")), { once: true });
+  });
 }
 
 function seededRandom(seed: number): () => number {

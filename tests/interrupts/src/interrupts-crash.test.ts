@@ -6,18 +6,24 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteJournal } from "@yoke/journal";
-import { parseYokeEvent, type YokeEvent } from "@yoke/protocol";
+import { budgetEntriesOf, parseYokeEvent, type YokeEvent } from "@yoke/protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { ScenarioProcess, type Mode } from "./interrupt-process.ts";
 
 const scope = { tenantId: "tenant_interrupts", runId: "run_interrupted" };
 const INPUT = "Also check the staging database.";
 const root = mkdtempSync(join(tmpdir(), "yoke-interrupts-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** Every process launched: one a failed test left waiting (a held model call never answers) is killed at the end. */
+const launched: ScenarioProcess[] = [];
+afterAll(async () => {
+  await Promise.all(launched.map((child) => child.kill()));
+  rmSync(root, { recursive: true, force: true });
+});
 let trial = 0;
 
-async function launch(dir: string, mode: Mode, verifier: "none" | "safe" | "unsafe" = "none"): Promise<ScenarioProcess> {
-  const child = new ScenarioProcess(mode, dir, mode, verifier);
+async function launch(dir: string, mode: Mode, verifier: "none" | "safe" | "unsafe" = "none", model: "script" | "hang" = "script"): Promise<ScenarioProcess> {
+  const child = new ScenarioProcess(mode, dir, mode, verifier, model);
+  launched.push(child);
   expect(await child.line("READY"), child.transcript()).toBe("READY");
   child.send("go");
   return child;
@@ -40,6 +46,18 @@ async function journalOf(dir: string, runId = scope.runId): Promise<{ events: Yo
   } finally {
     await journal.close();
   }
+}
+
+/** The reservations the run journaled and never settled. */
+function unsettled(events: readonly YokeEvent[]): string[] {
+  const open = new Set<string>();
+  for (const event of events) {
+    for (const entry of budgetEntriesOf(event)) {
+      if (entry.kind === "reserved") open.add(entry.data.reservationId);
+      else open.delete(entry.data.reservationId);
+    }
+  }
+  return [...open];
 }
 
 function interruptInputs(events: YokeEvent[]): string[] {
@@ -132,5 +150,45 @@ describe("interrupts across processes", () => {
       expect(events.filter((event) => event.type === "verifier.finished")).toHaveLength(verifier === "safe" ? 1 : 0);
       expect(events.at(-1)?.type).toBe(verifier === "safe" ? "run.completed" : "run.waiting");
     }
+  }, 120_000);
+
+  it("a cancel from another process cuts the owner's model call in flight: model.failed CANCELLED, the call's budget settled, the run cancelled", async () => {
+    const dir = join(root, `trial-${++trial}`);
+    const owner = await launch(dir, "start", "none", "hang");
+    expect(await owner.line("MODEL_CALL"), owner.transcript()).toMatch(/^MODEL_CALL/);
+    const interruptId = await interruptFrom(dir, "interrupt-cancel");
+    // The held call never answers: only the owner's inbox watch can end the run.
+    expect(await owner.line("DONE "), owner.transcript()).toBe('DONE {"outcome":"cancelled"}');
+    expect((await owner.ended).code, owner.transcript()).toBe(0);
+    const { events, verification } = await journalOf(dir);
+    expect(verification).toMatchObject({ ok: true });
+    expect(events.slice(-4).map((event) => event.type)).toEqual(["model.failed", "budget.settled", "interrupt.landed", "run.completed"]);
+    const [failed, , landed, completed] = events.slice(-4);
+    expect(failed?.type === "model.failed" && failed.data).toMatchObject({ code: "CANCELLED", retrying: false });
+    expect(landed?.type === "interrupt.landed" && landed.data.interruptId).toBe(interruptId);
+    expect(completed?.type === "run.completed" && completed.data.outcome).toEqual({ status: "cancelled", reason: "the customer withdrew" });
+    expect(unsettled(events)).toEqual([]);
+  }, 120_000);
+
+  it("SIGKILLed in a model call with a cancel pending: the resume ends the run cancelled without asking the model, the cut call's budget settled", async () => {
+    const dir = join(root, `trial-${++trial}`);
+    const owner = await launch(dir, "start", "none", "hang");
+    expect(await owner.line("MODEL_CALL"), owner.transcript()).toMatch(/^MODEL_CALL/);
+    expect((await owner.kill()).signal).toBe("SIGKILL");
+    const interruptId = await interruptFrom(dir, "interrupt-cancel");
+    const cut = (await journalOf(dir)).events;
+    expect(cut.at(-1)?.type).toBe("model.requested");
+    expect(unsettled(cut)).toHaveLength(1);
+
+    const resumer = await launch(dir, "resume", "none", "hang");
+    expect(await resumer.line("DONE "), resumer.transcript()).toBe('DONE {"outcome":"cancelled"}');
+    expect(resumer.has("MODEL_CALL"), resumer.transcript()).toBe(false);
+    const { events, verification } = await journalOf(dir);
+    expect(verification).toMatchObject({ ok: true });
+    expect(events.slice(cut.length).map((event) => event.type)).toEqual(["budget.settled", "interrupt.landed", "run.completed"]);
+    const landed = events.find((event) => event.type === "interrupt.landed");
+    expect(landed?.type === "interrupt.landed" && landed.data.interruptId).toBe(interruptId);
+    expect(events.at(-1)?.type === "run.completed" && events.at(-1)?.data).toMatchObject({ outcome: { status: "cancelled", reason: "the customer withdrew" } });
+    expect(unsettled(events)).toEqual([]);
   }, 120_000);
 });

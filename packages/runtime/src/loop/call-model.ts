@@ -18,7 +18,9 @@ import { judgeResponseCalls } from "../tool-admission.js";
 import { admitCall, type Blockers } from "../policy-admission.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
-import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { cancelOf, watchInbox } from "../interrupts.js";
+import { cancelDrafts, type AbortedCall } from "./cancel-run.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
@@ -28,39 +30,58 @@ import { nextTurnDrafts, runCompleted } from "./next-turn.js";
  * rejected (TOOL_CALL_LIMIT). Each failed attempt is journaled as `model.failed` (one append
  * each: only off the happy path); the last one, when no attempt follows, shares its append
  * with the `run.failed` that says the run stopped; the error propagates and the run stays
- * resumable here. Returns without writing when the caller cancelled, at once, even if the provider
- * ignores its signal.
+ * resumable here.
+ *
+ * A cancellation cuts the call short, at once, even if the provider ignores its signal: the
+ * caller's signal, or `interrupt`, which a cancel sent through this harness aborts
+ * (`abortLive`) and which the inbox watch aborts when another process cancels the run
+ * through the journal while the call is in flight (`watchInbox`). The run then ends
+ * `cancelled` in one append: `model.failed` CANCELLED, the call's budget settled, the cancel's
+ * `interrupt.landed`, `run.completed` (`cancelDrafts`). An input interrupt never cuts the call.
  */
-export async function callModel(context: RunContext): Promise<void> {
+export async function callModel(context: RunContext, interrupt: AbortController = new AbortController()): Promise<void> {
   const { clock, ids, provider } = context.deps;
   const state = context.accumulator.peek();
   const turnId = currentTurn(state);
   const request = journaledRequest(context, state);
   const startedAt = clock.now();
+  const signal = context.signal === undefined ? interrupt.signal : AbortSignal.any([context.signal, interrupt.signal]);
+  // Cancelled through this harness since the loop last looked: nothing is asked.
+  if (interrupt.signal.aborted) return endCancelled(context, interrupt.signal);
   let response: ModelResponse;
   let last: ModelCallFailure | undefined;
+  // The attempt in flight, 0 between attempts (in the wait before a retry).
+  let attempt = 0;
+  const watch = watchInbox(context, interrupt);
   try {
     response = await generateWithRetry(provider, request, {
-      signal: context.signal,
+      signal,
       retries: context.deps.modelRetries,
       sleep: context.deps.sleep,
       logger: context.logger,
       timeoutMs: context.deps.modelCallTimeoutMs,
       timers: context.deps.timers,
       accept: normalizeResponse,
+      onAttempt: (started) => {
+        attempt = started;
+      },
       onFailure: async (failure) => {
+        attempt = 0;
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.
         if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure)]);
         else last = failure;
       },
     });
   } catch (error) {
-    if (context.signal?.aborted) return;
+    await watch.stop();
+    // Cut in an attempt (its `model.failed` says so), or in the wait before a retry (the last attempt's already did).
+    if (signal.aborted) return endCancelled(context, interrupt.signal, attempt === 0 ? undefined : { attempt });
     if (last !== undefined) await commitModelFailure(context, [modelFailed(context, turnId, last), runFailedDraft(context, error, last)], error);
     throw error;
   }
-  // An answer that lands as the run is cancelled is not journaled: the run ends `cancelled` here.
-  if (context.signal?.aborted) return;
+  await watch.stop();
+  // An answer that lands as the run is cancelled is dropped (its usage settled): the run ends `cancelled` here.
+  if (signal.aborted) return endCancelled(context, interrupt.signal, { attempt, dropped: response });
   const latencyMs = Math.max(0, clock.now() - startedAt);
   // The call's settlement rides on its response: no event of its own.
   const settled = context.budget.settleModelCall(response);
@@ -162,6 +183,22 @@ async function endExhausted(
     "tool calls do not fit the budget",
   );
   await commit(context, [...drafts, runCompleted(context, settled, exhaustion)]);
+}
+
+/**
+ * The model call was cut short (`aborted`; undefined: cancelled before it started) by a
+ * cancellation: the caller's signal first, else the cancel `interrupted` carries.
+ */
+async function endCancelled(context: RunContext, interrupted: AbortSignal, aborted?: AbortedCall): Promise<void> {
+  const state = context.accumulator.peek();
+  if (context.signal?.aborted) {
+    await commit(context, cancelDrafts(context, state, { outcome: cancelledOutcome(context.signal) }, aborted));
+    return;
+  }
+  const cancel = cancelOf(interrupted);
+  if (cancel === undefined) throw new YokeError("INTERNAL", "a model call was cancelled without a cancel to land");
+  context.logger.info({ interruptId: cancel.interruptId, attempt: aborted?.attempt }, "model call cancelled by an interrupt");
+  await commit(context, cancelDrafts(context, state, { interrupt: cancel }, aborted));
 }
 
 function modelFailed(context: RunContext, turnId: string, failure: ModelCallFailure): YokeEventDraft {

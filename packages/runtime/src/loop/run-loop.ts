@@ -3,36 +3,42 @@ import type { RunResult, WaitingRunResult } from "../harness-types.js";
 import { commit, type RunContext } from "../run-context.js";
 import { actOnResponse } from "./act-on-response.js";
 import { callModel } from "./call-model.js";
-import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { cancelledOutcome, nextTurnDrafts } from "./next-turn.js";
+import { cancelDrafts } from "./cancel-run.js";
 import { journalRunFailure } from "./run-failure.js";
 import { hasPendingCompensations, runCompensations } from "./run-compensations.js";
 import { runTools } from "./run-tools.js";
 import { finalText } from "../result-text.js";
 import { outputValue } from "../structured-output.js";
-import { landInputDrafts, landed, pendingCancel, pollInterrupts } from "../interrupts.js";
+import { holdLive, landInputDrafts, pendingCancel, pollInterrupts } from "../interrupts.js";
 
 /**
  * Drives a run from whatever phase its state is in to an outcome. Each step reads the live
  * state (`peek`, no copy), does one piece of work and commits what it learned; the phase of
  * the folded state alone decides the next step, which is why a resume needs nothing but the
- * journal. Cancellation lands between steps, never between a tool call and its result. An
- * error that stops the run is journaled as `run.failed` before it propagates.
+ * journal. Cancellation lands between steps, never between a tool call and its result, and
+ * cuts a model call in flight short (`callModel`). An error that stops the run is journaled
+ * as `run.failed` before it propagates.
  */
 export async function runLoop(context: RunContext): Promise<RunResult | WaitingRunResult> {
   let result: Omit<RunResult, "output"> | WaitingRunResult;
+  // While this process drives the run, a cancel sent through its harness cuts a model call short.
+  const live = holdLive(context);
   try {
-    result = await driveRun(context);
+    result = await driveRun(context, live.controller);
   } catch (error) {
     // The journal says why the run stopped; it stays resumable from where it was.
     await journalRunFailure(context, error);
     throw error;
+  } finally {
+    live.release();
   }
   if (result.waiting !== undefined) return result;
   // Outside the loop's guard: the run has finished, nothing about it is a failure to journal.
   return { ...result, output: await outputValue(context.deps.output, result.state.output) };
 }
 
-async function driveRun(context: RunContext): Promise<Omit<RunResult, "output"> | WaitingRunResult> {
+async function driveRun(context: RunContext, interrupt: AbortController): Promise<Omit<RunResult, "output"> | WaitingRunResult> {
   for (;;) {
     const state = context.accumulator.peek();
     if (state.phase === "finished") {
@@ -46,7 +52,8 @@ async function driveRun(context: RunContext): Promise<Omit<RunResult, "output"> 
       continue;
     }
     if (context.signal?.aborted && state.phase !== "tools_pending") {
-      await commit(context, [runCompleted(context, state, cancelledOutcome(context.signal))]);
+      // In `awaiting_response` a model call's reservation is open (a crash cut the call): settled as the run ends.
+      await commit(context, cancelDrafts(context, state, { outcome: cancelledOutcome(context.signal) }));
       continue;
     }
     // Interrupts from any process: read at every step, landed only between turns (a cancel
@@ -55,7 +62,7 @@ async function driveRun(context: RunContext): Promise<Omit<RunResult, "output"> 
     const cancel = state.phase === "tools_pending" ? undefined : pendingCancel(context);
     if (cancel !== undefined) {
       context.logger.info({ interruptId: cancel.interruptId }, "cancelled by an interrupt");
-      await commit(context, [landed(context, cancel, state.currentTurnId ?? null), runCompleted(context, state, { status: "cancelled", reason: cancel.text })]);
+      await commit(context, cancelDrafts(context, state, { interrupt: cancel }));
       continue;
     }
     if (state.waiting !== undefined) {
@@ -82,7 +89,7 @@ async function driveRun(context: RunContext): Promise<Omit<RunResult, "output"> 
         await commit(context, nextTurnDrafts(context, state));
         break;
       case "awaiting_response":
-        await callModel(context);
+        await callModel(context, interrupt);
         break;
       case "tools_pending":
         if ((await runTools(context)) === "waiting") {

@@ -1,0 +1,64 @@
+import type { ModelResponse, Outcome, RunState, YokeEventDraft } from "@yoke/protocol";
+import type { InterruptRequest } from "../loop-control.js";
+import { landed } from "../interrupts.js";
+import type { RunContext } from "../run-context.js";
+import { runCompleted } from "./next-turn.js";
+
+/** Why a run is cancelled: the caller's signal (its outcome), or a cancel from the run's inbox (landed with it). */
+export type Cancellation = { readonly outcome: Outcome } | { readonly interrupt: InterruptRequest };
+
+/** A model call the cancellation cut short in this process: its attempt, and the answer it dropped when one came as it was cancelled. */
+export interface AbortedCall {
+  readonly attempt: number;
+  readonly dropped?: ModelResponse;
+}
+
+/**
+ * What ends a run cancelled, in one append: the model call cut short (`model.failed` CANCELLED,
+ * when `aborted`), the settlement of the model call's reservation when one is open (phase
+ * `awaiting_response`: a call cut here, or one a crash cut before a resume), the cancel's
+ * `interrupt.landed` when it came from the inbox, and `run.completed` `cancelled`.
+ */
+export function cancelDrafts(context: RunContext, state: RunState, cancellation: Cancellation, aborted?: AbortedCall): YokeEventDraft[] {
+  const outcome: Outcome = "outcome" in cancellation ? cancellation.outcome : { status: "cancelled", reason: cancellation.interrupt.text };
+  const reason = outcome.status === "cancelled" ? outcome.reason : outcome.status;
+  const turnId = state.currentTurnId ?? null;
+  const drafts: YokeEventDraft[] = [];
+  if (aborted !== undefined && turnId !== null) {
+    drafts.push({
+      type: "model.failed",
+      at: context.deps.clock.now(),
+      causationId: turnId,
+      data: {
+        turnId,
+        attempt: aborted.attempt,
+        code: "CANCELLED",
+        message:
+          aborted.dropped === undefined
+            ? `the model call was cancelled: ${reason}`
+            : `the run was cancelled as the model answered; its answer was dropped: ${reason}`,
+        retryable: false,
+        retrying: false,
+      },
+    });
+  }
+  if (state.phase === "awaiting_response" && turnId !== null) drafts.push(...settleOpenModelCall(context, turnId, aborted?.dropped));
+  if ("interrupt" in cancellation) drafts.push(landed(context, cancellation.interrupt, turnId));
+  drafts.push(runCompleted(context, state, outcome));
+  return drafts;
+}
+
+/**
+ * Settles the model call's reservation a cancellation leaves open, as `budget.settled`: to
+ * the answer's usage when one came (and was dropped), else to no tokens (a cut call reports
+ * no usage, as a failed attempt does), its turn and the wall time it took. Nothing for a run
+ * without a budget, or when no model call holds a reservation.
+ */
+function settleOpenModelCall(context: RunContext, turnId: string, dropped: ModelResponse | undefined): YokeEventDraft[] {
+  const { provider } = context.deps;
+  const settled = context.budget.settleModelCall(
+    dropped ?? { provider: provider.provider, model: provider.modelId, content: [], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0 } },
+  );
+  if (settled === undefined) return [];
+  return [context.budget.settledDraft(settled, { kind: "model_call", runId: context.scope.runId, turnId })];
+}

@@ -1,16 +1,8 @@
 // A cancel interrupt cuts a model call in flight short (issue 15, point 5); an input does not.
 // tests/interrupts does the same across real processes, and through a SIGKILL.
+import { foldBudget } from "@yoke/budget";
 import { createMemoryJournal } from "@yoke/journal";
-import {
-  YokeError,
-  budgetEntriesOf,
-  parseYokeEvent,
-  type GenerateOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ProviderAdapterV1,
-  type YokeEvent,
-} from "@yoke/protocol";
+import { YokeError, parseYokeEvent, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type YokeEvent } from "@yoke/protocol";
 import type { Timers } from "@yoke/scheduler";
 import { callTools, createScriptedModel, say, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
@@ -93,16 +85,11 @@ async function eventsOf(journal: Parameters<typeof readAll>[0], runId: string): 
   return (await readAll(journal, runId)).map(parseYokeEvent);
 }
 
-/** Every reservation the run holds open at its end (reserved, never settled). */
+/** Every reservation the run holds open at its end (reserved, never settled), as the budget's own fold sees it. */
 function unsettled(events: readonly YokeEvent[]): string[] {
-  const open = new Set<string>();
-  for (const event of events) {
-    for (const entry of budgetEntriesOf(event)) {
-      if (entry.kind === "reserved") open.add(entry.data.reservationId);
-      else open.delete(entry.data.reservationId);
-    }
-  }
-  return [...open];
+  const ledger = foldBudget(events);
+  if (ledger === undefined) throw new Error("the run opened no budget");
+  return ledger.openReservations().map((reservation) => reservation.reservationId);
 }
 
 /** Lets pending promise callbacks run (no timer involved). */

@@ -6,7 +6,8 @@ import { JsonValueSchema, ModelResponseSchema, TextPartSchema, ToolResultEnvelop
 import { ToolDriftSchema, ToolRevisionRecordSchema, ToolSnapshotSchema } from "./tool-registry.js";
 import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
 import { ApprovalBindingSchema } from "./approvals.js";
-import { BudgetAmountsSchema, BudgetDimensionSchema, BudgetReservationSchema, BudgetSettlementSchema } from "./budget.js";
+import { BudgetAmountsSchema, BudgetDimensionSchema } from "./budget.js";
+import { BudgetReservationData, BudgetSettlementData } from "./budget-fast.js";
 import { VerifierVerdictSchema } from "./verifier-verdict.js";
 
 /**
@@ -102,8 +103,8 @@ const decided = { policy: PolicyDecisionSchema.optional(), provenance: z.array(A
  * `budget.reserved` / `budget.settled` next to it. Absent without a budget, and in journals
  * written before; `budgetEntriesOf` reads both forms.
  */
-const reserves = { reserved: BudgetReservationSchema.optional() };
-const settles = { settled: BudgetSettlementSchema.optional() };
+const reserves = { reserved: BudgetReservationData.optional() };
+const settles = { settled: BudgetSettlementData.optional() };
 
 /** What running a tool twice does to the world. */
 export const SideEffectClassSchema = z.enum(["none", "idempotent", "reversible", "irreversible"]);
@@ -346,9 +347,9 @@ export const EVENT_DATA_SCHEMAS = {
     parent: z.object({ runId: z.string(), actionId: z.string(), reservationId: z.string() }).optional(),
   }),
   /** Worst case held before work starts (a model call, a dispatch, a verifier, a child), out of `parentId`. */
-  "budget.reserved": BudgetReservationSchema,
+  "budget.reserved": BudgetReservationData,
   /** The work finished: `charged` is what it used (attributed as reserved), `released` goes back to the parent. */
-  "budget.settled": BudgetSettlementSchema,
+  "budget.settled": BudgetSettlementData,
   /** A verifier of the completion gate starts, for the answer of `turnId` (`attempt`: gate attempts so far + 1). */
   "verifier.started": z.object({
     ...turnRef,

@@ -32,11 +32,19 @@ export function detectLoop(context: RunContext): { loop: DetectedLoop; steered: 
   if (last === undefined || last.kind !== "call") return undefined;
   const policy = (entry: CallEntry): ToolLoopPolicy => loopPolicyOf(context, entry);
   if (policy(last).optOut !== undefined) return undefined;
-  const steered = entries.some((entry) => entry.kind === "steer");
-  const calls = entries.filter((entry): entry is CallEntry => entry.kind === "call" && policy(entry).optOut === undefined);
-  const count = calls.filter((entry) => entry.signature === last.signature).length;
+  // Incremental (facts.loopIndex), so a turn's check does not grow with the run. Calls with one
+  // signature are calls of one tool revision (the signature digests it), so one policy: all of
+  // them count when the newest counts.
+  const steered = context.facts.loopIndex.steers > 0;
+  const count = context.facts.loopIndex.counts.get(last.signature) ?? 0;
   const threshold = policy(last).threshold ?? options.threshold;
   if (count >= threshold) return { loop: { pattern: "repeat", toolName: last.toolName, signature: last.signature, count }, steered };
+  // A cycle is decided by the newest 2 × `cycle` calls that count, at most.
+  const calls: CallEntry[] = [];
+  for (let index = entries.length - 1; index >= 0 && calls.length < 2 * options.cycle; index--) {
+    const entry = entries[index]!;
+    if (entry.kind === "call" && policy(entry).optOut === undefined) calls.unshift(entry);
+  }
   for (let length = 2; length <= options.cycle && length * 2 <= calls.length; length++) {
     const tail = calls.slice(-2 * length);
     const first = tail.slice(0, length);

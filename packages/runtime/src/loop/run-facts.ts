@@ -14,6 +14,8 @@ export type LoopEntry =
 export interface RunFacts {
   /** Settled calls and steering since the last input from a person (an operator or an interrupt). */
   readonly loop: LoopEntry[];
+  /** What loop detection counts in `loop`, kept as it grows (a turn's check costs the same on the 1,000th turn as on the first): calls per signature, and the steers. */
+  readonly loopIndex: { readonly counts: Map<string, number>; steers: number };
   /** Calls proposed and not settled yet, by action id. */
   readonly openActions: Map<string, { readonly toolName: string; readonly toolRevision: string | undefined; readonly input: JsonValue }>;
   /** The verifier gate of the current turn's answer. */
@@ -37,6 +39,7 @@ export interface GateFacts {
 export function createRunFacts(): RunFacts {
   return {
     loop: [],
+    loopIndex: { counts: new Map(), steers: 0 },
     openActions: new Map(),
     gate: emptyGate(undefined),
     failedGateTurns: new Set(),
@@ -66,10 +69,17 @@ export function observeRunFacts(facts: RunFacts, event: YokeEvent): void {
       if (!event.data.retrying) settle(facts, event.data.actionId, event.data.result);
       return;
     case "loop.detected":
-      if (event.data.response === "steer") facts.loop.push({ kind: "steer" });
+      if (event.data.response === "steer") {
+        facts.loop.push({ kind: "steer" });
+        facts.loopIndex.steers++;
+      }
       return;
     case "input.added":
-      if (event.data.source === "operator" || event.data.source === "interrupt") facts.loop.length = 0;
+      if (event.data.source === "operator" || event.data.source === "interrupt") {
+        facts.loop.length = 0;
+        facts.loopIndex.counts.clear();
+        facts.loopIndex.steers = 0;
+      }
       return;
     case "model.responded": {
       const { turnId, response } = event.data;
@@ -101,12 +111,9 @@ function settle(facts: RunFacts, actionId: string, result: unknown): void {
   const action = facts.openActions.get(actionId);
   if (action === undefined) return;
   facts.openActions.delete(actionId);
-  facts.loop.push({
-    kind: "call",
-    toolName: action.toolName,
-    toolRevision: action.toolRevision,
-    signature: callSignature(action.toolRevision ?? `name:${action.toolName}`, action.input, result),
-  });
+  const signature = callSignature(action.toolRevision ?? `name:${action.toolName}`, action.input, result);
+  facts.loop.push({ kind: "call", toolName: action.toolName, toolRevision: action.toolRevision, signature });
+  facts.loopIndex.counts.set(signature, (facts.loopIndex.counts.get(signature) ?? 0) + 1);
 }
 
 /**

@@ -99,6 +99,14 @@ describe("budget admission", () => {
     expect(() => rig([], { budget: { limits: { tokens: 10 }, outputReserve: 0 } })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
   });
 
+  it("a limit given as undefined is one left out: unbounded, and budget.opened journals no undefined member", async () => {
+    const { harness, journal } = rig([say("done")], { budget: { limits: { turns: 5, wall_time: undefined, tool_ops: undefined } } });
+    const { runId, outcome } = await harness.start("go");
+    expect(outcome?.status).toBe("completed");
+    const opened = (await eventsOf(journal, runId)).find((event) => event.type === "budget.opened");
+    expect(opened?.type === "budget.opened" && Object.keys(opened.data.limits)).toEqual(["turns"]);
+  });
+
   it("a model that never stops halts on tool_ops: the last response's calls are rejected, nothing is left in flight", async () => {
     const { harness, journal } = rig(runaway(50), { tools: [echoTool], maxTurns: 100, budget: { limits: { tool_ops: 3 } } });
     const { runId, outcome } = await harness.start("loop");

@@ -75,7 +75,8 @@ export function resolveBudget(option: BudgetOptions | undefined, provider: Provi
     });
   }
   return {
-    limits: limits.data,
+    // A dimension given as `undefined` (`{ ...limits, wall_time: undefined }`) is one left out: unbounded.
+    limits: Object.fromEntries(Object.entries(limits.data).filter(([, value]) => value !== undefined)) as BudgetAmounts,
     pricing,
     pricingRef: pricing === undefined ? undefined : { id: pricing.id, revision: pricingRevisionOf(pricing), currency: pricing.currency },
     outputReserve,

@@ -196,7 +196,7 @@ export class RunBudget {
     const ledger = this.#ledger;
     if (ledger === undefined || tools.length === 0) return undefined;
     const result = ledger.check({
-      reservationId: newId(this.#deps.ids, "reservation"),
+      reservationId: CHECK_ID,
       parentId: this.#budgetId!,
       amounts: sumOf(this.#dispatchAmounts(tools)),
       attribution: { kind: "tool_attempt", runId: this.#runId },
@@ -222,14 +222,22 @@ export class RunBudget {
     const worst = elapsed + tools.reduce((sum, tool) => sum + Math.max(1, tool.timeoutMs), 0);
     const left = this.#ledger!.remaining(this.#budgetId!).wall_time ?? worst;
     const wall = Math.max(elapsed + tools.length, Math.min(left, worst));
-    return amounts.map((held, index) => addAmounts(held, { wall_time: evenShare(wall, tools.length, index) }));
+    return amounts.map((held, index) => {
+      const share = evenShare(wall, tools.length, index);
+      // A plain dispatch's amounts written out, in dimension order (what addAmounts would give).
+      return this.#spawns(tools[index]!.name) ? addAmounts(held, { wall_time: share }) : { wall_time: share, tool_ops: 1, concurrency: 1 };
+    });
   }
 
   /** What one dispatch of `toolName` holds: a tool operation and a unit of concurrency; a spawn also a child and its whole budget. */
   #attemptAmounts(toolName: string): BudgetAmounts {
-    const subagents = this.#deps.subagents;
-    if (subagents === undefined || toolName !== SPAWN_SUBAGENT) return { tool_ops: 1, concurrency: 1 };
-    return addAmounts(subagents.budget, { tool_ops: 1, concurrency: 1, fan_out: 1 });
+    if (!this.#spawns(toolName)) return { tool_ops: 1, concurrency: 1 };
+    return addAmounts(this.#deps.subagents!.budget, { tool_ops: 1, concurrency: 1, fan_out: 1 });
+  }
+
+  /** Whether a dispatch of `toolName` starts a child run (this harness spawns subagents). */
+  #spawns(toolName: string): boolean {
+    return this.#deps.subagents !== undefined && toolName === SPAWN_SUBAGENT;
   }
 
   /**

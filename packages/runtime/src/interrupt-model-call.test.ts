@@ -115,10 +115,16 @@ describe("a cancel interrupt during a model call", () => {
     expect(failed?.type === "model.failed" && failed.data).toMatchObject({ attempt: 1, code: "CANCELLED", retryable: false, retrying: false });
     const landed = events.find((event) => event.type === "interrupt.landed");
     expect(landed?.type === "interrupt.landed" && landed.data).toMatchObject({ interruptId, kind: "cancel" });
-    // The call's reservation (its turn and tokens held) is settled, not abandoned: a cut call reports no usage.
+    // The call's reservation (its turn and tokens held) is settled, not abandoned: a cut call reports no
+    // usage, and unknown is never charged as zero: it is charged what it held (tokens, turn), and its time.
     expect(unsettled(events)).toEqual([]);
+    const requested = events.find((event) => event.type === "model.requested");
+    const hold = requested?.type === "model.requested" ? requested.data.reserved?.amounts : undefined;
+    expect(hold?.tokens).toBeGreaterThan(0);
     const settled = events.find((event) => event.type === "budget.settled");
-    expect(settled?.type === "budget.settled" && settled.data.charged).toEqual({ turns: 1 });
+    const charged = settled?.type === "budget.settled" ? settled.data.charged : undefined;
+    expect(charged).toMatchObject({ turns: 1, tokens: hold?.tokens, input_tokens: hold?.input_tokens, output_tokens: hold?.output_tokens });
+    expect(charged?.wall_time ?? 0).toBeLessThanOrEqual(hold?.wall_time ?? 0);
     // Nothing of the run's is left armed.
     expect(hand.armed(POLL_MS) + hand.armed(500)).toBe(0);
   });

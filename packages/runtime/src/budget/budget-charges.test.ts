@@ -76,6 +76,29 @@ describe("verifier runs are charged to the budget", () => {
     expect(budgetReport(events).byKind.verifier).toEqual({ count: 1, charged: { wall_time: 1_200 } });
   });
 
+  it("a verifier that declares no reserve (checkCompletion) holds a model call's deadline, at most what is left: a quick check is not an overshoot, nor refused for room", async () => {
+    const clock = steppingClock(1_000, 0);
+    const { harness, journal } = rig([say("done")], {
+      clock,
+      modelCallTimeoutMs: 30_000,
+      checkCompletion: async () => {
+        clock.advance(40);
+        return { passed: true };
+      },
+      budget: { limits: { wall_time: 10_000 } },
+    });
+    const { runId, outcome } = await harness.start("finish it");
+    expect(outcome?.status).toBe("verified_success");
+    const events = await eventsOf(journal, runId);
+    const started = events.find((event) => event.type === "verifier.started");
+    const finished = events.find((event) => event.type === "verifier.finished");
+    if (started?.type !== "verifier.started" || finished?.type !== "verifier.finished") throw new Error("no verifier run journaled");
+    // What was left of the 10 s (the model call took none of the injected clock's time), not the 30 s deadline.
+    expect(started.data.reserved?.amounts.wall_time).toBe(10_000);
+    expect(finished.data.settled?.charged).toEqual({ wall_time: 40 });
+    expect(finished.data.settled?.overshoot).toBeUndefined();
+  });
+
   it("a verifier run that does not fit ends the run budget_exhausted naming the dimension, before the verifier starts", async () => {
     const clock = steppingClock(1_000, 0);
     const runs = { count: 0 };

@@ -170,6 +170,21 @@ export class RunBudget {
   }
 
   /**
+   * The open model call was cut (a cancellation aborted it) and no answer came: its usage is
+   * unknown, and the budget never counts unknown as zero (a run cut and resumed again and
+   * again would otherwise spend without bound): it is charged everything it held (the
+   * compiled request's tokens and the output reserve, their price, its turn) and the wall
+   * time it took. Journal it as `budget.settled`.
+   */
+  settleCutModelCall(): BudgetSettlement | undefined {
+    const open = this.#modelCall;
+    if (open === undefined || this.#ledger === undefined) return undefined;
+    this.#modelCall = undefined;
+    const { concurrency: _gauge, wall_time: _held, ...held } = open.amounts;
+    return this.#settle(open, { ...held, wall_time: this.#elapsed() });
+  }
+
+  /**
    * A model call attempt failed and another follows: the failed attempt is charged as
    * discarded work (a reservation attributed `discarded`, settled at once to the wall time it
    * took; a provider that failed reports no usage), journaled with the `model.failed`. The
@@ -357,20 +372,31 @@ export class RunBudget {
 
   /**
    * Reserves a verifier run of the completion gate (attribution `verifier`): what the
-   * verifier declares (`reserve`, e.g. a command's timeout as wall time), else one unit of
-   * wall time, plus the time since the last charge. Journal it as `verifier.started`'s
+   * verifier declares (`reserve`, e.g. a command's timeout as wall time), else a model call's
+   * deadline of wall time (at most what is left), plus the time since the last charge. Journal it as `verifier.started`'s
    * `reserved`; an exhaustion ends the run `budget_exhausted` before the verifier runs.
    */
   reserveVerifier(turnId: string, verifierRunId: string, declared: BudgetAmounts | undefined): BudgetReservation | Exhaustion | undefined {
     const ledger = this.#ledger;
     if (ledger === undefined) return undefined;
     const elapsed = this.#elapsed();
-    const wall = (declared?.wall_time ?? 1) + elapsed;
-    const amounts: BudgetAmounts = { ...declared, wall_time: wall };
+    const amounts: BudgetAmounts = { ...declared, wall_time: elapsed + (declared?.wall_time ?? this.#undeclaredVerifierWall(elapsed)) };
     const attribution: ChargeAttribution = { kind: "verifier", runId: this.#runId, turnId, verifierRunId };
     return this.#reserve(amounts, attribution, (open) => {
       this.#verifier = open;
     });
+  }
+
+  /**
+   * The wall time held for a verifier that declares none (an in-process check, `checkCompletion`):
+   * its duration is unknown, so as long as a model call may take (`modelCallTimeoutMs`), at most
+   * what is left, at least one unit: it is not refused for lack of room a few milliseconds would
+   * fit in, and it overshoots only when it runs longer than that.
+   */
+  #undeclaredVerifierWall(elapsed: number): number {
+    const left = this.#ledger!.remaining(this.#budgetId!).wall_time;
+    const bound = left === undefined ? this.#deps.modelCallTimeoutMs : Math.min(left - elapsed, this.#deps.modelCallTimeoutMs);
+    return Math.max(1, bound);
   }
 
   /** The verifier run finished: charged its wall time (since the last charge, on the injected clock); journal it as `verifier.finished`'s `settled`. */

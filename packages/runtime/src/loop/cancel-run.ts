@@ -50,15 +50,12 @@ export function cancelDrafts(context: RunContext, state: RunState, cancellation:
 
 /**
  * Settles the model call's reservation a cancellation leaves open, as `budget.settled`: to
- * the answer's usage when one came (and was dropped), else to no tokens (a cut call reports
- * no usage, as a failed attempt does), its turn and the wall time it took. Nothing for a run
- * without a budget, or when no model call holds a reservation.
+ * the answer's usage when one came (and was dropped), else to everything it held (a cut call
+ * reports no usage, and unknown is never charged as zero), and the wall time it took.
+ * Nothing for a run without a budget, or when no model call holds a reservation.
  */
 function settleOpenModelCall(context: RunContext, turnId: string, dropped: ModelResponse | undefined): YokeEventDraft[] {
-  const { provider } = context.deps;
-  const settled = context.budget.settleModelCall(
-    dropped ?? { provider: provider.provider, model: provider.modelId, content: [], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0 } },
-  );
+  const settled = dropped === undefined ? context.budget.settleCutModelCall() : context.budget.settleModelCall(dropped);
   if (settled === undefined) return [];
   return [context.budget.settledDraft(settled, { kind: "model_call", runId: context.scope.runId, turnId })];
 }

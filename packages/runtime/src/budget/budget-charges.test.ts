@@ -142,6 +142,31 @@ describe("verifier runs are charged to the budget", () => {
   });
 });
 
+describe("a cancellation settles what a crash left open", () => {
+  it("a verifier run cut short by a crash, then a cancel before the resume: its reservation is settled with the run's end, nothing left open", async () => {
+    const clock = steppingClock(1_000, 0);
+    const store = createMemoryJournal();
+    const budget = { limits: { wall_time: 60_000 } };
+    const dying: VerifierV1 = {
+      ...timedVerifier(clock, 500, { count: 0 }, { wall_time: 2_000 }),
+      async verify() {
+        clock.advance(500);
+        throw new Error("the verifier's process was killed");
+      },
+    };
+    const crashed = rig([say("done")], { clock, journal: store, verifiers: [dying], budget });
+    await expect(crashed.harness.start("finish it", { runId: "run_cut" })).rejects.toThrow(/killed/);
+    const resumed = rig([], { clock, journal: store, idStart: 1_000, verifiers: [dying], budget });
+    await resumed.harness.interrupt("run_cut", { cancel: "operator stop" });
+    expect((await resumed.harness.resume("run_cut")).outcome).toEqual({ status: "cancelled", reason: "operator stop" });
+    const events = await eventsOf(store, "run_cut");
+    const verifierRuns = reservationsOf(events).filter((reservation) => reservation.attribution.kind === "verifier");
+    expect(verifierRuns).toHaveLength(1);
+    expect(settlementOf(events, verifierRuns[0]!.reservationId)?.charged.wall_time).toBe(500);
+    expect(events.at(-1)?.type).toBe("run.completed");
+  });
+});
+
 describe("a tool's wall time", () => {
   it("is charged to its own dispatch, not to the next model call", async () => {
     const clock = steppingClock(1_000, 0);

@@ -16,7 +16,8 @@ export interface AbortedCall {
 /**
  * What ends a run cancelled, in one append: the model call cut short (`model.failed` CANCELLED,
  * when `aborted`), the settlement of the model call's reservation when one is open (phase
- * `awaiting_response`: a call cut here, or one a crash cut before a resume), the cancel's
+ * `awaiting_response`: a call cut here, or one a crash cut before a resume) and of a verifier
+ * run a crash cut short, the cancel's
  * `interrupt.landed` when it came from the inbox, and `run.completed` `cancelled`.
  */
 export function cancelDrafts(context: RunContext, state: RunState, cancellation: Cancellation, aborted?: AbortedCall): YokeEventDraft[] {
@@ -43,6 +44,9 @@ export function cancelDrafts(context: RunContext, state: RunState, cancellation:
     });
   }
   if (state.phase === "awaiting_response" && turnId !== null) drafts.push(...settleOpenModelCall(context, turnId, aborted?.dropped));
+  // A verifier a crash cut short, its reservation still open: it ran, so its time is charged, not abandoned.
+  const verifier = context.budget.settleOpenVerifier();
+  if (verifier !== undefined) drafts.push(verifier);
   if ("interrupt" in cancellation) drafts.push(landed(context, cancellation.interrupt, turnId));
   drafts.push(runCompleted(context, state, outcome));
   return drafts;

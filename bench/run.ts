@@ -1,5 +1,6 @@
 // pnpm bench: every figure is a median over interleaved rounds in one run, next to its
 // baseline measured in the same run. Each benchmark runs in a fresh Node process.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { benchStartupAndSize } from "./startup-and-size.ts";
 import { fmt, printTable, runChild } from "./stats.ts";
@@ -143,6 +144,35 @@ printTable(
   ["journal", "no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share", "events/turn", "bytes/turn"],
   budgetRows,
 );
+
+interface BudgetInstructionsResult {
+  bareInstructionsPerTurn: number;
+  plainInstructionsPerTurn: number;
+  budgetInstructionsPerTurn: number;
+  overheadRatio: number;
+  issueOverheadRatio: number;
+}
+// The same turn in instructions (callgrind): what the shared machine's load does not change. Slow
+// (six runs under valgrind), so on demand: `pnpm bench --instructions`.
+if (process.argv.includes("--instructions")) {
+  if (spawnSync("valgrind", ["--version"]).status !== 0) console.log("\nBudget admission per turn in instructions: skipped (valgrind is not installed)");
+  else {
+    const result = runChild<BudgetInstructionsResult>("harness-budget-instructions.ts", quick ? ["5", "15"] : ["10", "40"]);
+    printTable(
+      "Budget admission per turn in instructions (callgrind, memory journal; machine-independent: a turn's instructions, long run minus short run)",
+      ["no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"],
+      [
+        [
+          fmt(result.bareInstructionsPerTurn),
+          fmt(result.plainInstructionsPerTurn),
+          fmt(result.budgetInstructionsPerTurn),
+          `${fmt(result.overheadRatio * 100, 1)}%`,
+          `${fmt(result.issueOverheadRatio * 100, 1)}%`,
+        ],
+      ],
+    );
+  }
+} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~10 min)");
 
 interface ProviderStreamResult {
   provider: string;

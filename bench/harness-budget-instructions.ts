@@ -1,0 +1,54 @@
+// What budget admission costs a turn, in instructions: the machine-independent twin of
+// harness-budget.ts (whose microseconds a shared, loaded machine blurs). Each variant's run
+// (harness-budget-run.ts) is counted under valgrind's callgrind at two lengths; the
+// difference over the difference in turns is the instructions one more turn costs, with
+// start-up, JIT warm-up and the run's first and last turns cancelled out. Deterministic
+// inputs (stepping clock, sequential ids, scripted model, memory journal), Node run with
+// --single-threaded (no concurrent compiler or GC threads). Slow: ~1-4 min a run.
+// usage: node harness-budget-instructions.ts [shortTurns] [longTurns]  (prints one JSON line)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const short = Number(process.argv[2] ?? "10");
+const long = Number(process.argv[3] ?? "40");
+const dir = mkdtempSync(join(tmpdir(), "yoke-bench-instructions-"));
+
+function instructions(variant: string, turns: number): number {
+  const out = join(dir, `${variant}-${turns}.callgrind`);
+  const run = spawnSync(
+    "valgrind",
+    [
+      "--tool=callgrind",
+      "--smc-check=all-non-file",
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      "--single-threaded",
+      join(import.meta.dirname, "harness-budget-run.ts"),
+      variant,
+      String(turns),
+    ],
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (run.status !== 0) throw new Error(`callgrind of ${variant} ${turns} failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  const summary = /^(?:summary|totals): (\d+)/m.exec(readFileSync(out, "utf8"));
+  if (summary === null) throw new Error(`no instruction total in ${out}`);
+  return Number(summary[1]);
+}
+
+const perTurn: Record<string, number> = {};
+for (const variant of ["bare", "plain", "budget"]) perTurn[variant] = (instructions(variant, long) - instructions(variant, short)) / (long - short);
+rmSync(dir, { recursive: true, force: true });
+const { bare, plain, budget } = perTurn as Record<"bare" | "plain" | "budget", number>;
+console.log(
+  JSON.stringify({
+    short,
+    long,
+    bareInstructionsPerTurn: Math.round(bare),
+    plainInstructionsPerTurn: Math.round(plain),
+    budgetInstructionsPerTurn: Math.round(budget),
+    overheadRatio: (budget - plain) / plain,
+    issueOverheadRatio: (budget - bare) / bare,
+  }),
+);

@@ -75,10 +75,14 @@ export function resolveBudget(option: BudgetOptions | undefined, provider: Provi
     });
   }
   return {
-    // A dimension given as `undefined` (`{ ...limits, wall_time: undefined }`) is one left out: unbounded.
-    limits: Object.fromEntries(Object.entries(limits.data).filter(([, value]) => value !== undefined)) as BudgetAmounts,
+    limits: definedAmounts(limits.data),
     pricing,
     pricingRef: pricing === undefined ? undefined : { id: pricing.id, revision: pricingRevisionOf(pricing), currency: pricing.currency },
     outputReserve,
   };
+}
+
+/** `amounts` without the dimensions given as `undefined` (`{ ...limits, wall_time: undefined }`): one left out, so unbounded, and nothing `undefined` to journal. */
+export function definedAmounts(amounts: BudgetAmounts): BudgetAmounts {
+  return Object.fromEntries(Object.entries(amounts).filter(([, value]) => value !== undefined)) as BudgetAmounts;
 }

@@ -4,15 +4,15 @@
 // difference over the difference in turns is the instructions one more turn costs, with
 // start-up, JIT warm-up and the run's first and last turns cancelled out. Deterministic
 // inputs (stepping clock, sequential ids, scripted model, memory journal), Node run with
-// --single-threaded (no concurrent compiler or GC threads). Slow: ~1-4 min a run.
+// --predictable (no concurrent compiler or GC threads, deterministic heuristics). Slow: ~1-4 min a run.
 // usage: node harness-budget-instructions.ts [shortTurns] [longTurns]  (prints one JSON line)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const short = Number(process.argv[2] ?? "10");
-const long = Number(process.argv[3] ?? "40");
+const short = Number(process.argv[2] ?? "20");
+const long = Number(process.argv[3] ?? "80");
 const dir = mkdtempSync(join(tmpdir(), "yoke-bench-instructions-"));
 
 function instructions(variant: string, turns: number): number {
@@ -24,7 +24,7 @@ function instructions(variant: string, turns: number): number {
       "--smc-check=all-non-file",
       `--callgrind-out-file=${out}`,
       process.execPath,
-      "--single-threaded",
+      "--predictable",
       join(import.meta.dirname, "harness-budget-run.ts"),
       variant,
       String(turns),

@@ -29,4 +29,18 @@ describe("an inline compaction that needs a second pass", () => {
     const again = compile({ ...input, compactions: [first!] }, config);
     expect(again.compactions).toEqual([second]);
   });
+
+  // Mutants compiler.ts:249 `attempt < 2` as `true` and `attempt++` as `attempt--`: with no bound,
+  // a transcript that compaction cannot bring under the window is folded again and again (each
+  // pass keeping the last summary whole, freeing nothing): the compile never returned.
+  it("gives up after two passes when compaction cannot free enough", () => {
+    const tight: CompileConfig = { ...config, tokenCounter: estimatedTokenCounter(1), compaction: { threshold: 0.8, keepRecentMessages: 2 } };
+    let error: unknown;
+    try {
+      compile(inputAt(makeTranscript(60), 60), tight);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: "CONTEXT_OVERFLOW", details: { what: "transcript", compactionFailed: true } });
+  });
 });

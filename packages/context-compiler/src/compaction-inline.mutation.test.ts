@@ -43,4 +43,13 @@ describe("an inline compaction that needs a second pass", () => {
     }
     expect(error).toMatchObject({ code: "CONTEXT_OVERFLOW", details: { what: "transcript", compactionFailed: true } });
   });
+
+  // Mutant compiler.ts:249 `layout.used > available` as `>=` (a compaction that lands exactly on
+  // the window compacted again). The window was found by search: one compaction, no token free.
+  it("stops when a compaction leaves the context exactly filling the window", () => {
+    const exact: CompileConfig = { ...config, tokenCounter: estimatedTokenCounter(2.2), contextWindow: 2_546 };
+    const result = compile(inputAt(makeTranscript(60), 60), exact);
+    expect(result.compactions).toHaveLength(1);
+    expect(result.manifest.allocation.free).toBe(0);
+  });
 });

@@ -132,7 +132,7 @@ describe("an inline compaction", () => {
 describe("a long-lived compiler's tools", () => {
   // Mutant compiler.ts:153 `value !== key[index]` as `===` (the cached tools kept when every part of their key changed at once).
   it("renders the tools again when the tools, remote tools, revisions and nonce all change at once", () => {
-    const config: CompileConfig = { ...FAST, delimiterSeed: undefined };
+    const config: CompileConfig = FAST;
     const compiler = createContextCompiler(config);
     const first = inputAt(makeTranscript(1), 1, { tools: TOOLS.slice(0, 1), remoteTools: [], toolRevisions: { read_file: "sha256:a" } });
     compiler.compile(first);

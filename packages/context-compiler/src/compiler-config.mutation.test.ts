@@ -144,3 +144,21 @@ describe("a long-lived compiler's tools", () => {
     expect(long.request.tools).toHaveLength(2);
   });
 });
+
+describe("a long-lived compiler's artifacts", () => {
+  // Stryker's compiler.ts:302 `columns.artifacts.slice(0, count.artifacts)` as `columns.artifacts`
+  // (a result's artifacts the layout's shared column, which later turns append to). Survived the
+  // second run of 2026-12-03. With evidence, layout.ts's columnsAfter copies the column (its
+  // length no longer matches), so the turns here have none.
+  it("never changes the artifacts of a result it returned", () => {
+    const config: CompileConfig = { ...FAST, toolOutputBudgets: { read_file: 1_000 } };
+    const transcript = makeTranscript(4, { largeEvery: 1, largeBytes: 5_000 });
+    const compiler = createContextCompiler(config);
+    const first = compiler.compile(inputAt(transcript, 2));
+    const before = first.artifacts.slice();
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    const second = compiler.compile(inputAt(transcript, 4));
+    expect(second.artifacts).toEqual(compile(inputAt(transcript, 4), config).artifacts);
+    expect(first.artifacts).toEqual(before);
+  });
+});

@@ -42,6 +42,7 @@ async function driveRun(context: RunContext, interrupt: AbortController): Promis
   for (;;) {
     const state = context.accumulator.peek();
     if (state.phase === "finished") {
+      // Unreachable (the fold sets the outcome with the phase, from run.completed): a guard, its message untested.
       if (state.outcome === undefined) throw new YokeError("INTERNAL", `run ${state.runId} finished without an outcome`);
       const snapshot = context.accumulator.snapshot();
       return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), state: snapshot };

@@ -1,7 +1,8 @@
 // next-turn.ts: `cancelledOutcome` (the reason a cancelled run gives, from whatever its signal
 // was aborted with), and the end `nextTurnDrafts` journals when cut calls come in responses
 // that also had complete calls (the path act-on-response.ts does not take).
-import { say, truncatedToolCall } from "@yoke/testkit";
+import { parseYokeEvent } from "@yoke/protocol";
+import { callTools, say, truncatedToolCall } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { readAll, rig } from "../__fixtures__/harness-fixtures.js";
 import { cancelledOutcome } from "./next-turn.js";
@@ -54,5 +55,24 @@ describe("nextTurnDrafts after a batch whose response also had a cut call", () =
     const types = (await readAll(journal, runId)).map((event) => event.type);
     expect(types.filter((type) => type === "input.added")).toHaveLength(2);
     expect(types.filter((type) => type === "turn.started")).toHaveLength(3);
+  });
+});
+
+describe("nextTurnDrafts when loop detection escalates after a response that also had a cut call", () => {
+  it("journals the cut call's note with the escalation: the person who answers sees it, and the model after them", async () => {
+    const echo = () => callTools([{ name: "echo", args: { text: "x" } }]);
+    const { harness, journal } = rig([
+      echo(),
+      echo(),
+      echo(),
+      truncatedToolCall("store", '{"ke', { calls: [{ name: "echo", args: { text: "x" } }] }),
+      say("never asked"),
+    ]);
+    const result = await harness.start("t");
+    expect(result.waiting).toMatchObject({ kind: "human", reason: "escalation" });
+    const events = (await readAll(journal, result.runId)).map(parseYokeEvent);
+    expect(events.at(-1)?.type).toBe("run.waiting");
+    const sources = events.flatMap((event) => (event.type === "input.added" ? [event.data.source] : []));
+    expect(sources).toEqual(["loop-detection", "output-limit"]);
   });
 });

@@ -33,6 +33,7 @@ export function nextTurnDrafts(context: RunContext, state: RunState): YokeEventD
   if (loop !== undefined) notes.push(...loop.drafts);
   // Interrupts land here, between turns: after every result of the last batch, before the next request.
   notes.push(...landInputDrafts(context, state.currentTurnId ?? null));
+  // A shortcut: a preview of no drafts is the state itself (its mutant, always previewing, is equivalent).
   const current = notes.length === 0 ? state : preview(context, notes, state.length);
   const turnId = newId(context.deps.ids, "turn");
   // A run with pinned tools offers the turn what discovery gives now, frozen for the turn.

@@ -42,10 +42,13 @@ async function driveRun(context: RunContext, interrupt: AbortController): Promis
   for (;;) {
     const state = context.accumulator.peek();
     if (state.phase === "finished") {
+      // Unreachable (the fold sets the outcome with the phase, from run.completed): a guard, its message untested.
       if (state.outcome === undefined) throw new YokeError("INTERNAL", `run ${state.runId} finished without an outcome`);
       const snapshot = context.accumulator.snapshot();
       return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), state: snapshot };
     }
+    // Compensations are pending only in phase ready (begun with a batch's outcomes, ended with the next turn's start), or in
+    // a finished run, handled above: `state.phase === "ready"` as true is an equivalent mutant, kept to say when this runs.
     if (state.phase === "ready" && hasPendingCompensations(context)) {
       // Effects already journaled as being undone are undone before anything else, cancelled or not.
       await runCompensations(context);

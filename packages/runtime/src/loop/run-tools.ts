@@ -118,6 +118,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     }
     if (retries.length > 0 || deferred.length > 0) {
       // Another round: the retries, and the calls that waited for them, in proposal order.
+      // Never empty here (the failure a retry follows, or the outcome a deferred call waited for, is in it): the
+      // guard is defensive, and its mutants (`true`, `>=`) are equivalent; an empty append would be refused.
       if (drafts.length > 0) await commit(context, drafts);
       for (const item of retries) context.dispatchable.set(item.attemptId, item);
       continue;

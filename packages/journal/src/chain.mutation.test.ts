@@ -40,6 +40,12 @@ describe("a refused append says what is wrong", () => {
     }
   });
 
+  it("keeps the serializer's error as the cause of a refusal of data that is not JSON", () => {
+    const refused = refusal(empty, [runStartedDraft(), { type: "test.noted", at: 0, data: { value: Number.NaN } }]);
+    expect(refused.code).toBe("JOURNAL_INVALID_APPEND");
+    expect(refused.cause).toBeInstanceOf(Error);
+  });
+
   it("leaves the type out of the details when it is not a string", () => {
     expect(refusal(empty, [runStartedDraft(), { type: 5, at: 0, data: {} }]).details).toEqual({ index: 1, type: undefined });
   });

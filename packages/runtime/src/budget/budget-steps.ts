@@ -1,0 +1,60 @@
+// How a budget step rides on the run's drafts, and the small arithmetic admission shares (see run-budget.ts).
+import type { BudgetLedger } from "@yoke/budget";
+import { addAmounts } from "@yoke/budget";
+import type { BudgetAmounts, BudgetDimension, BudgetEntry, ChargeAttribution, Outcome, YokeEventDraft } from "@yoke/protocol";
+
+/** Why admission refused: the outcome the run ends with. */
+export type Exhaustion = Extract<Outcome, { status: "budget_exhausted" }>;
+
+/** The id `check` runs under: never reserved, never journaled. */
+export const CHECK_ID = "reservation_admission-check";
+
+export function sumOf(amounts: readonly BudgetAmounts[]): BudgetAmounts {
+  return amounts.reduce<BudgetAmounts>((sum, next) => addAmounts(sum, next), {});
+}
+
+/** A tool about to be dispatched, as admission sees it: its name and its timeout. */
+export interface DispatchedTool {
+  readonly name: string;
+  readonly timeoutMs: number;
+}
+
+/** Share `index` of `total` split evenly over `count` (the first `total % count` shares one more). */
+export function evenShare(total: number, count: number, index: number): number {
+  return Math.floor(total / count) + (index < total % count ? 1 : 0);
+}
+
+const STARTS: Readonly<Record<string, readonly string[]>> = {
+  model_call: ["model.requested"],
+  tool_attempt: ["action.admitted", "action.executing"],
+  verifier: ["verifier.started"],
+};
+const ENDS: Readonly<Record<string, readonly string[]>> = {
+  model_call: ["model.responded"],
+  tool_attempt: ["action.committed", "action.failed", "action.uncertain"],
+  verifier: ["verifier.finished"],
+};
+
+/** Whether `draft` starts (or ends) the work `attribution` names: same kind of event, same turn / attempt / verifier run. */
+export function carries(draft: YokeEventDraft, kind: BudgetEntry["kind"], attribution: ChargeAttribution): boolean {
+  if (!(kind === "reserved" ? STARTS : ENDS)[attribution.kind]?.includes(draft.type)) return false;
+  const data = draft.data as { turnId?: string; attemptId?: string; verifierRunId?: string; reserved?: unknown; settled?: unknown };
+  if (data[kind] !== undefined) return false;
+  switch (attribution.kind) {
+    case "model_call":
+      return data.turnId === attribution.turnId;
+    case "tool_attempt":
+      return data.attemptId === attribution.attemptId;
+    default:
+      return data.verifierRunId === attribution.verifierRunId;
+  }
+}
+
+export function exhausted(result: Extract<ReturnType<BudgetLedger["reserve"]>, { ok: false }>): Exhaustion {
+  return { status: "budget_exhausted", budget: result.dimension as BudgetDimension, limit: result.limit, reservationId: result.reservationId };
+}
+
+/** Whether admission refused. */
+export function isExhaustion<T extends object>(value: T | Exhaustion | undefined): value is Exhaustion {
+  return value !== undefined && "status" in value;
+}

@@ -206,6 +206,8 @@ export function missingKeyId(failure: ChainFailure | null, candidate: unknown, k
   if (failure?.reason !== "key_mismatch" || keys === undefined) return undefined;
   const hash = (candidate as { hash?: unknown }).hash;
   const keyId = typeof hash === "string" ? keyIdOf(hash) : undefined;
+  // Equivalent under mutation (either test as `true`): checkKeyedHash reports key_mismatch only for a
+  // hash that names a key id the ring does not hold, so past the line above both always hold.
   return keyId !== undefined && keys.cached(tenantId, keyId) === undefined ? keyId : undefined;
 }
 

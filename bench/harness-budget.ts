@@ -11,11 +11,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
 import { createMemoryJournal, createSqliteJournal } from "@yoke/journal";
 import { canonicalJson, sequentialIdSource, steppingClock, type JournalV1 } from "@yoke/protocol";
-import { createHarness, defineTool, type BudgetOptions } from "@yoke/runtime";
-import { callTools, createScriptedModel, say } from "@yoke/testkit";
+import { createHarness } from "@yoke/runtime";
+import { type BudgetVariant, budgetTurnOptions } from "./budget-turn.ts";
 import { median } from "./stats.ts";
 
 const turns = Number(process.argv[2] ?? "100");
@@ -23,52 +22,19 @@ const rounds = Number(process.argv[3] ?? "5");
 const store = process.argv[4] === "sqlite" ? "sqlite" : "memory";
 const dir = mkdtempSync(join(tmpdir(), "yoke-bench-budget-"));
 
-const noop = (name: string) =>
-  defineTool({ name, description: `does nothing (${name})`, input: z.object({ n: z.number() }), sideEffect: "none", execute: async () => "ok" });
-
-const BUDGET: BudgetOptions = {
-  limits: {
-    turns: 1_000_000,
-    tokens: 1_000_000_000,
-    input_tokens: 1_000_000_000,
-    output_tokens: 1_000_000_000,
-    spend: 1_000_000_000_000,
-    wall_time: 1_000_000_000,
-    tool_ops: 1_000_000,
-    concurrency: 64,
-  },
-  pricing: { version: 1, id: "bench", currency: "USD", models: [{ provider: "scripted", model: "scripted-*", input: 3_000_000, output: 15_000_000 }] },
-  outputReserve: 1_024,
-};
-
-type Variant = "bare" | "plain" | "budget";
+type Variant = BudgetVariant;
 const shape = new Map<Variant, { eventsPerTurn: number; bytesPerTurn: number }>();
 
 async function perTurnUs(variant: Variant, round: number): Promise<number[]> {
-  const withBudget = variant === "budget";
-  const steps = [
-    ...Array.from({ length: turns - 1 }, (_, turn) => ({
-      ...callTools([
-        { id: `call_${turn}_a`, name: "noop_a", args: { n: turn } },
-        { id: `call_${turn}_b`, name: "noop_b", args: { n: turn } },
-      ]),
-      usage: { inputTokens: 500, outputTokens: 40 },
-    })),
-    say("done"),
-  ];
   const journal: JournalV1 =
     store === "memory" ? createMemoryJournal() : await createSqliteJournal({ filename: join(dir, `${variant}-${round}.sqlite`), synchronous: "normal" });
   const starts: bigint[] = [];
   const harness = createHarness({
     journal,
-    provider: createScriptedModel(steps, { recordCalls: false }),
-    tools: [noop("noop_a"), noop("noop_b")],
+    ...budgetTurnOptions(variant, turns),
     tenantId: "tenant_bench",
     clock: steppingClock(1_700_000_000_000, 1),
     ids: sequentialIdSource(),
-    maxTurns: turns + 1,
-    ...(withBudget ? { budget: BUDGET } : {}),
-    ...(variant === "bare" ? { loopDetection: false } : {}),
     onEvent: (event) => {
       if (event.type === "turn.started") starts.push(process.hrtime.bigint());
     },

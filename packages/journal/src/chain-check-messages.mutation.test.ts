@@ -4,7 +4,10 @@
 import { GENESIS_HASH, type JournalEvent, type RunScope } from "@yoke/protocol";
 import { eventDraft, runStartedDraft } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { checkEvent, conflictError, sealEvents } from "./chain.js";
+import { testKeys } from "./__fixtures__/test-keys.js";
+import { checkEvent, checkEventAskingKeys, conflictError, sealEvents } from "./chain.js";
+import { JournalKeyRing } from "./keyed-chain.js";
+import { createMemoryJournal } from "./memory-journal.js";
 
 const scope: RunScope = { tenantId: "tenant_a", runId: "run_1" };
 const [first, second] = sealEvents(scope, { length: 0, hash: GENESIS_HASH }, [runStartedDraft(), eventDraft("test.noted", { n: 1 })]) as [
@@ -30,5 +33,21 @@ describe("checkEvent says what is wrong with a stored event", () => {
 
   it("says which sequence a stale writer expected and how long the run is", () => {
     expect(conflictError(scope, 3, 5).message).toBe("run run_1: append expected sequence 3 but the run has 5 events");
+  });
+});
+
+describe("a keyed read asks the key provider only about keys", () => {
+  it("does not ask for the key an event names when its failure is not about a key (chain.ts missingKeyId, :205)", async () => {
+    const keys = testKeys("k1");
+    const journal = createMemoryJournal({ keys: keys.provider });
+    const { events } = await journal.append(scope, 0, [runStartedDraft(), eventDraft("test.noted", { n: 1 })]);
+    const ring = new JournalKeyRing(keys.provider); // a fresh ring: it holds no key yet
+    keys.calls.length = 0;
+    const broken = { ...events[1]!, prevHash: "f".repeat(64) };
+    expect(await checkEventAskingKeys(scope, 1, events[0]!.hash, broken, ring)).toMatchObject({ reason: "prev_hash_mismatch" });
+    expect(keys.calls).toEqual([]);
+    // A failure that is about a key the ring does not hold yet does ask, once.
+    expect(await checkEventAskingKeys(scope, 1, events[0]!.hash, events[1], ring)).toBeNull();
+    expect(keys.calls).toEqual(["keyById tenant_a k1"]);
   });
 });

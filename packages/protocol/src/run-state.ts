@@ -318,6 +318,7 @@ export class RunStateAccumulator {
       throw invalid(event, `${event.type} in phase ${state.phase}`);
     }
     const position = state.actions.findIndex((action) => action.actionId === event.data.actionId);
+    // Equivalent mutant (`pnpm mutate`: `position < 0` as `false`): `state.actions[-1]` is undefined too.
     const current = position < 0 ? undefined : state.actions[position]!;
     const result = transitionAction(current?.status, input);
     if (!result.ok) {
@@ -326,6 +327,8 @@ export class RunStateAccumulator {
       });
     }
     if (current === undefined) {
+      // Unreachable, kept for the type narrowing below: transitionAction refuses every other event
+      // for no action (the transition table test), so this message's mutant (`pnpm mutate`) survives.
       if (event.type !== "action.proposed" && event.type !== "action.admitted" && event.type !== "action.approval_requested") {
         throw invalid(event, `unknown action ${event.data.actionId}`);
       }
@@ -383,6 +386,8 @@ export class RunStateAccumulator {
     const calls = state.pendingToolCalls;
     let index = actionId === undefined ? -1 : calls.findIndex((call) => call.toolCallId === toolCallId && call.started?.actionId === actionId);
     if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId && call.started === undefined && call.actionId === undefined);
+    // Equivalent mutant (`pnpm mutate`: `index <= 0` here): an index 0 found above is a call with
+    // this id, so the first call with the id is index 0 again.
     if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId);
     if (index < 0) throw invalid(event, `no pending tool call ${toolCallId}`);
     return index;

@@ -157,7 +157,7 @@ interface BudgetInstructionsResult {
 if (process.argv.includes("--instructions")) {
   if (spawnSync("valgrind", ["--version"]).status !== 0) console.log("\nBudget admission per turn in instructions: skipped (valgrind is not installed)");
   else {
-    const result = runChild<BudgetInstructionsResult>("harness-budget-instructions.ts", quick ? ["10", "40"] : ["20", "80"]);
+    const result = runChild<BudgetInstructionsResult>("harness-budget-instructions.ts", quick ? ["20", "80"] : ["100", "300"]);
     printTable(
       "Budget admission per turn in instructions (callgrind, memory journal; machine-independent: a turn's instructions, long run minus short run)",
       ["no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"],
@@ -172,7 +172,7 @@ if (process.argv.includes("--instructions")) {
       ],
     );
   }
-} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~10 min)");
+} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~20 min)");
 
 interface ProviderStreamResult {
   provider: string;

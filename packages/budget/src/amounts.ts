@@ -42,16 +42,24 @@ export function toVector(amounts: unknown, what: string, deriveTokens: boolean):
   return vector;
 }
 
-/** The named (non-undefined) entries of a vector, as BudgetAmounts in BUDGET_DIMENSIONS order. */
+/** The named (non-undefined) entries of a vector, as BudgetAmounts with keys in code-unit order (canonical JSON's). */
 export function toAmounts(vector: Vector, skipZero = false): Amounts {
   const amounts: Record<string, number> = {};
-  for (let index = 0; index < DIMENSION_COUNT; index++) {
+  for (let at = 0; at < DIMENSION_COUNT; at++) {
+    const index = CANONICAL_ORDER[at]!;
     const value = vector[index];
     if (value === undefined || (skipZero && value === 0)) continue;
-    amounts[BUDGET_DIMENSIONS[index]!] = value;
+    amounts[CANONICAL_DIMENSIONS[at]!] = value;
   }
   return amounts as Amounts;
 }
+
+/**
+ * Dimension indexes in code-unit order of their names: the order canonical JSON writes keys in.
+ * Amounts built in it are journaled as they are (canonicalJson copies an object only to sort it).
+ */
+const CANONICAL_ORDER: readonly number[] = BUDGET_DIMENSIONS.map((_, index) => index).sort((a, b) => (BUDGET_DIMENSIONS[a]! < BUDGET_DIMENSIONS[b]! ? -1 : 1));
+const CANONICAL_DIMENSIONS: readonly BudgetDimension[] = CANONICAL_ORDER.map((index) => BUDGET_DIMENSIONS[index]!);
 
 export function dimensionAt(index: number): BudgetDimension {
   return BUDGET_DIMENSIONS[index]!;
@@ -61,7 +69,7 @@ export function zeros(): number[] {
   return new Array<number>(DIMENSION_COUNT).fill(0);
 }
 
-/** Sums amounts per dimension (a dimension named by none stays absent). */
+/** Sums amounts per dimension (a dimension named by none stays absent), keys in code-unit order (canonical JSON's). */
 export function addAmounts(...list: BudgetAmounts[]): Amounts {
   const out: Record<string, number> = {};
   for (const amounts of list) {
@@ -70,9 +78,9 @@ export function addAmounts(...list: BudgetAmounts[]): Amounts {
   return sortAmounts(out as Amounts);
 }
 
-/** The same amounts with keys in BUDGET_DIMENSIONS order. */
+/** The same amounts with keys in code-unit order (canonical JSON's). */
 export function sortAmounts(amounts: BudgetAmounts): Amounts {
   const out: Record<string, number> = {};
-  for (const dimension of BUDGET_DIMENSIONS) if (amounts[dimension] !== undefined) out[dimension] = amounts[dimension];
+  for (const dimension of CANONICAL_DIMENSIONS) if (amounts[dimension] !== undefined) out[dimension] = amounts[dimension];
   return out as Amounts;
 }

@@ -178,4 +178,16 @@ describe("createBudgetLedger", () => {
     expect(ledger.openReservations().map((view) => view.reservationId)).toEqual(["r2"]);
     expect(JSON.parse(JSON.stringify(ledger.snapshot()))).toEqual(ledger.snapshot());
   });
+
+  it("writes settlements and amounts with keys in canonical JSON's order (journaled without a sorted copy)", () => {
+    const ledger = createBudgetLedger({ budgetId: "b", limits: { turns: 5, tokens: 100, wall_time: 50, concurrency: 2 } });
+    ledger.reserve({ reservationId: "r", parentId: "b", amounts: { wall_time: 9, turns: 1, tokens: 60, concurrency: 1 }, attribution: call });
+    const settled = ledger.settle("r", { wall_time: 70, turns: 1, tokens: 10 }, { overshoot: true });
+    const sorted = (value: object) => Object.keys(value).toSorted();
+    expect(Object.keys(settled)).toEqual(["charged", "overshoot", "released", "reservationId"]);
+    expect(Object.keys(settled.charged)).toEqual(sorted(settled.charged));
+    expect(Object.keys(settled.released)).toEqual(sorted(settled.released));
+    expect(Object.keys(ledger.remaining("b"))).toEqual(sorted(ledger.remaining("b")));
+    expect(Object.keys(ledger.reservation("r")!.amounts)).toEqual(["concurrency", "tokens", "turns", "wall_time"]);
+  });
 });

@@ -211,13 +211,19 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   };
 
   const commitSettle = (node: Node, planned: ReturnType<typeof plan>): SettledData => {
-    const data: SettledData = { reservationId: node.id, charged: toAmounts(planned.charged, true), released: toAmounts(planned.released, true) };
-    Object.freeze(data.charged);
-    Object.freeze(data.released);
-    node.settled = Object.freeze(planned.overshoot ? { ...data, overshoot: true } : data);
+    const charged = toAmounts(planned.charged, true);
+    const released = toAmounts(planned.released, true);
+    // Members in code-unit order (canonical JSON's): journaled without a sorted copy.
+    node.settled = Object.freeze(
+      planned.overshoot
+        ? { charged: Object.freeze(charged), overshoot: true, released: Object.freeze(released), reservationId: node.id }
+        : { charged: Object.freeze(charged), released: Object.freeze(released), reservationId: node.id },
+    );
     node.parent!.openChildren--;
     for (let index = 0; index < DIMENSION_COUNT; index++) propagate(node.parent, index, planned.charged[index]! - planned.before[index]!);
-    return { ...node.settled, charged: { ...data.charged }, released: { ...data.released } };
+    return planned.overshoot
+      ? { charged: { ...charged }, overshoot: true, released: { ...released }, reservationId: node.id }
+      : { charged: { ...charged }, released: { ...released }, reservationId: node.id };
   };
 
   const settledData = (node: Node): SettledData => node.settled!;
@@ -287,10 +293,10 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     },
     remaining: (reservationId) => {
       const node = nodeOf(reservationId, "remaining");
-      const room: Vector = new Array(DIMENSION_COUNT).fill(undefined);
+      const room: Vector = new Array(DIMENSION_COUNT);
       for (let index = 0; index < DIMENSION_COUNT; index++) {
         const holder = holderOf(node, index);
-        if (holder !== undefined) room[index] = Math.max(0, holder.held[index]! - (holder.committed?.[index] ?? 0));
+        room[index] = holder === undefined ? undefined : Math.max(0, holder.held[index]! - (holder.committed?.[index] ?? 0));
       }
       return toAmounts(room);
     },

@@ -121,6 +121,55 @@ function tokenCount(value: number | undefined, name: string): bigint {
  * ```
  */
 export function spendOf(price: ModelPrice, usage: PricedUsage): number {
+  return smallSpendOf(price, usage) ?? bigSpendOf(price, usage);
+}
+
+const MICRO = 1_000_000;
+
+/** A count as a number (0 when absent); BUDGET_INVALID unless a non-negative safe integer. */
+function countOf(value: number | undefined, name: string): number {
+  if (value === undefined) return 0;
+  if (!Number.isSafeInteger(value) || value < 0) throw invalid(`usage: ${name} must be a non-negative integer, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * `spendOf` in doubles, exact while every product and their sum stay at most
+ * Number.MAX_SAFE_INTEGER (rounding is monotonic, so a result past it means the exact value is
+ * too: then undefined, and the BigInt path answers). The division by a million is corrected to
+ * the exact quotient and remainder, then rounded up once.
+ */
+function smallSpendOf(price: ModelPrice, usage: PricedUsage): number | undefined {
+  const input = countOf(usage.inputTokens, "inputTokens");
+  const output = countOf(usage.outputTokens, "outputTokens");
+  const cacheRead = countOf(usage.cacheReadTokens, "cacheReadTokens");
+  const cacheWrite = countOf(usage.cacheWriteTokens, "cacheWriteTokens");
+  const cached = cacheRead + cacheWrite;
+  const prices = [price.input, price.cacheRead ?? price.input, price.cacheWrite ?? price.input, price.output];
+  // A price the table schema would refuse (fractional, negative): the BigInt path's error.
+  if (cached > Number.MAX_SAFE_INTEGER || !prices.every((value) => Number.isSafeInteger(value) && value >= 0)) return undefined;
+  const uncached = input > cached ? input - cached : 0;
+  const terms = [uncached * prices[0]!, cacheRead * prices[1]!, cacheWrite * prices[2]!, output * prices[3]!];
+  let total = 0;
+  for (const term of terms) {
+    if (term > Number.MAX_SAFE_INTEGER) return undefined;
+    total += term;
+  }
+  if (total > Number.MAX_SAFE_INTEGER) return undefined;
+  let quotient = Math.floor(total / MICRO);
+  let remainder = total - quotient * MICRO;
+  if (remainder < 0) {
+    quotient--;
+    remainder += MICRO;
+  } else if (remainder >= MICRO) {
+    quotient++;
+    remainder -= MICRO;
+  }
+  return remainder > 0 ? quotient + 1 : quotient;
+}
+
+/** `spendOf` in BigInt: exact for any safe-integer usage and price; BUDGET_INVALID when the spend is past the largest safe integer. */
+export function bigSpendOf(price: ModelPrice, usage: PricedUsage): number {
   const input = tokenCount(usage.inputTokens, "inputTokens");
   const output = tokenCount(usage.outputTokens, "outputTokens");
   const cacheRead = tokenCount(usage.cacheReadTokens, "cacheReadTokens");

@@ -1,6 +1,5 @@
 // How a budget step rides on the run's drafts, and the small arithmetic admission shares (see run-budget.ts).
 import type { BudgetLedger } from "@yoke/budget";
-import { addAmounts } from "@yoke/budget";
 import type { BudgetAmounts, BudgetDimension, BudgetEntry, ChargeAttribution, Outcome, YokeEventDraft } from "@yoke/protocol";
 
 /** Why admission refused: the outcome the run ends with. */
@@ -9,8 +8,16 @@ export type Exhaustion = Extract<Outcome, { status: "budget_exhausted" }>;
 /** The id `check` runs under: never reserved, never journaled. */
 export const CHECK_ID = "reservation_admission-check";
 
+/** Amounts summed per dimension (one pass, no intermediate sums: `check` reads keys in any order). */
 export function sumOf(amounts: readonly BudgetAmounts[]): BudgetAmounts {
-  return amounts.reduce<BudgetAmounts>((sum, next) => addAmounts(sum, next), {});
+  if (amounts.length === 1) return amounts[0]!;
+  const sum: Record<string, number> = {};
+  for (const each of amounts)
+    for (const key in each) {
+      const value = each[key as BudgetDimension];
+      if (value !== undefined) sum[key] = (sum[key] ?? 0) + value;
+    }
+  return sum;
 }
 
 /** A tool about to be dispatched, as admission sees it: its name and its timeout. */

@@ -8,13 +8,14 @@ import {
   type BudgetReservation,
   type BudgetSettlement,
   type ChargeAttribution,
+  type ModelPrice,
   type ModelResponse,
   type RunState,
   type Usage,
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
-import { addAmounts, createBudgetLedger, createPricing, type BudgetLedger } from "@yoke/budget";
+import { addAmounts, createBudgetLedger, createPricing, spendOf, type BudgetLedger } from "@yoke/budget";
 import { budgetEntriesOf, type BudgetEntry } from "@yoke/protocol";
 import type { DispatchItem } from "@yoke/scheduler";
 import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT } from "../subagents/subagent-options.js";
@@ -55,6 +56,7 @@ export class RunBudget {
   #wallMark = 0;
   #modelCall: OpenReservation | undefined;
   #verifier: OpenReservation | undefined;
+  #lastPrice: { readonly provider: string; readonly model: string; readonly price: ModelPrice | undefined } | undefined;
   readonly #attempts = new Map<string, OpenReservation>();
   readonly #runId: string;
   readonly #deps: BudgetDeps;
@@ -143,16 +145,16 @@ export class RunBudget {
     const elapsed = this.#elapsed();
     const left = ledger.remaining(this.#budgetId!).wall_time;
     const deadline = elapsed + this.#deps.modelCallTimeoutMs * (this.#deps.modelRetries + 1);
-    const amounts: BudgetAmounts = {
-      ...(startsTurn ? { turns: 1 } : {}),
-      tokens: input + output,
-      input_tokens: input,
-      output_tokens: output,
-      ...(budget.limits.cache_read_tokens === undefined ? {} : { cache_read_tokens: input }),
-      ...(budget.limits.cache_write_tokens === undefined ? {} : { cache_write_tokens: input }),
-      ...(budget.pricing === undefined ? {} : { spend: this.#worstSpend(input, output) }),
-      wall_time: left === undefined ? deadline : Math.max(elapsed + 1, Math.min(left, deadline)),
-    };
+    // Keys in code-unit order, as canonical JSON writes them (journaled without a sorted copy).
+    const amounts: BudgetAmounts = {};
+    if (budget.limits.cache_read_tokens !== undefined) amounts.cache_read_tokens = input;
+    if (budget.limits.cache_write_tokens !== undefined) amounts.cache_write_tokens = input;
+    amounts.input_tokens = input;
+    amounts.output_tokens = output;
+    if (budget.pricing !== undefined) amounts.spend = this.#worstSpend(input, output);
+    amounts.tokens = input + output;
+    if (startsTurn) amounts.turns = 1;
+    amounts.wall_time = left === undefined ? deadline : Math.max(elapsed + 1, Math.min(left, deadline));
     const attribution: ChargeAttribution = { kind: "model_call", runId: this.#runId, turnId };
     return this.#reserve(amounts, attribution, (open) => {
       this.#modelCall = open;
@@ -237,14 +239,14 @@ export class RunBudget {
     const wall = Math.max(elapsed + tools.length, Math.min(left, worst));
     return amounts.map((held, index) => {
       const share = evenShare(wall, tools.length, index);
-      // A plain dispatch's amounts written out, in dimension order (what addAmounts would give).
-      return this.#spawns(tools[index]!.name) ? addAmounts(held, { wall_time: share }) : { wall_time: share, tool_ops: 1, concurrency: 1 };
+      // A plain dispatch's amounts written out, keys in code-unit order (what addAmounts would give).
+      return this.#spawns(tools[index]!.name) ? addAmounts(held, { wall_time: share }) : { concurrency: 1, tool_ops: 1, wall_time: share };
     });
   }
 
   /** What one dispatch of `toolName` holds: a tool operation and a unit of concurrency; a spawn also a child and its whole budget. */
   #attemptAmounts(toolName: string): BudgetAmounts {
-    if (!this.#spawns(toolName)) return { tool_ops: 1, concurrency: 1 };
+    if (!this.#spawns(toolName)) return { concurrency: 1, tool_ops: 1 };
     return addAmounts(this.#deps.subagents!.budget, { tool_ops: 1, concurrency: 1, fan_out: 1 });
   }
 
@@ -280,13 +282,14 @@ export class RunBudget {
     if (!fits.ok) return exhausted(fits);
     return fresh.map((item, index) => {
       const spawn = this.#deps.subagents !== undefined && item.tool.name === SPAWN_SUBAGENT;
+      // Keys in code-unit order, as canonical JSON writes them.
       const attribution: ChargeAttribution = {
-        kind: spawn ? "subagent" : "tool_attempt",
-        runId: this.#runId,
-        ...(turnId === undefined ? {} : { turnId }),
         actionId: item.actionId,
         attemptId: item.attemptId,
         ...(spawn ? { childRunId: childRunIdOf(item.actionId) } : {}),
+        kind: spawn ? "subagent" : "tool_attempt",
+        runId: this.#runId,
+        ...(turnId === undefined ? {} : { turnId }),
       };
       const reserved = this.#reserve(
         amounts[index]!,
@@ -334,7 +337,7 @@ export class RunBudget {
     this.#attempts.delete(attemptId);
     if (!dispatched) return this.#settle(open, {});
     const wallCharge = wall === 0 ? {} : { wall_time: wall };
-    if (open.attribution.kind !== "subagent") return this.#settle(open, { tool_ops: 1, ...wallCharge });
+    if (open.attribution.kind !== "subagent") return this.#settle(open, wall === 0 ? { tool_ops: 1 } : { tool_ops: 1, wall_time: wall });
     const child = this.#deps.subagents?.charges.get(attemptId);
     this.#deps.subagents?.charges.delete(attemptId);
     const { concurrency: _gauge, wall_time: heldWall, ...held } = open.amounts;
@@ -445,7 +448,8 @@ export class RunBudget {
     const result = this.#ledger!.reserve({ reservationId, parentId, amounts, attribution });
     if (!result.ok) return exhausted(result);
     onOpen({ reservationId, amounts, attribution });
-    return { reservationId, parentId, amounts, attribution };
+    // Keys in code-unit order, as canonical JSON writes them.
+    return { amounts, attribution, parentId, reservationId };
   }
 
   #settle(open: OpenReservation, actual: BudgetAmounts): BudgetSettlement {
@@ -460,40 +464,42 @@ export class RunBudget {
   }
 
   #usageCharge(open: OpenReservation, usage: Usage, model: { provider: string; model: string }): BudgetAmounts {
-    const pricing = this.#deps.budget?.pricing;
-    const charge: BudgetAmounts = {
-      ...(open.amounts.turns === undefined ? {} : { turns: open.amounts.turns }),
-      tokens: usage.inputTokens + usage.outputTokens,
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      ...(usage.cacheReadTokens === undefined ? {} : { cache_read_tokens: usage.cacheReadTokens }),
-      ...(usage.cacheWriteTokens === undefined ? {} : { cache_write_tokens: usage.cacheWriteTokens }),
-      wall_time: this.#elapsed(),
-    };
-    if (pricing === undefined) return charge;
-    return { ...charge, spend: this.#spendOf(usage, model, open.amounts.spend ?? 0) };
+    // Keys in code-unit order, as canonical JSON writes them.
+    const charge: BudgetAmounts = {};
+    if (usage.cacheReadTokens !== undefined) charge.cache_read_tokens = usage.cacheReadTokens;
+    if (usage.cacheWriteTokens !== undefined) charge.cache_write_tokens = usage.cacheWriteTokens;
+    charge.input_tokens = usage.inputTokens;
+    charge.output_tokens = usage.outputTokens;
+    if (this.#deps.budget?.pricing !== undefined) charge.spend = this.#spendOf(usage, model, open.amounts.spend ?? 0);
+    charge.tokens = usage.inputTokens + usage.outputTokens;
+    if (open.amounts.turns !== undefined) charge.turns = open.amounts.turns;
+    charge.wall_time = this.#elapsed();
+    return charge;
   }
 
   /** What `usage` costs: at the answering model's price, else the requested model's; never zero for lack of a price (then what was held). */
   #spendOf(usage: Usage, answered: { provider: string; model: string }, held: number): number {
-    const pricing = this.#deps.budget!.pricing!;
-    for (const model of [answered, { provider: this.#deps.provider.provider, model: this.#deps.provider.modelId }]) {
-      try {
-        return createPricing(pricing).priceOf(model, usage);
-      } catch (error) {
-        if (!YokeError.isInstance(error) || error.code !== "PRICING_MISSING") throw error;
-      }
-    }
-    return held;
+    const price = this.#priceOf(answered) ?? this.#priceOf({ provider: this.#deps.provider.provider, model: this.#deps.provider.modelId });
+    return price === undefined ? held : spendOf(price, usage);
+  }
+
+  /** The price of `model` in the budget's table (undefined when it has none); the last model looked up is remembered (a run calls one model, turn after turn). */
+  #priceOf(model: { provider: string; model: string }): ModelPrice | undefined {
+    const last = this.#lastPrice;
+    if (last !== undefined && last.provider === model.provider && last.model === model.model) return last.price;
+    const price = createPricing(this.#deps.budget!.pricing!).find(model);
+    this.#lastPrice = { provider: model.provider, model: model.model, price };
+    return price;
   }
 
   /** The most `input` + `output` tokens can cost: every input token at the dearer of the input and cache-write prices. */
   #worstSpend(input: number, output: number): number {
-    const pricing = this.#deps.budget!.pricing!;
     const model = { provider: this.#deps.provider.provider, model: this.#deps.provider.modelId };
-    const pricer = createPricing(pricing);
-    const plain = pricer.priceOf(model, { inputTokens: input, outputTokens: output });
-    const written = pricer.priceOf(model, { inputTokens: input, outputTokens: output, cacheWriteTokens: input });
+    const price = this.#priceOf(model);
+    // Checked at start (PRICING_MISSING): a run's own model is always priced.
+    if (price === undefined) return createPricing(this.#deps.budget!.pricing!).priceOf(model, { inputTokens: input, outputTokens: output });
+    const plain = spendOf(price, { inputTokens: input, outputTokens: output });
+    const written = spendOf(price, { inputTokens: input, outputTokens: output, cacheWriteTokens: input });
     return Math.max(plain, written);
   }
 }

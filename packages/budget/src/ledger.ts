@@ -19,7 +19,8 @@ interface Node {
   readonly bounded: number;
   /** Σ of the children's contributions: held while open (or, where transparent, their own committed), charged once settled. Allocated with the first child. */
   committed: number[] | undefined;
-  readonly amounts: Amounts;
+  /** `held` as amounts, made the first time a view asks (most reservations are never viewed). */
+  amounts: Amounts | undefined;
   readonly attribution: ChargeAttribution | undefined;
   openChildren: number;
   settled: SettledData | undefined;
@@ -162,7 +163,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       held: vector,
       bounded: maskOf(vector, parent.bounded),
       committed: undefined,
-      amounts: Object.freeze(toAmounts(vector)),
+      amounts: undefined,
       attribution: Object.freeze(attribution),
       openChildren: 0,
       settled: undefined,
@@ -174,22 +175,24 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     return { ok: true, reservationId: node.id };
   };
 
-  /** What settling `node` with `actual` charges and releases; throws (changing nothing) when it may not. */
+  const scratch = { charged: zeros(), released: zeros(), before: zeros() };
+
+  /** What settling `node` with `actual` charges and releases (in the ledger's scratch vectors: commit it before the next plan); throws (changing nothing) when it may not. */
   const plan = (node: Node, actual: Vector, overshootAllowed: boolean) => {
     if (node === root) throw invalid(`settle: "${node.id}" is the budget itself, not a reservation`, { reservationId: node.id });
     if (node.settled !== undefined) throw invalid(`settle: reservation "${node.id}" is settled already`, { reservationId: node.id });
     if (node.openChildren > 0) {
       throw invalid(`settle: reservation "${node.id}" has ${node.openChildren} open reservation(s) under it; settle them first`, { reservationId: node.id });
     }
-    const charged = zeros();
-    const released = zeros();
-    const before = zeros();
+    // The ledger's scratch vectors: a plan is read by the commit that follows it, never kept.
+    const { charged, released, before } = scratch;
     let overshoot = false;
     for (let index = 0; index < DIMENSION_COUNT; index++) {
       const held = node.held[index];
       const childCharges = node.committed?.[index] ?? 0;
       before[index] = held ?? childCharges;
       if (index === CONCURRENCY) {
+        charged[index] = 0;
         released[index] = held ?? 0;
         continue;
       }
@@ -228,8 +231,13 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
 
   const settledData = (node: Node): SettledData => node.settled!;
 
+  const amountsOf = (node: Node): Amounts => {
+    node.amounts ??= Object.freeze(toAmounts(node.held));
+    return node.amounts;
+  };
+
   const view = (node: Node): ReservationView => {
-    const base = { reservationId: node.id, parentId: node.parent!.id, amounts: node.amounts, attribution: node.attribution! };
+    const base = { reservationId: node.id, parentId: node.parent!.id, amounts: amountsOf(node), attribution: node.attribution! };
     if (node.settled === undefined) return { ...base, status: "open" };
     const data = settledData(node);
     return { ...base, status: "settled", charged: data.charged, released: data.released, ...(data.overshoot ? { overshoot: true } : {}) };
@@ -240,7 +248,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     if (existing !== undefined && existing !== root) {
       const same =
         existing.parent!.id === data.parentId &&
-        canonicalJson(existing.amounts) === canonicalJson(toAmounts(toVector(data.amounts, "budget.reserved", true))) &&
+        canonicalJson(amountsOf(existing)) === canonicalJson(toAmounts(toVector(data.amounts, "budget.reserved", true))) &&
         canonicalJson(existing.attribution) === canonicalJson(data.attribution);
       if (same) return;
       throw invalid(`budget.reserved: reservation "${data.reservationId}" exists already with other fields`, { reservationId: data.reservationId });

@@ -2,10 +2,11 @@
 // step, whatever phase its journal left it in: it does not act on a response it already has
 // (which would complete it), nor start the model call it was waiting for.
 import { createMemoryJournal } from "@yoke/journal";
-import type { YokeEventDraft } from "@yoke/protocol";
-import { say } from "@yoke/testkit";
+import type { ProviderAdapterV1, YokeEventDraft } from "@yoke/protocol";
+import { createScriptedModel, refuse, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { TENANT, readAll, rig } from "../__fixtures__/harness-fixtures.js";
+import type { RunResult, WaitingRunResult } from "../harness-types.js";
 
 /** A finished one-turn run's events up to (not including) the first event of type `before`, in a fresh journal. */
 async function cutBefore(before: string): Promise<{ journal: ReturnType<typeof createMemoryJournal>; runId: string }> {
@@ -42,5 +43,30 @@ describe("a resume with the run's signal already aborted", () => {
     expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
     expect(fresh.model.remaining).toBe(1);
     expect(fresh.journal.appends).toEqual([["run.completed"]]);
+  });
+});
+
+// run-loop.ts:33-34 (`live.release()` removed, the `finally` emptied): the run's controller stayed in
+// its harness's map of live runs after the run returned, so a cancel sent later through the same
+// harness aborted a run nobody drove any more, the signal of a model call long answered included.
+describe("a run that returns lets go of its harness's cancel", () => {
+  it("a cancel sent to a run waiting for a person aborts no signal of its past model calls", async () => {
+    const model = createScriptedModel([refuse("Which account?")]);
+    const signals: AbortSignal[] = [];
+    const provider: ProviderAdapterV1 = {
+      ...model,
+      generate: (request, options) => {
+        if (options?.signal !== undefined) signals.push(options.signal);
+        return model.generate(request, options);
+      },
+    };
+    const { harness } = rig([], { provider });
+    const waiting = (await harness.start("t")) as RunResult | WaitingRunResult;
+    expect(waiting.waiting?.kind).toBe("human");
+    model.assertConsumed();
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(false);
+    await harness.interrupt(waiting.runId, { cancel: "operator stop" });
+    expect(signals[0]!.aborted).toBe(false);
   });
 });

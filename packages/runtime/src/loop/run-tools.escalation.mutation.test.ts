@@ -197,3 +197,41 @@ describe("a batch a resume settles with a harness that lacks the tool of an acti
     expect(undone).toEqual(compensating.map((event) => event.data.actionId));
   });
 });
+
+describe("a call deferred behind a retried call it conflicts with", () => {
+  // :108 (the deferred item dropped from the attempts this process leased, `!` removed or the test as true): the next
+  // round took the deferred call for one a stopped process left, and an irreversible call without a reconciler escalated.
+  it("runs in the next round as leased, once, without a recovery", async () => {
+    const ran: string[] = [];
+    const save = keyedTool(
+      "save",
+      "idempotent",
+      async ({ key }, context) => {
+        ran.push(`save ${key} ${context.attempt}`);
+        if (context.attempt === 1) throw new YokeError("PROVIDER_STREAM_CUT", "the stream was cut");
+        return "saved";
+      },
+      { maxAttempts: 2 },
+    );
+    const send = keyedTool("send", "irreversible", async ({ key }, context) => {
+      ran.push(`send ${key} ${context.attempt}`);
+      return "sent";
+    });
+    const { logger, said } = capturedLogs();
+    const { harness } = rig(
+      [
+        callTools([
+          { name: "save", args: { key: "doc" } },
+          { name: "send", args: { key: "doc" } },
+        ]),
+        say("done"),
+      ],
+      { tools: [save, send], logger },
+    );
+    const { outcome, state } = await harness.start("t");
+    expect(outcome).toEqual({ status: "completed" });
+    expect(ran).toEqual(["save doc 1", "save doc 2", "send doc 1"]);
+    expect(said("recovered an action a stopped process left")).toEqual([]);
+    expect(state.actions.map((action) => action.status.state)).toEqual(["committed", "committed"]);
+  });
+});

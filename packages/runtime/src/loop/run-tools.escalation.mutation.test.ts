@@ -2,7 +2,7 @@
 // journal and the log say, exactly. Written against survivors of reports/mutation/runtime.md
 // (issue 17) at run-tools.ts :212, :287, :297-300, :317, :388-389, each applied by hand.
 import { createMemoryJournal } from "@yoke/journal";
-import { YokeError, parseYokeEvent, type JournalV1, type ModelResponse } from "@yoke/protocol";
+import { YokeError, budgetEntriesOf, parseYokeEvent, type JournalV1, type ModelResponse } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
@@ -233,5 +233,56 @@ describe("a call deferred behind a retried call it conflicts with", () => {
     expect(ran).toEqual(["save doc 1", "save doc 2", "send doc 1"]);
     expect(said("recovered an action a stopped process left")).toEqual([]);
     expect(state.actions.map((action) => action.status.state)).toEqual(["committed", "committed"]);
+  });
+});
+
+describe("a resume that escalates in a run with a budget", () => {
+  // :327 (settleOpenAttempts removed): the reservations of the actions the dead process dispatched were left open
+  // in the finished run, neither charged nor released.
+  it("settles every attempt's reservation as it ends the run: charged for what was dispatched, nothing left open", async () => {
+    const launch = keyedTool("launch", "irreversible", async () => "launched");
+    const journal = createMemoryJournal();
+    const budget = { limits: { tool_ops: 100 } };
+    const crashed = rig(
+      [
+        callTools([
+          { name: "launch", args: { key: "a" } },
+          { name: "launch", args: { key: "b" } },
+        ]),
+        say("never asked"),
+      ],
+      { journal: crashingJournal(journal, 1, "written"), tools: [launch], budget },
+    );
+    await rejectionOf(crashed.harness.start("t", { runId: RUN }));
+    const fresh = rig([], { journal, tools: [launch], idStart: 1_000, budget });
+    expect((await fresh.harness.resume(RUN)).outcome?.status).toBe("escalated");
+    const entries = (await readAll(journal, RUN)).map(parseYokeEvent).flatMap((event) => budgetEntriesOf(event));
+    const attempts = entries.flatMap((entry) => (entry.kind === "reserved" && entry.data.attribution.kind === "tool_attempt" ? [entry.data] : []));
+    expect(attempts).toHaveLength(2);
+    for (const reservation of attempts) {
+      const settled = entries.filter((entry) => entry.kind === "settled" && entry.data.reservationId === reservation.reservationId);
+      expect(settled.map((entry) => entry.kind === "settled" && entry.data.charged)).toEqual([{ tool_ops: 1 }]);
+    }
+  });
+});
+
+describe("a resume's new attempt in a run with a budget", () => {
+  // :56 (reserveAhead of the recovered items removed): the attempt the recovery leased was reserved only at its dispatch,
+  // journaled with its outcome, so a crash in between left a durable `executing` with nothing reserved for it.
+  it("reserves in the commit that leases it, before its dispatch", async () => {
+    const store = countingTool("store", "idempotent");
+    const journal = createMemoryJournal();
+    const budget = { limits: { tool_ops: 100 } };
+    const crashed = rig([callTools([{ name: "store", args: { key: "k" } }]), say("never asked")], {
+      journal: crashingJournal(journal, 1, "written"),
+      tools: [store.tool],
+      budget,
+    });
+    await rejectionOf(crashed.harness.start("t", { runId: RUN }));
+    const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000, budget });
+    expect((await fresh.harness.resume(RUN)).outcome?.status).toBe("completed");
+    expect(store.calls.map((call) => call.attempt)).toEqual([2]);
+    const [recovery] = fresh.journal.appends;
+    expect(recovery).toEqual(expect.arrayContaining(["action.uncertain", "action.reconciled", "action.leased", "action.executing", "budget.reserved"]));
   });
 });

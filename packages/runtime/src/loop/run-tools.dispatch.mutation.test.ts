@@ -13,7 +13,7 @@ describe("a handler's context", () => {
     ["without run leases", false],
     ["with run leases", undefined],
   ] as const)("%s names the run it serves (tenant, session, run), and a fencing token only under a lease", async (_label, lease) => {
-    const seen: Pick<ToolContext, "run" | "fencingToken">[] = [];
+    const seen: { run: ToolContext["run"] | undefined; fencingToken: ToolContext["fencingToken"] | undefined }[] = [];
     const where = defineTool({
       name: "where",
       description: "Says which run it serves.",

@@ -71,3 +71,47 @@ describe("a batch that escalates with a retry and a deferred call leased", () =>
     ]);
   });
 });
+
+describe("a call cancelled before its dispatch, in a run with a budget", () => {
+  // :82 (`outcome.dispatched` as true): an attempt failed before its dispatch was charged a tool operation.
+  it("is released, not charged; the call that ran is charged", async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const first = keyedTool("first", "idempotent", async ({ key }) => {
+      ran.push(`first ${key}`);
+      controller.abort("operator stop");
+      return "done first";
+    });
+    const second = keyedTool("second", "idempotent", async ({ key }) => {
+      ran.push(`second ${key}`);
+      return "done second";
+    });
+    const { harness, journal } = rig(
+      [
+        callTools([
+          { name: "first", args: { key: "k" } },
+          { name: "second", args: { key: "k" } },
+        ]),
+        say("never asked"),
+      ],
+      { tools: [first, second], budget: { limits: { tool_ops: 100 } } },
+    );
+    const { runId, outcome, state } = await harness.start("t", { signal: controller.signal });
+    expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
+    expect(ran).toEqual(["first k"]);
+    const events = (await readAll(journal, runId)).map(parseYokeEvent);
+    const failed = events.find((event) => event.type === "action.failed");
+    expect(failed?.type === "action.failed" && [failed.data.dispatched, failed.data.result.error?.code]).toEqual([false, "CANCELLED"]);
+    const entries = events.flatMap((event) => budgetEntriesOf(event));
+    const reserved = entries.flatMap((entry): BudgetReservation[] =>
+      entry.kind === "reserved" && entry.data.attribution.kind === "tool_attempt" ? [entry.data] : [],
+    );
+    const settled = new Map(
+      entries.flatMap((entry): [string, BudgetSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
+    );
+    expect(reserved.map((reservation) => [reservation.attribution.attemptId, settled.get(reservation.reservationId)?.charged])).toEqual([
+      [state.actions[0]!.attemptId, { tool_ops: 1 }],
+      [state.actions[1]!.attemptId, {}],
+    ]);
+  });
+});

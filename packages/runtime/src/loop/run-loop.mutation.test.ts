@@ -2,10 +2,13 @@
 // step, whatever phase its journal left it in: it does not act on a response it already has
 // (which would complete it), nor start the model call it was waiting for.
 import { createMemoryJournal } from "@yoke/journal";
-import type { YokeEventDraft } from "@yoke/protocol";
-import { say } from "@yoke/testkit";
+import type { ProviderAdapterV1, YokeEventDraft } from "@yoke/protocol";
+import { callTools, createScriptedModel, refuse, say } from "@yoke/testkit";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { TENANT, readAll, rig } from "../__fixtures__/harness-fixtures.js";
+import { TENANT, readAll, recordingJournal, rig } from "../__fixtures__/harness-fixtures.js";
+import { FRIEND_IBAN, functionEngine, payTool, policyRig } from "../__fixtures__/policy-fixtures.js";
+import type { RunResult, WaitingRunResult } from "../harness-types.js";
 
 /** A finished one-turn run's events up to (not including) the first event of type `before`, in a fresh journal. */
 async function cutBefore(before: string): Promise<{ journal: ReturnType<typeof createMemoryJournal>; runId: string }> {
@@ -18,6 +21,19 @@ async function cutBefore(before: string): Promise<{ journal: ReturnType<typeof c
   const drafts = events.slice(0, cut).map(({ type, at, causationId, data }) => ({ type, at, causationId, data }) as YokeEventDraft);
   await journal.append({ tenantId: TENANT, runId }, 0, drafts);
   return { journal, runId };
+}
+
+/** A pino logger whose lines the test reads back, parsed. */
+function capturedLogs() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return {
+    logger,
+    said: (msg: string) =>
+      lines
+        .filter((line) => line.msg === msg)
+        .map(({ msg: _msg, level: _level, time: _time, pid: _pid, hostname: _host, tenantId: _tenant, runId: _run, ...rest }) => rest),
+  };
 }
 
 const aborted = () => {
@@ -42,5 +58,68 @@ describe("a resume with the run's signal already aborted", () => {
     expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
     expect(fresh.model.remaining).toBe(1);
     expect(fresh.journal.appends).toEqual([["run.completed"]]);
+  });
+});
+
+// run-loop.ts:33-34 (`live.release()` removed, the `finally` emptied): the run's controller stayed in
+// its harness's map of live runs after the run returned, so a cancel sent later through the same
+// harness aborted a run nobody drove any more, the signal of a model call long answered included.
+describe("a run that returns lets go of its harness's cancel", () => {
+  it("a cancel sent to a run waiting for a person aborts no signal of its past model calls", async () => {
+    const model = createScriptedModel([refuse("Which account?")]);
+    const signals: AbortSignal[] = [];
+    const provider: ProviderAdapterV1 = {
+      ...model,
+      generate: (request, options) => {
+        if (options?.signal !== undefined) signals.push(options.signal);
+        return model.generate(request, options);
+      },
+    };
+    const { logger, said } = capturedLogs();
+    const { harness } = rig([], { provider, logger });
+    const waiting = (await harness.start("t")) as RunResult | WaitingRunResult;
+    expect(waiting.waiting?.kind).toBe("human");
+    // run-loop.ts:80 (the log line's fields or text emptied).
+    expect(said("run waits for a person")).toEqual([{ kind: waiting.waiting?.kind === "human" ? waiting.waiting.reason : "?" }]);
+    model.assertConsumed();
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(false);
+    const { interruptId } = await harness.interrupt(waiting.runId, { cancel: "operator stop" });
+    expect(signals[0]!.aborted).toBe(false);
+    expect((await harness.resume(waiting.runId)).outcome).toEqual({ status: "cancelled", reason: "operator stop" });
+    // run-loop.ts:67 (the log line's fields or text emptied).
+    expect(said("cancelled by an interrupt")).toEqual([{ interruptId }]);
+  });
+});
+
+// run-loop.ts:65 (`state.phase === "tools_pending"` as false): a cancel pending while calls wait for an
+// approval landed in phase tools_pending, between a call and its result (decision 0015: never there).
+describe("a cancel sent to a run parked for an approval", () => {
+  it("does not land while the call waits; it lands at the turn boundary after the approved call ran", async () => {
+    const pay = payTool();
+    const journal = recordingJournal();
+    const { logger, said } = capturedLogs();
+    const { harness } = policyRig([callTools([{ name: "pay", args: { to: FRIEND_IBAN, amount: 10 } }]), say("never asked")], {
+      policy: functionEngine(() => ["require_approval", "payments-need-a-person"]),
+      tools: [pay.tool],
+      journal,
+      logger,
+    });
+    const parked = await harness.start(`Pay my friend ${FRIEND_IBAN}`);
+    expect(parked.waiting?.kind).toBe("approval");
+    const approvalId = parked.waiting!.approvals[0]!.approvalId;
+    // run-loop.ts:101 (the log line's fields, the approvals' ids, or its text emptied).
+    expect(said("run waits for approval")).toEqual([{ approvals: [approvalId] }]);
+    await harness.interrupt(parked.runId, { cancel: "operator stop" });
+    const appends = journal.appends.length;
+    const still = await harness.resume(parked.runId);
+    expect(still.outcome).toBeUndefined();
+    expect(still.waiting?.approvals).toHaveLength(1);
+    expect(journal.appends.slice(appends).flat()).not.toContain("interrupt.landed");
+    await harness.approve(parked.runId, approvalId, { approver: "ops@example.com" });
+    const done = await harness.resume(parked.runId);
+    expect(done.outcome).toEqual({ status: "cancelled", reason: "operator stop" });
+    expect(pay.calls.map((call) => call.amount)).toEqual([10]);
+    expect(done.state.actions.map((action) => action.status.state)).toEqual(["committed"]);
   });
 });

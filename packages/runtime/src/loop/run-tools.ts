@@ -31,6 +31,8 @@ type Escalation = { readonly actionId: string; readonly reason: string; readonly
 export async function runTools(context: RunContext): Promise<"waiting" | undefined> {
   for (;;) {
     const state = context.accumulator.peek();
+    // A guard: the loop calls runTools in tools_pending, and every `continue` below follows a commit that leaves the
+    // batch pending (a recovery checked by its preview, a retry round, calls still parked); as false it is equivalent.
     if (state.phase !== "tools_pending") return undefined;
     const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions, signal: context.signal });
     const recovered = await recoverCalls(context, state, batch);
@@ -43,6 +45,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       let after = preview(context, recovered.drafts, base);
       // Reservations of the attempts the recovery settled are settled with them.
       const stale = context.budget.settleSuperseded(after);
+      // Previewing no drafts changes nothing: the test (as `true` or `>=`) is equivalent, it only skips the call.
       if (stale.length > 0) {
         after = preview(context, stale, base + recovered.drafts.length);
         recovered.drafts.push(...stale);
@@ -105,6 +108,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       if (settlement.kind === "retry") retries.push(settlement.item);
       if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
     }
+    // A settled attempt never comes back (a retry is a new attempt id): not deleting (the test as false) only keeps
+    // dead entries until the run's context ends, an equivalent mutant; deleting a deferred item is not (tested).
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
     // A reservation made at dispatch comes before the outcome its settlement rides on.
@@ -116,6 +121,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       await escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
       return undefined;
     }
+    // A deferred call waits for an earlier one to settle: for a retry (in `retries`) or an uncertain outcome (which
+    // escalated above), so `deferred.length > 0` as false is an equivalent mutant.
     if (retries.length > 0 || deferred.length > 0) {
       // Another round: the retries, and the calls that waited for them, in proposal order.
       // Never empty here (the failure a retry follows, or the outcome a deferred call waited for, is in it): the
@@ -144,11 +151,14 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
 async function endBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], settled: RunState): Promise<void> {
   // In a run with pinned tools, the contract of the revision each action ran under says whether
   // it can be undone: journaled data, whichever process admitted the action.
+  // (As `false`, equivalent: a run pins all its actions' revisions or none, and an undefined revision falls back to
+  // the live tool, as an absent one does.)
   const admitted = new Map(settled.actions.flatMap((action) => (action.toolRevision === undefined ? [] : [[action.toolName, action.toolRevision] as const])));
   const undo = compensationPlan(settled.actions, (name) => {
     const revision = admitted.get(name);
     if (revision === undefined) return context.deps.tools.get(name);
     const { contract } = pinnedRevision(settled, name, revision);
+    // compensationPlan asks only whether `compensate` is there: `false` in its place is an equivalent mutant.
     return { sideEffect: contract.sideEffect, ...(contract.compensator ? { compensate: true } : {}) };
   });
   if (undo.length > 0) {
@@ -205,6 +215,7 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
       throw error;
     }
     // Compatibility events the judging found come before the verdicts they led to.
+    // Splicing an empty preface pushes nothing: `length > 0` as true or `>= 0` is equivalent.
     if (judged !== undefined && judged.preface.length > 0) drafts.push(...judged.preface.splice(0));
     if (record === undefined && call.started !== undefined) {
       // A `tool.started` of a journal written before action transactions: never re-run.
@@ -319,6 +330,7 @@ async function escalateBatch(
   const released = context.budget.settleAttempts(leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })));
   for (const item of leased) {
     await batch.settle(item, outcome);
+    // The run ends here: leaving the entry (the call removed) is an equivalent mutant.
     context.dispatchable.delete(item.attemptId);
   }
   const all = [...drafts, ...batch.drain()];
@@ -364,6 +376,7 @@ async function reserveLeased(
  * still do not fit, not dispatched.
  */
 function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: YokeEventDraft[]): YokeEventDraft[] {
+  // A shortcut: reserveAttempts of no items reserves nothing (the test as false is an equivalent mutant).
   if (items.length === 0) return [];
   const turnId = context.accumulator.peek().currentTurnId;
   const reserved = context.budget.reserveAttempts(items, turnId);

@@ -167,6 +167,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
   // The messages of the refusals below (and the operation names given to toJournalError) are for
   // people: callers and tests go by the code and details. The toJournalError paths of head,
   // verify's witness refresh and close need the driver to fail after open; no test provokes it.
+  // checkWitness's operation name is never read in a test either: the witness's own failures are
+  // YokeErrors (JOURNAL_WITNESS_INVALID, JOURNAL_TRUNCATED), which toJournalError passes through
+  // unchanged; only an unexpected file-system error would carry it.
   const assertOpen = () => {
     if (closed) throw new YokeError("JOURNAL_CLOSED", "the SQLite journal is closed");
   };
@@ -239,6 +242,8 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
         });
       }
       const key = keys === undefined ? undefined : await keys.sealingKey(scope.tenantId);
+      // Only the await above can let a close in: without a key ring there is none, and the
+      // assertOpen of assertWritable, in the same synchronous step, already ran (so `true` here is equivalent).
       if (key !== undefined) assertOpen();
       let events: JournalEvent[];
       try {
@@ -268,7 +273,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
           witnessTransaction.immediate(scope, head);
         } catch (error) {
           // The events are durable; only the witness line is missing, which leaves it behind, never wrong.
-          // (Not provoked by a test: the witness write must fail right after the commit.)
+          // A witness deleted or replaced after open is refused here as JOURNAL_WITNESS_INVALID
+          // (tested); that YokeError passes toJournalError unchanged, so the operation name only
+          // labels a file-system failure of the write itself (a full disk), which no test provokes.
           throw toJournalError(error, "record the head witness");
         }
       }

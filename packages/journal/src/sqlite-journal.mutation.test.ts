@@ -3,7 +3,7 @@
 // reported as the append's, and a witness line that cannot be written after the commit is
 // reported, not swallowed. Written for the mutants StrykerJS left alive
 // (reports/mutation/journal.md, session of 2026-12-03, second).
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import type { RunScope } from "@yoke/protocol";
 import { eventDraft, rejectionOf, runStartedDraft } from "@yoke/testkit";
 import Database from "better-sqlite3";
@@ -133,5 +133,13 @@ describe("sqlite journal: refusals and witness checks outside the append", () =>
     } finally {
       for (const name of strays()) rmSync(name, { force: true });
     }
+  });
+
+  it("a file that is not a database: JOURNAL_CORRUPT naming the open as the operation", async () => {
+    const filename = directory.file("journal.db");
+    writeFileSync(filename, "this is not a SQLite database, only text long enough to have a header\n".repeat(64));
+    const refused = await rejectionOf(createSqliteJournal({ filename }));
+    expect(refused.code).toBe("JOURNAL_CORRUPT");
+    expect(refused.details).toMatchObject({ operation: "open the journal" });
   });
 });

@@ -87,6 +87,11 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   const keys = keyRingOf(options);
   const owned = options.database === undefined;
   const filename = options.filename;
+  // `existed` is true for a caller's database and for ":memory:", so the `filename !== undefined` and
+  // `!== ":memory:"` tests joined to `!existed` below are redundant (Stryker's `true` for them survives,
+  // equivalent). The `!== ":memory:"` joined to `existed && emptyFile` only stops a look at a file named
+  // ":memory:" in the working directory; createAtomically leaves an existing file alone (EEXIST), so
+  // `||` for its guard's first `&&` is equivalent too, one wasted temp database slower.
   const existed = filename === undefined || filename === ":memory:" || existsSync(filename);
   if (filename !== undefined && !existed && (options.create === false || readOnly)) {
     throw new YokeError("JOURNAL_NOT_INITIALIZED", `${filename} does not exist${readOnly ? " (opened read-only)" : " and create is false"}`, {
@@ -110,6 +115,8 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     const path = filename ?? db.name;
     // better-sqlite3 reports both ":memory:" and "" (an anonymous temporary database) as `memory`:
     // for it the name tests change nothing; they guard other SqliteDatabaseLike implementations.
+    // For the same reason the first test as `false` is equivalent with better-sqlite3: a Database
+    // opened by file name has that name and `memory` false, one opened as ":memory:" has `memory` true.
     const onDisk = filename !== undefined ? filename !== ":memory:" : !db.memory && db.name !== "" && db.name !== ":memory:";
     const witnessPath = onDisk && witnessMode !== "none" ? `${path}-head` : null;
     // A new file was created complete (createAtomically): an empty one here was not made by this call.
@@ -141,6 +148,8 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     witness?.close();
     // A caller's database stays open (tested); leaving an owned one open would only leak a handle.
     if (owned) closeQuietly(db);
+    // `filename !== undefined` as `true` is equivalent unless the working directory holds a file named
+    // "undefined-head": for a caller's database it would only look for one.
     if (filename !== undefined && YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED") && witnessMode !== "none" && witnessMode !== "adopt") {
       refuseEmptyOverWitness(`${filename}-head`);
     }
@@ -346,7 +355,8 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
 
     async *listRuns(tenantId): AsyncGenerator<RunSummary> {
       assertOpen();
-      if (!storable({ tenantId, runId: "" })) return; // only the tenant id is in question here
+      // Only the tenant id is in question here: any well-formed run id (Stryker's "Stryker was here!") is equivalent.
+      if (!storable({ tenantId, runId: "" })) return;
       let after: string | null = null;
       for (;;) {
         assertOpen();

@@ -87,6 +87,11 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   const keys = keyRingOf(options);
   const owned = options.database === undefined;
   const filename = options.filename;
+  // `existed` is true for a caller's database and for ":memory:", so the `filename !== undefined` and
+  // `!== ":memory:"` tests joined to `!existed` below are redundant (Stryker's `true` for them survives,
+  // equivalent). The `!== ":memory:"` joined to `existed && emptyFile` only stops a look at a file named
+  // ":memory:" in the working directory; createAtomically leaves an existing file alone (EEXIST), so
+  // `||` for its guard's first `&&` is equivalent too, one wasted temp database slower.
   const existed = filename === undefined || filename === ":memory:" || existsSync(filename);
   if (filename !== undefined && !existed && (options.create === false || readOnly)) {
     throw new YokeError("JOURNAL_NOT_INITIALIZED", `${filename} does not exist${readOnly ? " (opened read-only)" : " and create is false"}`, {
@@ -110,6 +115,8 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     const path = filename ?? db.name;
     // better-sqlite3 reports both ":memory:" and "" (an anonymous temporary database) as `memory`:
     // for it the name tests change nothing; they guard other SqliteDatabaseLike implementations.
+    // For the same reason the first test as `false` is equivalent with better-sqlite3: a Database
+    // opened by file name has that name and `memory` false, one opened as ":memory:" has `memory` true.
     const onDisk = filename !== undefined ? filename !== ":memory:" : !db.memory && db.name !== "" && db.name !== ":memory:";
     const witnessPath = onDisk && witnessMode !== "none" ? `${path}-head` : null;
     // A new file was created complete (createAtomically): an empty one here was not made by this call.
@@ -141,6 +148,8 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     witness?.close();
     // A caller's database stays open (tested); leaving an owned one open would only leak a handle.
     if (owned) closeQuietly(db);
+    // `filename !== undefined` as `true` is equivalent unless the working directory holds a file named
+    // "undefined-head": for a caller's database it would only look for one.
     if (filename !== undefined && YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED") && witnessMode !== "none" && witnessMode !== "adopt") {
       refuseEmptyOverWitness(`${filename}-head`);
     }
@@ -167,6 +176,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
   // The messages of the refusals below (and the operation names given to toJournalError) are for
   // people: callers and tests go by the code and details. The toJournalError paths of head,
   // verify's witness refresh and close need the driver to fail after open; no test provokes it.
+  // checkWitness's operation name is never read in a test either: the witness's own failures are
+  // YokeErrors (JOURNAL_WITNESS_INVALID, JOURNAL_TRUNCATED), which toJournalError passes through
+  // unchanged; only an unexpected file-system error would carry it.
   const assertOpen = () => {
     if (closed) throw new YokeError("JOURNAL_CLOSED", "the SQLite journal is closed");
   };
@@ -239,6 +251,8 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
         });
       }
       const key = keys === undefined ? undefined : await keys.sealingKey(scope.tenantId);
+      // Only the await above can let a close in: without a key ring there is none, and the
+      // assertOpen of assertWritable, in the same synchronous step, already ran (so `true` here is equivalent).
       if (key !== undefined) assertOpen();
       let events: JournalEvent[];
       try {
@@ -268,7 +282,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
           witnessTransaction.immediate(scope, head);
         } catch (error) {
           // The events are durable; only the witness line is missing, which leaves it behind, never wrong.
-          // (Not provoked by a test: the witness write must fail right after the commit.)
+          // A witness deleted or replaced after open is refused here as JOURNAL_WITNESS_INVALID
+          // (tested); that YokeError passes toJournalError unchanged, so the operation name only
+          // labels a file-system failure of the write itself (a full disk), which no test provokes.
           throw toJournalError(error, "record the head witness");
         }
       }
@@ -339,7 +355,8 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
 
     async *listRuns(tenantId): AsyncGenerator<RunSummary> {
       assertOpen();
-      if (!storable({ tenantId, runId: "" })) return; // only the tenant id is in question here
+      // Only the tenant id is in question here: any well-formed run id (Stryker's "Stryker was here!") is equivalent.
+      if (!storable({ tenantId, runId: "" })) return;
       let after: string | null = null;
       for (;;) {
         assertOpen();

@@ -3,8 +3,17 @@ import { parseYokeEvent, type Message, type ToolResultPart, type YokeEvent } fro
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { TENANT, echoTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
-import { ATTACKER_IBAN, FRIEND_IBAN, POLICY_V1, functionEngine, inboxTool, payTool, policyRig } from "./__fixtures__/policy-fixtures.js";
-import { createMemoryJournal } from "@yoke/journal";
+import {
+  ATTACKER_IBAN,
+  FRIEND_IBAN,
+  POLICY_V1,
+  OTHER_WRITER_SCOPE,
+  functionEngine,
+  inboxTool,
+  otherWritersJournal,
+  payTool,
+  policyRig,
+} from "./__fixtures__/policy-fixtures.js";
 import type { JournalV1 } from "@yoke/protocol";
 
 async function events(journal: JournalV1, runId: string): Promise<YokeEvent[]> {
@@ -172,40 +181,8 @@ describe("policy in admission", () => {
     ["allow", "authorized by the rule", 1],
   ] as const)("decides at resume an action another writer proposed and never authorized: %s → %s", async (effect, _label, runs) => {
     const pay = payTool();
-    const journal = createMemoryJournal();
-    const scope = { tenantId: TENANT, runId: "run_other" };
-    const call = { type: "tool-call" as const, toolCallId: "c1", toolName: "pay", rawArguments: "{}", arguments: { to: FRIEND_IBAN, amount: 5 } };
-    await journal.append(scope, 0, [
-      {
-        type: "run.started",
-        at: 0,
-        data: {
-          sessionId: "session_x",
-          task: `pay ${FRIEND_IBAN}`,
-          tools: [pay.tool.spec],
-          limits: { maxTurns: 3 },
-          release: { runtime: "other", eventSchemaVersion: 1 },
-        },
-      },
-      { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-      { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
-      {
-        type: "model.responded",
-        at: 0,
-        causationId: "turn_x",
-        data: {
-          turnId: "turn_x",
-          latencyMs: 0,
-          response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content: [call] },
-        },
-      },
-      {
-        type: "action.proposed",
-        at: 0,
-        causationId: "turn_x",
-        data: { turnId: "turn_x", toolCallId: "c1", toolName: "pay", actionId: "action_other", input: call.arguments, sideEffect: "irreversible" },
-      },
-    ]);
+    const journal = await otherWritersJournal(pay);
+    const scope = OTHER_WRITER_SCOPE;
     const engine = functionEngine(() => [effect, "the-rule"]);
     const { harness } = policyRig([say("done")], { policy: engine, tools: [pay.tool], journal });
     const result = await harness.resume(scope.runId);

@@ -1,7 +1,7 @@
 // Test doubles for policy and approvals: a hand-written PolicyEngineV1 (the runtime takes any
 // engine; @yoke/policy's is one), payment tools with policy facts, a movable clock.
 import { createMemoryJournal } from "@yoke/journal";
-import { sequentialIdSource, type Clock, type JournalV1, type PolicyEffect, type PolicyEngineV1, type PolicyTuple } from "@yoke/protocol";
+import { sequentialIdSource, type Clock, type JournalV1, type PolicyEffect, type PolicyEngineV1, type PolicyTuple, type YokeEventDraft } from "@yoke/protocol";
 import { createScriptedModel, type ScriptedStep } from "@yoke/testkit";
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
@@ -103,4 +103,48 @@ export function policyRig(steps: readonly ScriptedStep[], options: Partial<Harne
     policy: options.policy,
   });
   return { harness, model, journal, clock };
+}
+
+/** The run `otherWritersJournal` writes. */
+export const OTHER_WRITER_SCOPE = { tenantId: TENANT, runId: "run_other" };
+
+/** Another writer's journal: one response calling pay, its action proposed (and `validated` when asked), nothing authorized. */
+export async function otherWritersJournal(pay: ReturnType<typeof payTool>, validated = false) {
+  const journal = createMemoryJournal();
+  const call = { type: "tool-call" as const, toolCallId: "c1", toolName: "pay", rawArguments: "{}", arguments: { to: FRIEND_IBAN, amount: 5 } };
+  const drafts: YokeEventDraft[] = [
+    {
+      type: "run.started",
+      at: 0,
+      causationId: null,
+      data: {
+        sessionId: "session_x",
+        task: `pay ${FRIEND_IBAN}`,
+        tools: [pay.tool.spec],
+        limits: { maxTurns: 3 },
+        release: { runtime: "other", eventSchemaVersion: 1 },
+      },
+    },
+    { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
+    { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
+    {
+      type: "model.responded",
+      at: 0,
+      causationId: "turn_x",
+      data: {
+        turnId: "turn_x",
+        latencyMs: 0,
+        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content: [call] },
+      },
+    },
+    {
+      type: "action.proposed",
+      at: 0,
+      causationId: "turn_x",
+      data: { turnId: "turn_x", toolCallId: "c1", toolName: "pay", actionId: "action_other", input: call.arguments, sideEffect: "irreversible" },
+    },
+  ];
+  if (validated) drafts.push({ type: "action.validated", at: 0, causationId: "action_other", data: { actionId: "action_other" } } as YokeEventDraft);
+  await journal.append(OTHER_WRITER_SCOPE, 0, drafts);
+  return journal;
 }

@@ -2,54 +2,13 @@
 // the policy at resume: what the model is told when it is refused. Written against survivors of
 // reports/mutation/runtime.md (issue 17) at run-tools.ts :269 and :278-279, each applied by hand.
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type PolicyEffect, type YokeEventDraft } from "@yoke/protocol";
+import { parseYokeEvent, type PolicyEffect } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { TENANT, countingTool, crashingJournal, readAll, rejectionOf } from "../__fixtures__/harness-fixtures.js";
-import { FRIEND_IBAN, functionEngine, payTool, policyRig } from "../__fixtures__/policy-fixtures.js";
+import { countingTool, crashingJournal, readAll, rejectionOf } from "../__fixtures__/harness-fixtures.js";
+import { OTHER_WRITER_SCOPE, functionEngine, otherWritersJournal, payTool, policyRig } from "../__fixtures__/policy-fixtures.js";
 
-const scope = { tenantId: TENANT, runId: "run_other" };
-
-/** Another writer's journal: one response calling pay, its action proposed (and `validated` when asked), nothing authorized. */
-async function otherWritersJournal(pay: ReturnType<typeof payTool>, validated: boolean) {
-  const journal = createMemoryJournal();
-  const call = { type: "tool-call" as const, toolCallId: "c1", toolName: "pay", rawArguments: "{}", arguments: { to: FRIEND_IBAN, amount: 5 } };
-  const drafts: YokeEventDraft[] = [
-    {
-      type: "run.started",
-      at: 0,
-      causationId: null,
-      data: {
-        sessionId: "session_x",
-        task: `pay ${FRIEND_IBAN}`,
-        tools: [pay.tool.spec],
-        limits: { maxTurns: 3 },
-        release: { runtime: "other", eventSchemaVersion: 1 },
-      },
-    },
-    { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-    { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
-    {
-      type: "model.responded",
-      at: 0,
-      causationId: "turn_x",
-      data: {
-        turnId: "turn_x",
-        latencyMs: 0,
-        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content: [call] },
-      },
-    },
-    {
-      type: "action.proposed",
-      at: 0,
-      causationId: "turn_x",
-      data: { turnId: "turn_x", toolCallId: "c1", toolName: "pay", actionId: "action_other", input: call.arguments, sideEffect: "irreversible" },
-    },
-  ];
-  if (validated) drafts.push({ type: "action.validated", at: 0, causationId: "action_other", data: { actionId: "action_other" } } as YokeEventDraft);
-  await journal.append(scope, 0, drafts);
-  return journal;
-}
+const scope = OTHER_WRITER_SCOPE;
 
 describe("an action another writer left unauthorized, refused by the policy at resume", () => {
   it.each([

@@ -1,4 +1,13 @@
-import { parseYokeEvent, sequentialIdSource, steppingClock, type JournalV1, type ModelRequest, type ProviderAdapterV1, type YokeEvent } from "@yoke/protocol";
+import {
+  parseYokeEvent,
+  sequentialIdSource,
+  steppingClock,
+  type JournalV1,
+  type ModelRequest,
+  type ProviderAdapterV1,
+  type YokeEvent,
+  YokeError,
+} from "@yoke/protocol";
 import { callTools, createScriptedModel, type ScriptedStep } from "@yoke/testkit";
 import { echoTool, failingTool, instantSleep, TENANT } from "../../__fixtures__/harness-fixtures.js";
 import { createHarness } from "../../harness.js";
@@ -51,6 +60,6 @@ export const spawn = (task: string, share?: readonly string[]) =>
 /** The child run a spawn started: its id is derived from the spawn's action id. */
 export function childRunIdIn(parent: readonly YokeEvent[]): string {
   const admitted = parent.find((event) => event.type === "action.admitted" && event.data.toolName === "spawn_subagent");
-  if (admitted?.type !== "action.admitted") throw new Error("no spawn_subagent action in the parent's journal");
+  if (admitted?.type !== "action.admitted") throw new YokeError("INTERNAL", "no spawn_subagent action in the parent's journal");
   return `run_sub-${admitted.data.actionId.slice("action_".length)}`;
 }

@@ -67,6 +67,28 @@ describe("apply and foldBudget", () => {
     );
   });
 
+  it("a carried settlement without `released` is checked on `charged` alone: applied, re-applied as a no-op, contradicted as BUDGET_INVALID", () => {
+    const ledger = createBudgetLedger({ budgetId: "b", limits: { tokens: 100, concurrency: 2 } });
+    const carrier = (settled: object) => eventsOf("run-1", [{ type: "action.committed", data: { settled } }])[0]!;
+    const folded = createBudgetLedger({ budgetId: "b", limits: { tokens: 100, concurrency: 2 } });
+    const request = { reservationId: "r1", parentId: "b", amounts: { tokens: 60, concurrency: 1 }, attribution: call };
+    ledger.reserve(request);
+    folded.reserve(request);
+    const before = folded.snapshot();
+    // Charged past what is held without the overshoot mark: refused, nothing changes.
+    expect(() => folded.apply(carrier({ reservationId: "r1", charged: { tokens: 70 } }))).toThrow(/overshoot/);
+    expect(folded.snapshot()).toEqual(before);
+    const settled = ledger.settle("r1", { tokens: 10 });
+    folded.apply(carrier({ reservationId: "r1", charged: settled.charged }));
+    // What it released is worked out: the same ledger as the writer's.
+    expect(folded.snapshot()).toEqual(ledger.snapshot());
+    expect(folded.reservation("r1")).toMatchObject({ charged: { tokens: 10 }, released: { concurrency: 1, tokens: 50 } });
+    folded.apply(carrier({ reservationId: "r1", charged: settled.charged }));
+    expect(() => folded.apply(carrier({ reservationId: "r1", charged: { tokens: 11 } }))).toThrow(/settled already, differently/);
+    expect(() => folded.apply(carrier({ reservationId: "r1", charged: settled.charged, overshoot: true }))).toThrow(/settled already, differently/);
+    expect(folded.snapshot()).toEqual(ledger.snapshot());
+  });
+
   it("openedData names the pricing table by id, revision and currency, and a child run's parent", () => {
     const table = { version: 1 as const, id: "p", currency: "USD", models: [{ provider: "openai", model: "gpt-4.1", input: 2_000_000, output: 8_000_000 }] };
     const data = openedData({ budgetId: "b", limits: { spend: 5 }, pricing: table, parent: { runId: "run-0", actionId: "a", reservationId: "r" } });

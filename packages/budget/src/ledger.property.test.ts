@@ -2,7 +2,7 @@
 // YOKE_FC_SEED replays one): it agrees with a from-scratch reference model; over random trees
 // of child reservations with interleaved reserve / settle / release, no parent is ever charged
 // past its reservation except by recorded overshoots, and folding the emitted events rebuilds it.
-import { type BudgetDimension, type ChargeAttribution, YokeError } from "@yoke/protocol";
+import { type BudgetDimension, type ChargeAttribution, compactReservation, compactSettlement, YokeError } from "@yoke/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { eventsOf } from "./__fixtures__/events.js";
@@ -114,15 +114,20 @@ describe("ledger properties", () => {
           const id = `r${next++}`;
           const result = ledger.reserve({ reservationId: id, parentId: parent, amounts, attribution });
           if (result.ok) {
-            // Every other reservation rides on the work's own events (`reserved` / `settled`), as a runtime journals model calls and dispatches.
+            // Every other reservation rides on the work's own events (`reserved` / `settled`) in the carried form
+            // (no run in the attribution, no `released`), as a runtime journals model calls and dispatches.
             const data = { reservationId: id, parentId: parent, amounts, attribution };
-            drafts.push(carried(id) ? { type: "action.admitted", data: { reserved: data } } : { type: "budget.reserved", data });
+            drafts.push(
+              carried(id)
+                ? { type: "action.admitted", data: { reserved: compactReservation(data, { runId: "run-1", data: {} }) } }
+                : { type: "budget.reserved", data },
+            );
             tree.set(id, { parent, amounts: ledger.reservation(id)!.amounts, open: true });
           }
           return result;
         };
         const closed = (id: string, data: ReturnType<BudgetLedger["settle"]>) => {
-          drafts.push(carried(id) ? { type: "action.committed", data: { settled: data } } : { type: "budget.settled", data });
+          drafts.push(carried(id) ? { type: "action.committed", data: { settled: compactSettlement(data) } } : { type: "budget.settled", data });
           const node = tree.get(id)!;
           node.open = false;
           node.charged = data.charged;

@@ -1,5 +1,6 @@
 import {
   type BudgetAmounts,
+  type CarriedSettlement,
   type ChargeAttribution,
   ChargeAttributionSchema,
   budgetEntriesOf,
@@ -262,18 +263,25 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     }
   };
 
-  const applySettled = (data: SettledData): void => {
+  // `released` is absent from a carried settlement (what the reservation held less `charged`): then only `charged` is compared.
+  const settledForm = (charged: Amounts, released: Amounts | undefined): string => canonicalJson(released === undefined ? { charged } : { charged, released });
+
+  const applySettled = (data: CarriedSettlement): void => {
     const node = nodeOf(data.reservationId, "budget.settled");
     const charged = toVector(data.charged, "budget.settled charged", false);
-    const expected = canonicalJson({ charged: toAmounts(charged, true), released: toAmounts(toVector(data.released, "budget.settled released", false), true) });
+    const released = data.released === undefined ? undefined : toAmounts(toVector(data.released, "budget.settled released", false), true);
+    const expected = settledForm(toAmounts(charged, true), released);
     if (node.settled !== undefined && node !== root) {
       const recorded = settledData(node);
-      if (canonicalJson({ charged: recorded.charged, released: recorded.released }) === expected && (recorded.overshoot === true) === (data.overshoot === true))
+      if (
+        settledForm(recorded.charged, released === undefined ? undefined : recorded.released) === expected &&
+        (recorded.overshoot === true) === (data.overshoot === true)
+      )
         return;
       throw invalid(`budget.settled: reservation "${node.id}" is settled already, differently`, { reservationId: node.id });
     }
     const planned = plan(node, charged, data.overshoot === true);
-    const computed = canonicalJson({ charged: toAmounts(planned.charged, true), released: toAmounts(planned.released, true) });
+    const computed = settledForm(toAmounts(planned.charged, true), released === undefined ? undefined : toAmounts(planned.released, true));
     if (computed !== expected) {
       throw invalid(`budget.settled: reservation "${node.id}": the journaled charge and release do not match what it holds (expected ${computed})`, {
         reservationId: node.id,
@@ -327,7 +335,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
           // `budget.reserved` / `budget.settled`, or the reservation or settlement the work's own event carries.
           for (const entry of budgetEntriesOf(event)) {
             if (entry.kind === "reserved") applyReserved(entry.data as ReserveRequest);
-            else applySettled(entry.data as SettledData);
+            else applySettled(entry.data);
           }
           return;
       }

@@ -1,14 +1,19 @@
-import type { BudgetReservation, BudgetSettlement } from "./budget.js";
+import type { BudgetReservation, BudgetSettlement, CarriedReservation, CarriedSettlement, ChargeAttribution } from "./budget.js";
 import type { YokeEvent } from "./events.js";
 
-/** One budget step an event journals: a reservation, or a settlement. */
-export type BudgetEntry = { readonly kind: "reserved"; readonly data: BudgetReservation } | { readonly kind: "settled"; readonly data: BudgetSettlement };
+/**
+ * One budget step an event journals: a reservation (whole, whichever form it was journaled in),
+ * or a settlement (`released` absent when its carrier left it out: what the reservation held
+ * less `charged`; a ledger works it out).
+ */
+export type BudgetEntry = { readonly kind: "reserved"; readonly data: BudgetReservation } | { readonly kind: "settled"; readonly data: CarriedSettlement };
 
 /**
  * The budget steps an event journals, in fold order: a `budget.reserved` / `budget.settled`
  * itself, or the `reserved` / `settled` an event that starts or ends the work carries
  * (`model.requested` … `verifier.finished`). Every other event: none. Read a run's charges
- * through this, never by event type alone: most charges ride on the work's own events.
+ * through this, never by event type alone: most charges ride on the work's own events, and a
+ * carried reservation's attribution leaves out the ids its carrier holds (given back here).
  *
  * @example
  * ```ts
@@ -26,7 +31,7 @@ export function budgetEntriesOf(event: YokeEvent): readonly BudgetEntry[] {
     case "action.admitted":
     case "action.executing":
     case "verifier.started":
-      return event.data.reserved === undefined ? NONE : [{ kind: "reserved", data: event.data.reserved }];
+      return event.data.reserved === undefined ? NONE : [{ kind: "reserved", data: wholeReservation(event.data.reserved, event.runId, event.data) }];
     case "model.responded":
     case "action.committed":
     case "action.failed":
@@ -39,3 +44,68 @@ export function budgetEntriesOf(event: YokeEvent): readonly BudgetEntry[] {
 }
 
 const NONE: readonly BudgetEntry[] = Object.freeze([]);
+
+/** The ids a carrier may hold for its reservation's attribution (besides the run, which every event holds). */
+const CARRIER_IDS = ["actionId", "attemptId", "turnId", "verifierRunId"] as const;
+/** ChargeAttribution's members in code-unit order (canonical JSON's). */
+const ATTRIBUTION_ORDER = ["actionId", "attemptId", "childRunId", "discarded", "kind", "note", "runId", "turnId", "verifierRunId"] as const;
+
+type CarrierData = { readonly [K in (typeof CARRIER_IDS)[number]]?: unknown };
+
+/**
+ * A reservation as the event that starts its work carries it (docs/decisions/0016): the
+ * attribution without its run and without the ids the carrier holds with the same value
+ * (`carrier`: the event's run and data). Whole (`reservation` itself) when that could not be
+ * read back exactly: an attribution of another run, one that differs from the carrier's id,
+ * or one that lacks an id the carrier has. `budgetEntriesOf` on the carrier gives back
+ * `reservation`.
+ *
+ * @example
+ * ```ts
+ * const draft = { type: "model.requested", data: { turnId, requestHash, messageCount, reserved: compactReservation(reserved, { runId, data: { turnId } }) } };
+ * ```
+ */
+export function compactReservation(reservation: BudgetReservation, carrier: { readonly runId: string; readonly data: CarrierData }): CarriedReservation {
+  const { attribution } = reservation;
+  if (attribution.runId !== carrier.runId) return reservation;
+  const left: Record<string, unknown> = {};
+  for (const key of ATTRIBUTION_ORDER) {
+    const value = attribution[key];
+    if (key === "runId" || value === undefined) continue;
+    if (key !== "childRunId" && key !== "discarded" && key !== "kind" && key !== "note" && carrier.data[key] !== undefined) {
+      if (carrier.data[key] !== value) return reservation;
+      continue;
+    }
+    left[key] = value;
+  }
+  for (const key of CARRIER_IDS) if (carrier.data[key] !== undefined && attribution[key] === undefined) return reservation;
+  return {
+    amounts: reservation.amounts,
+    attribution: left as CarriedReservation["attribution"],
+    parentId: reservation.parentId,
+    reservationId: reservation.reservationId,
+  };
+}
+
+/** A settlement as the event that ends its work carries it: without `released` (what the reservation held less `charged`). */
+export function compactSettlement(settlement: BudgetSettlement): CarriedSettlement {
+  // Written out (not a rest copy): one per dispatch and model call, members in code-unit order.
+  return settlement.overshoot === undefined
+    ? { charged: settlement.charged, reservationId: settlement.reservationId }
+    : { charged: settlement.charged, overshoot: settlement.overshoot, reservationId: settlement.reservationId };
+}
+
+/** The whole reservation a carrier journaled: a carried attribution (no `runId`) gets back the run and the carrier's ids. */
+function wholeReservation(reserved: CarriedReservation, runId: string, data: CarrierData): BudgetReservation {
+  const carried = reserved.attribution;
+  if (carried.runId !== undefined) return reserved as BudgetReservation;
+  const whole: Record<string, unknown> = {};
+  for (const key of ATTRIBUTION_ORDER) {
+    const value =
+      key === "runId"
+        ? runId
+        : (carried[key] ?? (key === "actionId" || key === "attemptId" || key === "turnId" || key === "verifierRunId" ? data[key] : undefined));
+    if (value !== undefined) whole[key] = value;
+  }
+  return { amounts: reserved.amounts, attribution: whole as ChargeAttribution, parentId: reserved.parentId, reservationId: reserved.reservationId };
+}

@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BudgetReservationSchema, BudgetSettlementSchema } from "./budget.js";
-import { BudgetReservationData, BudgetSettlementData, isBudgetAmounts, isBudgetReservation, isBudgetSettlement } from "./budget-fast.js";
+import { BudgetReservationSchema, BudgetSettlementSchema, CarriedReservationSchema, CarriedSettlementSchema } from "./budget.js";
+import {
+  BudgetReservationData,
+  BudgetSettlementData,
+  CarriedReservationData,
+  CarriedSettlementData,
+  isBudgetAmounts,
+  isBudgetReservation,
+  isBudgetSettlement,
+} from "./budget-fast.js";
 import { parseYokeEvent } from "./events.js";
 import { YokeError } from "./errors.js";
 
@@ -109,11 +117,31 @@ describe("the fast path of the budget members of events", () => {
     );
   });
 
+  it("accepts, refuses and outputs exactly what the carried forms' schemas do (a run-less attribution, a settlement without `released`)", () => {
+    const released = fc.oneof(
+      settlement,
+      settlement.map(({ released: _released, ...rest }) => rest),
+    );
+    fc.assert(
+      fc.property(reservation, released, (reserved, settled) => {
+        expect(outcome(CarriedReservationData.safeParse(reserved))).toEqual(outcome(CarriedReservationSchema.safeParse(reserved)));
+        expect(outcome(CarriedSettlementData.safeParse(settled))).toEqual(outcome(CarriedSettlementSchema.safeParse(settled)));
+      }),
+      { numRuns: 400 },
+    );
+    expect(isBudgetReservation({ reservationId: "r", parentId: "p", amounts: {}, attribution: { kind: "model_call" } }, true)).toBe(true);
+    expect(isBudgetReservation({ reservationId: "r", parentId: "p", amounts: {}, attribution: { kind: "model_call" } })).toBe(false);
+    expect(isBudgetSettlement({ reservationId: "r", charged: {} }, true)).toBe(true);
+    expect(isBudgetSettlement({ reservationId: "r", charged: {} })).toBe(false);
+  });
+
   it("agrees with the schemas on a valid value with any one member off", () => {
     fc.assert(
       fc.property(oneOff(validReservation), oneOff(validSettlement), (reserved, settled) => {
         expect(outcome(BudgetReservationData.safeParse(reserved))).toEqual(outcome(BudgetReservationSchema.safeParse(reserved)));
         expect(outcome(BudgetSettlementData.safeParse(settled))).toEqual(outcome(BudgetSettlementSchema.safeParse(settled)));
+        expect(outcome(CarriedReservationData.safeParse(reserved))).toEqual(outcome(CarriedReservationSchema.safeParse(reserved)));
+        expect(outcome(CarriedSettlementData.safeParse(settled))).toEqual(outcome(CarriedSettlementSchema.safeParse(settled)));
       }),
       { numRuns: 600 },
     );

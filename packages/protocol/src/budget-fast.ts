@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { BUDGET_DIMENSIONS, BudgetReservationSchema, BudgetSettlementSchema, ChargeAttributionSchema } from "./budget.js";
+import {
+  BUDGET_DIMENSIONS,
+  BudgetReservationSchema,
+  BudgetSettlementSchema,
+  CarriedReservationSchema,
+  CarriedSettlementSchema,
+  ChargeAttributionSchema,
+} from "./budget.js";
 
 /**
  * The budget members of events (`reserved`, `settled`, and the data of `budget.reserved` /
@@ -37,10 +44,10 @@ export function isBudgetAmounts(value: unknown): boolean {
   return true;
 }
 
-/** Whether `value` is a ChargeAttribution as the strict schema has it. */
-export function isChargeAttribution(value: unknown): boolean {
+/** Whether `value` is a ChargeAttribution as the strict schema has it (`carried`: `runId` may be absent). */
+export function isChargeAttribution(value: unknown, carried = false): boolean {
   if (!isPlainObject(value)) return false;
-  if (!KINDS.has(value.kind) || !isId(value.runId)) return false;
+  if (!KINDS.has(value.kind) || !(isId(value.runId) || (carried && value.runId === undefined))) return false;
   for (const key in value) {
     const member = value[key];
     if (key === "kind" || key === "runId" || member === undefined) continue;
@@ -51,22 +58,22 @@ export function isChargeAttribution(value: unknown): boolean {
   return true;
 }
 
-/** Whether `value` is a BudgetReservation the schema takes as it is (no member it would strip). */
-export function isBudgetReservation(value: unknown): boolean {
+/** Whether `value` is a BudgetReservation (`carried`: a CarriedReservation) the schema takes as it is (no member it would strip). */
+export function isBudgetReservation(value: unknown, carried = false): boolean {
   if (!isPlainObject(value)) return false;
   for (const key in value) if (key !== "reservationId" && key !== "parentId" && key !== "amounts" && key !== "attribution") return false;
-  return isId(value.reservationId) && isId(value.parentId) && isBudgetAmounts(value.amounts) && isChargeAttribution(value.attribution);
+  return isId(value.reservationId) && isId(value.parentId) && isBudgetAmounts(value.amounts) && isChargeAttribution(value.attribution, carried);
 }
 
-/** Whether `value` is a BudgetSettlement the schema takes as it is (no member it would strip). */
-export function isBudgetSettlement(value: unknown): boolean {
+/** Whether `value` is a BudgetSettlement (`carried`: a CarriedSettlement) the schema takes as it is (no member it would strip). */
+export function isBudgetSettlement(value: unknown, carried = false): boolean {
   if (!isPlainObject(value)) return false;
   for (const key in value) if (key !== "reservationId" && key !== "charged" && key !== "released" && key !== "overshoot") return false;
   const overshoot = value.overshoot;
   return (
     isId(value.reservationId) &&
     isBudgetAmounts(value.charged) &&
-    isBudgetAmounts(value.released) &&
+    (isBudgetAmounts(value.released) || (carried && value.released === undefined)) &&
     (overshoot === undefined || typeof overshoot === "boolean")
   );
 }
@@ -83,6 +90,10 @@ function fastPath<T extends z.ZodType>(full: T, fast: (value: unknown) => boolea
 }
 
 /** BudgetReservationSchema for event data (see above). */
-export const BudgetReservationData = fastPath(BudgetReservationSchema, isBudgetReservation);
+export const BudgetReservationData = fastPath(BudgetReservationSchema, (value) => isBudgetReservation(value));
 /** BudgetSettlementSchema for event data (see above). */
-export const BudgetSettlementData = fastPath(BudgetSettlementSchema, isBudgetSettlement);
+export const BudgetSettlementData = fastPath(BudgetSettlementSchema, (value) => isBudgetSettlement(value));
+/** CarriedReservationSchema for a carrier's `reserved` (see above). */
+export const CarriedReservationData = fastPath(CarriedReservationSchema, (value) => isBudgetReservation(value, true));
+/** CarriedSettlementSchema for a carrier's `settled` (see above). */
+export const CarriedSettlementData = fastPath(CarriedSettlementSchema, (value) => isBudgetSettlement(value, true));

@@ -100,6 +100,22 @@ export const BudgetSettlementSchema = z.object({
 export type BudgetSettlement = z.infer<typeof BudgetSettlementSchema>;
 
 /**
+ * A reservation as the event that starts its work carries it (`reserved`): its attribution may
+ * leave out the ids the carrier already holds (the run, and the carrier's `turnId`,
+ * `actionId`, `attemptId`, `verifierRunId`), marked by an absent `runId`. `budgetEntriesOf`
+ * gives the whole reservation back; journals written before carry the whole one.
+ */
+export const CarriedReservationSchema = BudgetReservationSchema.extend({ attribution: ChargeAttributionSchema.partial({ runId: true }) });
+export type CarriedReservation = z.infer<typeof CarriedReservationSchema>;
+
+/**
+ * A settlement as the event that ends its work carries it (`settled`): `released` may be left
+ * out, since it is what the reservation held less what was charged (the ledger works it out).
+ */
+export const CarriedSettlementSchema = BudgetSettlementSchema.partial({ released: true });
+export type CarriedSettlement = z.infer<typeof CarriedSettlementSchema>;
+
+/**
  * The price of one model, in integer micro-units of the table's currency per million tokens
  * (USD 3.00 per million input tokens is `input: 3_000_000`). `cacheRead` / `cacheWrite`
  * default to `input` when absent. `model` is an exact model id or a prefix ending in `*`.

@@ -7,7 +7,7 @@ import { ToolDriftSchema, ToolRevisionRecordSchema, ToolSnapshotSchema } from ".
 import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
 import { ApprovalBindingSchema } from "./approvals.js";
 import { BudgetAmountsSchema, BudgetDimensionSchema } from "./budget.js";
-import { BudgetReservationData, BudgetSettlementData } from "./budget-fast.js";
+import { BudgetReservationData, BudgetSettlementData, CarriedReservationData, CarriedSettlementData } from "./budget-fast.js";
 import { VerifierVerdictSchema } from "./verifier-verdict.js";
 
 /**
@@ -100,11 +100,13 @@ const decided = { policy: PolicyDecisionSchema.optional(), provenance: z.array(A
 /**
  * The budget an event carries (docs/decisions/0016): the reservation of the work it starts
  * (`reserved`) or the settlement of the work it ends (`settled`), in place of a separate
- * `budget.reserved` / `budget.settled` next to it. Absent without a budget, and in journals
- * written before; `budgetEntriesOf` reads both forms.
+ * `budget.reserved` / `budget.settled` next to it, in the carried form (the attribution without
+ * the ids the carrier holds, the settlement without `released`: CarriedReservation,
+ * CarriedSettlement; `compactReservation`, `compactSettlement`). Absent without a budget, and
+ * in journals written before; `budgetEntriesOf` reads every form back whole.
  */
-const reserves = { reserved: BudgetReservationData.optional() };
-const settles = { settled: BudgetSettlementData.optional() };
+const reserves = { reserved: CarriedReservationData.optional() };
+const settles = { settled: CarriedSettlementData.optional() };
 
 /** What running a tool twice does to the world. */
 export const SideEffectClassSchema = z.enum(["none", "idempotent", "reversible", "irreversible"]);

@@ -196,6 +196,8 @@ export {
   BudgetDimensionSchema,
   BudgetReservationSchema,
   BudgetSettlementSchema,
+  CarriedReservationSchema,
+  CarriedSettlementSchema,
   ChargeAttributionSchema,
   ModelPriceSchema,
   PricingTableSchema,
@@ -206,12 +208,14 @@ export type {
   BudgetLedgerV1,
   BudgetReservation,
   BudgetSettlement,
+  CarriedReservation,
+  CarriedSettlement,
   ChargeAttribution,
   ModelPrice,
   PricingTable,
   ReservationResult,
 } from "./budget.js";
-export { budgetEntriesOf } from "./budget-entries.js";
+export { budgetEntriesOf, compactReservation, compactSettlement } from "./budget-entries.js";
 export type { BudgetEntry } from "./budget-entries.js";
 export { VerifierVerdictSchema } from "./verifier-verdict.js";
 export type { VerifierVerdict } from "./verifier-verdict.js";

@@ -156,7 +156,12 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
       at,
       causationId: turnId,
       // The call's reservation rides on its request: no event of its own.
-      data: { turnId, requestHash: manifest.requestHash, messageCount: result.request.messages.length, ...(reserved === undefined ? {} : { reserved }) },
+      data: {
+        turnId,
+        requestHash: manifest.requestHash,
+        messageCount: result.request.messages.length,
+        ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, { turnId }) }),
+      },
     },
   ];
 }

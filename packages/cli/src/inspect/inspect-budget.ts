@@ -1,4 +1,4 @@
-import { type BudgetAmounts, type BudgetReservation, type BudgetSettlement, budgetEntriesOf, type YokeEvent } from "@yoke/protocol";
+import { type BudgetAmounts, type BudgetReservation, type CarriedSettlement, budgetEntriesOf, type YokeEvent } from "@yoke/protocol";
 import type { ActionFolder } from "./inspect-actions.js";
 import type { BudgetView, ModelCallView, ReservationView } from "./run-view.js";
 
@@ -62,7 +62,7 @@ export class BudgetFolder {
     }
   }
 
-  #settle(data: BudgetSettlement, seq: number): void {
+  #settle(data: CarriedSettlement, seq: number): void {
     const reservation = this.#reservations.get(data.reservationId);
     if (reservation) reservation.settled = { seq, charged: data.charged, overshoot: data.overshoot === true };
     this.#charged = addAmounts(this.#charged, data.charged);

@@ -1,5 +1,5 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { budgetEntriesOf, parseYokeEvent, type BudgetReservation, type BudgetSettlement, type PricingTable, type YokeEvent } from "@yoke/protocol";
+import { budgetEntriesOf, parseYokeEvent, type BudgetReservation, type CarriedSettlement, type PricingTable, type YokeEvent } from "@yoke/protocol";
 import { callTools, failWith, say, type ScriptedStep } from "@yoke/testkit";
 import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
@@ -27,7 +27,7 @@ function reservationsOf(events: readonly YokeEvent[]): BudgetReservation[] {
 }
 
 /** Every settlement the run journaled (as `budget.settled` or on the event that ended the work), in order. */
-function settlementsOf(events: readonly YokeEvent[]): BudgetSettlement[] {
+function settlementsOf(events: readonly YokeEvent[]): CarriedSettlement[] {
   return events.flatMap((event) => budgetEntriesOf(event).flatMap((entry) => (entry.kind === "settled" ? [entry.data] : [])));
 }
 

@@ -2,14 +2,14 @@
 // its own dispatch, and an attempt leased off the response's transaction reserves before it is
 // dispatched (in the commit that leases it, not with its outcome).
 import { createMemoryJournal } from "@yoke/journal";
-import { budgetReport } from "@yoke/budget";
+import { budgetReport, foldBudget } from "@yoke/budget";
 import {
   YokeError,
   budgetEntriesOf,
   parseYokeEvent,
   steppingClock,
   type BudgetReservation,
-  type BudgetSettlement,
+  type CarriedSettlement,
   type VerifierV1,
   type YokeEvent,
 } from "@yoke/protocol";
@@ -25,7 +25,7 @@ function reservationsOf(events: readonly YokeEvent[]): BudgetReservation[] {
   return events.flatMap((event) => budgetEntriesOf(event).flatMap((entry) => (entry.kind === "reserved" ? [entry.data] : [])));
 }
 
-function settlementOf(events: readonly YokeEvent[], reservationId: string): BudgetSettlement | undefined {
+function settlementOf(events: readonly YokeEvent[], reservationId: string): CarriedSettlement | undefined {
   for (const event of events)
     for (const entry of budgetEntriesOf(event)) if (entry.kind === "settled" && entry.data.reservationId === reservationId) return entry.data;
   return undefined;
@@ -62,16 +62,16 @@ describe("verifier runs are charged to the budget", () => {
     const started = events.find((event) => event.type === "verifier.started");
     const finished = events.find((event) => event.type === "verifier.finished");
     if (started?.type !== "verifier.started" || finished?.type !== "verifier.finished") throw new Error("no verifier run journaled");
-    expect(started.data.reserved).toMatchObject({
+    // Journaled in the carried form: the run, turn and verifier run are the event's own.
+    expect(started.data.reserved).toMatchObject({ attribution: { kind: "verifier" }, amounts: { wall_time: 5_000 } });
+    expect(budgetEntriesOf(started)[0]?.data).toMatchObject({
       attribution: { kind: "verifier", runId, turnId: started.data.turnId, verifierRunId: started.data.verifierRunId },
       amounts: { wall_time: 5_000 },
     });
-    // Its own time on the injected clock: the 1.2 s it took, nothing else.
-    expect(finished.data.settled).toEqual({
-      reservationId: started.data.reserved!.reservationId,
-      charged: { wall_time: 1_200 },
-      released: { wall_time: 3_800 },
-    });
+    // Its own time on the injected clock: the 1.2 s it took, nothing else; the rest (3.8 s) goes back.
+    const reservationId = started.data.reserved!.reservationId;
+    expect(finished.data.settled).toEqual({ reservationId, charged: { wall_time: 1_200 } });
+    expect(foldBudget(events)?.reservation(reservationId)).toMatchObject({ status: "settled", charged: { wall_time: 1_200 }, released: { wall_time: 3_800 } });
     // The report, from the journal alone, names the verifier's charge.
     expect(budgetReport(events).byKind.verifier).toEqual({ count: 1, charged: { wall_time: 1_200 } });
   });

@@ -1,4 +1,6 @@
 import {
+  compactReservation,
+  compactSettlement,
   newId,
   YokeError,
   type BudgetAmounts,
@@ -7,6 +9,8 @@ import {
   type ProviderAdapterV1,
   type BudgetReservation,
   type BudgetSettlement,
+  type CarriedReservation,
+  type CarriedSettlement,
   type ChargeAttribution,
   type ModelPrice,
   type ModelResponse,
@@ -16,7 +20,7 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { addAmounts, createBudgetLedger, createPricing, spendOf, type BudgetLedger } from "@yoke/budget";
-import { budgetEntriesOf, type BudgetEntry } from "@yoke/protocol";
+import { budgetEntriesOf } from "@yoke/protocol";
 import type { DispatchItem } from "@yoke/scheduler";
 import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT } from "../subagents/subagent-options.js";
 import type { ResolvedBudget } from "./budget-options.js";
@@ -421,7 +425,7 @@ export class RunBudget {
    * `budget.opened.parent` names), appends it as `budget.reserved` / `budget.settled`. Call it
    * before the drafts are previewed: the draft is replaced.
    */
-  carry(drafts: YokeEventDraft[], entry: BudgetEntry, attribution?: ChargeAttribution): void {
+  carry(drafts: YokeEventDraft[], entry: BudgetStep, attribution?: ChargeAttribution): void {
     const work = entry.kind === "reserved" ? entry.data.attribution : attribution;
     const index = work === undefined || work.kind === "subagent" ? -1 : drafts.findIndex((draft) => carries(draft, entry.kind, work));
     if (index === -1) {
@@ -429,7 +433,22 @@ export class RunBudget {
       return;
     }
     const draft = drafts[index]!;
-    drafts[index] = { ...draft, data: { ...draft.data, [entry.kind]: entry.data } } as YokeEventDraft;
+    const carried = entry.kind === "reserved" ? this.carriedReservation(entry.data, draft.data as CarrierIds) : compactSettlement(entry.data);
+    drafts[index] = { ...draft, data: { ...draft.data, [entry.kind]: carried } } as YokeEventDraft;
+  }
+
+  /**
+   * `reserved` as the event that starts its work (with `carrier`'s ids) journals it: the
+   * attribution without the ids the event holds (`compactReservation`; `budgetEntriesOf` gives
+   * them back). Fewer bytes a step: a reservation rides on every model call and dispatch.
+   */
+  carriedReservation(reserved: BudgetReservation, carrier: CarrierIds): CarriedReservation {
+    return compactReservation(reserved, { runId: this.#runId, data: carrier });
+  }
+
+  /** `settled` as the event that ends its work journals it: without `released` (held less charged; the ledger works it out). */
+  carriedSettlement(settled: BudgetSettlement): CarriedSettlement {
+    return compactSettlement(settled);
   }
 
   /** A reservation as its own `budget.reserved` event. */
@@ -504,8 +523,14 @@ export class RunBudget {
   }
 }
 
+/** A budget step as this process makes it, whole (journaled in the carried form on its work's event). */
+export type BudgetStep = { readonly kind: "reserved"; readonly data: BudgetReservation } | { readonly kind: "settled"; readonly data: BudgetSettlement };
+
+/** The ids an event that carries a budget step may hold for its attribution. */
+type CarrierIds = { readonly turnId?: string; readonly actionId?: string; readonly attemptId?: string; readonly verifierRunId?: string };
+
 /** A settlement to journal, with the attribution of the work it ends (`RunBudget.carry` finds its event by it). */
 export interface SettledWork {
-  readonly entry: Extract<BudgetEntry, { kind: "settled" }>;
+  readonly entry: Extract<BudgetStep, { kind: "settled" }>;
   readonly attribution: ChargeAttribution;
 }

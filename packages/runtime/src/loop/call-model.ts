@@ -86,7 +86,12 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   // The call's settlement rides on its response: no event of its own.
   const settled = context.budget.settleModelCall(response);
   const drafts: YokeEventDraft[] = [
-    { type: "model.responded", at: clock.now(), causationId: turnId, data: { turnId, response, latencyMs, ...(settled === undefined ? {} : { settled }) } },
+    {
+      type: "model.responded",
+      at: clock.now(),
+      causationId: turnId,
+      data: { turnId, response, latencyMs, ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }) },
+    },
   ];
   const calls = toolCallsOf(response);
   const dispatchable: [string, DispatchItem][] = [];

@@ -1,7 +1,7 @@
 // run-tools.ts, what a batch charges to the run's budget when it escalates with a retry and a
 // deferred call still leased: written against survivors of reports/mutation/runtime.md
 // (issue 17) at run-tools.ts :82, :114 and :319, each applied by hand.
-import { YokeError, budgetEntriesOf, parseYokeEvent, type BudgetReservation, type BudgetSettlement } from "@yoke/protocol";
+import { YokeError, budgetEntriesOf, parseYokeEvent, type BudgetReservation, type CarriedSettlement } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { keyedTool, readAll, rig } from "../__fixtures__/harness-fixtures.js";
@@ -48,7 +48,7 @@ describe("a batch that escalates with a retry and a deferred call leased", () =>
       entry.kind === "reserved" && entry.data.attribution.kind === "tool_attempt" ? [entry.data] : [],
     );
     const settled = new Map(
-      entries.flatMap((entry): [string, BudgetSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
+      entries.flatMap((entry): [string, CarriedSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
     );
     const byAction = new Map(state.actions.map((action) => [action.actionId, action.toolName]));
     // :82 (an uncertain outcome charged as not dispatched), :319 (a deferred call never dispatched charged as if it ran),
@@ -107,7 +107,7 @@ describe("a call cancelled before its dispatch, in a run with a budget", () => {
       entry.kind === "reserved" && entry.data.attribution.kind === "tool_attempt" ? [entry.data] : [],
     );
     const settled = new Map(
-      entries.flatMap((entry): [string, BudgetSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
+      entries.flatMap((entry): [string, CarriedSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
     );
     expect(reserved.map((reservation) => [reservation.attribution.attemptId, settled.get(reservation.reservationId)?.charged])).toEqual([
       [state.actions[0]!.attemptId, { tool_ops: 1 }],

@@ -60,7 +60,14 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
           type: "verifier.started",
           at: context.deps.clock.now(),
           causationId: turnId,
-          data: { turnId, verifierRunId, verifierId: verifier.id, attempt, replaySafe: verifier.replaySafe, ...(reserved === undefined ? {} : { reserved }) },
+          data: {
+            turnId,
+            verifierRunId,
+            verifierId: verifier.id,
+            attempt,
+            replaySafe: verifier.replaySafe,
+            ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, { turnId, verifierRunId }) }),
+          },
         },
       ]);
       // Read after `verifier.started`: a verifier sees every verdict before its own.
@@ -72,7 +79,7 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
         type: "verifier.finished",
         at: context.deps.clock.now(),
         causationId: turnId,
-        data: { turnId, verifierRunId, verdict, ...(settled === undefined ? {} : { settled }) },
+        data: { turnId, verifierRunId, verdict, ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }) },
       };
       const last = index === verifiers.length - 1;
       if (verdict.passed && !last) {

@@ -146,33 +146,35 @@ printTable(
 );
 
 interface BudgetInstructionsResult {
-  bareInstructionsPerTurn: number;
-  plainInstructionsPerTurn: number;
-  budgetInstructionsPerTurn: number;
-  overheadRatio: number;
-  issueOverheadRatio: number;
+  rows: {
+    store: string;
+    bareInstructionsPerTurn: number;
+    plainInstructionsPerTurn?: number;
+    budgetInstructionsPerTurn: number;
+    overheadRatio?: number;
+    issueOverheadRatio: number;
+  }[];
 }
 // The same turn in instructions (callgrind): what the shared machine's load does not change. Slow
-// (six runs under valgrind), so on demand: `pnpm bench --instructions`.
+// (ten runs under valgrind), so on demand: `pnpm bench --instructions`.
 if (process.argv.includes("--instructions")) {
   if (spawnSync("valgrind", ["--version"]).status !== 0) console.log("\nBudget admission per turn in instructions: skipped (valgrind is not installed)");
   else {
     const result = runChild<BudgetInstructionsResult>("harness-budget-instructions.ts", quick ? ["20", "80"] : ["100", "300"]);
     printTable(
-      "Budget admission per turn in instructions (callgrind, memory journal; machine-independent: a turn's instructions, long run minus short run)",
-      ["no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"],
-      [
-        [
-          fmt(result.bareInstructionsPerTurn),
-          fmt(result.plainInstructionsPerTurn),
-          fmt(result.budgetInstructionsPerTurn),
-          `${fmt(result.overheadRatio * 100, 1)}%`,
-          `${fmt(result.issueOverheadRatio * 100, 1)}%`,
-        ],
-      ],
+      "Budget admission per turn in instructions (callgrind; machine-independent: a turn's instructions, long run minus short run; SQLite: the default store at synchronous=NORMAL, its own instructions included)",
+      ["journal", "no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"],
+      result.rows.map((row) => [
+        row.store,
+        fmt(row.bareInstructionsPerTurn),
+        row.plainInstructionsPerTurn === undefined ? "—" : fmt(row.plainInstructionsPerTurn),
+        fmt(row.budgetInstructionsPerTurn),
+        row.overheadRatio === undefined ? "—" : `${fmt(row.overheadRatio * 100, 1)}%`,
+        `${fmt(row.issueOverheadRatio * 100, 1)}%`,
+      ]),
     );
   }
-} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~20 min)");
+} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~35 min)");
 
 interface ProviderStreamResult {
   provider: string;

@@ -3,7 +3,7 @@
 // are retryable, what a handler's answer may be, the output budget's edges, slot accounting
 // and the conflict rule's defaults.
 import { YokeError, steppingClock, type ToolDeclarationV1 } from "@yoke/protocol";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { manualTimers, neverTimers } from "./__fixtures__/manual-timers.js";
 import { declaration } from "./__fixtures__/tools.js";
@@ -104,6 +104,27 @@ describe("executeBatch: deferral and deadlines", () => {
     });
     const [outcome] = await executeBatch([item(hangs, 0, 20)], { clock });
     expect(outcome).toMatchObject({ kind: "failed", result: { error: { code: "TOOL_TIMEOUT" } } });
+  });
+
+  it("without injected timers, the real ones arm the deadline while the handler runs and clear it once it settles", async () => {
+    // vitest's fake timers stand in for the global ones `realTimers` calls: a timer left armed would
+    // keep the process up until the deadline (30 s by default) after the run has ended.
+    vi.useFakeTimers();
+    try {
+      const armed: number[] = [];
+      const quick = declaration({
+        name: "quick",
+        execute: async () => {
+          armed.push(vi.getTimerCount());
+          return "ok";
+        },
+      });
+      const [outcome] = await executeBatch([item(quick, 0, 60_000)], { clock });
+      expect(outcome).toMatchObject({ kind: "committed" });
+      expect([armed, vi.getTimerCount()]).toEqual([[1], 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("not dispatched: a passed deadline is retryable TOOL_TIMEOUT, a cancelled run final CANCELLED, each saying it did not run", async () => {

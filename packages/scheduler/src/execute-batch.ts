@@ -14,8 +14,7 @@ export interface Timers {
 
 export const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
-  // Not cleared (`pnpm mutate`'s `() => undefined`), a timer aborts a finished attempt's own
-  // controller: no outcome changes, the process only stays up until the deadline. Left unkilled.
+  // Cleared once the attempt settles: a timer left armed would keep the process up until the deadline.
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 

@@ -2,6 +2,7 @@
 // conflicts.ts: deferral behind any unsettled predecessor, the deadline timer, which failures
 // are retryable, what a handler's answer may be, the output budget's edges, slot accounting
 // and the conflict rule's defaults.
+import { getEventListeners } from "node:events";
 import { YokeError, steppingClock, type ToolDeclarationV1 } from "@yoke/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -282,6 +283,22 @@ describe("DispatchSlots", () => {
     expect(await first).toBe(false);
     slots.release();
     expect(await second).toBe(true);
+  });
+
+  it("a waiter leaves no listener on its signal, whether it was granted a slot or gave up its place", async () => {
+    const slots = new DispatchSlots(1);
+    expect(await slots.acquire(new AbortController().signal)).toBe(true);
+    const granted = new AbortController();
+    const leaving = new AbortController();
+    const first = slots.acquire(granted.signal);
+    const second = slots.acquire(leaving.signal);
+    const listeners = () => [granted.signal, leaving.signal].map((signal) => getEventListeners(signal, "abort").length);
+    expect(listeners()).toEqual([1, 1]);
+    slots.release();
+    expect(await first).toBe(true);
+    leaving.abort("stop");
+    expect(await second).toBe(false);
+    expect(listeners()).toEqual([0, 0]);
   });
 });
 

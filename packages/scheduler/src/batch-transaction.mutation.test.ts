@@ -1,8 +1,10 @@
 // Survivors of `pnpm mutate scheduler` in batch-transaction.ts and compensation-plan.ts: the
 // resume of each journaled state (recover), attempt deadlines, giving up after the last
 // attempt when a reconciliation says the effect did not apply, what a reconciliation keeps,
-// the answer without a reconciler, and which actions a failure compensates.
+// the answer without a reconciler, which actions a failure compensates, running a compensation
+// (no scheduler test reached it: the runtime's did) and the refusal of an illegal transition.
 import { sequentialIdSource, steppingClock, type ActionRecord, type ActionState, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
+import { transitionAction } from "@yoke/protocol/internal";
 import { describe, expect, it } from "vitest";
 import { declaration } from "./__fixtures__/tools.js";
 import { BatchTransaction, type Settlement } from "./batch-transaction.js";
@@ -260,5 +262,81 @@ describe("BatchTransaction.settle", () => {
       message: `attempt ${item.attemptId} was deferred, not run: dispatch it again instead of settling it`,
       details: { actionId: item.actionId, attemptId: item.attemptId },
     });
+  });
+});
+
+describe("BatchTransaction: compensation", () => {
+  const compensating = (overrides: Partial<ActionRecord> = {}) => record("compensating", { sideEffect: "reversible", receipt: { id: "ch_1" }, ...overrides });
+  const run = async (tool: ToolDeclarationV1<any>, signal = new AbortController().signal) => {
+    const found = compensating();
+    const batch = new BatchTransaction({ clock, ids: sequentialIdSource(), records: [found] });
+    const settlement = await batch.compensate(found, tool, { value: 1 }, signal);
+    return { settlement, drafts: batch.drain() };
+  };
+
+  it("beginCompensation stages compensating for each action, in the order given, with the reason", () => {
+    const batch = new BatchTransaction({
+      clock,
+      ids: sequentialIdSource(),
+      records: [record("committed", { actionId: "a1" }), record("committed", { actionId: "a2" })],
+    });
+    batch.beginCompensation(["a2", "a1"], "an action of the same batch failed");
+    expect(batch.drain()).toEqual(
+      ["a2", "a1"].map((actionId) => ({
+        type: "action.compensating",
+        at: NOW,
+        causationId: actionId,
+        data: { actionId, reason: "an action of the same batch failed" },
+      })),
+    );
+  });
+
+  it("runs the tool's compensation under <actionId>:compensate with the receipt and the signal, then stages compensated", async () => {
+    const calls: unknown[][] = [];
+    const signal = new AbortController().signal;
+    const tool = declaration({ name: "book", sideEffect: "reversible", compensate: async (...args) => void calls.push(args) });
+    const { settlement, drafts } = await run(tool, signal);
+    expect(calls).toEqual([[{ value: 1 }, { actionId: "action_1", idempotencyKey: "action_1:compensate", receipt: { id: "ch_1" }, signal }]]);
+    expect(settlement).toEqual({ kind: "done" });
+    expect(drafts).toEqual([{ type: "action.compensated", at: NOW, causationId: "action_1", data: { actionId: "action_1" } }]);
+  });
+
+  it("a compensation that throws, or a tool without one, stages compensation_failed with the message and escalates", async () => {
+    const failing = declaration({
+      name: "book",
+      sideEffect: "reversible",
+      compensate: async () => {
+        throw new Error("refund refused");
+      },
+    });
+    for (const [tool, message] of [
+      [failing, "refund refused"],
+      [declaration({ name: "book", sideEffect: "reversible" }), "book has no compensation"],
+    ] as const) {
+      const { settlement, drafts } = await run(tool);
+      expect(drafts, message).toEqual([{ type: "action.compensation_failed", at: NOW, causationId: "action_1", data: { actionId: "action_1", message } }]);
+      expect(settlement).toEqual({ kind: "escalate", actionId: "action_1", reason: `the compensation of book (action action_1) failed: ${message}` });
+    }
+  });
+});
+
+describe("BatchTransaction: an illegal transition is refused, never staged", () => {
+  it("ACTION_TRANSITION_ILLEGAL names the event, the action and the state machine's reason; nothing is staged", () => {
+    const found = record("executing");
+    const batch = new BatchTransaction({ clock, ids: sequentialIdSource(), records: [found] });
+    const refused = transitionAction(found.status, { type: "action.compensating" });
+    if (refused.ok) expect.unreachable("executing -> compensating must be illegal");
+    let caught: unknown;
+    try {
+      batch.beginCompensation(["action_1"], "why");
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({
+      code: "ACTION_TRANSITION_ILLEGAL",
+      message: `refused to journal action.compensating for action_1: ${refused.reason}`,
+      details: { actionId: "action_1", type: "action.compensating" },
+    });
+    expect(batch.drain()).toEqual([]);
   });
 });

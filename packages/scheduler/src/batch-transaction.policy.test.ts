@@ -76,7 +76,12 @@ describe("BatchTransaction with a policy decision", () => {
       "action.validated",
       "action.authorized",
     ]);
-    expect(drafts[1]?.data).toMatchObject({ dispatched: false, retryable: false, result: { error: { code: "APPROVAL_DENIED", message: "denied by ops" } } });
+    expect(drafts[1]?.data).toMatchObject({
+      dispatched: false,
+      retryable: false,
+      retrying: false,
+      result: { error: { code: "APPROVAL_DENIED", message: "denied by ops" } },
+    });
     const book = ActionBook.fromRecords([]);
     for (const draft of drafts) expect(book.stage(draft).ok).toBe(true);
     expect(book.status(held)?.state).toBe("authorized");

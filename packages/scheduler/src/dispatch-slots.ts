@@ -18,8 +18,7 @@ export class DispatchSlots {
       this.#free -= 1;
       return Promise.resolve(true);
     }
-    // Equivalent mutants (`pnpm mutate`): the listener's event name and `{ once: true }`. A listener
-    // left behind only resolves a promise already resolved; abort fires once.
+    // A waiter removes its abort listener when it is granted a slot (`once` removes it when it aborts).
     return new Promise<boolean>((resolve) => {
       const granted = () => {
         signal.removeEventListener("abort", onAbort);

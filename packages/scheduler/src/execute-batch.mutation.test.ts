@@ -2,8 +2,9 @@
 // conflicts.ts: deferral behind any unsettled predecessor, the deadline timer, which failures
 // are retryable, what a handler's answer may be, the output budget's edges, slot accounting
 // and the conflict rule's defaults.
+import { getEventListeners } from "node:events";
 import { YokeError, steppingClock, type ToolDeclarationV1 } from "@yoke/protocol";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { manualTimers, neverTimers } from "./__fixtures__/manual-timers.js";
 import { declaration } from "./__fixtures__/tools.js";
@@ -104,6 +105,27 @@ describe("executeBatch: deferral and deadlines", () => {
     });
     const [outcome] = await executeBatch([item(hangs, 0, 20)], { clock });
     expect(outcome).toMatchObject({ kind: "failed", result: { error: { code: "TOOL_TIMEOUT" } } });
+  });
+
+  it("without injected timers, the real ones arm the deadline while the handler runs and clear it once it settles", async () => {
+    // vitest's fake timers stand in for the global ones `realTimers` calls: a timer left armed would
+    // keep the process up until the deadline (30 s by default) after the run has ended.
+    vi.useFakeTimers();
+    try {
+      const armed: number[] = [];
+      const quick = declaration({
+        name: "quick",
+        execute: async () => {
+          armed.push(vi.getTimerCount());
+          return "ok";
+        },
+      });
+      const [outcome] = await executeBatch([item(quick, 0, 60_000)], { clock });
+      expect(outcome).toMatchObject({ kind: "committed" });
+      expect([armed, vi.getTimerCount()]).toEqual([[1], 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("not dispatched: a passed deadline is retryable TOOL_TIMEOUT, a cancelled run final CANCELLED, each saying it did not run", async () => {
@@ -261,6 +283,22 @@ describe("DispatchSlots", () => {
     expect(await first).toBe(false);
     slots.release();
     expect(await second).toBe(true);
+  });
+
+  it("a waiter leaves no listener on its signal, whether it was granted a slot or gave up its place", async () => {
+    const slots = new DispatchSlots(1);
+    expect(await slots.acquire(new AbortController().signal)).toBe(true);
+    const granted = new AbortController();
+    const leaving = new AbortController();
+    const first = slots.acquire(granted.signal);
+    const second = slots.acquire(leaving.signal);
+    const listeners = () => [granted.signal, leaving.signal].map((signal) => getEventListeners(signal, "abort").length);
+    expect(listeners()).toEqual([1, 1]);
+    slots.release();
+    expect(await first).toBe(true);
+    leaving.abort("stop");
+    expect(await second).toBe(false);
+    expect(listeners()).toEqual([0, 0]);
   });
 });
 

@@ -14,8 +14,7 @@ export interface Timers {
 
 export const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
-  // Not cleared (`pnpm mutate`'s `() => undefined`), a timer aborts a finished attempt's own
-  // controller: no outcome changes, the process only stays up until the deadline. Left unkilled.
+  // Cleared once the attempt settles: a timer left armed would keep the process up until the deadline.
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
@@ -112,8 +111,9 @@ async function runItem(
     Math.max(0, item.deadlineAt - clock.now()),
   );
   const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
-  // Equivalent mutants (`pnpm mutate`): `signal.aborted` as false (a signal aborted already is
-  // caught before dispatch below) and `{ once: true }` dropped (abort fires once).
+  // Equivalent mutants (`pnpm mutate`): `signal.aborted` as false (only the run's signal can be
+  // aborted already, the deadline fires later; earlier conflicting calls then all fail for good,
+  // and the check before dispatch below refuses this one) and `{ once: true }` dropped (abort fires once).
   const aborted = new Promise<"aborted">((resolve) => {
     if (signal.aborted) resolve("aborted");
     else signal.addEventListener("abort", () => resolve("aborted"), { once: true });

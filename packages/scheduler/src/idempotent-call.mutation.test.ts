@@ -100,4 +100,25 @@ describe("callIdempotently", () => {
     expect(await callIdempotently(options(plain.store), async () => expect.unreachable())).toEqual(stored);
     expect(plain.claims).toHaveLength(2);
   });
+
+  it("in_progress: the default wait is a whole event-loop turn, not a microtask (the owner's I/O runs before the next claim)", async () => {
+    const stored = { status: "succeeded" as const, value: 1 };
+    const scripted = scriptedStore([
+      { kind: "in_progress", claimedAt: 0 },
+      { kind: "completed", outcome: stored },
+    ]);
+    let ownerRan = false;
+    const seen: boolean[] = [];
+    const store: IdempotencyStoreV1 = {
+      ...scripted.store,
+      claim: async (request) => {
+        seen.push(ownerRan);
+        // The owner's completion arrives as I/O would: in a later turn of the event loop.
+        if (seen.length === 1) setImmediate(() => void (ownerRan = true));
+        return scripted.store.claim(request);
+      },
+    };
+    expect(await callIdempotently(options(store), async () => expect.unreachable())).toEqual(stored);
+    expect(seen).toEqual([false, true]);
+  });
 });

@@ -152,16 +152,27 @@ function transcriptOf(messages: RunState["messages"], previous: readonly SourceM
   let kept = Math.min(previous.length, messages.length - 1);
   for (let index = 0; index < kept; index++) {
     const source = previous[index]!;
-    if (source.message !== messages[index + 1] || source.id !== `message:${index + 1}` || source.trust !== undefined) {
+    if (source.message !== messages[index + 1] || source.id !== messageId(index + 1) || source.trust !== undefined) {
       kept = index;
       break;
     }
   }
   const transcript = previous.slice(0, kept);
   for (let index = kept + 1; index < messages.length; index++) {
-    transcript.push({ id: `message:${index}`, message: messages[index]! });
+    transcript.push({ id: messageId(index), message: messages[index]! });
   }
   return transcript;
+}
+
+/** `message:<index>`, made once per index: every compile checks every kept message's id, and building the string each time made a turn's garbage grow with the transcript. */
+const MESSAGE_IDS: string[] = [];
+function messageId(index: number): string {
+  let id = MESSAGE_IDS[index];
+  if (id === undefined) {
+    id = `message:${index}`;
+    MESSAGE_IDS[index] = id;
+  }
+  return id;
 }
 
 /** A tool's output budget in UTF-8 bytes under `config`. */

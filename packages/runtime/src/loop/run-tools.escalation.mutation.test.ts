@@ -4,23 +4,12 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { YokeError, budgetEntriesOf, parseYokeEvent, type JournalV1, type ModelResponse } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { TENANT, countingTool, crashingJournal, keyedTool, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
+import { capturedLogs } from "../__fixtures__/captured-logs.js";
 import type { AnyTool } from "../define-tool.js";
 
 const RUN = "run_recover";
-
-/** A pino logger whose lines the test reads back: each line's own fields, without pino's and the run's. */
-function capturedLogs() {
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-  const said = (msg: string) =>
-    lines
-      .filter((line) => line.msg === msg)
-      .map(({ msg: _msg, level: _level, time: _time, pid: _pid, hostname: _host, tenantId: _tenant, runId: _run, ...rest }) => rest);
-  return { logger, said };
-}
 
 describe("a resume that escalates on several actions a stopped process left", () => {
   it("names every other uncertain action, logs each recovery and the escalation, and fails the leased retry as not dispatched", async () => {

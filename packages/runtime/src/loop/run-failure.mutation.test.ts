@@ -1,7 +1,12 @@
 // runFailedDraft's data, exactly: written against the two survivors of reports/mutation/runtime.md
-// (issue 17) at run-failure.ts:34 and :40, each applied by hand.
-import { YokeError } from "@yoke/protocol";
+// (issue 17) at run-failure.ts:34 and :40, each applied by hand; and journalRunFailure's log lines, with a
+// journal that refuses the run.failed (the catch at :90-91, never reached before).
+import { createMemoryJournal } from "@yoke/journal";
+import { YokeError, type JournalV1 } from "@yoke/protocol";
+import { say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
+import { capturedLogs } from "../__fixtures__/captured-logs.js";
+import { rig } from "../__fixtures__/harness-fixtures.js";
 import type { ModelCallFailure } from "../model-call.js";
 import type { RunContext } from "../run-context.js";
 import { runFailedDraft } from "./run-failure.js";
@@ -45,4 +50,47 @@ describe("runFailedDraft", () => {
       "requestId",
     );
   });
+});
+
+/** A memory journal that refuses to store `run.failed` with `error` (a full disk, say): every other append goes through. */
+function refusingRunFailed(error: Error): JournalV1 {
+  const inner = createMemoryJournal();
+  return {
+    ...inner,
+    append: (scope, expectedSeq, drafts, options) =>
+      drafts.some((draft) => draft.type === "run.failed") ? Promise.reject(error) : inner.append(scope, expectedSeq, drafts, options),
+  } as JournalV1;
+}
+
+/** A completion check that throws `error`: the run stops on it, outside any model call. */
+const brokenCheck = (error: Error) => () => {
+  throw error;
+};
+
+describe("journalRunFailure's log lines", () => {
+  // The code logged: the YokeError's own, else INTERNAL.
+  const errors = [
+    { error: new Error("the checker's database is down"), code: "INTERNAL" },
+    { error: new YokeError("PROVIDER_UNAVAILABLE", "the checker's model is down"), code: "PROVIDER_UNAVAILABLE" },
+  ];
+
+  it.each(errors)("the run's error journaled: its code is logged ($code)", async ({ error, code }) => {
+    const { logger, said } = capturedLogs();
+    const { harness } = rig([say("done")], { logger, checkCompletion: brokenCheck(error) });
+    await expect(harness.start("t")).rejects.toBe(error);
+    expect(said("run stopped by an error; journaled as run.failed")).toEqual([{ code }]);
+    expect(said("could not journal run.failed")).toEqual([]);
+  });
+
+  it.each(errors)(
+    "a run.failed the journal refuses: the journal's error code is logged ($code), and the run's own error propagates",
+    async ({ error, code }) => {
+      const { logger, said } = capturedLogs();
+      const stopped = new Error("the checker's database is down");
+      const { harness } = rig([say("done")], { logger, checkCompletion: brokenCheck(stopped), journal: refusingRunFailed(error) });
+      await expect(harness.start("t")).rejects.toBe(stopped);
+      expect(said("could not journal run.failed")).toEqual([{ code }]);
+      expect(said("run stopped by an error; journaled as run.failed")).toEqual([]);
+    },
+  );
 });

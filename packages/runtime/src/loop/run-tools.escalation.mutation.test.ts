@@ -113,9 +113,10 @@ describe("a legacy tool.started without its outcome (a journal from before actio
 });
 
 describe("a batch in which an action with an effect fails for good", () => {
-  // :155 (the reason journaled with each compensation emptied).
-  it("journals the compensation of the committed reversible action with its reason", async () => {
+  // :155 (the reason journaled with each compensation emptied); run-compensations.ts :232, the "compensation ran" log line.
+  it("journals the compensation of the committed reversible action with its reason, and logs it", async () => {
     const undone: string[] = [];
+    const { logger, said } = capturedLogs();
     const book = keyedTool("book", "reversible", async () => "booked", {
       compensate: async (_input, context) => {
         undone.push(context.actionId);
@@ -132,7 +133,7 @@ describe("a batch in which an action with an effect fails for good", () => {
         ]),
         say("done"),
       ],
-      { tools: [book, pay] },
+      { tools: [book, pay], logger },
     );
     const { runId, outcome, state } = await harness.start("t");
     expect(outcome).toEqual({ status: "completed" });
@@ -140,6 +141,7 @@ describe("a batch in which an action with an effect fails for good", () => {
     expect(undone).toEqual([booked]);
     const compensating = (await readAll(journal, runId)).map(parseYokeEvent).filter((event) => event.type === "action.compensating");
     expect(compensating.map((event) => event.data)).toEqual([{ actionId: booked, reason: "an action of the same batch failed" }]);
+    expect(said("compensation ran")).toEqual([{ toolName: "book", actionId: booked, outcome: "done" }]);
   });
 });
 

@@ -362,6 +362,8 @@ async function reserveLeased(
     const at = context.deps.clock.now();
     const why = `the run's budget has no room for this attempt (${reserved.budget}, limit ${reserved.limit}); it was not dispatched`;
     await batch.settle(item, { kind: "failed", result: errorEnvelope("BUDGET_EXHAUSTED", why, at, context.deps.clock), retryable: false, dispatched: false });
+    // The batch's end deletes every item's entry but a deferred one's anyway (and a settled attempt never comes back):
+    // the call removed is an equivalent mutant.
     context.dispatchable.delete(item.attemptId);
   }
   return { admitted, drafts };

@@ -1,10 +1,12 @@
 // run-tools.ts, a call held behind a parked call it conflicts with, at resume: written against
 // survivors of reports/mutation/runtime.md (issue 17) at run-tools.ts :259 and :263, each
 // applied by hand.
+import { createMemoryJournal } from "@yoke/journal";
+import type { YokeEventDraft } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { keyedTool } from "../__fixtures__/harness-fixtures.js";
+import { TENANT, keyedTool, readAll } from "../__fixtures__/harness-fixtures.js";
 import { defineTool } from "../define-tool.js";
 import { FRIEND_IBAN, functionEngine, noteTool, payTool, policyRig } from "../__fixtures__/policy-fixtures.js";
 
@@ -84,5 +86,41 @@ describe("a call held behind a parked call", () => {
     await harness.approve(parked.runId, parked.waiting!.approvals[0]!.approvalId, { approver: "ops@example.com" });
     expect((await harness.resume(parked.runId)).outcome?.status).toBe("completed");
     expect(ran).toEqual(["write a", "link a b", "write b"]);
+  });
+
+  // A bug the survivors of :272 (`authorized && !aborted` as true, `||`, first operand true) pointed at: a call another
+  // writer validated but never authorized, behind a call parked for approval that it conflicts with, was authorized at
+  // resume and ran at once, ahead of the parked call (out of proposal order). It waits too, undecided until then.
+  it("another writer's call never authorized, behind a parked call it conflicts with, waits too, and runs after it", async () => {
+    const pay = payTool();
+    const first = policyRig(
+      [
+        callTools([
+          { name: "pay", args: { to: FRIEND_IBAN, amount: 10 }, id: "c1" },
+          { name: "pay", args: { to: FRIEND_IBAN, amount: 20 }, id: "c2" },
+        ]),
+      ],
+      { policy: firstNeedsApproval(), tools: [pay.tool] },
+    );
+    const parked = await first.harness.start("t");
+    const [payTen, payTwenty] = parked.state.actions;
+    expect([payTen?.status.state, payTwenty?.status.state]).toEqual(["awaiting_approval", "authorized"]);
+    // The same journal as another writer leaves it: the held call validated, its authorization never journaled.
+    const drafts = (await readAll(first.journal, parked.runId))
+      .filter((event) => !(event.type === "action.authorized" && (event.data as { actionId: string }).actionId === payTwenty?.actionId))
+      .map(({ type, at, causationId, data }) => ({ type, at, causationId, data }) as YokeEventDraft);
+    const journal = createMemoryJournal();
+    await journal.append({ tenantId: TENANT, runId: parked.runId }, 0, drafts);
+
+    const policy = functionEngine(() => ["allow", "anything"]);
+    const second = policyRig([say("done")], { policy, tools: [pay.tool], journal });
+    const waiting = await second.harness.resume(parked.runId);
+    expect(waiting.waiting?.approvals.map((approval) => approval.actionId)).toEqual([payTen?.actionId]);
+    expect(waiting.state.actions.map((action) => action.status.state)).toEqual(["awaiting_approval", "validated"]);
+    expect(pay.calls).toEqual([]);
+    expect(policy.tuples).toEqual([]);
+    await second.harness.approve(parked.runId, waiting.waiting!.approvals[0]!.approvalId, { approver: "ops@example.com" });
+    expect((await second.harness.resume(parked.runId)).outcome?.status).toBe("completed");
+    expect(pay.calls.map((call) => call.amount)).toEqual([10, 20]);
   });
 });

@@ -267,8 +267,10 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
       };
       continue;
     }
-    if (record.status.state === "authorized" && !context.signal?.aborted) {
-      // Held behind an earlier call parked for approval that it conflicts with: it waits too.
+    // Proposed by another writer and never authorized: decided below, unless held (then decided when it can run).
+    const undecided = record.status.state === "proposed" || record.status.state === "validated";
+    if ((record.status.state === "authorized" || undecided) && !context.signal?.aborted) {
+      // Held behind an earlier call parked for approval that it conflicts with: it waits too (proposal order).
       const access = accessOfCall(decision.tool, decision.value);
       if (isBlocked(blockers, access)) {
         blockers.push(access);
@@ -277,7 +279,7 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     }
     const engine = context.deps.policy;
     let authorization: Authorization | undefined;
-    if (engine !== undefined && (record.status.state === "proposed" || record.status.state === "validated") && !context.signal?.aborted) {
+    if (engine !== undefined && undecided && !context.signal?.aborted) {
       // Proposed by another writer, never authorized: decided now, like any call (it cannot be parked: it exists already).
       const verdict = await decideCall(context, state, engine, {
         tool: decision.tool,

@@ -69,7 +69,9 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // journaled with its outcome, and is not dispatched when it still does not fit.
     const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
-    // What a child spawned in this batch forks from: the request the model answered with the batch's calls.
+    // What a child spawned in this batch forks from: the request the model answered with the batch's calls. The delete
+    // after the batch frees the run's context; as a no-op (mutation testing) it is not seen through the API: a spawn runs
+    // only inside a batch of its run, whose start sets the entry again, so only the memory held differs.
     const forks = context.deps.subagents?.forkSources;
     forks?.set(run.runId, { manifest: context.compiled.manifest, input: () => contextInputOf(context, context.accumulator.peek()) });
     const outcomes = await context.deps.executor

@@ -272,7 +272,9 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     // Proposed by another writer and never authorized: decided below, unless held (then decided when it can run).
     const undecided = record.status.state === "proposed" || record.status.state === "validated";
     if ((record.status.state === "authorized" || undecided) && !context.signal?.aborted) {
-      // Held behind an earlier call parked for approval that it conflicts with: it waits too (proposal order).
+      // Held behind an earlier call parked for approval that it conflicts with: it waits too (proposal order). With the
+      // signal aborted no parked call is left to block it (settleParked refuses them, pushing no blocker): dropping
+      // `!context.signal?.aborted` is an equivalent mutant; it says when holding is meant.
       const access = accessOfCall(decision.tool, decision.value);
       if (isBlocked(blockers, access)) {
         blockers.push(access);

@@ -59,6 +59,8 @@ describe("answering a run that waits for a person", () => {
     expect(waited?.type === "run.waiting" && input?.causationId).toBe(waited?.data.turnId);
     expect(input?.data).toEqual({ source: "operator", content: [{ type: "text", text: "Please go on." }] });
     expect(said("a person answered the run's wait")).toEqual([{ kind: "refusal", answer: "input" }]);
+    // act-on-response.ts's log line of the refusal that made the run wait.
+    expect(said("the model refused: the run waits for a person")).toEqual([{ turnId: waited?.type === "run.waiting" && waited.data.turnId, kind: "refusal" }]);
   });
 
   it("close: the run ends refused, and the log says it was closed", async () => {

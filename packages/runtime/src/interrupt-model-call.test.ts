@@ -7,6 +7,7 @@ import type { Timers } from "@yoke/scheduler";
 import { callTools, createScriptedModel, say, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { capturedLogs } from "./__fixtures__/captured-logs.js";
 import { readAll, rig } from "./__fixtures__/harness-fixtures.js";
 import { defineTool } from "./define-tool.js";
 import type { Harness } from "./harness-types.js";
@@ -101,13 +102,16 @@ describe("a cancel interrupt during a model call", () => {
   it("sent through the harness that drives the run: the call is aborted at once, journaled as model.failed CANCELLED with its budget settled, the cancel lands, the run ends cancelled", async () => {
     const held = heldProvider([]);
     const hand = handTimers();
-    const { harness, journal } = rig([], { provider: held.provider, timers: hand.timers, budget: BUDGET });
+    const { logger, said } = capturedLogs();
+    const { harness, journal } = rig([], { provider: held.provider, timers: hand.timers, budget: BUDGET, logger });
     const running = harness.start("t", { runId: "run_cut" });
     const call = await held.next();
     const { interruptId } = await harness.interrupt("run_cut", { cancel: "operator stop" });
     // No timer fired: neither the inbox poll nor the call's deadline cut it.
     const { outcome } = await running;
     expect(outcome).toEqual({ status: "cancelled", reason: "operator stop" });
+    // call-model.ts's log line (mutation testing, issue 17): which cancel, which attempt.
+    expect(said("model call cancelled by an interrupt")).toEqual([{ interruptId, attempt: 1 }]);
     expect(call.signal?.aborted).toBe(true);
     expect(journal.appends.at(-1)).toEqual(["model.failed", "budget.settled", "interrupt.landed", "run.completed"]);
     const events = await eventsOf(journal, "run_cut");

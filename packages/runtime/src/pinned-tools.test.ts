@@ -2,7 +2,16 @@
 // every admission names the revision it runs, a tool whose live definition drifted is refused
 // (or re-admitted by a declared rule), and a resume calls only the pinned revisions.
 import { createMemoryJournal } from "@yoke/journal";
-import { YokeError, parseYokeEvent, type JournalV1, type Message, type SourceToolDefinition, type ToolResultPart, type YokeEvent } from "@yoke/protocol";
+import {
+  YokeError,
+  parseYokeEvent,
+  type JournalV1,
+  type Message,
+  type SourceToolDefinition,
+  type ToolResultPart,
+  type YokeEvent,
+  type YokeEventDraft,
+} from "@yoke/protocol";
 import { callTools, createStaticToolSource, say, type ScriptedStep } from "@yoke/testkit";
 import { createToolRegistry, type ToolRegistryOptions } from "@yoke/tool-registry";
 import { describe, expect, it } from "vitest";
@@ -433,6 +442,25 @@ describe("a resume calls the revisions the run pinned, never the live ones", () 
     // A second resume stops the same way, without a second drift event.
     await expect(resumed.harness.resume(RUN)).rejects.toThrow(expect.objectContaining({ code: "TOOL_DRIFTED" }));
     expect(ofType(await eventsOf(journal, RUN), "tool.drifted")).toHaveLength(1);
+  });
+
+  // run-tools.ts, recoverCalls (mutation testing, issue 17: `judged.preface.length > 0` as `<= 0` survived): the preface of
+  // a response judged at resume is journaled before its verdicts.
+  it("a response journaled without its verdicts (another writer's), whose tool changed meanwhile: tool.drifted, then TOOL_DRIFTED", async () => {
+    const first = await remoteRig([callTools([{ name: "lookup", args: { word: "yoke" } }])], { journal: crashingJournal(createMemoryJournal(), 1, "written") });
+    await expect(first.harness.start("t", { runId: RUN })).rejects.toThrow(SimulatedCrash);
+    // The same run up to its response, without the admission that shared its transaction.
+    const events = await readAll(first.journal, RUN);
+    const responded = events.findIndex((event) => event.type === "model.responded");
+    const journal = createMemoryJournal();
+    const drafts = events.slice(0, responded + 1).map(({ type, at, causationId, data }) => ({ type, at, causationId, data }) as YokeEventDraft);
+    await journal.append({ tenantId: TENANT, runId: RUN }, 0, drafts);
+
+    const resumed = await freshProcess(journal, [say("done")], changed);
+    expect((await resumed.harness.resume(RUN)).outcome?.status).toBe("completed");
+    expect(resumed.source.calls).toEqual([]);
+    const types = (await eventsOf(journal, RUN)).map((event) => event.type);
+    expect(types.slice(responded, responded + 3)).toEqual(["model.responded", "tool.drifted", "tool.rejected"]);
   });
 
   it("after a crash between turns, a call to a tool that changed meanwhile is refused with TOOL_DRIFTED while the pinned echo works", async () => {

@@ -97,10 +97,13 @@ describe("run.failed", () => {
       },
     });
     const failOnce = async () => ({ passed: false as const, reason: "try again" });
-    const first = rig([say("draft")], { checkCompletion: failOnce, context: { tokenCounter: counter(true) } });
+    const seen: string[] = [];
+    const first = rig([say("draft")], { checkCompletion: failOnce, context: { tokenCounter: counter(true) }, onEvent: (event) => seen.push(event.type) });
     const error = await rejectionOf(first.harness.start("t", { runId: "run_compile" }));
     expect(error.code).toBe("CONTEXT_OVERFLOW");
     expect(first.journal.appends.at(-1)).toEqual(["run.failed"]);
+    // onEvent hears of it too, as of every stored event (run-failure.ts's own append, not commit's).
+    expect(seen.at(-1)).toBe("run.failed");
     const last = (await journaled(first.journal, "run_compile")).at(-1)!;
     expect(isEventOfType(last, "run.failed") && last.data).toMatchObject({ code: "CONTEXT_OVERFLOW", message: "the tokenizer gave up", retryable: false });
     expect((await first.harness.getState("run_compile")).phase).toBe("responded");

@@ -3,6 +3,7 @@ import { budgetEntriesOf, parseYokeEvent, type BudgetReservation, type CarriedSe
 import { callTools, failWith, say, type ScriptedStep } from "@yoke/testkit";
 import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
+import { capturedLogs } from "../__fixtures__/captured-logs.js";
 import { crashingJournal, echoTool, readAll, rig } from "../__fixtures__/harness-fixtures.js";
 
 const PRICING: PricingTable = {
@@ -108,9 +109,13 @@ describe("budget admission", () => {
   });
 
   it("a model that never stops halts on tool_ops: the last response's calls are rejected, nothing is left in flight", async () => {
-    const { harness, journal } = rig(runaway(50), { tools: [echoTool], maxTurns: 100, budget: { limits: { tool_ops: 3 } } });
-    const { runId, outcome } = await harness.start("loop");
+    const { logger, said } = capturedLogs();
+    const { harness, journal } = rig(runaway(50), { tools: [echoTool], maxTurns: 100, budget: { limits: { tool_ops: 3 } }, logger });
+    const { runId, outcome, state } = await harness.start("loop");
     expect(outcome).toMatchObject({ status: "budget_exhausted", budget: "tool_ops", limit: 3, reservationId: expect.stringMatching(/^reservation_/) });
+    // call-model.ts's log line (mutation testing, issue 17): the turn, and the budget that has no room.
+    const reservationId = outcome?.status === "budget_exhausted" ? outcome.reservationId : undefined;
+    expect(said("tool calls do not fit the budget")).toEqual([{ turnId: state.currentTurnId, budget: "tool_ops", limit: 3, reservationId }]);
     const events = await eventsOf(journal, runId);
     expect(charged(events).tool_ops).toBe(3);
     expect(events.filter((event) => event.type === "action.committed")).toHaveLength(3);

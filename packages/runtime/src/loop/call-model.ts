@@ -129,6 +129,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
     turnId,
     { admitted: true },
   );
+  // A guard (admitDispatches checked these dispatches above): unreachable, so its message has no test (mutation testing).
   if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch admitted as fitting the budget did not fit (${reserved.budget})`);
   for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction.
@@ -201,6 +202,7 @@ async function endCancelled(context: RunContext, interrupted: AbortSignal, abort
     return;
   }
   const cancel = cancelOf(interrupted);
+  // A guard (the interrupt controller is aborted only with a cancel): unreachable, so its message has no test.
   if (cancel === undefined) throw new YokeError("INTERNAL", "a model call was cancelled without a cancel to land");
   context.logger.info({ interruptId: cancel.interruptId, attempt: aborted?.attempt }, "model call cancelled by an interrupt");
   await commit(context, cancelDrafts(context, state, { interrupt: cancel }, aborted));

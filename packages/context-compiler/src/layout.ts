@@ -59,7 +59,11 @@ export interface Layout {
   readonly shown: ReadonlySet<number>;
 }
 
-/** The layout's compaction candidates (a copy). */
+/**
+ * The layout's compaction candidates (a copy). Without the copy (`pnpm mutate`) nothing changes
+ * today: both callers take them right after building the layout, its columns' last writer, and
+ * selectCompaction does not modify them: equivalent (issue 17).
+ */
 export function candidatesOf(layout: Layout): CompactionCandidate[] {
   return layout.columns.candidates.slice(0, layout.count.candidates);
 }
@@ -75,6 +79,9 @@ export interface LayoutOptions {
   readonly transcript: (source: SourceMessage, index: number, nonce: string) => Entry;
 }
 
+// The two caches below: mutants that make them miss more often (a `=== undefined` forced true,
+// the cached entry or item always rebuilt or reindexed, `byId.set` dropped) give equal entries
+// and items, only more slowly: equivalent (issue 17). Their keys are pinned by tests.
 const summaries = new WeakMap<ContextRevision, Map<string, Entry>>();
 
 function summaryFor(revision: ContextRevision, index: number, nonce: string, counter: TokenCounter): Entry {
@@ -143,7 +150,11 @@ function extends_(previous: Layout | undefined, options: LayoutOptions): previou
 
 /**
  * The columns to extend `previous` in: its own when it is their last writer (appending
- * leaves every layout before it intact), otherwise a copy of its part.
+ * leaves every layout before it intact), otherwise a copy of its part. A layout has no later
+ * writer unless a compile threw while extending it (render-layout.mutation.test.ts), and
+ * addSource pushes the source before anything else, so the sources check alone decides: the
+ * others forced true or joined by `||`, the whole forced false (always a copy), and the sources
+ * check as `!==` (no write then reaches shared columns) give equal layouts: equivalent (issue 17).
  */
 function columnsAfter(previous: Layout): Columns {
   const { columns, count } = previous;
@@ -221,6 +232,7 @@ export function layoutContext(options: LayoutOptions, previous?: Layout): Layout
       tailStart: previous.tailStart,
       tailTokens: previous.tailTokens,
       resolved: previous.resolved,
+      // Always copying (the test forced false) gives an equal set: equivalent (issue 17).
       shown: previous.shown.size === 0 ? new Set() : new Set(previous.shown),
     };
   } else {

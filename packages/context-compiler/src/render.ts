@@ -33,6 +33,7 @@ export function defaultTrust(message: Message): TrustLabel {
 
 /** The text a tool result shows the model before truncation: its text parts, else its structured output. */
 export function toolResultText(result: ToolResultEnvelope): string {
+  // A fast path only: without it (`false`) the join below gives the one part's text (issue 17).
   if (result.content.length === 1) return result.content[0]!.text;
   if (result.content.length > 0) return result.content.map((part) => part.text).join("\n");
   return result.output === undefined ? "" : canonicalJson(result.output);
@@ -148,6 +149,8 @@ export function summaryText(
   summary: { readonly revision: number; readonly replaces: readonly string[]; readonly summary: string; readonly trust: TrustLabel },
   nonce: string,
 ): string {
+  // Never undefined (a revision replaces at least one item: ContextRevisionSchema), so `?? ""` as
+  // any other constant is equivalent (no coverage, issue 17).
   const first = summary.replaces[0] ?? "";
   const last = summary.replaces.at(-1) ?? "";
   const note = compilerNote(
@@ -173,6 +176,7 @@ export function renderEvidenceMessage(blocks: readonly string[]): Message {
 
 /** A tool as offered: a remote tool's description is untrusted data. */
 export function renderTool(tool: ToolSpec, trust: TrustLabel, nonce: string): ToolSpec {
+  // Without this return a trusted tool is rebuilt equal (wrapContent leaves trusted text as is): equivalent (issue 17).
   if (!isUntrusted(trust)) return tool;
   return { ...tool, description: wrapContent(tool.description, { trust, source: `tool:${tool.name}`, nonce }) };
 }
@@ -209,6 +213,7 @@ export function visibleText(message: Message): string {
 
 function toolPartText(part: ToolResultPart): string {
   const { result } = part;
+  // The `=== 1` test is a fast path: forced false, the join gives the one part's text (issue 17).
   const texts = result.content.length === 1 ? result.content[0]!.text : result.content.map((text) => text.text).join("\n");
   return `${part.toolName} ${result.status} ${texts}${result.error === undefined ? "" : ` ${result.error.message}`}`;
 }

@@ -186,6 +186,8 @@ export function visibleText(message: Message): string {
   switch (message.role) {
     case "system":
       return message.content;
+    // Emptying this case is an equivalent mutant: a user message then falls through to the assistant case,
+    // whose default (`part.text`) gives the same text for the text parts a user message holds.
     case "user":
       return message.content.map((part) => part.text).join("\n");
     case "assistant":

@@ -170,7 +170,7 @@ describe("retries that do not fit the budget together", () => {
       entry.kind === "reserved" && entry.data.attribution.kind === "tool_attempt" ? [entry.data] : [],
     );
     const settled = new Map(
-      entries.flatMap((entry): [string, BudgetSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
+      entries.flatMap((entry): [string, CarriedSettlement][] => (entry.kind === "settled" ? [[entry.data.reservationId, entry.data]] : [])),
     );
     const byAction = new Map(state.actions.map((action) => [action.actionId, action.toolName]));
     expect(reserved.map((reservation) => [byAction.get(reservation.attribution.actionId!), settled.get(reservation.reservationId)?.charged])).toEqual([

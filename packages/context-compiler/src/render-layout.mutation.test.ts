@@ -128,20 +128,16 @@ describe("the request", () => {
   });
 });
 
+/** The run's first compaction: `summary` in place of event:3 and event:4. */
+function firstSummary(summary: string): ContextRevision {
+  return { revision: 1, parent: 0, replaces: ["event:3", "event:4"], summary, summaryHash: sha256Hex(summary), trust: "user", summarizer: "extractive" };
+}
+
 describe("a summary compiled again with another estimate", () => {
   // layout.ts:84 (`counter.charsPerToken ?? ""` as `&& ""`: the summary cache keyed without the estimate).
   it("is counted again", () => {
     const transcript: SourceMessage[] = ["event:3", "event:4"].map((id) => ({ id, message: { role: "user", content: [{ type: "text", text: id }] } }));
-    const summary = "The user asked twice for the same fix. ".repeat(10);
-    const revision: ContextRevision = {
-      revision: 1,
-      parent: 0,
-      replaces: ["event:3", "event:4"],
-      summary,
-      summaryHash: sha256Hex(summary),
-      trust: "user",
-      summarizer: "extractive",
-    };
+    const revision = firstSummary("The user asked twice for the same fix. ".repeat(10));
     const tokens = (charsPerToken: number, compaction: ContextRevision) =>
       compile(inputOf(transcript, { compactions: [compaction] }), { ...CONFIG, tokenCounter: estimatedTokenCounter(charsPerToken) }).manifest.items.find(
         (item) => item.id === "summary:1",
@@ -156,16 +152,7 @@ describe("a long-lived compiler given a transcript that grows into a shown summa
   // layout.ts:224 (`previous.shown.size === 0` as `!== 0`: the extended layout forgot which summaries it showed).
   it("shows the summary once, as a fresh compile does", () => {
     const user = (id: string): SourceMessage => ({ id, message: { role: "user", content: [{ type: "text", text: id }] } });
-    const summary = "Two notes.";
-    const revision: ContextRevision = {
-      revision: 1,
-      parent: 0,
-      replaces: ["event:3", "event:4"],
-      summary,
-      summaryHash: sha256Hex(summary),
-      trust: "user",
-      summarizer: "extractive",
-    };
+    const revision = firstSummary("Two notes.");
     const compiler = createContextCompiler(FAST);
     const transcript = ["event:3", "event:4", "event:5"].map(user);
     const extra = { tools: TOOLS, compactions: [revision] }; // the same tools: the layout is extended, not rebuilt
@@ -186,16 +173,7 @@ describe("a compaction that folds an earlier summary in", () => {
       id: `event:${index + 3}`,
       message: { role: "user", content: [{ type: "text", text: `${index}`.padEnd(64, "x") }] },
     }));
-    const summary = "The user asked to fix one test.";
-    const revision: ContextRevision = {
-      revision: 1,
-      parent: 0,
-      replaces: ["event:3", "event:4"],
-      summary,
-      summaryHash: sha256Hex(summary),
-      trust: "user",
-      summarizer: "extractive",
-    };
+    const revision = firstSummary("The user asked to fix one test.");
     const made = await compactContext(
       { revision: 20, task: "Fix the test.", tools: [], transcript, compactions: [revision] },
       { ...FAST, compaction: { threshold: 1, keepRecentMessages: 2, maxSummaryChars: 200 } },

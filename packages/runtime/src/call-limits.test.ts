@@ -1,10 +1,9 @@
-import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type JournalV1, type ModelResponse } from "@yoke/protocol";
+import { parseYokeEvent, type ModelResponse } from "@yoke/protocol";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { TENANT, countingTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
-import { defineTool, type AnyTool } from "./define-tool.js";
+import { countingTool, journalCutAfterResponse, readAll, rig } from "./__fixtures__/harness-fixtures.js";
+import { defineTool } from "./define-tool.js";
 
 /** A read-only tool that records how many of its handlers run at once; each yields a few times before it returns. */
 function concurrencyProbe() {
@@ -89,7 +88,7 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
 
   it("a run pinned at 2 runs 2 of 4 calls when resumed by a harness allowing 100", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = await journalCutAfterResponse(store.tool, { maxTurns: 3, maxToolCallsPerTurn: 2 }, calls(4));
+    const journal = await journalCutAfterResponse(RUN, [store.tool], calls(4), { limits: { maxTurns: 3, maxToolCallsPerTurn: 2 } });
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000, maxToolCallsPerTurn: 100 });
     const { outcome, state } = await fresh.harness.resume(RUN);
     expect(outcome?.status).toBe("completed");
@@ -105,7 +104,7 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
 
   it("a journal from before the cap has none: all 4 calls run under a harness allowing 1", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = await journalCutAfterResponse(store.tool, { maxTurns: 3 }, calls(4));
+    const journal = await journalCutAfterResponse(RUN, [store.tool], calls(4));
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000, maxToolCallsPerTurn: 1 });
     const { outcome } = await fresh.harness.resume(RUN);
     expect(outcome?.status).toBe("completed");
@@ -114,33 +113,3 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
 });
 
 const RUN = "run_limits";
-
-/** A journal another writer left after the model's response: its calls have no verdict yet. */
-async function journalCutAfterResponse(
-  tool: AnyTool,
-  limits: { maxTurns: number; maxToolCallsPerTurn?: number },
-  content: ModelResponse["content"],
-): Promise<JournalV1> {
-  const journal = createMemoryJournal();
-  const scope = { tenantId: TENANT, runId: RUN };
-  await journal.append(scope, 0, [
-    {
-      type: "run.started",
-      at: 0,
-      data: { sessionId: "session_x", task: "t", tools: [tool.spec], limits, release: { runtime: "other", eventSchemaVersion: 1 } },
-    },
-    { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-    { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
-    {
-      type: "model.responded",
-      at: 0,
-      causationId: "turn_x",
-      data: {
-        turnId: "turn_x",
-        latencyMs: 0,
-        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content },
-      },
-    },
-  ]);
-  return journal;
-}

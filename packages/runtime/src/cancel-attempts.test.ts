@@ -4,7 +4,16 @@ import { YokeError, parseYokeEvent, type JournalEvent, type RunState } from "@yo
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SimulatedCrash, TENANT, countingTool, crashingJournal, keyedTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
+import {
+  SimulatedCrash,
+  countingTool,
+  crashingJournal,
+  journalCutAfterResponse,
+  keyedTool,
+  readAll,
+  rejectionOf,
+  rig,
+} from "./__fixtures__/harness-fixtures.js";
 import { defineTool } from "./define-tool.js";
 
 const nothingExecuting = (state: RunState) => expect(state.actions.filter((action) => action.status.state === "executing")).toEqual([]);
@@ -84,33 +93,11 @@ describe("cancellation never journals a new attempt", () => {
 
   it("a resume with the run cancelled answers calls never admitted with CANCELLED instead of admitting them", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = createMemoryJournal();
-    const scope = { tenantId: TENANT, runId: "run_unjudged" };
-    await journal.append(scope, 0, [
-      {
-        type: "run.started",
-        at: 0,
-        data: { sessionId: "session_x", task: "t", tools: [store.tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } },
-      },
-      { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-      { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
-      {
-        type: "model.responded",
-        at: 0,
-        causationId: "turn_x",
-        data: {
-          turnId: "turn_x",
-          latencyMs: 0,
-          response: {
-            provider: "p",
-            model: "m",
-            stopReason: "tool_use",
-            usage: { inputTokens: 0, outputTokens: 0 },
-            content: [{ type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } }],
-          },
-        },
-      },
-    ]);
+    const journal = await journalCutAfterResponse(
+      "run_unjudged",
+      [store.tool],
+      [{ type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } }],
+    );
     const controller = new AbortController();
     controller.abort("operator stop");
     const fresh = rig([], { journal, tools: [store.tool] });

@@ -1,5 +1,5 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { YokeError, parseYokeEvent, type JournalV1, type ModelResponse, type RunState } from "@yoke/protocol";
+import { YokeError, parseYokeEvent, type JournalV1, type RunState } from "@yoke/protocol";
 import { callTools, malformedToolArguments, say, truncated, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -14,6 +14,7 @@ import {
   readAll,
   rejectionOf,
   rig,
+  journalCutAfterResponse,
 } from "./__fixtures__/harness-fixtures.js";
 import { defineTool, type AnyTool, type SideEffect } from "./define-tool.js";
 import type { CompletionCheck } from "./harness-types.js";
@@ -305,9 +306,12 @@ describe("resume never repeats what the journal holds", () => {
 
   it("a legacy tool.started without tool.completed (a journal from before action transactions) completes with TOOL_INTERRUPTED, not re-run", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = await journalCutAfterResponse(store.tool, [
-      { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
-    ]);
+    const journal = await journalCutAfterResponse(
+      RUN,
+      [store.tool],
+      [{ type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } }],
+      { task: TASK },
+    );
     await journal.append({ tenantId: TENANT, runId: RUN }, 4, [
       {
         type: "tool.started",
@@ -328,10 +332,15 @@ describe("resume never repeats what the journal holds", () => {
 
   it("proposed calls with no tool.started (another writer's journal) are started or rejected, then run", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = await journalCutAfterResponse(store.tool, [
-      { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
-      { type: "tool-call", toolCallId: "c2", toolName: "ghost", rawArguments: "{}", arguments: {} },
-    ]);
+    const journal = await journalCutAfterResponse(
+      RUN,
+      [store.tool],
+      [
+        { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
+        { type: "tool-call", toolCallId: "c2", toolName: "ghost", rawArguments: "{}", arguments: {} },
+      ],
+      { task: TASK },
+    );
     const fresh = rig([say("done")], { journal, tools: [store.tool], idStart: 1_000 });
     const result = await fresh.harness.resume(RUN);
     fresh.model.assertConsumed();
@@ -344,9 +353,12 @@ describe("resume never repeats what the journal holds", () => {
   });
   it("an older journal's five admission events, cut after action.executing: uncertain, reconciled, attempt 2 of the same action", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = await journalCutAfterResponse(store.tool, [
-      { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
-    ]);
+    const journal = await journalCutAfterResponse(
+      RUN,
+      [store.tool],
+      [{ type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } }],
+      { task: TASK },
+    );
     const actionId = "action_old";
     const attemptId = "attempt_old";
     await journal.append({ tenantId: TENANT, runId: RUN }, 4, [
@@ -370,32 +382,3 @@ describe("resume never repeats what the journal holds", () => {
     expect((await journal.verify({ tenantId: TENANT, runId: RUN })).ok).toBe(true);
   });
 });
-
-/** A journal another writer left after the model's response (4 events): its calls have no verdict yet. */
-async function journalCutAfterResponse(tool: AnyTool, content: ModelResponse["content"]): Promise<JournalV1> {
-  const journal = createMemoryJournal();
-  const scope = { tenantId: TENANT, runId: RUN };
-  const hash = "0".repeat(64);
-  await journal.append(scope, 0, [
-    {
-      type: "run.started",
-      at: 0,
-      data: { sessionId: "session_x", task: TASK, tools: [tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } },
-    },
-    { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-    { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: hash, messageCount: 1 } },
-  ]);
-  await journal.append(scope, 3, [
-    {
-      type: "model.responded",
-      at: 0,
-      causationId: "turn_x",
-      data: {
-        turnId: "turn_x",
-        latencyMs: 0,
-        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content },
-      },
-    },
-  ]);
-  return journal;
-}

@@ -1,7 +1,7 @@
 // Shared test doubles for the runtime's tests: tools, journal wrappers and a harness factory
 // with deterministic clock and ids.
 import { createMemoryJournal } from "@yoke/journal";
-import { YokeError, reduceRun, sequentialIdSource, steppingClock, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
+import { YokeError, reduceRun, sequentialIdSource, steppingClock, type JournalEvent, type JournalV1, type ModelResponse, type RunScope } from "@yoke/protocol";
 import { createScriptedModel, type ScriptedModel, type ScriptedStep } from "@yoke/testkit";
 import { z } from "zod";
 import { defineTool, type AnyTool, type SideEffect, type ToolDefinition } from "../define-tool.js";
@@ -171,6 +171,37 @@ export async function foldJournal(journal: JournalV1, scope: RunScope) {
   const events: JournalEvent[] = [];
   for await (const event of journal.read(scope)) events.push(event);
   return reduceRun(events);
+}
+
+/**
+ * A journal another writer left in run `runId` right after the model's response `content` (4
+ * events: run.started with `tools`, turn.started, model.requested, model.responded): its calls
+ * have no verdict yet, for a resume to judge.
+ */
+export async function journalCutAfterResponse(
+  runId: string,
+  tools: readonly AnyTool[],
+  content: ModelResponse["content"],
+  options: { task?: string; limits?: { maxTurns: number; maxToolCallsPerTurn?: number } } = {},
+): Promise<JournalV1> {
+  const journal = createMemoryJournal();
+  const run = { sessionId: "session_x", task: options.task ?? "t", tools: tools.map((tool) => tool.spec), limits: options.limits ?? { maxTurns: 3 } };
+  await journal.append({ tenantId: TENANT, runId }, 0, [
+    { type: "run.started", at: 0, data: { ...run, release: { runtime: "other", eventSchemaVersion: 1 } } },
+    { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
+    { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
+    {
+      type: "model.responded",
+      at: 0,
+      causationId: "turn_x",
+      data: {
+        turnId: "turn_x",
+        latencyMs: 0,
+        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content },
+      },
+    },
+  ]);
+  return journal;
 }
 
 export { rejectionOf } from "@yoke/testkit";

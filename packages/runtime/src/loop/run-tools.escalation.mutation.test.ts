@@ -2,12 +2,11 @@
 // journal and the log say, exactly. Written against survivors of reports/mutation/runtime.md
 // (issue 17) at run-tools.ts :212, :287, :297-300, :317, :388-389, each applied by hand.
 import { createMemoryJournal } from "@yoke/journal";
-import { YokeError, budgetEntriesOf, parseYokeEvent, type JournalV1, type ModelResponse } from "@yoke/protocol";
+import { YokeError, budgetEntriesOf, parseYokeEvent } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { TENANT, countingTool, crashingJournal, keyedTool, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
+import { TENANT, countingTool, crashingJournal, journalCutAfterResponse, keyedTool, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
 import { capturedLogs } from "../__fixtures__/captured-logs.js";
-import type { AnyTool } from "../define-tool.js";
 
 const RUN = "run_recover";
 
@@ -60,39 +59,15 @@ describe("a resume that escalates on several actions a stopped process left", ()
   });
 });
 
-/** A journal another writer left after a model response with `content`, before any tool event. */
-async function journalCutAfterResponse(tool: AnyTool, content: ModelResponse["content"]): Promise<JournalV1> {
-  const journal = createMemoryJournal();
-  const scope = { tenantId: TENANT, runId: RUN };
-  await journal.append(scope, 0, [
-    {
-      type: "run.started",
-      at: 0,
-      data: { sessionId: "session_x", task: "t", tools: [tool.spec], limits: { maxTurns: 3 }, release: { runtime: "other", eventSchemaVersion: 1 } },
-    },
-    { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
-    { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
-    {
-      type: "model.responded",
-      at: 0,
-      causationId: "turn_x",
-      data: {
-        turnId: "turn_x",
-        latencyMs: 0,
-        response: { provider: "p", model: "m", stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0 }, content },
-      },
-    },
-  ]);
-  return journal;
-}
-
 describe("a legacy tool.started without its outcome (a journal from before action transactions)", () => {
   // :212 (the message emptied).
   it("completes with TOOL_INTERRUPTED, saying why it is not run again", async () => {
     const store = countingTool("store", "idempotent");
-    const journal = await journalCutAfterResponse(store.tool, [
-      { type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } },
-    ]);
+    const journal = await journalCutAfterResponse(
+      RUN,
+      [store.tool],
+      [{ type: "tool-call", toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } }],
+    );
     await journal.append({ tenantId: TENANT, runId: RUN }, 4, [
       {
         type: "tool.started",

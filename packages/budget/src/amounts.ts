@@ -23,13 +23,13 @@ export function invalid(message: string, details: Record<string, unknown> = {}):
  */
 export function toVector(amounts: unknown, what: string, deriveTokens: boolean): Vector {
   if (typeof amounts !== "object" || amounts === null || Array.isArray(amounts)) throw invalid(`${what}: expected an object of amounts`);
-  const vector: Vector = new Array(DIMENSION_COUNT).fill(undefined);
+  const vector = emptyVector();
   const record = amounts as Record<string, unknown>;
   // One pass over the members there are (a reservation names three to six of the eleven).
   for (const key of Object.keys(record)) {
     const value = record[key];
     if (value === undefined) continue;
-    const index = Object.hasOwn(INDEX, key) ? INDEX[key]! : -1;
+    const index = indexOf(key);
     if (index === -1) throw invalid(`${what}: unknown budget dimension "${key}"`, { dimension: key });
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
       throw invalid(`${what}: ${key} must be a non-negative integer, got ${String(value)}`, { dimension: key, value });
@@ -61,12 +61,22 @@ export function toAmounts(vector: Vector, skipZero = false): Amounts {
 const CANONICAL_ORDER: readonly number[] = BUDGET_DIMENSIONS.map((_, index) => index).sort((a, b) => (BUDGET_DIMENSIONS[a]! < BUDGET_DIMENSIONS[b]! ? -1 : 1));
 const CANONICAL_DIMENSIONS: readonly BudgetDimension[] = CANONICAL_ORDER.map((index) => BUDGET_DIMENSIONS[index]!);
 
+/** The index of `dimension` in a vector; -1 for a name that is not a budget dimension. */
+export function indexOf(dimension: unknown): number {
+  return typeof dimension === "string" && Object.hasOwn(INDEX, dimension) ? INDEX[dimension]! : -1;
+}
+
 export function dimensionAt(index: number): BudgetDimension {
   return BUDGET_DIMENSIONS[index]!;
 }
 
+/** A vector naming no dimension, one entry per dimension of BUDGET_DIMENSIONS (amounts.test.ts keeps the count in step; an array literal: cheaper to make than `new Array(n).fill()`, and made for every amount read). */
+export function emptyVector(): Vector {
+  return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+}
+
 export function zeros(): number[] {
-  return new Array<number>(DIMENSION_COUNT).fill(0);
+  return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 }
 
 /** Sums amounts per dimension (a dimension named by none stays absent), keys in code-unit order (canonical JSON's). */

@@ -1,5 +1,5 @@
 import type { Amounts } from "./amounts.js";
-import type { BudgetAmounts, BudgetLedgerV1, ChargeAttribution, EventData, ReservationResult, YokeEvent } from "@yoke/protocol";
+import type { BudgetAmounts, BudgetDimension, BudgetLedgerV1, ChargeAttribution, EventData, ReservationResult, YokeEvent } from "@yoke/protocol";
 
 /** What a reservation asks for: `amounts` held out of `parentId` (the budget id or an open reservation). */
 export interface ReserveRequest {
@@ -74,6 +74,12 @@ export interface BudgetLedger extends BudgetLedgerV1 {
   apply(event: YokeEvent): void;
   /** The `budget.opened` data for this budget (journal it once, right after `run.started`). */
   opened(options?: Omit<OpenedData, "budgetId" | "limits">): OpenedData;
+  /**
+   * What is left of one dimension under a reservation (or the budget): `remaining(id)[dimension]`
+   * without making the whole object (admission reads one dimension per model call and dispatch).
+   * undefined when nothing above it bounds that dimension; an unknown dimension is BUDGET_INVALID.
+   */
+  remainingOf(reservationId: string, dimension: BudgetDimension): number | undefined;
   /** Charged plus held under a reservation (or the budget), per dimension. */
   committed(reservationId: string): Amounts;
   /** A reservation, or undefined when the ledger has none by that id. */

@@ -190,4 +190,65 @@ describe("createBudgetLedger", () => {
     expect(Object.keys(ledger.remaining("b"))).toEqual(sorted(ledger.remaining("b")));
     expect(Object.keys(ledger.reservation("r")!.amounts)).toEqual(["concurrency", "tokens", "turns", "wall_time"]);
   });
+
+  it("remainingOf reads one dimension of remaining: bounded by the nearest holder, undefined when nothing bounds it", () => {
+    const ledger = createBudgetLedger({ budgetId: "b", limits: { wall_time: 1_000, tokens: 500 } });
+    ledger.reserve({ reservationId: "r1", parentId: "b", amounts: { wall_time: 300, tool_ops: 4 }, attribution: call });
+    ledger.reserve({ reservationId: "r2", parentId: "r1", amounts: { wall_time: 100 }, attribution: tool });
+    for (const id of ["b", "r1", "r2"]) {
+      const whole = ledger.remaining(id);
+      for (const dimension of ["wall_time", "tokens", "tool_ops", "spend"] as const)
+        expect(ledger.remainingOf(id, dimension), `${id} ${dimension}`).toBe(whole[dimension]);
+    }
+    expect(ledger.remainingOf("b", "wall_time")).toBe(700);
+    expect(ledger.remainingOf("r1", "wall_time")).toBe(200);
+    // r2 names no tokens: the budget's bind it; nothing names spend.
+    expect(ledger.remainingOf("r2", "tokens")).toBe(500);
+    expect(ledger.remainingOf("r2", "spend")).toBeUndefined();
+    ledger.settle("r2", { wall_time: 150 }, { overshoot: true });
+    expect(ledger.remainingOf("r1", "wall_time")).toBe(150);
+    expectInvalid(() => ledger.remainingOf("nope", "wall_time"), /unknown reservation/);
+    expectInvalid(() => ledger.remainingOf("b", "minutes" as "wall_time"), /unknown budget dimension "minutes"/);
+  });
+
+  it("a settled reservation reads back what settle returned, however often, and changing what settle returned changes nothing", () => {
+    const ledger = createBudgetLedger({ budgetId: "b", limits: { tokens: 100, wall_time: 50, concurrency: 2 } });
+    ledger.reserve({ reservationId: "r", parentId: "b", amounts: { tokens: 60, wall_time: 40, concurrency: 1, tool_ops: 3 }, attribution: tool });
+    const settled = ledger.settle("r", { tokens: 10, wall_time: 70, tool_ops: 1 }, { overshoot: true });
+    expect(settled).toEqual({
+      charged: { tokens: 10, tool_ops: 1, wall_time: 70 },
+      overshoot: true,
+      released: { concurrency: 1, tokens: 50, tool_ops: 2 },
+      reservationId: "r",
+    });
+    const view = { charged: settled.charged, released: settled.released, overshoot: true };
+    (settled.charged as Record<string, number>).tokens = 99;
+    (settled.released as Record<string, number>).tokens = 0;
+    // Another settlement after it (the ledger plans in scratch vectors) leaves it as it was.
+    ledger.reserve({ reservationId: "r2", parentId: "b", amounts: { tokens: 5 }, attribution: call });
+    ledger.settle("r2", { tokens: 5 });
+    for (let read = 0; read < 2; read++) {
+      expect(ledger.reservation("r")).toMatchObject({ status: "settled", charged: { tokens: 10, tool_ops: 1, wall_time: 70 }, overshoot: true });
+      expect(ledger.reservation("r")!.released).toEqual({ concurrency: 1, tokens: 50, tool_ops: 2 });
+    }
+    expect(view.charged.tokens).toBe(99);
+    expect(ledger.remaining("b")).toEqual({ concurrency: 2, tokens: 85, wall_time: 0 });
+    // Re-applying the settlement as journaled is a no-op; a different one is refused.
+    ledger.apply(
+      settledEvent({
+        reservationId: "r",
+        charged: { tokens: 10, tool_ops: 1, wall_time: 70 },
+        overshoot: true,
+        released: { concurrency: 1, tokens: 50, tool_ops: 2 },
+      }),
+    );
+    expectInvalid(
+      () => ledger.apply(settledEvent({ reservationId: "r", charged: { tokens: 11, tool_ops: 1, wall_time: 70 }, overshoot: true })),
+      /settled already, differently/,
+    );
+  });
 });
+
+function settledEvent(data: Record<string, unknown>): Parameters<ReturnType<typeof createBudgetLedger>["apply"]>[0] {
+  return { type: "budget.settled", data } as unknown as Parameters<ReturnType<typeof createBudgetLedger>["apply"]>[0];
+}

@@ -8,7 +8,7 @@ import {
   type ReservationResult,
   type YokeEvent,
 } from "@yoke/protocol";
-import { type Amounts, CONCURRENCY, DIMENSION_COUNT, dimensionAt, invalid, toAmounts, toVector, type Vector, zeros } from "./amounts.js";
+import { type Amounts, CONCURRENCY, DIMENSION_COUNT, dimensionAt, emptyVector, indexOf, invalid, toAmounts, toVector, type Vector, zeros } from "./amounts.js";
 import type { BudgetLedger, BudgetSnapshot, OpenedData, ReservationView, ReserveRequest, SettledData } from "./ledger-types.js";
 
 interface Node {
@@ -24,7 +24,9 @@ interface Node {
   amounts: Amounts | undefined;
   readonly attribution: ChargeAttribution | undefined;
   openChildren: number;
-  settled: SettledData | undefined;
+  /** Once settled: what it was charged per dimension (what it released is worked out from `held`). Kept as one vector: a run keeps every settled reservation. */
+  charged: number[] | undefined;
+  overshoot: boolean;
 }
 
 /** Bits of the dimensions `vector` names, or'ed with `inherited`. */
@@ -42,7 +44,7 @@ const ATTRIBUTION_STRINGS: ReadonlySet<string> = new Set(["turnId", "actionId", 
  * a plain object the schema accepts as it is, checked by hand and copied; undefined for
  * anything else, which the schema then parses (and names what is wrong).
  */
-function plainAttribution(value: unknown): { success: true; data: ChargeAttribution } | undefined {
+function plainAttribution(value: unknown): ChargeAttribution | undefined {
   if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
   const record = value as Record<string, unknown>;
   for (const key in record) {
@@ -56,7 +58,7 @@ function plainAttribution(value: unknown): { success: true; data: ChargeAttribut
     } else if (!ATTRIBUTION_STRINGS.has(key) || typeof member !== "string") return undefined;
   }
   if (record.kind === undefined || record.runId === undefined) return undefined;
-  return { success: true, data: { ...(record as ChargeAttribution) } };
+  return { ...(record as ChargeAttribution) };
 }
 
 /** Options of `createBudgetLedger`: the budget's id (its root reservation) and its limits (a dimension left out is unbounded). */
@@ -99,7 +101,8 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     amounts: limits,
     attribution: undefined,
     openChildren: 0,
-    settled: undefined,
+    charged: undefined,
+    overshoot: false,
   };
   const nodes = new Map<string, Node>([[budgetId, root]]);
   const order: Node[] = [];
@@ -123,10 +126,14 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     if (typeof reservationId !== "string" || reservationId === "") throw invalid("reserve: reservationId must be a non-empty string");
     if (nodes.has(reservationId)) throw invalid(`reserve: reservation "${reservationId}" exists already`, { reservationId });
     const parent = nodeOf(parentId, "reserve");
-    if (parent.settled !== undefined) throw invalid(`reserve: parent "${parentId}" is settled already`, { reservationId, parentId });
+    if (parent.charged !== undefined) throw invalid(`reserve: parent "${parentId}" is settled already`, { reservationId, parentId });
     const vector = toVector(request.amounts, `reserve ${reservationId}`, true);
-    const parsed = plainAttribution(request.attribution) ?? ChargeAttributionSchema.safeParse(request.attribution);
-    if (!parsed.success) throw invalid(`reserve ${reservationId}: malformed attribution: ${parsed.error.message}`, { reservationId });
+    let attribution = plainAttribution(request.attribution);
+    if (attribution === undefined) {
+      const parsed = ChargeAttributionSchema.safeParse(request.attribution);
+      if (!parsed.success) throw invalid(`reserve ${reservationId}: malformed attribution: ${parsed.error.message}`, { reservationId });
+      attribution = parsed.data;
+    }
     for (let index = 0; index < DIMENSION_COUNT; index++) {
       const requested = vector[index];
       if (requested === undefined || requested === 0) continue;
@@ -138,12 +145,12 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
         return {
           parent,
           vector,
-          attribution: parsed.data,
+          attribution,
           refusal: { ok: false, dimension: dimensionAt(index), reservationId: holder.id, limit, committed, requested },
         };
       }
     }
-    return { parent, vector, attribution: parsed.data };
+    return { parent, vector, attribution };
   };
 
   /** Adds `delta` to the committed of `from` and every ancestor up to the first that names the dimension. */
@@ -167,7 +174,8 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       amounts: undefined,
       attribution: Object.freeze(attribution),
       openChildren: 0,
-      settled: undefined,
+      charged: undefined,
+      overshoot: false,
     };
     nodes.set(node.id, node);
     order.push(node);
@@ -181,7 +189,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   /** What settling `node` with `actual` charges and releases (in the ledger's scratch vectors: commit it before the next plan); throws (changing nothing) when it may not. */
   const plan = (node: Node, actual: Vector, overshootAllowed: boolean) => {
     if (node === root) throw invalid(`settle: "${node.id}" is the budget itself, not a reservation`, { reservationId: node.id });
-    if (node.settled !== undefined) throw invalid(`settle: reservation "${node.id}" is settled already`, { reservationId: node.id });
+    if (node.charged !== undefined) throw invalid(`settle: reservation "${node.id}" is settled already`, { reservationId: node.id });
     if (node.openChildren > 0) {
       throw invalid(`settle: reservation "${node.id}" has ${node.openChildren} open reservation(s) under it; settle them first`, { reservationId: node.id });
     }
@@ -214,23 +222,34 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     return { charged, released, before, overshoot };
   };
 
-  const commitSettle = (node: Node, planned: ReturnType<typeof plan>): SettledData => {
-    const charged = toAmounts(planned.charged, true);
-    const released = toAmounts(planned.released, true);
+  /** The `budget.settled` data of charging `charged` and releasing `released` (fresh objects: the caller may keep or change them). */
+  const settledOf = (node: Node, charged: Vector, released: Vector, overshoot: boolean): SettledData => {
     // Members in code-unit order (canonical JSON's): journaled without a sorted copy.
-    node.settled = Object.freeze(
-      planned.overshoot
-        ? { charged: Object.freeze(charged), overshoot: true, released: Object.freeze(released), reservationId: node.id }
-        : { charged: Object.freeze(charged), released: Object.freeze(released), reservationId: node.id },
-    );
-    node.parent!.openChildren--;
-    for (let index = 0; index < DIMENSION_COUNT; index++) propagate(node.parent, index, planned.charged[index]! - planned.before[index]!);
-    return planned.overshoot
-      ? { charged: { ...charged }, overshoot: true, released: { ...released }, reservationId: node.id }
-      : { charged: { ...charged }, released: { ...released }, reservationId: node.id };
+    const chargedAmounts = toAmounts(charged, true);
+    const releasedAmounts = toAmounts(released, true);
+    return overshoot
+      ? { charged: chargedAmounts, overshoot: true, released: releasedAmounts, reservationId: node.id }
+      : { charged: chargedAmounts, released: releasedAmounts, reservationId: node.id };
   };
 
-  const settledData = (node: Node): SettledData => node.settled!;
+  const commitSettle = (node: Node, planned: ReturnType<typeof plan>): SettledData => {
+    node.charged = planned.charged.slice();
+    node.overshoot = planned.overshoot;
+    node.parent!.openChildren--;
+    for (let index = 0; index < DIMENSION_COUNT; index++) propagate(node.parent, index, planned.charged[index]! - planned.before[index]!);
+    return settledOf(node, planned.charged, planned.released, planned.overshoot);
+  };
+
+  /** A settled node's `budget.settled` data, made again from what it held and was charged (`plan`'s rule for `released`). */
+  const settledData = (node: Node): SettledData => {
+    const charged = node.charged!;
+    const released: Vector = emptyVector();
+    for (let index = 0; index < DIMENSION_COUNT; index++) {
+      const held = node.held[index];
+      released[index] = index === CONCURRENCY ? (held ?? 0) : held === undefined ? 0 : Math.max(0, held - charged[index]!);
+    }
+    return settledOf(node, charged, released, node.overshoot);
+  };
 
   const amountsOf = (node: Node): Amounts => {
     node.amounts ??= Object.freeze(toAmounts(node.held));
@@ -239,7 +258,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
 
   const view = (node: Node): ReservationView => {
     const base = { reservationId: node.id, parentId: node.parent!.id, amounts: amountsOf(node), attribution: node.attribution! };
-    if (node.settled === undefined) return { ...base, status: "open" };
+    if (node.charged === undefined) return { ...base, status: "open" };
     const data = settledData(node);
     return { ...base, status: "settled", charged: data.charged, released: data.released, ...(data.overshoot ? { overshoot: true } : {}) };
   };
@@ -271,7 +290,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     const charged = toVector(data.charged, "budget.settled charged", false);
     const released = data.released === undefined ? undefined : toAmounts(toVector(data.released, "budget.settled released", false), true);
     const expected = settledForm(toAmounts(charged, true), released);
-    if (node.settled !== undefined && node !== root) {
+    if (node.charged !== undefined && node !== root) {
       const recorded = settledData(node);
       if (
         settledForm(recorded.charged, released === undefined ? undefined : recorded.released) === expected &&
@@ -309,12 +328,19 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     },
     remaining: (reservationId) => {
       const node = nodeOf(reservationId, "remaining");
-      const room: Vector = new Array(DIMENSION_COUNT);
+      const room = emptyVector();
       for (let index = 0; index < DIMENSION_COUNT; index++) {
         const holder = holderOf(node, index);
         room[index] = holder === undefined ? undefined : Math.max(0, holder.held[index]! - (holder.committed?.[index] ?? 0));
       }
       return toAmounts(room);
+    },
+    remainingOf: (reservationId, dimension) => {
+      const node = nodeOf(reservationId, "remainingOf");
+      const index = indexOf(dimension);
+      if (index === -1) throw invalid(`remainingOf: unknown budget dimension "${String(dimension)}"`, { dimension });
+      const holder = holderOf(node, index);
+      return holder === undefined ? undefined : Math.max(0, holder.held[index]! - (holder.committed?.[index] ?? 0));
     },
     committed: (reservationId) => {
       const node = nodeOf(reservationId, "committed");
@@ -345,7 +371,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       const node = nodes.get(reservationId);
       return node === undefined || node === root ? undefined : view(node);
     },
-    openReservations: () => order.filter((node) => node.settled === undefined).map(view),
+    openReservations: () => order.filter((node) => node.charged === undefined).map(view),
     snapshot: (): BudgetSnapshot => ({
       budgetId,
       limits,

@@ -147,7 +147,7 @@ export class RunBudget {
     const output = budget.outputReserve ?? request.outputReserve;
     const input = request.inputTokens;
     const elapsed = this.#elapsed();
-    const left = ledger.remaining(this.#budgetId!).wall_time;
+    const left = ledger.remainingOf(this.#budgetId!, "wall_time");
     const deadline = elapsed + this.#deps.modelCallTimeoutMs * (this.#deps.modelRetries + 1);
     // Keys in code-unit order, as canonical JSON writes them (journaled without a sorted copy).
     const amounts: BudgetAmounts = {};
@@ -239,7 +239,7 @@ export class RunBudget {
     if (!this.#wallBounded()) return amounts;
     const elapsed = this.#elapsed();
     const worst = elapsed + tools.reduce((sum, tool) => sum + Math.max(1, tool.timeoutMs), 0);
-    const left = this.#ledger!.remaining(this.#budgetId!).wall_time ?? worst;
+    const left = this.#ledger!.remainingOf(this.#budgetId!, "wall_time") ?? worst;
     const wall = Math.max(elapsed + tools.length, Math.min(left, worst));
     return amounts.map((held, index) => {
       const share = evenShare(wall, tools.length, index);
@@ -399,7 +399,7 @@ export class RunBudget {
    * fit in, and it overshoots only when it runs longer than that.
    */
   #undeclaredVerifierWall(elapsed: number): number {
-    const left = this.#ledger!.remaining(this.#budgetId!).wall_time;
+    const left = this.#ledger!.remainingOf(this.#budgetId!, "wall_time");
     const bound = left === undefined ? this.#deps.modelCallTimeoutMs : Math.min(left - elapsed, this.#deps.modelCallTimeoutMs);
     return Math.max(1, bound);
   }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { canonicalJson, type JsonValue, type VerifierVerdict, type YokeEvent } from "@yoke/protocol";
 
 /** One entry of the loop detector's history, in journal order. */
@@ -130,7 +130,7 @@ function settle(facts: RunFacts, actionId: string, result: unknown): void {
 export function callSignature(toolRevision: string, input: unknown, result: unknown): string {
   // When it ran is not what it said.
   const { timing: _timing, ...said } = (result ?? {}) as { timing?: unknown };
-  const resultDigest = createHash("sha256").update(canonicalJson(said)).digest("hex");
+  const resultDigest = hash("sha256", canonicalJson(said), "hex");
   const body = canonicalJson({ toolRevision, input: input as JsonValue, result: resultDigest });
-  return createHash("sha256").update(body).digest("hex");
+  return hash("sha256", body, "hex");
 }

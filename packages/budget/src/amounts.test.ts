@@ -1,0 +1,25 @@
+import { BUDGET_DIMENSIONS } from "@yoke/protocol";
+import { describe, expect, it } from "vitest";
+import { DIMENSION_COUNT, emptyVector, toAmounts, toVector, zeros } from "./amounts.js";
+
+describe("vectors", () => {
+  it("the written-out vector literals have one entry per budget dimension", () => {
+    expect(DIMENSION_COUNT).toBe(BUDGET_DIMENSIONS.length);
+    expect(emptyVector()).toEqual(BUDGET_DIMENSIONS.map(() => undefined));
+    expect(zeros()).toEqual(BUDGET_DIMENSIONS.map(() => 0));
+  });
+
+  it("each call makes a new vector (the ledger writes into them)", () => {
+    const first = zeros();
+    first[0] = 5;
+    expect(zeros()[0]).toBe(0);
+    const empty = emptyVector();
+    empty[0] = 5;
+    expect(emptyVector()[0]).toBeUndefined();
+  });
+
+  it("every dimension goes through toVector and back", () => {
+    const amounts = Object.fromEntries(BUDGET_DIMENSIONS.map((dimension, index) => [dimension, index + 1]));
+    expect(toAmounts(toVector(amounts, "all", false))).toEqual(amounts);
+  });
+});

@@ -63,7 +63,33 @@ const CANONICAL_DIMENSIONS: readonly BudgetDimension[] = CANONICAL_ORDER.map((in
 
 /** The index of `dimension` in a vector; -1 for a name that is not a budget dimension. */
 export function indexOf(dimension: unknown): number {
-  return typeof dimension === "string" && Object.hasOwn(INDEX, dimension) ? INDEX[dimension]! : -1;
+  // A switch over the names (BUDGET_DIMENSIONS' order; amounts.test.ts checks it): every amount read looks up each of its keys.
+  switch (dimension) {
+    case "turns":
+      return 0;
+    case "tokens":
+      return 1;
+    case "input_tokens":
+      return 2;
+    case "output_tokens":
+      return 3;
+    case "cache_read_tokens":
+      return 4;
+    case "cache_write_tokens":
+      return 5;
+    case "spend":
+      return 6;
+    case "wall_time":
+      return 7;
+    case "tool_ops":
+      return 8;
+    case "fan_out":
+      return 9;
+    case "concurrency":
+      return 10;
+    default:
+      return -1;
+  }
 }
 
 export function dimensionAt(index: number): BudgetDimension {

@@ -235,16 +235,15 @@ export class RunBudget {
    * ran one after the other, at most what is left).
    */
   #dispatchAmounts(tools: readonly DispatchedTool[]): BudgetAmounts[] {
-    const amounts = tools.map((tool) => this.#attemptAmounts(tool.name));
-    if (!this.#wallBounded()) return amounts;
+    if (!this.#wallBounded()) return tools.map((tool) => this.#attemptAmounts(tool.name));
     const elapsed = this.#elapsed();
     const worst = elapsed + tools.reduce((sum, tool) => sum + Math.max(1, tool.timeoutMs), 0);
     const left = this.#ledger!.remainingOf(this.#budgetId!, "wall_time") ?? worst;
     const wall = Math.max(elapsed + tools.length, Math.min(left, worst));
-    return amounts.map((held, index) => {
+    return tools.map((tool, index) => {
       const share = evenShare(wall, tools.length, index);
       // A plain dispatch's amounts written out, keys in code-unit order (what addAmounts would give).
-      return this.#spawns(tools[index]!.name) ? addAmounts(held, { wall_time: share }) : { concurrency: 1, tool_ops: 1, wall_time: share };
+      return this.#spawns(tool.name) ? addAmounts(this.#attemptAmounts(tool.name), { wall_time: share }) : { concurrency: 1, tool_ops: 1, wall_time: share };
     });
   }
 

@@ -149,12 +149,12 @@ function extends_(previous: Layout | undefined, options: LayoutOptions): previou
 }
 
 /**
- * The columns to extend `previous` in: its own when it is their last writer (appending
- * leaves every layout before it intact), otherwise a copy of its part. A layout has no later
- * writer unless a compile threw while extending it (render-layout.mutation.test.ts), and
- * addSource pushes the source before anything else, so the sources check alone decides: the
- * others forced true or joined by `||`, the whole forced false (always a copy), and the sources
- * check as `!==` (no write then reaches shared columns) give equal layouts: equivalent (issue 17).
+ * The columns to extend `previous` in: its own when it is their last writer (appending leaves
+ * every layout before it intact), otherwise a copy of its part. A layout has no later writer
+ * unless a compile threw while extending it (render-layout.mutation.test.ts), and addSource
+ * pushes the source before anything else, so the sources check alone decides: the others forced
+ * true, joined by `||` or as `!==`, the whole forced false or the shared return removed (always a
+ * copy, slower), and the sources check as `!==` (no write then reaches shared columns) give equal layouts: equivalent (issue 17).
  */
 function columnsAfter(previous: Layout): Columns {
   const { columns, count } = previous;

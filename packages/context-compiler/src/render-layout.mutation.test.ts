@@ -200,4 +200,40 @@ describe("a long-lived compiler after a compile that threw half-way through the 
       expect(next.manifest, `${good} good`).toEqual(fresh.manifest);
     }
   });
+
+  // layout.ts:172-174 and :176 (columnsAfter's copy keeping the shared messages, frames,
+  // artifacts or candidates column instead of its part: Stryker survivors of the second session
+  // of 2026-12-03). The failed compile laid out another turn (other ids, text and artifacts)
+  // before the throw; the next turn's messages then went after those in the shared column and
+  // the first `count` read were the failed turn's. Uncompacted, that shows in the request,
+  // bytes and artifacts; compacted (window 900: turn 2 fits, turn 3 does not), compaction's
+  // candidates took the failed turn's two messages too and folded ids the transcript lacks.
+  it("gives a next turn unlike the failed one the same result as a fresh compile, compacted or not", () => {
+    const transcript = makeTranscript(4, { largeEvery: 1, largeBytes: 1_000 });
+    const otherTurn = makeTranscript(6, { largeEvery: 1, largeBytes: 1_000 }).slice(10, 12);
+    const bad: SourceMessage = { id: "event:99", message: toolMessage({ status: "ok", content: [], output: { ratio: Number.NaN }, timing: TIMING }) };
+    const failed = { ...inputAt(transcript, 3), transcript: [...transcript.slice(0, 4), ...otherTurn, bad] };
+    const cut: CompileConfig = { ...FAST, toolOutputBudgetBytes: 400 };
+    const compacted: CompileConfig = { ...cut, contextWindow: 900, maxOutputTokens: 100, compaction: { threshold: 0.5, keepRecentMessages: 2 } };
+    for (const [name, config] of [
+      ["uncompacted", cut],
+      ["compacted", compacted],
+    ] as const) {
+      const fresh = compile(inputAt(transcript, 3), config);
+      expect(fresh.artifacts.length, name).toBeGreaterThan(0);
+      expect(
+        fresh.compactions.map((revision) => revision.replaces),
+        name,
+      ).toEqual(name === "compacted" ? [["event:3", "event:5", "event:8", "event:10"]] : []);
+      const compiler = createContextCompiler(config);
+      compiler.compile(inputAt(transcript, 2));
+      expect(() => compiler.compile(failed), name).toThrow(/not canonical JSON/);
+      const next = compiler.compile(inputAt(transcript, 3));
+      expect(next.request, name).toEqual(fresh.request);
+      expect(next.bytes, name).toBe(fresh.bytes);
+      expect(next.manifest, name).toEqual(fresh.manifest);
+      expect(next.artifacts, name).toEqual(fresh.artifacts);
+      expect(next.compactions, name).toEqual(fresh.compactions);
+    }
+  });
 });

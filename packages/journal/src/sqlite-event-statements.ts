@@ -89,6 +89,7 @@ export class EventStatements {
   insertAll(sealed: readonly SealedEvent[]): void {
     for (let from = 0; from < sealed.length; from += INSERT_CHUNK) {
       const count = Math.min(INSERT_CHUNK, sealed.length - from);
+      // Preallocated: `new Array()` (mutation testing) ends with the same values, growing as it is filled: equivalent.
       const values: unknown[] = new Array(count * 10);
       for (let index = 0; index < count; index++) {
         const { event, canonicalData } = sealed[from + index]!;
@@ -110,6 +111,7 @@ export class EventStatements {
 
   private insertStatement(rows: number): SqliteStatementLike {
     let statement = this.insertStatements[rows];
+    // The test forced true (mutation testing) prepares the same statement on every insert, only slower: equivalent.
     if (statement === undefined) {
       statement = this.db.prepare(
         "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES " +
@@ -151,6 +153,7 @@ export class EventStatements {
       for (const row of rows) {
         const event = rowToEvent(scope, row);
         let problem = typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event, keys);
+        // `keys === undefined` only saves a call (forced false under mutation testing: equivalent): missingKeyId returns undefined without keys.
         const keyId = keys === undefined ? undefined : missingKeyId(problem, event, keys, scope.tenantId);
         if (keyId !== undefined) {
           yield { pending: (keys as JournalKeyRing).lookup(scope.tenantId, keyId) };

@@ -105,7 +105,8 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     overshoot: false,
   };
   const nodes = new Map<string, Node>([[budgetId, root]]);
-  const order: Node[] = [];
+  /** The reservations in the order reserved (a Map iterates in insertion order; the root came first). */
+  const reservations = (): Node[] => [...nodes.values()].slice(1);
 
   const nodeOf = (id: string, what: string): Node => {
     const node = nodes.get(id);
@@ -178,7 +179,6 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       overshoot: false,
     };
     nodes.set(node.id, node);
-    order.push(node);
     parent.openChildren++;
     for (let index = 0; index < DIMENSION_COUNT; index++) propagate(parent, index, vector[index] ?? 0);
     return { ok: true, reservationId: node.id };
@@ -371,12 +371,15 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       const node = nodes.get(reservationId);
       return node === undefined || node === root ? undefined : view(node);
     },
-    openReservations: () => order.filter((node) => node.charged === undefined).map(view),
+    openReservations: () =>
+      reservations()
+        .filter((node) => node.charged === undefined)
+        .map(view),
     snapshot: (): BudgetSnapshot => ({
       budgetId,
       limits,
       committed: toAmounts(root.committed!.map((value, index) => (value === 0 && root.held[index] === undefined ? undefined : value))),
-      reservations: order.map(view),
+      reservations: reservations().map(view),
     }),
   };
 }

@@ -66,19 +66,28 @@ type CarrierData = { readonly [K in (typeof CARRIER_IDS)[number]]?: unknown };
  * ```
  */
 export function compactReservation(reservation: BudgetReservation, carrier: { readonly runId: string; readonly data: CarrierData }): CarriedReservation {
-  const { attribution } = reservation;
+  const attribution = reservation.attribution;
   if (attribution.runId !== carrier.runId) return reservation;
+  // Written out member by member (one per model call and dispatch): an id the carrier holds is left
+  // out when the attribution has the same; an attribution lacking it, or with another, stays whole.
+  const { actionId, attemptId, turnId, verifierRunId } = carrier.data;
+  if (
+    (actionId !== undefined && attribution.actionId !== actionId) ||
+    (attemptId !== undefined && attribution.attemptId !== attemptId) ||
+    (turnId !== undefined && attribution.turnId !== turnId) ||
+    (verifierRunId !== undefined && attribution.verifierRunId !== verifierRunId)
+  )
+    return reservation;
+  // Members in code-unit order (canonical JSON's, ATTRIBUTION_ORDER).
   const left: Record<string, unknown> = {};
-  for (const key of ATTRIBUTION_ORDER) {
-    const value = attribution[key];
-    if (key === "runId" || value === undefined) continue;
-    if (key !== "childRunId" && key !== "discarded" && key !== "kind" && key !== "note" && carrier.data[key] !== undefined) {
-      if (carrier.data[key] !== value) return reservation;
-      continue;
-    }
-    left[key] = value;
-  }
-  for (const key of CARRIER_IDS) if (carrier.data[key] !== undefined && attribution[key] === undefined) return reservation;
+  if (actionId === undefined && attribution.actionId !== undefined) left.actionId = attribution.actionId;
+  if (attemptId === undefined && attribution.attemptId !== undefined) left.attemptId = attribution.attemptId;
+  if (attribution.childRunId !== undefined) left.childRunId = attribution.childRunId;
+  if (attribution.discarded !== undefined) left.discarded = attribution.discarded;
+  left.kind = attribution.kind;
+  if (attribution.note !== undefined) left.note = attribution.note;
+  if (turnId === undefined && attribution.turnId !== undefined) left.turnId = attribution.turnId;
+  if (verifierRunId === undefined && attribution.verifierRunId !== undefined) left.verifierRunId = attribution.verifierRunId;
   return {
     amounts: reservation.amounts,
     attribution: left as CarriedReservation["attribution"],

@@ -232,6 +232,9 @@ describe("createBudgetLedger", () => {
       expect(ledger.reservation("r")!.released).toEqual({ concurrency: 1, tokens: 50, tool_ops: 2 });
     }
     expect(view.charged.tokens).toBe(99);
+    // Nor does changing a view's attribution or the request's after the reservation.
+    (ledger.reservation("r")!.attribution as { note?: string }).note = "changed";
+    expect(ledger.reservation("r")!.attribution).toEqual(tool);
     expect(ledger.remaining("b")).toEqual({ concurrency: 2, tokens: 85, wall_time: 0 });
     // Re-applying the settlement as journaled is a no-op; a different one is refused.
     ledger.apply(
@@ -246,6 +249,17 @@ describe("createBudgetLedger", () => {
       () => ledger.apply(settledEvent({ reservationId: "r", charged: { tokens: 11, tool_ops: 1, wall_time: 70 }, overshoot: true })),
       /settled already, differently/,
     );
+  });
+
+  it("the ledger keeps its own copy of an attribution: changing the request's or a view's afterwards changes nothing", () => {
+    const ledger = createBudgetLedger({ budgetId: "b", limits: { tokens: 10 } });
+    const attribution: ChargeAttribution = { kind: "model_call", runId: "run-1", turnId: "turn-1" };
+    ledger.reserve({ reservationId: "r", parentId: "b", amounts: { tokens: 1 }, attribution });
+    (attribution as { turnId?: string }).turnId = "turn-2";
+    (ledger.reservation("r")!.attribution as { note?: string }).note = "changed";
+    (ledger.openReservations()[0]!.attribution as { runId: string }).runId = "run-2";
+    expect(ledger.reservation("r")!.attribution).toEqual({ kind: "model_call", runId: "run-1", turnId: "turn-1" });
+    expect(ledger.snapshot().reservations[0]!.attribution).toEqual({ kind: "model_call", runId: "run-1", turnId: "turn-1" });
   });
 });
 

@@ -173,7 +173,8 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       bounded: maskOf(vector, parent.bounded),
       committed: undefined,
       amounts: undefined,
-      attribution: Object.freeze(attribution),
+      // The ledger's own copy (plainAttribution or the schema made it): views hand out copies of it.
+      attribution,
       openChildren: 0,
       charged: undefined,
       overshoot: false,
@@ -257,7 +258,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   };
 
   const view = (node: Node): ReservationView => {
-    const base = { reservationId: node.id, parentId: node.parent!.id, amounts: amountsOf(node), attribution: node.attribution! };
+    const base = { reservationId: node.id, parentId: node.parent!.id, amounts: amountsOf(node), attribution: { ...node.attribution! } };
     if (node.charged === undefined) return { ...base, status: "open" };
     const data = settledData(node);
     return { ...base, status: "settled", charged: data.charged, released: data.released, ...(data.overshoot ? { overshoot: true } : {}) };

@@ -125,7 +125,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   }
   // Held before the dispatch, on each call's `action.admitted` (a spawn's as `budget.reserved`): in the same transaction.
   // `admitted: true` only skips a check admitDispatches passed above for these dispatches or more: with the clock unchanged
-  // since (every test's), `{}` or `false` in its place checks again and fits, an equivalent mutant (mutation testing).
+  // since, `{}` or `false` in its place checks again and fits, an equivalent mutant (mutation testing).
   const reserved = context.budget.reserveAttempts(
     dispatchable.map(([, item]) => item),
     turnId,

@@ -124,6 +124,8 @@ export async function callModel(context: RunContext, interrupt: AbortController 
     if (admitted.item !== undefined) dispatchable.push([admitted.item.attemptId, admitted.item]);
   }
   // Held before the dispatch, on each call's `action.admitted` (a spawn's as `budget.reserved`): in the same transaction.
+  // `admitted: true` only skips a check admitDispatches passed above for these dispatches or more: with the clock unchanged
+  // since, `{}` or `false` in its place checks again and fits, an equivalent mutant (mutation testing).
   const reserved = context.budget.reserveAttempts(
     dispatchable.map(([, item]) => item),
     turnId,
@@ -132,7 +134,9 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   // A guard (admitDispatches checked these dispatches above): unreachable, so its message has no test (mutation testing).
   if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch admitted as fitting the budget did not fit (${reserved.budget})`);
   for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });
-  // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction.
+  // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction. A call held
+  // here (`action.proposed`) is held behind a call of this batch parked for approval, whose `action.approval_requested`
+  // is in `drafts` too: its test as false is an equivalent mutant; it says what waits.
   const waits = drafts.some((draft) => draft.type === "action.approval_requested" || draft.type === "action.proposed");
   if (calls.length > 0 && dispatchable.length === 0 && !waits) {
     drafts.push(...nextTurnDrafts(context, preview(context, drafts, state.length)));

@@ -206,7 +206,9 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
         released[index] = held ?? 0;
         continue;
       }
-      const charge = Math.max(actual[index] ?? 0, childCharges);
+      // Comparisons, not Math.max (a call where the JIT keeps plan in its mid tier): amounts are validated integers.
+      const asked = actual[index] ?? 0;
+      const charge = asked > childCharges ? asked : childCharges;
       const base = held ?? childCharges;
       if (charge > base && (node.bounded & (1 << index)) !== 0) {
         if (!overshootAllowed) {
@@ -218,7 +220,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
         overshoot = true;
       }
       charged[index] = charge;
-      released[index] = held === undefined ? 0 : Math.max(0, held - charge);
+      released[index] = held === undefined || held < charge ? 0 : held - charge;
     }
     return { charged, released, before, overshoot };
   };

@@ -206,8 +206,8 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
         released[index] = held ?? 0;
         continue;
       }
-      // Comparisons, not Math.max (a call where the JIT keeps plan in its mid tier): amounts are validated integers.
       const asked = actual[index] ?? 0;
+      // biome-ignore lint/complexity/useMathMinMax: a comparison, not a call (the JIT keeps plan in its mid tier, where Math.max is a call); amounts are validated integers
       const charge = asked > childCharges ? asked : childCharges;
       const base = held ?? childCharges;
       if (charge > base && (node.bounded & (1 << index)) !== 0) {

@@ -51,29 +51,25 @@ describe("the words a refusal's wait carries", () => {
   });
 
   it("a refusal part of white space only says nothing: the text beside it is the reason, else the stop reason", async () => {
-    const withText = rig([
-      {
-        content: [
-          { type: "refusal", text: " \n " },
-          { type: "text", text: " Blocked by the content filter. " },
-        ],
-        stopReason: "content_filter",
-      },
-    ]);
-    const first = (await withText.harness.start("t")) as RunResult | WaitingRunResult;
-    expect(first.waiting).toEqual({ kind: "human", reason: "content_filter", detail: "Blocked by the content filter.", approvals: [] });
-
-    const blank = rig([
-      {
-        content: [
-          { type: "refusal", text: "   " },
-          { type: "text", text: "\n" },
-        ],
-        stopReason: "refusal",
-      },
-    ]);
-    const second = (await blank.harness.start("t")) as RunResult | WaitingRunResult;
-    expect(second.waiting).toEqual({ kind: "human", reason: "refusal", detail: "the model stopped with refusal", approvals: [] });
+    const waitingAfter = async (text: string, stopReason: "refusal" | "content_filter") => {
+      const { harness } = rig([
+        {
+          content: [
+            { type: "refusal", text: "   " },
+            { type: "text", text },
+          ],
+          stopReason,
+        },
+      ]);
+      return ((await harness.start("t")) as RunResult | WaitingRunResult).waiting;
+    };
+    expect(await waitingAfter(" Blocked by the content filter. ", "content_filter")).toEqual({
+      kind: "human",
+      reason: "content_filter",
+      detail: "Blocked by the content filter.",
+      approvals: [],
+    });
+    expect(await waitingAfter("\n", "refusal")).toEqual({ kind: "human", reason: "refusal", detail: "the model stopped with refusal", approvals: [] });
   });
 });
 

@@ -29,6 +29,11 @@ interface Node {
   overshoot: boolean;
 }
 
+/** What settling gives back in one dimension: what was held less what was charged, never below zero (nothing when it held nothing). */
+function releasedOf(held: number | undefined, charged: number): number {
+  return held === undefined || held < charged ? 0 : held - charged;
+}
+
 /** Bits of the dimensions `vector` names, or'ed with `inherited`. */
 function maskOf(vector: Vector, inherited: number): number {
   let mask = inherited;
@@ -203,7 +208,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       before[index] = held ?? childCharges;
       if (index === CONCURRENCY) {
         charged[index] = 0;
-        released[index] = held ?? 0;
+        released[index] = releasedOf(held, 0);
         continue;
       }
       const asked = actual[index] ?? 0;
@@ -220,7 +225,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
         overshoot = true;
       }
       charged[index] = charge;
-      released[index] = held === undefined || held < charge ? 0 : held - charge;
+      released[index] = releasedOf(held, charge);
     }
     return { charged, released, before, overshoot };
   };
@@ -243,13 +248,12 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     return settledOf(node, planned.charged, planned.released, planned.overshoot);
   };
 
-  /** A settled node's `budget.settled` data, made again from what it held and was charged (`plan`'s rule for `released`). */
+  /** A settled node's `budget.settled` data, made again from what it held and was charged (concurrency is charged 0, so it gives back all it held). */
   const settledData = (node: Node): SettledData => {
     const charged = node.charged!;
     const released: Vector = emptyVector();
     for (let index = 0; index < DIMENSION_COUNT; index++) {
-      const held = node.held[index];
-      released[index] = index === CONCURRENCY ? (held ?? 0) : held === undefined ? 0 : Math.max(0, held - charged[index]!);
+      released[index] = releasedOf(node.held[index], charged[index]!);
     }
     return settledOf(node, charged, released, node.overshoot);
   };

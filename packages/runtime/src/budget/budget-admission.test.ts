@@ -5,6 +5,7 @@ import { YokeError } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { capturedLogs } from "../__fixtures__/captured-logs.js";
 import { crashingJournal, echoTool, readAll, rig } from "../__fixtures__/harness-fixtures.js";
+import { functionEngine, manualClock, policyRig } from "../__fixtures__/policy-fixtures.js";
 
 const PRICING: PricingTable = {
   version: 1,
@@ -191,5 +192,38 @@ describe("budget admission", () => {
     const reservedIds = reservationsOf(events).map((data) => data.reservationId);
     const settledIds = settlementsOf(events).map((data) => data.reservationId);
     expect(new Set(settledIds)).toEqual(new Set(reservedIds));
+  });
+
+  it("wall time that runs out while the policy decides ends the run budget_exhausted (wall_time): no call runs, nothing is left reserved", async () => {
+    const clock = manualClock();
+    let ran = 0;
+    const counted = {
+      ...echoTool,
+      execute: async (input: { text: string }, toolContext: Parameters<typeof echoTool.execute>[1]) => {
+        ran += 1;
+        return echoTool.execute(input, toolContext);
+      },
+    };
+    // The decision takes the whole wall time left: the batch admitDispatches saw fitting no longer fits when it is reserved.
+    const engine = functionEngine(() => {
+      clock.set(clock.now() + 10_000);
+      return ["allow", "slow-rule"];
+    });
+    const { harness, journal } = policyRig([callTools([{ name: "echo", args: { text: "hi" } }]), say("done")], {
+      policy: engine,
+      clock,
+      tools: [counted],
+      budget: { limits: { wall_time: 10_000 } },
+    });
+    const { runId, outcome } = await harness.start("go");
+    expect(outcome).toMatchObject({ status: "budget_exhausted", budget: "wall_time", limit: 10_000 });
+    expect(ran).toBe(0);
+    const events = await eventsOf(journal, runId);
+    expect(events.flatMap((event) => (event.type === "tool.rejected" ? [event.data.code] : []))).toEqual(["BUDGET_EXHAUSTED"]);
+    expect(events.filter((event) => event.type === "action.admitted")).toEqual([]);
+    const reservedIds = reservationsOf(events).map((data) => data.reservationId);
+    const settledIds = settlementsOf(events).map((data) => data.reservationId);
+    expect(new Set(settledIds)).toEqual(new Set(reservedIds));
+    expect(events.at(-1)?.type).toBe("run.completed");
   });
 });

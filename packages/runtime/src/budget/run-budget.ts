@@ -264,24 +264,22 @@ export class RunBudget {
    * `spawn_subagent` attempt also holds one child (`fan_out`) and the child's whole budget,
    * attributed `subagent`, under an id the child's `budget.opened.parent` names. Journal each
    * on the event that leases its attempt (`carry`), before the dispatch. All or nothing: an
-   * exhaustion reserves none of them (`admitted`: `admitDispatches` just checked a superset).
+   * exhaustion reserves none of them. Checked again even when `admitDispatches` passed a
+   * superset: the clock may have moved since (a slow policy decision), and a share of the wall
+   * time that fitted then may not fit now.
    */
-  reserveAttempts(items: readonly DispatchItem[], turnId: string | undefined, options: { admitted?: boolean } = {}): BudgetReservation[] | Exhaustion {
+  reserveAttempts(items: readonly DispatchItem[], turnId: string | undefined): BudgetReservation[] | Exhaustion {
     const ledger = this.#ledger;
     const fresh = items.filter((item) => !this.#attempts.has(item.attemptId));
     if (ledger === undefined || fresh.length === 0) return [];
     const amounts = this.#dispatchAmounts(fresh.map((item) => ({ name: item.tool.name, timeoutMs: item.tool.timeoutMs })));
-    // Checked whole first (under an id never journaled): a batch is reserved whole or not at all. A batch
-    // `admitDispatches` checked just now (`admitted`: these items or more) fits.
-    const fits =
-      options.admitted === true
-        ? { ok: true as const }
-        : ledger.check({
-            reservationId: CHECK_ID,
-            parentId: this.#budgetId!,
-            amounts: sumOf(amounts),
-            attribution: { kind: "tool_attempt", runId: this.#runId },
-          });
+    // Checked whole first (under an id never journaled): a batch is reserved whole or not at all.
+    const fits = ledger.check({
+      reservationId: CHECK_ID,
+      parentId: this.#budgetId!,
+      amounts: sumOf(amounts),
+      attribution: { kind: "tool_attempt", runId: this.#runId },
+    });
     if (!fits.ok) return exhausted(fits);
     return fresh.map((item, index) => {
       const spawn = this.#deps.subagents !== undefined && item.tool.name === SPAWN_SUBAGENT;

@@ -105,6 +105,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   );
   if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
   const blockers: Blockers = [];
+  const judged = drafts.length;
   for (const [index, decision] of decisions.entries()) {
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
@@ -124,15 +125,13 @@ export async function callModel(context: RunContext, interrupt: AbortController 
     if (admitted.item !== undefined) dispatchable.push([admitted.item.attemptId, admitted.item]);
   }
   // Held before the dispatch, on each call's `action.admitted` (a spawn's as `budget.reserved`): in the same transaction.
-  // `admitted: true` only skips a check admitDispatches passed above for these dispatches or more: with the clock unchanged
-  // since, `{}` or `false` in its place checks again and fits, an equivalent mutant (mutation testing).
   const reserved = context.budget.reserveAttempts(
     dispatchable.map(([, item]) => item),
     turnId,
-    { admitted: true },
   );
-  // A guard (admitDispatches checked these dispatches above): unreachable, so its message has no test (mutation testing).
-  if (isExhaustion(reserved)) throw new YokeError("INTERNAL", `a dispatch admitted as fitting the budget did not fit (${reserved.budget})`);
+  // What fitted above may not fit now: the clock moved while the policy decided, and the wall time left is too short for
+  // the dispatches' share. Then no call of the batch runs, as above: the verdicts since are dropped, never journaled.
+  if (isExhaustion(reserved)) return endExhausted(context, state, turnId, calls, drafts.slice(0, judged), reserved);
   for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction. A call held
   // here (`action.proposed`) is held behind a call of this batch parked for approval, whose `action.approval_requested`

@@ -47,6 +47,60 @@ describe("budgetEntriesOf reads a carried reservation back whole", () => {
     expect(budgetEntriesOf(carrier("verifier.started", "run_1", { turnId: "turn_3", verifierRunId: "verification_2" }, onStarted))[0]?.data).toEqual(verifier);
   });
 
+  it("leaves out an attribution of nothing but the kind of work its carrier starts, and gives it back", () => {
+    const modelCall = reservation({ kind: "model_call", runId: "run_1", turnId: "turn_3" });
+    const onRequested = compactReservation(modelCall, { type: "model.requested", runId: "run_1", data: { turnId: "turn_3" } });
+    expect(onRequested).toEqual({ amounts: modelCall.amounts, parentId: "reservation_1", reservationId: "reservation_9" });
+    expect(Object.keys(onRequested)).toEqual(["amounts", "parentId", "reservationId"]);
+    expect(budgetEntriesOf(carrier("model.requested", "run_1", { turnId: "turn_3" }, onRequested))).toEqual([{ kind: "reserved", data: modelCall }]);
+
+    const attempt = reservation({ kind: "tool_attempt", runId: "run_1", actionId: "action_5", attemptId: "attempt_5" });
+    const onExecuting = compactReservation(attempt, { type: "action.executing", runId: "run_1", data: { actionId: "action_5", attemptId: "attempt_5" } });
+    expect(onExecuting).not.toHaveProperty("attribution");
+    expect(budgetEntriesOf(carrier("action.executing", "run_1", { actionId: "action_5", attemptId: "attempt_5" }, onExecuting))[0]?.data).toEqual(attempt);
+
+    const verifier = reservation({ kind: "verifier", runId: "run_1", turnId: "turn_3", verifierRunId: "verification_2" });
+    const ids = { turnId: "turn_3", verifierRunId: "verification_2" };
+    const onStarted = compactReservation(verifier, { type: "verifier.started", runId: "run_1", data: ids });
+    expect(onStarted).not.toHaveProperty("attribution");
+    expect(budgetEntriesOf(carrier("verifier.started", "run_1", ids, onStarted))[0]?.data).toEqual(verifier);
+  });
+
+  it("keeps the attribution when it says more than its carrier's kind: another kind, a note, a discarded flag, an id the carrier lacks", () => {
+    const ids = { actionId: "action_5", attemptId: "attempt_5" };
+    const cases: [ChargeAttribution, Record<string, unknown>][] = [
+      [{ kind: "compensation", runId: "run_1", ...ids }, { kind: "compensation" }],
+      [
+        { kind: "tool_attempt", runId: "run_1", ...ids, note: "retry" },
+        { kind: "tool_attempt", note: "retry" },
+      ],
+      [
+        { kind: "tool_attempt", runId: "run_1", ...ids, discarded: true },
+        { discarded: true, kind: "tool_attempt" },
+      ],
+      [
+        { kind: "tool_attempt", runId: "run_1", ...ids, turnId: "turn_3" },
+        { kind: "tool_attempt", turnId: "turn_3" },
+      ],
+      [
+        { kind: "tool_attempt", runId: "run_1", ...ids, childRunId: "run_child" },
+        { childRunId: "run_child", kind: "tool_attempt" },
+      ],
+    ];
+    for (const [attribution, left] of cases) {
+      const whole = reservation(attribution);
+      const carried = compactReservation(whole, { type: "action.executing", runId: "run_1", data: ids });
+      expect(carried.attribution).toEqual(left);
+      expect(budgetEntriesOf(carrier("action.executing", "run_1", ids, carried))[0]?.data).toEqual(whole);
+    }
+  });
+
+  it("takes a reservation without attribution on a carrier only: budget.reserved must name its work", () => {
+    const bare = { reservationId: "reservation_9", parentId: "reservation_1", amounts: { tool_ops: 1 } };
+    expect(() => carrier("action.executing", "run_1", {}, bare)).not.toThrow();
+    expect(() => parseYokeEvent(stored({ ...envelope, runId: "run_1", type: "budget.reserved", data: bare }))).toThrow();
+  });
+
   it("keeps the whole reservation when leaving ids out could not be read back exactly", () => {
     // Another run's attribution, an id that differs from the carrier's, an id the carrier has and the attribution lacks.
     const otherRun = reservation({ kind: "model_call", runId: "run_parent", turnId: "turn_3" });
@@ -83,23 +137,38 @@ describe("budgetEntriesOf reads a carried reservation back whole", () => {
     );
     const ids = fc.record({ turnId: id("turn"), actionId: id("action"), attemptId: id("attempt"), verifierRunId: id("verification") });
     fc.assert(
-      fc.property(attribution, fc.constantFrom("model.requested", "action.executing", "verifier.started"), ids, id("run"), (made, type, held, runId) => {
-        const whole = reservation(made as ChargeAttribution);
-        // What the carrier of `type` holds, of `held`.
-        const data: Record<string, string> =
-          type === "model.requested"
-            ? { turnId: held.turnId }
-            : type === "action.executing"
-              ? { actionId: held.actionId, attemptId: held.attemptId }
-              : { turnId: held.turnId, verifierRunId: held.verifierRunId };
-        const carried = compactReservation(whole, { runId, data });
-        const [entry] = budgetEntriesOf(carrier(type, runId, data, carried));
-        expect(entry).toEqual({ kind: "reserved", data: whole });
-        const readable =
-          whole.attribution.runId === runId && Object.entries(data).every(([key, value]) => whole.attribution[key as keyof ChargeAttribution] === value);
-        if (!readable) expect(carried).toBe(whole);
-        else for (const key of ["runId", ...Object.keys(data)]) expect(carried.attribution).not.toHaveProperty(key);
-      }),
+      fc.property(
+        attribution,
+        fc.constantFrom("model.requested", "action.executing", "verifier.started"),
+        ids,
+        id("run"),
+        fc.boolean(),
+        (made, type, held, runId, typed) => {
+          const whole = reservation(made as ChargeAttribution);
+          // What the carrier of `type` holds, of `held`.
+          const data: Record<string, string> =
+            type === "model.requested"
+              ? { turnId: held.turnId }
+              : type === "action.executing"
+                ? { actionId: held.actionId, attemptId: held.attemptId }
+                : { turnId: held.turnId, verifierRunId: held.verifierRunId };
+          const carried = compactReservation(whole, typed ? { type, runId, data } : { runId, data });
+          const [entry] = budgetEntriesOf(carrier(type, runId, data, carried));
+          expect(entry).toEqual({ kind: "reserved", data: whole });
+          const readable =
+            whole.attribution.runId === runId && Object.entries(data).every(([key, value]) => whole.attribution[key as keyof ChargeAttribution] === value);
+          if (!readable) expect(carried).toBe(whole);
+          else if (carried.attribution === undefined) {
+            // Left out only given the carrier's type, and only when the whole attribution is that kind, the run and the carrier's ids.
+            expect(typed).toBe(true);
+            expect(whole.attribution).toEqual({
+              kind: { "model.requested": "model_call", "action.executing": "tool_attempt", "verifier.started": "verifier" }[type],
+              runId,
+              ...data,
+            });
+          } else for (const key of ["runId", ...Object.keys(data)]) expect(carried.attribution).not.toHaveProperty(key);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -31,7 +31,9 @@ export function budgetEntriesOf(event: YokeEvent): readonly BudgetEntry[] {
     case "action.admitted":
     case "action.executing":
     case "verifier.started":
-      return event.data.reserved === undefined ? NONE : [{ kind: "reserved", data: wholeReservation(event.data.reserved, event.runId, event.data) }];
+      return event.data.reserved === undefined
+        ? NONE
+        : [{ kind: "reserved", data: wholeReservation(event.data.reserved, event.runId, event.data, CARRIED_KIND[event.type]) }];
     case "model.responded":
     case "action.committed":
     case "action.failed":
@@ -52,20 +54,35 @@ const ATTRIBUTION_ORDER = ["actionId", "attemptId", "childRunId", "discarded", "
 
 type CarrierData = { readonly [K in (typeof CARRIER_IDS)[number]]?: unknown };
 
+/** The events that carry a reservation, and the kind of work each starts: an attribution of that kind alone is left out. */
+const CARRIED_KIND = {
+  "model.requested": "model_call",
+  "action.admitted": "tool_attempt",
+  "action.executing": "tool_attempt",
+  "verifier.started": "verifier",
+} as const satisfies Record<string, ChargeAttribution["kind"]>;
+
+/** An event that carries the reservation of the work it starts. */
+export type ReservationCarrier = keyof typeof CARRIED_KIND;
+
 /**
  * A reservation as the event that starts its work carries it (docs/decisions/0016): the
  * attribution without its run and without the ids the carrier holds with the same value
- * (`carrier`: the event's run and data). Whole (`reservation` itself) when that could not be
- * read back exactly: an attribution of another run, one that differs from the carrier's id,
- * or one that lacks an id the carrier has. `budgetEntriesOf` on the carrier gives back
- * `reservation`.
+ * (`carrier`: the event's run and data), and no attribution at all when what is left is
+ * `{ kind }` of the work the carrier's `type` starts (given `type`). Whole (`reservation`
+ * itself) when that could not be read back exactly: an attribution of another run, one that
+ * differs from the carrier's id, or one that lacks an id the carrier has. `budgetEntriesOf` on
+ * the carrier gives back `reservation`.
  *
  * @example
  * ```ts
- * const draft = { type: "model.requested", data: { turnId, requestHash, messageCount, reserved: compactReservation(reserved, { runId, data: { turnId } }) } };
+ * const draft = { type: "model.requested", data: { turnId, requestHash, messageCount, reserved: compactReservation(reserved, { type: "model.requested", runId, data: { turnId } }) } };
  * ```
  */
-export function compactReservation(reservation: BudgetReservation, carrier: { readonly runId: string; readonly data: CarrierData }): CarriedReservation {
+export function compactReservation(
+  reservation: BudgetReservation,
+  carrier: { readonly type?: ReservationCarrier; readonly runId: string; readonly data: CarrierData },
+): CarriedReservation {
   const attribution = reservation.attribution;
   if (attribution.runId !== carrier.runId) return reservation;
   // Written out member by member (one per model call and dispatch): an id the carrier holds is left
@@ -78,6 +95,19 @@ export function compactReservation(reservation: BudgetReservation, carrier: { re
     (verifierRunId !== undefined && attribution.verifierRunId !== verifierRunId)
   )
     return reservation;
+  // Nothing left but the kind the carrier implies: no attribution (the common case, one per model call and dispatch).
+  if (
+    carrier.type !== undefined &&
+    attribution.kind === CARRIED_KIND[carrier.type] &&
+    (actionId !== undefined || attribution.actionId === undefined) &&
+    (attemptId !== undefined || attribution.attemptId === undefined) &&
+    (turnId !== undefined || attribution.turnId === undefined) &&
+    (verifierRunId !== undefined || attribution.verifierRunId === undefined) &&
+    attribution.childRunId === undefined &&
+    attribution.discarded === undefined &&
+    attribution.note === undefined
+  )
+    return { amounts: reservation.amounts, parentId: reservation.parentId, reservationId: reservation.reservationId };
   // Members in code-unit order (canonical JSON's, ATTRIBUTION_ORDER).
   const left: Record<string, unknown> = {};
   if (actionId === undefined && attribution.actionId !== undefined) left.actionId = attribution.actionId;
@@ -104,9 +134,12 @@ export function compactSettlement(settlement: BudgetSettlement): CarriedSettleme
     : { charged: settlement.charged, overshoot: settlement.overshoot, reservationId: settlement.reservationId };
 }
 
-/** The whole reservation a carrier journaled: a carried attribution (no `runId`) gets back the run and the carrier's ids. */
-function wholeReservation(reserved: CarriedReservation, runId: string, data: CarrierData): BudgetReservation {
-  const carried = reserved.attribution;
+/**
+ * The whole reservation a carrier journaled: a carried attribution (no `runId`) gets back the
+ * run and the carrier's ids; none at all is `{ kind }` of the work the carrier starts.
+ */
+function wholeReservation(reserved: CarriedReservation, runId: string, data: CarrierData, kind: ChargeAttribution["kind"]): BudgetReservation {
+  const carried = reserved.attribution ?? { kind };
   if (carried.runId !== undefined) return reserved as BudgetReservation;
   const whole: Record<string, unknown> = {};
   for (const key of ATTRIBUTION_ORDER) {

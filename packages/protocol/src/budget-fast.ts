@@ -62,7 +62,12 @@ export function isChargeAttribution(value: unknown, carried = false): boolean {
 export function isBudgetReservation(value: unknown, carried = false): boolean {
   if (!isPlainObject(value)) return false;
   for (const key in value) if (key !== "reservationId" && key !== "parentId" && key !== "amounts" && key !== "attribution") return false;
-  return isId(value.reservationId) && isId(value.parentId) && isBudgetAmounts(value.amounts) && isChargeAttribution(value.attribution, carried);
+  return (
+    isId(value.reservationId) &&
+    isId(value.parentId) &&
+    isBudgetAmounts(value.amounts) &&
+    (isChargeAttribution(value.attribution, carried) || (carried && value.attribution === undefined))
+  );
 }
 
 /** Whether `value` is a BudgetSettlement (`carried`: a CarriedSettlement) the schema takes as it is (no member it would strip). */

@@ -102,10 +102,13 @@ export type BudgetSettlement = z.infer<typeof BudgetSettlementSchema>;
 /**
  * A reservation as the event that starts its work carries it (`reserved`): its attribution may
  * leave out the ids the carrier already holds (the run, and the carrier's `turnId`,
- * `actionId`, `attemptId`, `verifierRunId`), marked by an absent `runId`. `budgetEntriesOf`
- * gives the whole reservation back; journals written before carry the whole one.
+ * `actionId`, `attemptId`, `verifierRunId`), marked by an absent `runId`; and it is left out
+ * whole when all that is left is the kind of work its carrier starts (`model_call` on
+ * `model.requested`, `tool_attempt` on `action.admitted` and `action.executing`, `verifier` on
+ * `verifier.started`). `budgetEntriesOf` gives the whole reservation back; journals written
+ * before carry the whole attribution, or the whole reservation.
  */
-export const CarriedReservationSchema = BudgetReservationSchema.extend({ attribution: ChargeAttributionSchema.partial({ runId: true }) });
+export const CarriedReservationSchema = BudgetReservationSchema.extend({ attribution: ChargeAttributionSchema.partial({ runId: true }).optional() });
 export type CarriedReservation = z.infer<typeof CarriedReservationSchema>;
 
 /**

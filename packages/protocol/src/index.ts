@@ -216,7 +216,7 @@ export type {
   ReservationResult,
 } from "./budget.js";
 export { budgetEntriesOf, compactReservation, compactSettlement } from "./budget-entries.js";
-export type { BudgetEntry } from "./budget-entries.js";
+export type { BudgetEntry, ReservationCarrier } from "./budget-entries.js";
 export { VerifierVerdictSchema } from "./verifier-verdict.js";
 export type { VerifierVerdict } from "./verifier-verdict.js";
 export type { VerifierInput, VerifierV1 } from "./verifier.js";

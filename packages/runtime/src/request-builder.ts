@@ -160,7 +160,7 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
         turnId,
         requestHash: manifest.requestHash,
         messageCount: result.request.messages.length,
-        ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, { turnId }) }),
+        ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, "model.requested", { turnId }) }),
       },
     },
   ];

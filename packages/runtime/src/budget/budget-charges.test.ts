@@ -62,8 +62,8 @@ describe("verifier runs are charged to the budget", () => {
     const started = events.find((event) => event.type === "verifier.started");
     const finished = events.find((event) => event.type === "verifier.finished");
     if (started?.type !== "verifier.started" || finished?.type !== "verifier.finished") throw new Error("no verifier run journaled");
-    // Journaled in the carried form: the run, turn and verifier run are the event's own.
-    expect(started.data.reserved).toMatchObject({ attribution: { kind: "verifier" }, amounts: { wall_time: 5_000 } });
+    // Journaled in the carried form: the run, turn and verifier run are the event's own, and the kind is what verifier.started starts.
+    expect(started.data.reserved).toEqual({ amounts: { wall_time: 5_000 }, parentId: expect.any(String), reservationId: expect.any(String) });
     expect(budgetEntriesOf(started)[0]?.data).toMatchObject({
       attribution: { kind: "verifier", runId, turnId: started.data.turnId, verifierRunId: started.data.verifierRunId },
       amounts: { wall_time: 5_000 },

@@ -14,6 +14,7 @@ import {
   type ChargeAttribution,
   type ModelPrice,
   type ModelResponse,
+  type ReservationCarrier,
   type RunState,
   type Usage,
   type YokeEvent,
@@ -430,17 +431,21 @@ export class RunBudget {
       return;
     }
     const draft = drafts[index]!;
-    const carried = entry.kind === "reserved" ? this.carriedReservation(entry.data, draft.data as CarrierIds) : compactSettlement(entry.data);
+    const carried =
+      entry.kind === "reserved"
+        ? this.carriedReservation(entry.data, draft.type as ReservationCarrier, draft.data as CarrierIds)
+        : compactSettlement(entry.data);
     drafts[index] = { ...draft, data: { ...draft.data, [entry.kind]: carried } } as YokeEventDraft;
   }
 
   /**
-   * `reserved` as the event that starts its work (with `carrier`'s ids) journals it: the
-   * attribution without the ids the event holds (`compactReservation`; `budgetEntriesOf` gives
-   * them back). Fewer bytes a step: a reservation rides on every model call and dispatch.
+   * `reserved` as the event of `type` that starts its work (with `carrier`'s ids) journals it:
+   * the attribution without the ids the event holds, none when only the kind `type` implies is
+   * left (`compactReservation`; `budgetEntriesOf` gives them back). Fewer bytes a step: a
+   * reservation rides on every model call and dispatch.
    */
-  carriedReservation(reserved: BudgetReservation, carrier: CarrierIds): CarriedReservation {
-    return compactReservation(reserved, { runId: this.#runId, data: carrier });
+  carriedReservation(reserved: BudgetReservation, type: ReservationCarrier, carrier: CarrierIds): CarriedReservation {
+    return compactReservation(reserved, { type, runId: this.#runId, data: carrier });
   }
 
   /** `settled` as the event that ends its work journals it: without `released` (held less charged; the ledger works it out). */

@@ -66,7 +66,7 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
             verifierId: verifier.id,
             attempt,
             replaySafe: verifier.replaySafe,
-            ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, { turnId, verifierRunId }) }),
+            ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, "verifier.started", { turnId, verifierRunId }) }),
           },
         },
       ]);

@@ -153,6 +153,11 @@ interface BudgetInstructionsResult {
     budgetInstructionsPerTurn: number;
     overheadRatio?: number;
     issueOverheadRatio: number;
+    bareMainInstructionsPerTurn: number;
+    plainMainInstructionsPerTurn?: number;
+    budgetMainInstructionsPerTurn: number;
+    mainOverheadRatio?: number;
+    mainIssueOverheadRatio: number;
   }[];
 }
 // The same turn in instructions (callgrind): what the shared machine's load does not change. Slow
@@ -161,9 +166,10 @@ if (process.argv.includes("--instructions")) {
   if (spawnSync("valgrind", ["--version"]).status !== 0) console.log("\nBudget admission per turn in instructions: skipped (valgrind is not installed)");
   else {
     const result = runChild<BudgetInstructionsResult>("harness-budget-instructions.ts", quick ? ["20", "80"] : ["100", "300"]);
+    const columns = ["journal", "no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"];
     printTable(
       "Budget admission per turn in instructions (callgrind; machine-independent: a turn's instructions, long run minus short run; SQLite: the default store at synchronous=NORMAL, its own instructions included)",
-      ["journal", "no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"],
+      columns,
       result.rows.map((row) => [
         row.store,
         fmt(row.bareInstructionsPerTurn),
@@ -173,8 +179,20 @@ if (process.argv.includes("--instructions")) {
         `${fmt(row.issueOverheadRatio * 100, 1)}%`,
       ]),
     );
+    printTable(
+      "The same counts without V8's optimizing compilers (Maglev, TurboFan: one-time tier-ups, on background threads in a normal process; on the main thread only under --predictable)",
+      columns,
+      result.rows.map((row) => [
+        row.store,
+        fmt(row.bareMainInstructionsPerTurn),
+        row.plainMainInstructionsPerTurn === undefined ? "—" : fmt(row.plainMainInstructionsPerTurn),
+        fmt(row.budgetMainInstructionsPerTurn),
+        row.mainOverheadRatio === undefined ? "—" : `${fmt(row.mainOverheadRatio * 100, 1)}%`,
+        `${fmt(row.mainIssueOverheadRatio * 100, 1)}%`,
+      ]),
+    );
   }
-} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~35 min)");
+} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~20 min)");
 
 interface ProviderStreamResult {
   provider: string;

@@ -2,22 +2,24 @@
 // harness-budget.ts (whose microseconds a shared, loaded machine blurs). Each variant's run
 // (harness-budget-run.ts) is counted under valgrind's callgrind at two lengths; the
 // difference over the difference in turns is the instructions one more turn costs, with
-// start-up, JIT warm-up and the run's first and last turns cancelled out. Deterministic
+// start-up and the run's first and last turns cancelled out. Deterministic
 // inputs (stepping clock, sequential ids, scripted model), Node run with
 // --predictable (no concurrent compiler or GC threads, deterministic heuristics). The default
-// window, turns 100 to 300, is the steady state: between turns 20 and 80 the JIT still compiles
-// the code that gets hot there (on the main thread under --predictable), and a variant with more
-// code (the budget) pays more of it: bare 5.07M instructions a turn at 20-80, 3.47M at 100-300.
+// window, turns 100 to 300, is past start-up (between turns 20 and 80 a bare turn counts 5.07M
+// instructions, 3.47M at 100-300) but not past every tier-up: a function called a few times a
+// turn reaches Maglev after some 100-200 turns and TurboFan after some 500-1,000 (`--trace-opt`:
+// 78 more compiles of the bare run's functions between turns 300 and 600, 12 between 600 and
+// 1,000), so the window can be moved (`600 1000`).
 // Two journals: memory (the harness's CPU alone: the dearest ratio; every variant) and a SQLite
 // file at synchronous=NORMAL (the default store, SQLite's own instructions included; bare and
-// budget). Slow: ~2-6 min a run, ten runs, two at a time.
+// budget). Slow: ten runs under valgrind, two at a time (~6 min in all at 100 300).
 // Each count is given twice: all of it, and all but V8's optimizing compilers (Maglev and
 // TurboFan, the inclusive cost of their tier-up calls). --predictable runs those compilers on
 // the main thread, synchronously; a normal Node process runs them on background threads, so they
 // are not a turn's time there. They also are not per-turn work: a function is compiled when it
 // gets hot, once, and a budget's functions (called two to six times a turn) get hot later than
 // the harness's, so its compiles land inside the window (between turns 100 and 300 the optimizing
-// compilers are ~27 % of a bare turn's count).
+// compilers are ~30 % of a bare turn's count).
 // usage: node harness-budget-instructions.ts [shortTurns] [longTurns]  (prints one JSON line)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

@@ -192,7 +192,7 @@ if (process.argv.includes("--instructions")) {
       ]),
     );
   }
-} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~20 min)");
+} else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~6 min)");
 
 interface ProviderStreamResult {
   provider: string;

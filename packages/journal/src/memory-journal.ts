@@ -52,6 +52,7 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
     async acquire(scope, request) {
       ensureOpen();
       checkLeaseRequest(request);
+      checkIds(scope);
       const lease = nextLease(scope, leaseTable.get(key(scope)) ?? null, request, clock.now());
       leaseTable.set(key(scope), { lease, released: false });
       return lease;
@@ -84,6 +85,7 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
 
     async append(scope, expectedSeq, drafts: readonly EventDraft[], options?: AppendOptions): Promise<AppendResult> {
       ensureOpen();
+      checkIds(scope);
       const sealingKey = keys === undefined ? undefined : await keys.sealingKey(scope.tenantId);
       // Only an awaited key lets close() run in between (tested in keyed-chain.test.ts); without a
       // key nothing was awaited, so checking again unconditionally would change nothing.
@@ -95,11 +97,7 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
       const head: JournalHead = last ? { length: events.length, hash: last.hash } : EMPTY_HEAD;
       // Stored as a copy the caller cannot reach: the data parsed back from the canonical JSON the hash
       // was computed over (what a SQLite store hands back too; several times cheaper than structuredClone).
-      const sealed = sealDrafts(scope, head, drafts, sealingKey).map(({ event, canonicalData }) =>
-        deepFreeze(
-          typeof event.tenantId === "string" && typeof event.runId === "string" ? { ...event, data: JSON.parse(canonicalData) } : structuredClone(event),
-        ),
-      );
+      const sealed = sealDrafts(scope, head, drafts, sealingKey).map(({ event, canonicalData }) => deepFreeze({ ...event, data: JSON.parse(canonicalData) }));
       // Registers a new run's array (setting a known run's own array again would change nothing).
       if (events.length === 0) runs.set(key(scope), events);
       events.push(...sealed);
@@ -165,6 +163,13 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
       closed = true;
     },
   };
+}
+
+/** A run's ids are strings (RunScope): another value is refused, as a SQLite journal refuses it, never kept as a run. */
+function checkIds(scope: RunScope): void {
+  if (typeof scope.tenantId !== "string" || typeof scope.runId !== "string") {
+    throw new YokeError("JOURNAL_INVALID_APPEND", "tenantId and runId must be strings", { details: { runId: String(scope.runId) } });
+  }
 }
 
 function deepFreeze<T>(value: T): T {

@@ -112,7 +112,7 @@ describe("sqlite journal: refusals and witness checks outside the append", () =>
     }
   });
 
-  it('filename ":memory:": with create: true, no file and no witness written; with create: false, refused as holding no journal (not as missing)', async () => {
+  it('filename ":memory:": with create true or left out, no file and no witness written; with create: false, refused as holding no journal (not as missing)', async () => {
     // A mutant that takes ":memory:" for a file name writes these into the working directory.
     const strays = () => [":memory:", ":memory:-head"].filter((name) => existsSync(name));
     expect(strays()).toEqual([]);
@@ -125,6 +125,14 @@ describe("sqlite journal: refusals and witness checks outside the append", () =>
         expect(await journal.verify(scope)).toMatchObject({ ok: true, events: 1 });
       } finally {
         await journal.close();
+      }
+      // By default too (create left out): an in-memory database is new at every open, as a missing file is.
+      const byDefault = await createSqliteJournal({ filename: ":memory:" });
+      try {
+        await byDefault.append(scope, 0, [runStartedDraft()]);
+        expect(await byDefault.head(scope)).toMatchObject({ length: 1 });
+      } finally {
+        await byDefault.close();
       }
       const refused = await rejectionOf(createSqliteJournal({ filename: ":memory:", create: false }));
       expect(refused.code).toBe("JOURNAL_NOT_INITIALIZED");

@@ -120,7 +120,8 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     const onDisk = filename !== undefined ? filename !== ":memory:" : !db.memory && db.name !== "" && db.name !== ":memory:";
     const witnessPath = onDisk && witnessMode !== "none" ? `${path}-head` : null;
     // A new file was created complete (createAtomically): an empty one here was not made by this call.
-    const allowInit = options.create ?? !owned;
+    // ":memory:" is a new database at every open, as a file that does not exist yet is: a journal by default.
+    const allowInit = options.create ?? (!owned || filename === ":memory:");
     const kysely = new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) });
     await ensureSchema(kysely, db, {
       readOnly,

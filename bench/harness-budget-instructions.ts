@@ -128,21 +128,18 @@ plan.forEach(({ store, variant }, index) => {
     main: (b.total - b.optimizing - (a.total - a.optimizing)) / (long - short),
   });
 });
-const rows = ["memory", "sqlite"].map((store) => {
-  const bare = perTurn.get(`${store} bare`)!;
-  const plain = perTurn.get(`${store} plain`);
-  const budget = perTurn.get(`${store} budget`)!;
+/** One way of counting (`all` or `main`) for one journal: per-turn counts, and the budget's share against bare (and against plain). */
+function figures(store: string, of: "all" | "main") {
+  const bare = perTurn.get(`${store} bare`)![of];
+  const plain = perTurn.get(`${store} plain`)?.[of];
+  const budget = perTurn.get(`${store} budget`)![of];
   return {
-    store,
-    bareInstructionsPerTurn: Math.round(bare.all),
-    ...(plain === undefined ? {} : { plainInstructionsPerTurn: Math.round(plain.all), overheadRatio: (budget.all - plain.all) / plain.all }),
-    budgetInstructionsPerTurn: Math.round(budget.all),
-    issueOverheadRatio: (budget.all - bare.all) / bare.all,
-    bareMainInstructionsPerTurn: Math.round(bare.main),
-    ...(plain === undefined ? {} : { plainMainInstructionsPerTurn: Math.round(plain.main), mainOverheadRatio: (budget.main - plain.main) / plain.main }),
-    budgetMainInstructionsPerTurn: Math.round(budget.main),
-    mainIssueOverheadRatio: (budget.main - bare.main) / bare.main,
+    bare: Math.round(bare),
+    ...(plain === undefined ? {} : { plain: Math.round(plain), overheadRatio: (budget - plain) / plain }),
+    budget: Math.round(budget),
+    issueOverheadRatio: (budget - bare) / bare,
   };
-});
+}
+const rows = ["memory", "sqlite"].map((store) => ({ store, all: figures(store, "all"), main: figures(store, "main") }));
 rmSync(dir, { recursive: true, force: true });
 console.log(JSON.stringify({ short, long, rows }));

@@ -145,20 +145,16 @@ printTable(
   budgetRows,
 );
 
+/** Instructions a turn, one way of counting: per variant, and the budget's share against bare (and plain, memory only). */
+interface InstructionFigures {
+  bare: number;
+  plain?: number;
+  budget: number;
+  overheadRatio?: number;
+  issueOverheadRatio: number;
+}
 interface BudgetInstructionsResult {
-  rows: {
-    store: string;
-    bareInstructionsPerTurn: number;
-    plainInstructionsPerTurn?: number;
-    budgetInstructionsPerTurn: number;
-    overheadRatio?: number;
-    issueOverheadRatio: number;
-    bareMainInstructionsPerTurn: number;
-    plainMainInstructionsPerTurn?: number;
-    budgetMainInstructionsPerTurn: number;
-    mainOverheadRatio?: number;
-    mainIssueOverheadRatio: number;
-  }[];
+  rows: { store: string; all: InstructionFigures; main: InstructionFigures }[];
 }
 // The same turn in instructions (callgrind): what the shared machine's load does not change. Slow
 // (ten runs under valgrind), so on demand: `pnpm bench --instructions`.
@@ -166,30 +162,26 @@ if (process.argv.includes("--instructions")) {
   if (spawnSync("valgrind", ["--version"]).status !== 0) console.log("\nBudget admission per turn in instructions: skipped (valgrind is not installed)");
   else {
     const result = runChild<BudgetInstructionsResult>("harness-budget-instructions.ts", quick ? ["20", "80"] : ["100", "300"]);
-    const columns = ["journal", "no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"];
-    printTable(
+    const table = (title: string, of: "all" | "main") =>
+      printTable(
+        title,
+        ["journal", "no loop detection, no budget", "no budget", "budget", "budget share", "budget + loop detection share"],
+        result.rows.map(({ store, [of]: counted }) => [
+          store,
+          fmt(counted.bare),
+          counted.plain === undefined ? "—" : fmt(counted.plain),
+          fmt(counted.budget),
+          counted.overheadRatio === undefined ? "—" : `${fmt(counted.overheadRatio * 100, 1)}%`,
+          `${fmt(counted.issueOverheadRatio * 100, 1)}%`,
+        ]),
+      );
+    table(
       "Budget admission per turn in instructions (callgrind; machine-independent: a turn's instructions, long run minus short run; SQLite: the default store at synchronous=NORMAL, its own instructions included)",
-      columns,
-      result.rows.map((row) => [
-        row.store,
-        fmt(row.bareInstructionsPerTurn),
-        row.plainInstructionsPerTurn === undefined ? "—" : fmt(row.plainInstructionsPerTurn),
-        fmt(row.budgetInstructionsPerTurn),
-        row.overheadRatio === undefined ? "—" : `${fmt(row.overheadRatio * 100, 1)}%`,
-        `${fmt(row.issueOverheadRatio * 100, 1)}%`,
-      ]),
+      "all",
     );
-    printTable(
+    table(
       "The same counts without V8's optimizing compilers (Maglev, TurboFan: one-time tier-ups, on background threads in a normal process; on the main thread only under --predictable)",
-      columns,
-      result.rows.map((row) => [
-        row.store,
-        fmt(row.bareMainInstructionsPerTurn),
-        row.plainMainInstructionsPerTurn === undefined ? "—" : fmt(row.plainMainInstructionsPerTurn),
-        fmt(row.budgetMainInstructionsPerTurn),
-        row.mainOverheadRatio === undefined ? "—" : `${fmt(row.mainOverheadRatio * 100, 1)}%`,
-        `${fmt(row.mainIssueOverheadRatio * 100, 1)}%`,
-      ]),
+      "main",
     );
   }
 } else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~6 min)");

@@ -23,6 +23,8 @@ export const TARGETS: Record<string, readonly string[]> = {
   // Budgets: evidence fill, the output reserve, tool-output byte budgets, overflow.
   "context-compiler": ["src/evidence.ts", "src/overflow.ts", "src/compiler.ts", "src/render.ts", "src/layout.ts"],
   scheduler: ["src/**/*.ts", "!src/**/*.test.ts", "!src/**/*.test-d.ts", "!src/__fixtures__/**", "!src/index.ts"],
+  // The ledger: hierarchical reservations, admission, settlement and its arithmetic.
+  budget: ["src/ledger.ts", "src/amounts.ts"],
   // The hash chain, optimistic concurrency, atomic batches, idempotency and leases.
   journal: [
     "src/chain.ts",

@@ -29,7 +29,11 @@ interface Node {
   overshoot: boolean;
 }
 
-/** What settling gives back in one dimension: what was held less what was charged, never below zero (nothing when it held nothing). */
+/**
+ * What settling gives back in one dimension: what was held less what was charged, never below zero (nothing when it held nothing).
+ * `held <= charged` in place of `<` is equivalent (mutation testing): equal, both give 0. So is `index <= DIMENSION_COUNT` in
+ * any loop over the dimensions of this file: index 11 reads undefined, adds nothing and propagates 0.
+ */
 function releasedOf(held: number | undefined, charged: number): number {
   return held === undefined || held < charged ? 0 : held - charged;
 }
@@ -47,7 +51,11 @@ const ATTRIBUTION_STRINGS: ReadonlySet<string> = new Set(["turnId", "actionId", 
 /**
  * The fast path of validating an attribution (a reservation per model call and per dispatch):
  * a plain object the schema accepts as it is, checked by hand and copied; undefined for
- * anything else, which the schema then parses (and names what is wrong).
+ * anything else, which the schema then parses (and names what is wrong). A mutant that makes
+ * it answer undefined more often (a test forced true, a name blanked in ATTRIBUTION_STRINGS,
+ * the prototype test inverted, or `prepare` asking the schema always) is equivalent: the schema
+ * parses the same value to the same result, slower. One that accepts more is killed
+ * (ledger-refusals.mutation.test.ts).
  */
 function plainAttribution(value: unknown): ChargeAttribution | undefined {
   if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
@@ -107,6 +115,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     attribution: undefined,
     openChildren: 0,
     charged: undefined,
+    // Read only of a settled reservation, which the root never is: `true` here is equivalent (mutation testing).
     overshoot: false,
   };
   const nodes = new Map<string, Node>([[budgetId, root]]);
@@ -212,6 +221,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
         continue;
       }
       const asked = actual[index] ?? 0;
+      // `>=` is equivalent (mutation testing): equal, both give the same value.
       // biome-ignore lint/complexity/useMathMinMax: a comparison, not a call (the JIT keeps plan in its mid tier, where Math.max is a call); amounts are validated integers
       const charge = asked > childCharges ? asked : childCharges;
       const base = held ?? childCharges;

@@ -254,3 +254,66 @@ describe("a charge past what was held, and adding amounts", () => {
     expect(addAmounts()).toEqual({});
   });
 });
+
+describe("the second mutation run's survivors", () => {
+  const reserved = (data: object) => ({ type: "budget.reserved", data }) as unknown as YokeEvent;
+  const settled = (data: object) => ({ type: "budget.settled", data }) as unknown as YokeEvent;
+
+  it("a request that is a string, an id that is not a string, an unknown parent: each named", () => {
+    const ledger = ledgerOf();
+    expect(refusal(() => ledger.reserve("r1" as never)).message).toBe("reserve: expected a request object");
+    expect(refusal(() => ledger.reserve({ reservationId: 5 as never, parentId: "b", amounts: {}, attribution: call })).message).toBe(
+      "reserve: reservationId must be a non-empty string",
+    );
+    const parent = refusal(() => ledger.reserve({ reservationId: "r1", parentId: "zz", amounts: {}, attribution: call }));
+    expect(parent.message).toBe('reserve: unknown reservation "zz"');
+    expect(ledger.snapshot().reservations).toEqual([]);
+  });
+
+  it("settle's amounts are named by the reservation", () => {
+    const ledger = ledgerOf();
+    ledger.reserve({ reservationId: "r1", parentId: "b", amounts: { tokens: 10 }, attribution: call });
+    expect(refusal(() => ledger.settle("r1", { calories: 1 } as never)).message).toBe('settle r1: unknown budget dimension "calories"');
+  });
+
+  it("apply: the budget itself is no reservation to reserve or settle; a reservation that does not fit names its figures", () => {
+    const ledger = ledgerOf();
+    expect(refusal(() => ledger.apply(reserved({ reservationId: "b", parentId: "b", amounts: {}, attribution: call }))).message).toBe(
+      'reserve: reservation "b" exists already',
+    );
+    expect(refusal(() => ledger.apply(settled({ reservationId: "b", charged: {} }))).message).toBe('settle: "b" is the budget itself, not a reservation');
+    const tooBig = refusal(() => ledger.apply(reserved({ reservationId: "r1", parentId: "b", amounts: { tool_ops: 6 }, attribution: call })));
+    expect(tooBig.message).toBe('budget.reserved: reservation "r1" does not fit: tool_ops 0 + 6 > 5 under "b"');
+    expect(tooBig.details).toEqual({ ok: false, dimension: "tool_ops", reservationId: "b", limit: 5, committed: 0, requested: 6 });
+  });
+
+  it("apply takes again a reservation of input tokens alone (its tokens derived), and zeros in a journaled charge or release", () => {
+    const ledger = createBudgetLedger({ budgetId: "b", limits: { input_tokens: 100, tokens: 1_000 } });
+    const opened = { type: "budget.opened", data: { budgetId: "b", limits: { input_tokens: 100, tokens: 1_000 } } } as unknown as YokeEvent;
+    ledger.apply(opened);
+    const withInput = { reservationId: "r1", parentId: "b", amounts: { input_tokens: 50 }, attribution: call };
+    ledger.apply(reserved(withInput));
+    ledger.apply(reserved(withInput));
+    expect(ledger.reservation("r1")?.amounts).toEqual({ input_tokens: 50, tokens: 50 });
+    // All released: the charge journaled with its zeros, the release with none, and the other way round.
+    ledger.apply(settled({ reservationId: "r1", charged: { input_tokens: 0, tokens: 0 }, released: { input_tokens: 50, tokens: 50 } }));
+    ledger.apply(reserved({ reservationId: "r2", parentId: "b", amounts: { tokens: 10 }, attribution: call }));
+    ledger.apply(settled({ reservationId: "r2", charged: { tokens: 10 }, released: { tokens: 0 } }));
+    expect(ledger.remaining("b")).toEqual({ input_tokens: 100, tokens: 990 });
+    // Settled again with another charge: refused, naming it.
+    const again = refusal(() => ledger.apply(settled({ reservationId: "r2", charged: { tokens: 9 } })));
+    expect(again.message).toBe('budget.settled: reservation "r2" is settled already, differently');
+  });
+
+  it("apply names a journaled settlement that does not match what the reservation holds, and budget.opened's bad limits", () => {
+    const ledger = ledgerOf();
+    ledger.apply(reserved({ reservationId: "r1", parentId: "b", amounts: { tokens: 10 }, attribution: call }));
+    const error = refusal(() => ledger.apply(settled({ reservationId: "r1", charged: { tokens: 4 }, released: { tokens: 5 } })));
+    expect(error.message).toMatch(/^budget\.settled: reservation "r1": the journaled charge and release do not match what it holds/);
+    expect(error.details).toEqual({ reservationId: "r1" });
+    const opened = { type: "budget.opened", data: { budgetId: "b", limits: { calories: 1 } } } as unknown as YokeEvent;
+    expect(refusal(() => ledger.apply(opened)).message).toBe('budget.opened limits: unknown budget dimension "calories"');
+    const settledBadly = settled({ reservationId: "r1", charged: { calories: 1 } });
+    expect(refusal(() => ledger.apply(settledBadly)).message).toBe('budget.settled charged: unknown budget dimension "calories"');
+  });
+});

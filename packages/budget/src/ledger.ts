@@ -170,6 +170,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
 
   /** Adds `delta` to the committed of `from` and every ancestor up to the first that names the dimension. */
   const propagate = (from: Node | undefined, index: number, delta: number): void => {
+    // A shortcut: adding 0 changes no figure (`false` here is equivalent, mutation testing; it only makes zeros a view reads alike).
     if (delta === 0) return;
     for (let node = from; node !== undefined; node = node.parent) {
       (node.committed ??= zeros())[index]! += delta;
@@ -300,6 +301,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   };
 
   // `released` is absent from a carried settlement (what the reservation held less `charged`): then only `charged` is compared.
+  // canonicalJson leaves an undefined member out, so `{ charged, released }` always is equivalent (mutation testing).
   const settledForm = (charged: Amounts, released: Amounts | undefined): string => canonicalJson(released === undefined ? { charged } : { charged, released });
 
   const applySettled = (data: CarriedSettlement): void => {

@@ -29,11 +29,8 @@ interface Node {
   overshoot: boolean;
 }
 
-/**
- * What settling gives back in one dimension: what was held less what was charged, never below zero (nothing when it held nothing).
- * `held <= charged` in place of `<` is equivalent (mutation testing): equal, both give 0. So is `index <= DIMENSION_COUNT` in
- * any loop over the dimensions of this file: index 11 reads undefined, adds nothing and propagates 0.
- */
+/** What settling gives back in one dimension: held less charged, never below zero (nothing when it held nothing). Mutation testing:
+ * `<=` here, and `index <= DIMENSION_COUNT` in any loop of this file (index 11 reads undefined, adds 0), are equivalent. */
 function releasedOf(held: number | undefined, charged: number): number {
   return held === undefined || held < charged ? 0 : held - charged;
 }
@@ -51,11 +48,9 @@ const ATTRIBUTION_STRINGS: ReadonlySet<string> = new Set(["turnId", "actionId", 
 /**
  * The fast path of validating an attribution (a reservation per model call and per dispatch):
  * a plain object the schema accepts as it is, checked by hand and copied; undefined for
- * anything else, which the schema then parses (and names what is wrong). A mutant that makes
- * it answer undefined more often (a test forced true, a name blanked in ATTRIBUTION_STRINGS,
- * the prototype test inverted, or `prepare` asking the schema always) is equivalent: the schema
- * parses the same value to the same result, slower. One that accepts more is killed
- * (ledger-refusals.mutation.test.ts).
+ * anything else, which the schema then parses (and names what is wrong). A mutant that answers
+ * undefined more often (or `prepare` asking the schema always) is equivalent: the schema gives
+ * the same result, slower. One that accepts more is killed (ledger-refusals.mutation.test.ts).
  */
 function plainAttribution(value: unknown): ChargeAttribution | undefined {
   if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;

@@ -57,6 +57,9 @@ export type { SqliteJournalOptions } from "./sqlite-journal-options.js";
 
 const END_OF_RUN = Number.MAX_SAFE_INTEGER;
 
+/** A run head the append transaction could not check yet: its key is not in the ring. */
+type UnverifiedHead = Extract<VerifyResult, { ok: false }> & { readonly missingKeyId: string };
+
 /**
  * Opens (creating or migrating as needed) a SQLite journal: one `events` table keyed by
  * `(tenant_id, run_id, seq)`, WAL mode, every query scoped by tenant. Each append is one
@@ -192,7 +195,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
     (scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], appendOptions: AppendOptions | undefined, key: ChainKey | undefined) => {
       checkAppendLease(scope, (leaseStatements as LeaseStatements).get(scope), appendOptions, clock.now());
       const cached = heads.get(scope);
-      const head = cached?.length === expectedSeq ? cached : (statements.head(scope) ?? EMPTY_HEAD);
+      // A head this journal sealed itself is trusted; any other is checked below before it is extended.
+      const own = cached?.length === expectedSeq;
+      const head = own ? cached : (statements.head(scope) ?? EMPTY_HEAD);
       const witnessed = witness?.witness.expected(scope);
       if (witnessed !== undefined && head.length < witnessed.length) {
         throw witnessFailureError(
@@ -207,6 +212,13 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
         );
       }
       if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
+      if (key !== undefined && !own && head.length > 0) {
+        // A keyed journal never extends a head it cannot verify: one sealed with other key material
+        // under the same key id would leave the run unreadable to the real key holder.
+        const failure = statements.checkAt(scope, head.length - 1, keys as JournalKeyRing);
+        if (failure?.missingKeyId !== undefined) return failure as UnverifiedHead;
+        if (failure !== null) throw chainError(scope, failure);
+      }
       const sealed = sealDrafts(scope, head, drafts, key);
       const events: JournalEvent[] = new Array(sealed.length); // preallocated; a growing array ends the same
       for (let index = 0; index < sealed.length; index++) {
@@ -257,7 +269,17 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       if (key !== undefined) assertOpen();
       let events: JournalEvent[];
       try {
-        events = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[];
+        let outcome = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[] | UnverifiedHead;
+        // The head names a key the ring has not resolved yet: ask the provider (outside the write
+        // lock), then try once more; a head still unverifiable is refused.
+        if (!Array.isArray(outcome)) {
+          const asked = await (keys as JournalKeyRing).lookup(scope.tenantId, outcome.missingKeyId);
+          assertOpen();
+          if (asked === undefined) throw chainError(scope, outcome);
+          outcome = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[] | UnverifiedHead;
+          if (!Array.isArray(outcome)) throw chainError(scope, outcome);
+        }
+        events = outcome;
       } catch (error) {
         // The head cache only saves a query: an entry is used only at its own length, and a stale one
         // then meets the stored row of that seq, a conflict either way. Forgetting (and setting,

@@ -31,7 +31,7 @@ import { LeaseStatements, createSqliteRunLeases } from "./sqlite-leases.js";
 import { closeQuietly, createAtomically, emptyFile } from "./sqlite-journal-file.js";
 import { LONE_SURROGATE, checkOptions, storable, type SqliteJournalOptions } from "./sqlite-journal-options.js";
 import { sequenceOption } from "./read-range.js";
-import { openWitnessGuard, refuseEmptyOverWitness, witnessFailureError, type WitnessGuard } from "./sqlite-witness-guard.js";
+import { openWitnessGuard, refuseEmptyOverWitness, unwitnessedError, witnessFailureError, type WitnessGuard } from "./sqlite-witness-guard.js";
 
 /**
  * A `JournalV1` over one SQLite file, with the durability level it was opened with.
@@ -305,10 +305,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
           witnessTransaction.immediate(scope, head);
         } catch (error) {
           // The events are durable; only the witness line is missing, which leaves it behind, never wrong.
-          // A witness deleted or replaced after open is refused here as JOURNAL_WITNESS_INVALID
-          // (tested); that YokeError passes toJournalError unchanged, so the operation name only
-          // labels a file-system failure of the write itself (a full disk), which no test provokes.
-          throw toJournalError(error, "record the head witness");
+          // A witness deleted or replaced after open is JOURNAL_WITNESS_INVALID; a write the file system
+          // refused (a full disk) is JOURNAL_UNAVAILABLE saying the events are committed (both tested).
+          throw unwitnessedError(scope, last.seq, toJournalError(error, "record the head witness"));
         }
       }
       return { lastSeq: last.seq, headHash: last.hash, events };

@@ -56,6 +56,24 @@ describe("sqlite journal, keyed: the head is verified before a journal's first a
     }
   });
 
+  it("an unkeyed journal does not extend a keyed run either: JOURNAL_KEY_UNAVAILABLE (key_required), nothing written", async () => {
+    const filename = directory.file("journal.db");
+    const owner = await createSqliteJournal({ filename, keys: testKeys().provider });
+    const plain = await createSqliteJournal({ filename });
+    try {
+      await owner.append(scope, 0, [runStartedDraft(), ...notes(1)]);
+      expect(await rejectionOf(plain.append(scope, 2, notes(1)))).toMatchObject({
+        code: "JOURNAL_KEY_UNAVAILABLE",
+        details: { seq: 1, reason: "key_required" },
+      });
+      expect(eventCount(filename)).toBe(2);
+      expect(await owner.verify(scope)).toMatchObject({ ok: true, events: 2 });
+    } finally {
+      await plain.close();
+      await owner.close();
+    }
+  });
+
   it("lets the key holder extend a run another journal of its own wrote, after a rotation (asking keyById for the head's key)", async () => {
     const filename = directory.file("journal.db");
     const keys = testKeys("k1");

@@ -13,9 +13,9 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { createContextCompiler } from "@yoke/context-compiler";
-import type { LazySqliteJournal } from "@yoke/journal";
 import { createCompiledContext, noteJournaledArtifacts, observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { resolveOptions, resolvePrincipal } from "./harness-deps.js";
+import { openPathJournal } from "./journal-path.js";
 import type {
   ApproveOptions,
   DenyOptions,
@@ -71,24 +71,7 @@ import { forkArtifacts } from "./subagents/fork-source.js";
 export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
   const deps = withSubagents(options, (childOptions) => resolveOptions(childOptions), startRun, resumeRun, owned);
   const ownsJournal = typeof options.journal === "string";
-  /**
-   * A journal path is opened before the run's lease is taken, and created only by a call that
-   * starts something new: a resume never invents an empty journal where a lost one was.
-   */
-  const openJournalPath = async (createIfMissing: boolean, operation: string): Promise<void> => {
-    const lazy = deps.journal as Partial<LazySqliteJournal>;
-    if (!ownsJournal || typeof lazy.open !== "function") return;
-    try {
-      await lazy.open({ createIfMissing });
-    } catch (error) {
-      if (!YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED")) throw error;
-      const hint = operation === "startOrResume" ? "pass createJournal: true to start a new journal there" : "there is nothing to resume";
-      throw new YokeError("JOURNAL_NOT_INITIALIZED", `${operation}: there is no journal at ${String(options.journal)} (never created, or deleted): ${hint}`, {
-        details: error.details,
-        cause: error,
-      });
-    }
-  };
+  const openJournalPath = (createIfMissing: boolean, operation: string) => openPathJournal(deps.journal, options.journal, createIfMissing, operation);
 
   const harness: Harness = {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult | WaitingRunResult> {

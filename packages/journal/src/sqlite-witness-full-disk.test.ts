@@ -162,6 +162,36 @@ describe.skipIf(cannotMount !== undefined)("sqlite journal: head witness on a fu
       }),
   );
 
+  it("a disk too full for SQLite itself: appends fail typed with nothing committed, and go on once space returns", () =>
+    inDirectory("sqlite-full", async (directory, closing) => {
+      const filename = join(directory, "journal.db");
+      const journal = await createSqliteJournal({ filename });
+      closing.push(journal);
+      await journal.append(scope, 0, [runStartedDraft()]);
+      const before = readFileSync(`${filename}-head`);
+      const filler = fillDisk(directory);
+      // Big enough that the -wal must grow, whatever room its last page had.
+      const big = [eventDraft("test.noted", { text: "x".repeat(3 * PAGE) })];
+      let seq = 1;
+      let refused: unknown;
+      for (; seq < 20 && refused === undefined; seq++)
+        refused = await journal.append(scope, seq, big).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(refused).toMatchObject({ code: "JOURNAL_UNAVAILABLE", retryable: false });
+      const committed = seq - 2;
+      expect(raw(filename, (db) => db.prepare("SELECT count(*) AS n FROM events").get())).toEqual({ n: committed + 1 });
+      if (committed === 0) expect(readFileSync(`${filename}-head`)).toEqual(before);
+      rmSync(filler);
+      await journal.append(scope, committed + 1, note(committed + 1));
+      await journal.close();
+      expect(await codeOfOpen(filename)).toBeUndefined();
+      const reader = await createSqliteJournal({ filename, readOnly: true });
+      closing.push(reader);
+      expect(await reader.verify(scope)).toMatchObject({ ok: true, events: committed + 2 });
+    }));
+
   it("a compaction that runs out of space keeps the witness it would have replaced, and leaves no temp file", () =>
     inDirectory("compaction", (directory, closing) => {
       const path = join(directory, "journal.db-head");

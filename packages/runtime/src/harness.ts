@@ -15,6 +15,7 @@ import {
 import { createContextCompiler } from "@yoke/context-compiler";
 import { createCompiledContext, noteJournaledArtifacts, observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { resolveOptions, resolvePrincipal } from "./harness-deps.js";
+import { openPathJournal } from "./journal-path.js";
 import type {
   ApproveOptions,
   DenyOptions,
@@ -70,6 +71,7 @@ import { forkArtifacts } from "./subagents/fork-source.js";
 export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
   const deps = withSubagents(options, (childOptions) => resolveOptions(childOptions), startRun, resumeRun, owned);
   const ownsJournal = typeof options.journal === "string";
+  const openJournalPath = (createIfMissing: boolean, operation: string) => openPathJournal(deps.journal, options.journal, createIfMissing, operation);
 
   const harness: Harness = {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult | WaitingRunResult> {
@@ -77,6 +79,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       throwIfAborted(startOptions.signal);
       const runId = startOptions.runId === undefined ? newId(deps.ids, "run") : parseId("run", startOptions.runId);
       const scope = { tenantId: deps.tenantId, runId };
+      await openJournalPath(true, "start");
       return owned(deps, scope, { signal: startOptions.signal }, async (lease) => {
         if ((await deps.journal.head(scope)) !== null) {
           throw new YokeError("RUN_ALREADY_EXISTS", `run ${runId} already exists; resume it instead`, { details: { ...scope } });
@@ -87,6 +90,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
 
     async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult | WaitingRunResult> {
       const scope = { tenantId: deps.tenantId, runId };
+      await openJournalPath(false, "resume");
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
         resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions),
       );
@@ -96,7 +100,11 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       checkTask(task);
       throwIfAborted(options?.signal);
       if (options?.runId === undefined) throw new YokeError("CONFIG_INVALID", "startOrResume: options.runId is required");
+      if (options.createJournal !== undefined && typeof options.createJournal !== "boolean") {
+        throw new YokeError("CONFIG_INVALID", "startOrResume: createJournal must be a boolean", { details: { option: "createJournal" } });
+      }
       const scope = { tenantId: deps.tenantId, runId: parseId("run", options.runId) };
+      await openJournalPath(options.createJournal === true, "startOrResume");
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
         (await deps.journal.head(scope)) === null ? startRun(deps, scope, task, options, lease) : resumeRun(deps, scope, options.signal, lease),
       );

@@ -66,13 +66,15 @@ describe("the fold of approvals", () => {
     expect(state.phase).toBe("tools_pending");
     expect(state.principal).toEqual({ id: "user_1", authenticated: true, scopes: ["banking.pay"] });
     expect(state.actions[0]!.status.state).toBe("awaiting_approval");
-    expect(awaitingApprovals(state)).toEqual([{ approvalId: "approval_1", actionId: "action_1", status: "requested", binding }]);
+    expect(awaitingApprovals(state)).toEqual([
+      { approvalId: "approval_1", actionId: "action_1", status: "requested", binding, requestExpiresAt: binding.expiresAt },
+    ]);
   });
 
   it("a granted approval authorizes the action; it no longer waits", () => {
     const state = reduceRun(eventsOf([...parked, granted, authorized]));
     expect(state.actions[0]!.status.state).toBe("authorized");
-    expect(state.approvals.get("approval_1")).toMatchObject({ status: "granted", approver: "ops_1" });
+    expect(state.approvals.get("approval_1")).toMatchObject({ status: "granted", approver: "ops_1", requestExpiresAt: binding.expiresAt });
     expect(awaitingApprovals(state)).toEqual([]);
   });
 
@@ -93,7 +95,7 @@ describe("the fold of approvals", () => {
       data: { actionId: "action_1", approvalId: "approval_1", code: "APPROVAL_EXPIRED", fields: ["expiresAt"], reason: "expired" },
     };
     const state = reduceRun(eventsOf([...parked, granted, voided]));
-    expect(state.approvals.get("approval_1")?.status).toBe("voided");
+    expect(state.approvals.get("approval_1")).toMatchObject({ status: "voided", code: "APPROVAL_EXPIRED", reason: "expired" });
     expect(awaitingApprovals(state)).toEqual([]);
   });
 });

@@ -209,4 +209,29 @@ describe("policy is asked again for every attempt", () => {
       previousPolicy: { effect: "allow", ruleId: "small-payments" },
     });
   });
+
+  it("an engine that fails when attempt 2 is due dispatches nothing: the run fails, resumable, and the resume decides the attempt", async () => {
+    let broken = false;
+    const engine: PolicyEngineV1 = {
+      specificationVersion: "v1",
+      revision: POLICY_V1,
+      decide: () => {
+        if (broken) throw new YokeError("POLICY_INVALID", "the policy store is unreachable");
+        return { effect: "allow", ruleId: "syncs-allowed", policyRevision: POLICY_V1, reason: "fine" };
+      },
+    };
+    const sync = flakySync(() => {
+      broken = true;
+    });
+    const { harness, journal } = policyRig([callTools([{ name: "sync", args: { key: "k" } }]), say("synced")], { policy: engine, tools: [sync.tool] });
+    const error = await rejectionOf(harness.start("sync k", { runId: RUN }));
+    expect(YokeError.hasCode(error, "POLICY_INVALID")).toBe(true);
+    expect(sync.attempts).toEqual([1]);
+    const types = (await events(journal, RUN)).map((event) => event.type);
+    expect(types.slice(-2)).toEqual(["action.admitted", "run.failed"]);
+    broken = false;
+    const done = await harness.resume(RUN);
+    expect(done.outcome?.status).toBe("completed");
+    expect(sync.attempts).toEqual([1, 2]);
+  });
 });

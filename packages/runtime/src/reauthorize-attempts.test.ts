@@ -234,4 +234,35 @@ describe("policy is asked again for every attempt", () => {
     expect(done.outcome?.status).toBe("completed");
     expect(sync.attempts).toEqual([1, 2]);
   });
+
+  it.each([
+    ["the same revision", POLICY_V1, [1, 2], "ok"],
+    ["a new revision", POLICY_V2, [1], "POLICY_CHANGED"],
+  ] as const)(
+    "a retry of an approved action still needing approval under %s: runs only under the revision the approval answered",
+    async (_label, revision, attempts, status) => {
+      const policy = swappableEngine();
+      policy.swap({ revision: POLICY_V1, effect: "require_approval", rule: "syncs-need-a-person" });
+      const sync = flakySync(() => policy.swap({ revision, effect: "require_approval", rule: "syncs-need-a-person" }));
+      const { harness, journal } = policyRig(
+        [
+          callTools([{ name: "sync", args: { key: "k" } }]),
+          (request) => {
+            const [result] = lastToolResults(request.messages);
+            expect(result?.result.error?.code ?? result?.result.status).toBe(status);
+            return say("done");
+          },
+        ],
+        { policy: policy.engine, tools: [sync.tool] },
+      );
+      const parked = await harness.start("sync k");
+      await harness.approve(parked.runId, parked.waiting!.approvals[0]!.approvalId, { approver: "ops" });
+      const done = await harness.resume(parked.runId);
+      expect(done.outcome?.status).toBe("completed");
+      expect(sync.attempts).toEqual(attempts);
+      const leased = (await events(journal, parked.runId)).find((event) => event.type === "action.leased" && event.data.attempt === 2);
+      if (status === "ok") expect(leased?.data).toMatchObject({ rule: "approval", policy: { effect: "require_approval", policyRevision: POLICY_V1 } });
+      else expect(leased?.data).not.toHaveProperty("policy");
+    },
+  );
 });

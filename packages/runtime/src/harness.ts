@@ -28,7 +28,7 @@ import type {
   StartOrResumeOptions,
   WaitingRunResult,
 } from "./harness-types.js";
-import { approvalOf } from "./approvals.js";
+import { approvalOf, grantOrVoid, type ApprovalDecision } from "./approvals.js";
 import { takeRunLease, type HeldLease } from "./run-lease.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
@@ -148,27 +148,21 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       if (approveOptions.expiresAt !== undefined && !Number.isInteger(approveOptions.expiresAt)) {
         throw new YokeError("CONFIG_INVALID", "approve: expiresAt must be an integer (epoch ms)", { details: { option: "expiresAt" } });
       }
-      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (approval, actionId) => ({
-        type: "approval.granted",
-        at: deps.clock.now(),
-        causationId: actionId,
-        data: {
-          actionId,
-          approvalId,
-          approver: approveOptions.approver,
-          binding: { ...approval.binding, expiresAt: approveOptions.expiresAt ?? deps.clock.now() + deps.approvalTtlMs },
-        },
-      }));
+      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (approval) =>
+        grantOrVoid(approval, { ...approveOptions, now: deps.clock.now(), ttlMs: deps.approvalTtlMs }),
+      );
     },
 
     async deny(runId: string, approvalId: string, denyOptions: DenyOptions): Promise<ApprovalRecord> {
       checkApprover(denyOptions?.approver);
       if (typeof denyOptions.reason !== "string") throw new YokeError("CONFIG_INVALID", "deny: reason must be a string", { details: { option: "reason" } });
-      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (_approval, actionId) => ({
-        type: "approval.denied",
-        at: deps.clock.now(),
-        causationId: actionId,
-        data: { actionId, approvalId, approver: denyOptions.approver, reason: denyOptions.reason },
+      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, ({ actionId }) => ({
+        draft: {
+          type: "approval.denied",
+          at: deps.clock.now(),
+          causationId: actionId,
+          data: { actionId, approvalId, approver: denyOptions.approver, reason: denyOptions.reason },
+        },
       }));
     },
 
@@ -185,13 +179,14 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
 /**
  * Journals a person's decision on an approval request, under the run's lease: the request
  * must exist and still wait (status `requested`, its action parked), else APPROVAL_NOT_FOUND;
- * a finished run is RUN_FINISHED. Returns the approval as decided.
+ * a finished run is RUN_FINISHED. Returns the approval as decided, or throws the decision's
+ * refusal once it is journaled (an approval that came after the request expired).
  */
 async function decideApproval(
   deps: HarnessDeps,
   scope: RunScope,
   approvalId: string,
-  draft: (approval: ApprovalRecord, actionId: string) => YokeEventDraft,
+  decide: (approval: ApprovalRecord) => ApprovalDecision,
 ): Promise<ApprovalRecord> {
   return owned(deps, scope, { signal: undefined }, async (lease) => {
     const accumulator = await load(deps, scope);
@@ -210,8 +205,10 @@ async function decideApproval(
       });
     }
     const context = newContext(deps, scope, accumulator, createCompiledContext(), undefined, lease);
-    await commit(context, [draft(approval, approval.actionId)]);
+    const { draft, refusal } = decide(approval);
+    await commit(context, [draft]);
     context.logger.info({ approvalId, actionId: approval.actionId, status: approvalOf(accumulator.peek(), approval.actionId)?.status }, "approval decided");
+    if (refusal !== undefined) throw refusal;
     return accumulator.peek().approvals.get(approvalId)!;
   });
 }

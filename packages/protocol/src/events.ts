@@ -236,6 +236,22 @@ export const EVENT_DATA_SCHEMAS = {
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
   "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema, ...decided }),
   /**
+   * The calls of one response past the run's `maxToolCallsPerTurn`, none of which ran,
+   * answered together so the answer stays bounded however many the model proposed: `count`
+   * calls from the call at `fromIndex` (0-based, among the response's tool calls) to the
+   * last. The first of them (`toolCallId`, `toolName`) gets `result`; the others are left out
+   * of the conversation (the fold drops them from the response's assistant message), so
+   * every call the provider is shown still has exactly one result. Journals written before
+   * it have one `tool.rejected` (TOOL_CALL_LIMIT) per call instead.
+   */
+  "tool.excess_rejected": z.object({
+    ...callRef,
+    fromIndex: z.number().int().nonnegative(),
+    count: z.number().int().positive(),
+    code: z.string(),
+    result: ToolResultEnvelopeSchema,
+  }),
+  /**
    * Legacy: journals written before action transactions (docs/decisions/0002). Read and
    * folded, never written; `action.admitted` (or `action.executing`) replaced it.
    */

@@ -5,7 +5,7 @@ import { parseYokeEvent } from "./events.js";
 import type { Message, ToolResultPart } from "./model.js";
 import { toolCallsOf } from "./model.js";
 import { addUsage } from "./provider.js";
-import { applyToolRevisionEvent, checkPinnedRevision } from "./run-state-tools.js";
+import { applyToolRevisionEvent, checkPinnedRevision, dropExcessCalls } from "./run-state-tools.js";
 import { applyApprovalEvent } from "./run-state-approvals.js";
 import { invalid } from "./fold-invalid.js";
 import type { ActionRecord, MutableRunState, RunState } from "./run-state-types.js";
@@ -169,6 +169,9 @@ export class RunStateAccumulator {
         };
         return;
       }
+      case "tool.excess_rejected":
+        this.#resolve(state, dropExcessCalls(state, event), event.data.result, event.seq);
+        return;
       case "tool.rejected":
       case "tool.completed": {
         const actionId = event.type === "tool.completed" ? event.data.actionId : undefined;

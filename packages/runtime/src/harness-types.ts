@@ -221,8 +221,10 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   truncatedCallRetries?: number;
   /**
    * Tool calls one model response may run. Default 64. Calls past it, in proposal order, are
-   * not run: each goes back to the model as a `tool.rejected` with TOOL_CALL_LIMIT. Pinned in
-   * `run.started` (`limits.maxToolCallsPerTurn`), so a resume decides the same way.
+   * not run: they are answered together by one `tool.excess_rejected` (TOOL_CALL_LIMIT), whose
+   * result the first of them gets; the others are left out of the conversation, so the next
+   * request stays bounded however many calls the model proposed. Pinned in `run.started`
+   * (`limits.maxToolCallsPerTurn`), so a resume decides the same way.
    */
   maxToolCallsPerTurn?: number;
   /**

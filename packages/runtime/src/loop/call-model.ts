@@ -21,13 +21,14 @@ import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { cancelOf, watchInbox } from "../interrupts.js";
 import { cancelDrafts, type AbortedCall } from "./cancel-run.js";
+import { excessCallsDraft } from "./excess-calls.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
  * model, and commit in one transaction the response and the verdict on each proposed call
  * (`tool.rejected`, or `action.admitted` for the calls that will run; when none will, the next
  * turn's start joins the same transaction). Calls past the run's `maxToolCallsPerTurn` are
- * rejected (TOOL_CALL_LIMIT). Each failed attempt is journaled as `model.failed` (one append
+ * rejected (TOOL_CALL_LIMIT) together, in one bounded `tool.excess_rejected`. Each failed attempt is journaled as `model.failed` (one append
  * each: only off the happy path); the last one, when no attempt follows, shares its append
  * with the `run.failed` that says the run stopped; the error propagates and the run stays
  * resumable here.
@@ -106,7 +107,19 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
   const blockers: Blockers = [];
   const judged = drafts.length;
+  const excess = excessCallsDraft(
+    context,
+    state,
+    calls,
+    calls.map((_, index) => ({ index })),
+    turnId,
+  );
   for (const [index, decision] of decisions.entries()) {
+    // The calls past the cap are answered together, bounded however many there are.
+    if (excess !== undefined && index === state.maxToolCallsPerTurn) {
+      drafts.push(excess);
+      break;
+    }
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {

@@ -161,11 +161,15 @@ export const EVENT_DATA_SCHEMAS = {
      * `maxEventOutputBytes`: UTF-8 bytes of one tool result (its text and structured output)
      * an event may hold inline; a larger result goes to an artifact store, or is answered with
      * TOOL_OUTPUT_TOO_LARGE; absent in journals written before it (no limit).
+     * `maxToolInputBytes`: UTF-8 bytes of one tool call's arguments the run keeps; a larger
+     * call is journaled without them (`omitted`) and answered with TOOL_INPUT_TOO_LARGE;
+     * absent in journals written before it (no limit).
      */
     limits: z.object({
       maxTurns: z.number().int().positive(),
       maxToolCallsPerTurn: z.number().int().positive().optional(),
       maxEventOutputBytes: z.number().int().positive().optional(),
+      maxToolInputBytes: z.number().int().positive().optional(),
     }),
     /**
      * A child run (a subagent): the parent's run and the `spawn_subagent` action that started

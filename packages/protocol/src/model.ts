@@ -16,6 +16,9 @@ export type TextPart = z.infer<typeof TextPartSchema>;
  * A tool call as the model proposed it. `rawArguments` is exactly what the model sent;
  * `arguments` is its parse, absent when the raw text was not valid JSON (then
  * `argumentsError` says why). The runtime validates `arguments` against the tool's schema.
+ * `omitted`: the runtime did not keep the arguments (they were larger than the run's
+ * `maxToolInputBytes`, here `limit`); `rawArguments` is then `"{}"`, and `bytes` and `sha256`
+ * (of the UTF-8 text the model sent) identify what was left out. Such a call is never run.
  */
 export const ToolCallPartSchema = z.object({
   type: z.literal("tool-call"),
@@ -24,6 +27,7 @@ export const ToolCallPartSchema = z.object({
   rawArguments: z.string(),
   arguments: JsonValueSchema.optional(),
   argumentsError: z.string().optional(),
+  omitted: z.object({ bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/), limit: z.number().int().positive() }).optional(),
   providerMetadata: ProviderMetadataSchema.optional(),
 });
 export type ToolCallPart = z.infer<typeof ToolCallPartSchema>;

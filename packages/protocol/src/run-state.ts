@@ -421,6 +421,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     maxTurns: data.limits.maxTurns,
     maxToolCallsPerTurn: data.limits.maxToolCallsPerTurn,
     maxEventOutputBytes: data.limits.maxEventOutputBytes,
+    maxToolInputBytes: data.limits.maxToolInputBytes,
     phase: "ready",
     turns: 0,
     currentTurnId: undefined,

@@ -41,7 +41,12 @@ describe("tool calls per turn and at once", () => {
 
     const events = (await readAll(journal, runId)).map(parseYokeEvent);
     const started = events[0]!;
-    expect(started.type === "run.started" && started.data.limits).toEqual({ maxTurns: 20, maxToolCallsPerTurn: 64, maxEventOutputBytes: 262_144 });
+    expect(started.type === "run.started" && started.data.limits).toEqual({
+      maxTurns: 20,
+      maxToolCallsPerTurn: 64,
+      maxEventOutputBytes: 262_144,
+      maxToolInputBytes: 1_048_576,
+    });
     expect(events.filter((event) => event.type === "action.admitted")).toHaveLength(64);
     // The 1,936 calls past the cap: one answer (issue 33), not one each.
     expect(events.filter((event) => event.type === "tool.rejected")).toHaveLength(0);

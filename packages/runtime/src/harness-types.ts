@@ -248,6 +248,14 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    */
   maxEventOutputBytes?: number;
   /**
+   * UTF-8 bytes of one tool call's arguments (as the model sent them) a run keeps. Default
+   * 1 048 576 (1 MiB). A larger call is never run and its arguments are never journaled: the
+   * response is journaled with the call's arguments replaced by `{}` and their size and
+   * SHA-256 (`omitted`), and the model is told TOOL_INPUT_TOO_LARGE. Pinned in `run.started`
+   * (`limits.maxToolInputBytes`), so a resume decides the same way.
+   */
+  maxToolInputBytes?: number;
+  /**
    * Where tool results larger than `maxEventOutputBytes` go, content-addressed (see
    * `createFileArtifactStore` in @yoke/journal). Each is stored once and is durable before the
    * event that references it; pass the same store to `reconstructRequest`. Default: none.

@@ -237,7 +237,12 @@ async function startRun(
       tools: snapshot === undefined ? [...deps.tools.values()].map((tool) => tool.spec) : snapshot.revisions.map((revision) => revision.spec),
       ...(snapshot === undefined ? {} : { toolSnapshot: snapshot }),
       ...principalData(deps, scope, startOptions),
-      limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
+      limits: {
+        maxTurns: deps.maxTurns,
+        maxToolCallsPerTurn: deps.maxToolCallsPerTurn,
+        maxEventOutputBytes: deps.maxEventOutputBytes,
+        maxToolInputBytes: deps.maxToolInputBytes,
+      },
       ...(parent === undefined ? {} : { parent: parentData(parent) }),
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },

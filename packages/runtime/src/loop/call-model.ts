@@ -22,6 +22,7 @@ import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { cancelOf, watchInbox } from "../interrupts.js";
 import { cancelDrafts, type AbortedCall } from "./cancel-run.js";
 import { excessCallsDraft } from "./excess-calls.js";
+import { boundToolInputs } from "../bound-input.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
@@ -62,7 +63,8 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       logger: context.logger,
       timeoutMs: context.deps.modelCallTimeoutMs,
       timers: context.deps.timers,
-      accept: normalizeResponse,
+      // Arguments past the run's limit are dropped first, before normalization copies them.
+      accept: (raw) => normalizeResponse(boundToolInputs(raw, state.maxToolInputBytes)),
       onAttempt: (started) => {
         attempt = started;
       },

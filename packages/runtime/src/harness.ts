@@ -36,6 +36,7 @@ import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
 import { abortLive, appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
 import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import { signatureRules } from "./loop-detection.js";
 import { answerWaiting } from "./loop/answer-waiting.js";
 import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-control.js";
 import { RunBudget } from "./budget/run-budget.js";
@@ -298,7 +299,7 @@ async function resumeRun(
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
   const budget = new RunBudget(deps, scope.runId);
-  const facts = createRunFacts();
+  const facts = createRunFacts(signatureRules(deps));
   const accumulator = await load(deps, scope, compiled, budget, facts);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
   await answerWaiting(context, answer);
@@ -371,7 +372,7 @@ function newContext(
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
   budget: RunBudget = new RunBudget(deps, scope.runId),
-  facts: RunFacts = createRunFacts(),
+  facts: RunFacts = createRunFacts(signatureRules(deps)),
 ): RunContext {
   return {
     deps,

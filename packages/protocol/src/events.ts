@@ -220,7 +220,19 @@ export const EVENT_DATA_SCHEMAS = {
     artifacts: z.array(z.object({ hash: HashSchema, text: z.string() })).optional(),
     compactions: z.array(JsonObjectSchema).optional(),
   }),
-  "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative(), ...settles }),
+  /**
+   * `argumentsFromRaw`: the response's tool calls were journaled without `arguments` where
+   * those were exactly the parse of `rawArguments` (the argument text is kept once); a reader
+   * gives them back with `withParsedArguments`, as the fold does. Absent in journals written
+   * before it (every call kept both).
+   */
+  "model.responded": z.object({
+    ...turnRef,
+    response: ModelResponseSchema,
+    latencyMs: z.number().nonnegative(),
+    ...settles,
+    argumentsFromRaw: z.literal(true).optional(),
+  }),
   /**
    * One model call attempt that failed (a provider error, a deadline that passed, a response
    * that breaks the contract). `retryable`: the error's class allows another attempt;

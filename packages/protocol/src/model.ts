@@ -323,6 +323,24 @@ export function toolCallsOf(response: Pick<ModelResponse, "content">): ToolCallP
 }
 
 /**
+ * `response` with each tool call's `arguments` given back from its `rawArguments`, where a
+ * call has neither (`model.responded` with `argumentsFromRaw`: the journal keeps the text
+ * the model sent once, not its parse too). A call whose text does not parse is left as it is;
+ * the same object when no call changes.
+ */
+export function withParsedArguments(response: ModelResponse): ModelResponse {
+  let content: ModelResponse["content"] | undefined;
+  for (const [index, part] of response.content.entries()) {
+    if (part.type !== "tool-call" || part.arguments !== undefined || part.argumentsError !== undefined || part.omitted !== undefined) continue;
+    const parsed = parseToolArguments(part.rawArguments);
+    if (!parsed.ok) continue;
+    content ??= response.content.slice();
+    content[index] = { ...part, arguments: parsed.value };
+  }
+  return content === undefined ? response : { ...response, content };
+}
+
+/**
  * Parses a model's raw tool arguments. Never throws: malformed JSON is a value the runtime
  * returns to the model.
  */

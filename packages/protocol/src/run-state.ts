@@ -3,7 +3,7 @@ import { YokeError } from "./errors.js";
 import type { JournalEvent, YokeEvent, EventData } from "./events.js";
 import { parseYokeEvent } from "./events.js";
 import type { Message, ToolResultPart } from "./model.js";
-import { toolCallsOf } from "./model.js";
+import { toolCallsOf, withParsedArguments } from "./model.js";
 import { addUsage } from "./provider.js";
 import { applyToolRevisionEvent, checkPinnedRevision, dropExcessCalls } from "./run-state-tools.js";
 import { applyApprovalEvent } from "./run-state-approvals.js";
@@ -140,7 +140,7 @@ export class RunStateAccumulator {
         return;
       case "model.responded": {
         if (state.phase !== "awaiting_response") throw invalid(event, `model.responded in phase ${state.phase}`);
-        const response = event.data.response;
+        const response = event.data.argumentsFromRaw === true ? withParsedArguments(event.data.response) : event.data.response;
         state.lastResponse = response;
         state.usage = addUsage(state.usage, response.usage);
         if (response.content.length > 0) pushMessage(state, { role: "assistant", content: response.content }, event.seq);

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import type { ModelResponse, ToolCallPart } from "@yoke/protocol";
+import { canonicalJson, parseToolArguments, type ModelResponse, type ToolCallPart } from "@yoke/protocol";
 
 /**
  * `response` with the arguments of every tool call larger than `limit` UTF-8 bytes (the run's
@@ -33,4 +33,24 @@ export function boundToolInputs(response: ModelResponse, limit: number | undefin
     content[index] = bounded;
   }
   return content === undefined ? response : { ...response, content };
+}
+
+/**
+ * `response` as `model.responded` journals it: each tool call's `arguments` left out where
+ * they are exactly the parse of its `rawArguments`, so the argument text is stored once (the
+ * fold gives the parse back, `withParsedArguments`). `undefined` when no call has any to leave
+ * out (the event then carries the response as it is, without `argumentsFromRaw`).
+ */
+export function journaledResponse(response: ModelResponse): ModelResponse | undefined {
+  let content: ModelResponse["content"] | undefined;
+  for (const [index, part] of response.content.entries()) {
+    if (part.type !== "tool-call" || part.arguments === undefined || part.argumentsError !== undefined || part.omitted !== undefined) continue;
+    const parsed = parseToolArguments(part.rawArguments);
+    // A parse that differs (an adapter that repaired the text, a test double) is kept: it is not derivable.
+    if (!parsed.ok || canonicalJson(parsed.value) !== canonicalJson(part.arguments)) continue;
+    const { arguments: _parse, ...rest } = part;
+    content ??= response.content.slice();
+    content[index] = rest;
+  }
+  return content === undefined ? undefined : { ...response, content };
 }

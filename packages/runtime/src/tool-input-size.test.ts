@@ -84,3 +84,27 @@ describe("maxToolInputBytes", () => {
     expect(file.written).toEqual([20_000]);
   });
 });
+
+describe("a tool argument is journaled once", () => {
+  it("a 300 KB argument: the response keeps the model's text, not its parse too; the fold gives the parse back; a resume runs it", async () => {
+    const file = writer();
+    const size = 300_000;
+    const args = { path: "a.txt", content: "w".repeat(size) };
+    const { harness, journal, model } = rig([callTools([{ name: "write_file", args }]), say("done")], { tools: [file.tool] });
+    const { runId, state } = await harness.start("t");
+    expect(file.written).toEqual([size]);
+    const stored = await readAll(journal, runId);
+    // The text the model sent, and the validated input the action runs: two copies, not three.
+    const bytes = stored.reduce((sum, event) => sum + JSON.stringify(event).length, 0);
+    expect(bytes).toBeLessThan(2.2 * size);
+    const responded = stored.find((event) => event.type === "model.responded")!;
+    const part = (responded.data as { response: { content: Record<string, unknown>[] } }).response.content[0]!;
+    expect(part.rawArguments).toBe(JSON.stringify(args));
+    expect(part).not.toHaveProperty("arguments");
+    // What the run (and the model, next turn) sees is unchanged: the call with its parsed arguments.
+    const assistant = state.messages.find((message) => message.role === "assistant");
+    expect(assistant?.role === "assistant" && assistant.content[0]).toMatchObject({ type: "tool-call", arguments: args });
+    const shown = model.calls[1]!.messages.find((message) => message.role === "assistant");
+    expect(shown?.role === "assistant" && shown.content[0]).toMatchObject({ type: "tool-call", arguments: args, rawArguments: JSON.stringify(args) });
+  });
+});

@@ -3,6 +3,7 @@ import {
   YokeError,
   canonicalJson,
   toolCallsOf,
+  withParsedArguments,
   type ModelResponse,
   type RunState,
   type ToolCallPart,
@@ -22,7 +23,7 @@ import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { cancelOf, watchInbox } from "../interrupts.js";
 import { cancelDrafts, type AbortedCall } from "./cancel-run.js";
 import { excessCallsDraft } from "./excess-calls.js";
-import { boundToolInputs } from "../bound-input.js";
+import { boundToolInputs, journaledResponse } from "../bound-input.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
@@ -88,15 +89,24 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   const latencyMs = Math.max(0, clock.now() - startedAt);
   // The call's settlement rides on its response: no event of its own.
   const settled = context.budget.settleModelCall(response);
+  // The argument text is journaled once: each call's parse is given back by the fold.
+  const journaled = journaledResponse(response);
   const drafts: YokeEventDraft[] = [
     {
       type: "model.responded",
       at: clock.now(),
       causationId: turnId,
-      data: { turnId, response, latencyMs, ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }) },
+      data: {
+        turnId,
+        response: journaled ?? response,
+        latencyMs,
+        ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }),
+        ...(journaled === undefined ? {} : { argumentsFromRaw: true }),
+      },
     },
   ];
-  const calls = toolCallsOf(response);
+  // Judged on what a resume will read back (the parse of the journaled text), never on a copy only this process has.
+  const calls = toolCallsOf(journaled === undefined ? response : withParsedArguments(journaled));
   const dispatchable: [string, DispatchItem][] = [];
   const batch = new BatchTransaction({ clock, ids });
   const { decisions, preface } = await judgeResponseCalls(context, state, calls);

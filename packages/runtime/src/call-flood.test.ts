@@ -74,3 +74,17 @@ describe("a flood of tool calls in one response", () => {
     expect(results).toEqual(calls);
   });
 });
+
+describe("a flood of tool calls that does not fit the budget", () => {
+  it("ends budget_exhausted with the calls past the cap answered together: the run's conversation stays bounded", async () => {
+    const model = createScriptedModel([probes(2_000), say("never asked")]);
+    const { harness, journal } = rig([], { provider: model, tools: [probe], budget: { limits: { tool_ops: 10 } } });
+    const { runId, outcome, state } = await harness.start("look at everything");
+    expect(outcome).toMatchObject({ status: "budget_exhausted", budget: "tool_ops" });
+    const events = (await readAll(journal, runId)).map(parseYokeEvent);
+    expect(events.filter((event) => event.type === "tool.rejected")).toHaveLength(64);
+    expect(events.filter((event) => event.type === "tool.excess_rejected")).toMatchObject([{ data: { code: "TOOL_CALL_LIMIT", fromIndex: 64, count: 1_936 } }]);
+    const results = state.messages.find((message) => message.role === "tool");
+    expect(results?.role === "tool" && results.content).toHaveLength(65);
+  });
+});

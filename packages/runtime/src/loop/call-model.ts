@@ -183,7 +183,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
 
 /**
  * The response's calls do not fit the budget: each is answered (`tool.rejected`
- * BUDGET_EXHAUSTED, or the verdict it had already), and the run ends `budget_exhausted` in
+ * BUDGET_EXHAUSTED; those past the cap together, `tool.excess_rejected`), and the run ends `budget_exhausted` in
  * the response's transaction, its model call settled: nothing was dispatched, nothing is left in flight.
  */
 async function endExhausted(
@@ -196,7 +196,15 @@ async function endExhausted(
 ): Promise<void> {
   const { clock } = context.deps;
   const message = `the run's budget has no room for this call (${exhaustion.budget}, limit ${exhaustion.limit}); it did not run`;
-  for (const call of calls) {
+  // The calls past the cap keep their one bounded answer: the run's conversation stays bounded however it ends.
+  const excess = excessCallsDraft(
+    context,
+    state,
+    calls,
+    calls.map((_, index) => ({ index })),
+    turnId,
+  );
+  for (const call of excess === undefined ? calls : calls.slice(0, state.maxToolCallsPerTurn)) {
     const at = clock.now();
     drafts.push({
       type: "tool.rejected",
@@ -211,6 +219,7 @@ async function endExhausted(
       },
     });
   }
+  if (excess !== undefined) drafts.push(excess);
   const settled = preview(context, drafts, state.length);
   context.logger.info(
     { turnId, budget: exhaustion.budget, limit: exhaustion.limit, reservationId: exhaustion.reservationId },

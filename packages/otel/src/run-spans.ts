@@ -117,6 +117,8 @@ export class RunSpans {
       case "model.responded":
         return this.modelResponded(event);
       case "tool.rejected":
+      // The calls past the cap, answered together: one span, however many there were.
+      case "tool.excess_rejected":
         return this.toolRejected(event);
       case "action.admitted":
       case "action.proposed":
@@ -296,7 +298,7 @@ export class RunSpans {
     return this.start(`${GEN_AI_OPERATION.executeTool} ${info.toolName}`, at, attributes, this.turnContext(info.turnId), SpanKind.INTERNAL);
   }
 
-  private toolRejected(event: YokeEventOf<"tool.rejected">): void {
+  private toolRejected(event: YokeEventOf<"tool.rejected" | "tool.excess_rejected">): void {
     const { turnId, toolCallId, toolName, code, result } = event.data;
     const span = this.toolSpan({ toolName, toolCallId, turnId, at: event.at, attributes: {} }, event.at, { [YOKE.actionState]: "rejected" });
     fail(span, code, result.error?.message ?? code);

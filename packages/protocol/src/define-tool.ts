@@ -171,11 +171,21 @@ export function defineTool<Input extends SchemaLike>(definition: ToolDefinition<
     (typeof loop !== "object" ||
       loop === null ||
       (loop.threshold !== undefined && (!Number.isInteger(loop.threshold) || loop.threshold < 2)) ||
-      (loop.optOut !== undefined && (typeof loop.optOut !== "string" || loop.optOut.trim() === "")))
+      (loop.optOut !== undefined && (typeof loop.optOut !== "string" || loop.optOut.trim() === "")) ||
+      !isFieldPathList(loop.caseInsensitive))
   ) {
-    throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: loop must be { threshold?: integer >= 2, optOut?: non-empty reason }`, {
-      details: { tool: definition.name },
-    });
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `tool ${definition.name}: loop must be { threshold?: integer >= 2, optOut?: non-empty reason, caseInsensitive?: dotted argument paths }`,
+      {
+        details: { tool: definition.name },
+      },
+    );
   }
   return { ...definition, specificationVersion: "v1", timeoutMs, spec: spec.data };
+}
+
+/** Undefined, or a list of dotted argument paths (`"path"`, `"filter.owner"`): what `ToolLoopPolicy.caseInsensitive` takes. */
+function isFieldPathList(value: unknown): boolean {
+  return value === undefined || (Array.isArray(value) && value.every((path) => typeof path === "string" && /^[^.\s]+(\.[^.\s]+)*$/.test(path)));
 }

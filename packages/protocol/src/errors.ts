@@ -45,6 +45,7 @@ export const YOKE_ERROR_CODES = {
   TOOL_INTERRUPTED: { retryable: false, summary: "a tool call was cut by a crash and its effect is unknown" },
   TOOL_OUTCOME_UNKNOWN: { retryable: false, summary: "a dispatched effect may or may not have happened (timeout, cancellation, lost acknowledgement)" },
   TOOL_CALL_LIMIT: { retryable: false, summary: "a response proposed more tool calls than one turn may run" },
+  TOOL_INPUT_TOO_LARGE: { retryable: false, summary: "a tool call's arguments are larger than the run's maxToolInputBytes; they were not kept" },
   TOOL_OUTPUT_TOO_LARGE: { retryable: false, summary: "a tool's output is larger than the journal may hold and no artifact store was given" },
   ARTIFACT_MISSING: { retryable: false, summary: "an artifact the journal references by digest is not in the artifact store" },
   ARTIFACT_CORRUPT: { retryable: false, summary: "an artifact's bytes do not hash to the digest the journal references" },

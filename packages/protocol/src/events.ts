@@ -163,11 +163,15 @@ export const EVENT_DATA_SCHEMAS = {
      * `maxEventOutputBytes`: UTF-8 bytes of one tool result (its text and structured output)
      * an event may hold inline; a larger result goes to an artifact store, or is answered with
      * TOOL_OUTPUT_TOO_LARGE; absent in journals written before it (no limit).
+     * `maxToolInputBytes`: UTF-8 bytes of one tool call's arguments the run keeps; a larger
+     * call is journaled without them (`omitted`) and answered with TOOL_INPUT_TOO_LARGE;
+     * absent in journals written before it (no limit).
      */
     limits: z.object({
       maxTurns: z.number().int().positive(),
       maxToolCallsPerTurn: z.number().int().positive().optional(),
       maxEventOutputBytes: z.number().int().positive().optional(),
+      maxToolInputBytes: z.number().int().positive().optional(),
     }),
     /**
      * A child run (a subagent): the parent's run and the `spawn_subagent` action that started
@@ -218,7 +222,19 @@ export const EVENT_DATA_SCHEMAS = {
     artifacts: z.array(z.object({ hash: HashSchema, text: z.string() })).optional(),
     compactions: z.array(JsonObjectSchema).optional(),
   }),
-  "model.responded": z.object({ ...turnRef, response: ModelResponseSchema, latencyMs: z.number().nonnegative(), ...settles }),
+  /**
+   * `argumentsFromRaw`: the response's tool calls were journaled without `arguments` where
+   * those were exactly the parse of `rawArguments` (the argument text is kept once); a reader
+   * gives them back with `withParsedArguments`, as the fold does. Absent in journals written
+   * before it (every call kept both).
+   */
+  "model.responded": z.object({
+    ...turnRef,
+    response: ModelResponseSchema,
+    latencyMs: z.number().nonnegative(),
+    ...settles,
+    argumentsFromRaw: z.literal(true).optional(),
+  }),
   /**
    * One model call attempt that failed (a provider error, a deadline that passed, a response
    * that breaks the contract). `retryable`: the error's class allows another attempt;
@@ -237,6 +253,22 @@ export const EVENT_DATA_SCHEMAS = {
   }),
   /** A proposed call that never ran: unknown tool, invalid input, duplicate id. */
   "tool.rejected": z.object({ ...callRef, code: z.string(), result: ToolResultEnvelopeSchema, ...decided }),
+  /**
+   * The calls of one response past the run's `maxToolCallsPerTurn`, none of which ran,
+   * answered together so the answer stays bounded however many the model proposed: `count`
+   * calls from the call at `fromIndex` (0-based, among the response's tool calls) to the
+   * last. The first of them (`toolCallId`, `toolName`) gets `result`; the others are left out
+   * of the conversation (the fold drops them from the response's assistant message), so
+   * every call the provider is shown still has exactly one result. Journals written before
+   * it have one `tool.rejected` (TOOL_CALL_LIMIT) per call instead.
+   */
+  "tool.excess_rejected": z.object({
+    ...callRef,
+    fromIndex: z.number().int().nonnegative(),
+    count: z.number().int().positive(),
+    code: z.string(),
+    result: ToolResultEnvelopeSchema,
+  }),
   /**
    * Legacy: journals written before action transactions (docs/decisions/0002). Read and
    * folded, never written; `action.admitted` (or `action.executing`) replaced it.

@@ -86,6 +86,7 @@ export {
   STOP_REASONS,
   ToolSpecSchema,
   parseToolArguments,
+  withParsedArguments,
   toolCallsOf,
 } from "./model.js";
 export type {

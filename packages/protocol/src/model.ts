@@ -16,6 +16,9 @@ export type TextPart = z.infer<typeof TextPartSchema>;
  * A tool call as the model proposed it. `rawArguments` is exactly what the model sent;
  * `arguments` is its parse, absent when the raw text was not valid JSON (then
  * `argumentsError` says why). The runtime validates `arguments` against the tool's schema.
+ * `omitted`: the runtime did not keep the arguments (they were larger than the run's
+ * `maxToolInputBytes`, here `limit`); `rawArguments` is then `"{}"`, and `bytes` and `sha256`
+ * (of the UTF-8 text the model sent) identify what was left out. Such a call is never run.
  */
 export const ToolCallPartSchema = z.object({
   type: z.literal("tool-call"),
@@ -24,6 +27,7 @@ export const ToolCallPartSchema = z.object({
   rawArguments: z.string(),
   arguments: JsonValueSchema.optional(),
   argumentsError: z.string().optional(),
+  omitted: z.object({ bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/), limit: z.number().int().positive() }).optional(),
   providerMetadata: ProviderMetadataSchema.optional(),
 });
 export type ToolCallPart = z.infer<typeof ToolCallPartSchema>;
@@ -316,6 +320,24 @@ export function withUsageTotals(usage: Usage): Usage {
 /** The tool calls of a response, in the order the model proposed them. */
 export function toolCallsOf(response: Pick<ModelResponse, "content">): ToolCallPart[] {
   return response.content.filter((part): part is ToolCallPart => part.type === "tool-call");
+}
+
+/**
+ * `response` with each tool call's `arguments` given back from its `rawArguments`, where a
+ * call has neither (`model.responded` with `argumentsFromRaw`: the journal keeps the text
+ * the model sent once, not its parse too). A call whose text does not parse is left as it is;
+ * the same object when no call changes.
+ */
+export function withParsedArguments(response: ModelResponse): ModelResponse {
+  let content: ModelResponse["content"] | undefined;
+  for (const [index, part] of response.content.entries()) {
+    if (part.type !== "tool-call" || part.arguments !== undefined || part.argumentsError !== undefined || part.omitted !== undefined) continue;
+    const parsed = parseToolArguments(part.rawArguments);
+    if (!parsed.ok) continue;
+    content ??= response.content.slice();
+    content[index] = { ...part, arguments: parsed.value };
+  }
+  return content === undefined ? response : { ...response, content };
 }
 
 /**

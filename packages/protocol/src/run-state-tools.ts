@@ -36,3 +36,35 @@ export function checkPinnedRevision(
     throw invalid(event, `${event.type} names revision ${revision} of ${event.data.toolName}, which the run does not pin`);
   }
 }
+
+/**
+ * Folds the calls `tool.excess_rejected` answers together: checks they are exactly the
+ * response's calls from `fromIndex` on, none started, and takes all but the first out of the
+ * pending calls and out of the response's assistant message (replaced, never mutated), so no
+ * call is shown to the model without its result. Returns the pending index of the first,
+ * which the caller resolves with the event's result.
+ */
+export function dropExcessCalls(state: MutableRunState, event: Extract<YokeEvent, { type: "tool.excess_rejected" }>): number {
+  if (state.phase !== "tools_pending") throw invalid(event, `${event.type} in phase ${state.phase}`);
+  const { fromIndex, count, toolCallId } = event.data;
+  const end = fromIndex + count;
+  const excess = state.pendingToolCalls.filter((call) => call.index >= fromIndex && call.index < end);
+  const total = state.pendingToolCalls.reduce((most, call) => Math.max(most, call.index + 1), 0);
+  if (
+    excess.length !== count ||
+    end < total ||
+    excess.some((call) => call.actionId !== undefined || call.started !== undefined) ||
+    excess.find((call) => call.index === fromIndex)?.toolCallId !== toolCallId
+  ) {
+    throw invalid(event, `tool.excess_rejected names calls ${fromIndex}–${end - 1}, which are not the response's last pending calls`);
+  }
+  state.pendingToolCalls = state.pendingToolCalls.filter((call) => call.index <= fromIndex || call.index >= end);
+  const at = state.messages.findLastIndex((message) => message.role === "assistant");
+  const message = state.messages[at];
+  if (message?.role === "assistant") {
+    let ordinal = -1;
+    const content = message.content.filter((part) => part.type !== "tool-call" || ++ordinal <= fromIndex);
+    state.messages[at] = { ...message, content };
+  }
+  return state.pendingToolCalls.findIndex((call) => call.index === fromIndex);
+}

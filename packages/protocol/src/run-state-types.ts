@@ -89,6 +89,8 @@ export interface RunState {
   readonly maxToolCallsPerTurn: number | undefined;
   /** UTF-8 bytes of one tool result an event may hold inline (see `run.started`). Undefined: no limit (a journal from before it). */
   readonly maxEventOutputBytes: number | undefined;
+  /** UTF-8 bytes of one tool call's arguments the run keeps (see `run.started`). Undefined: no limit (a journal from before it). */
+  readonly maxToolInputBytes: number | undefined;
   readonly phase: RunPhase;
   /** Turns started so far. */
   readonly turns: number;

@@ -3,9 +3,9 @@ import { YokeError } from "./errors.js";
 import type { JournalEvent, YokeEvent, EventData } from "./events.js";
 import { parseYokeEvent } from "./events.js";
 import type { Message, ToolResultPart } from "./model.js";
-import { toolCallsOf } from "./model.js";
+import { toolCallsOf, withParsedArguments } from "./model.js";
 import { addUsage } from "./provider.js";
-import { applyToolRevisionEvent, checkPinnedRevision } from "./run-state-tools.js";
+import { applyToolRevisionEvent, checkPinnedRevision, dropExcessCalls } from "./run-state-tools.js";
 import { applyApprovalEvent } from "./run-state-approvals.js";
 import { invalid } from "./fold-invalid.js";
 import type { ActionRecord, MutableRunState, RunState } from "./run-state-types.js";
@@ -141,7 +141,7 @@ export class RunStateAccumulator {
         return;
       case "model.responded": {
         if (state.phase !== "awaiting_response") throw invalid(event, `model.responded in phase ${state.phase}`);
-        const response = event.data.response;
+        const response = event.data.argumentsFromRaw === true ? withParsedArguments(event.data.response) : event.data.response;
         state.lastResponse = response;
         state.usage = addUsage(state.usage, response.usage);
         if (response.content.length > 0) pushMessage(state, { role: "assistant", content: response.content }, event.seq);
@@ -170,6 +170,9 @@ export class RunStateAccumulator {
         };
         return;
       }
+      case "tool.excess_rejected":
+        this.#resolve(state, dropExcessCalls(state, event), event.data.result, event.seq);
+        return;
       case "tool.rejected":
       case "tool.completed": {
         const actionId = event.type === "tool.completed" ? event.data.actionId : undefined;
@@ -428,6 +431,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     maxTurns: data.limits.maxTurns,
     maxToolCallsPerTurn: data.limits.maxToolCallsPerTurn,
     maxEventOutputBytes: data.limits.maxEventOutputBytes,
+    maxToolInputBytes: data.limits.maxToolInputBytes,
     phase: "ready",
     turns: 0,
     currentTurnId: undefined,

@@ -86,6 +86,19 @@ export interface CompensationContext {
 export interface ToolLoopPolicy {
   readonly threshold?: number;
   readonly optOut?: string;
+  /**
+   * Argument fields whose letter case does not change what the call does (a case-insensitive
+   * file system, a search query, an e-mail address): dotted paths into the arguments
+   * (`"path"`, `"filter.owner"`; arrays are looked through). Loop detection compares those
+   * strings case-folded, so `README.md` and `readme.md` are one call. Only what is declared:
+   * case is never guessed from the values.
+   *
+   * @example
+   * ```ts
+   * loop: { caseInsensitive: ["path"] }
+   * ```
+   */
+  readonly caseInsensitive?: readonly string[];
 }
 
 export interface ToolDeclarationV1<Input = unknown> {

@@ -28,7 +28,7 @@ function concurrencyProbe() {
 const probes = (count: number) => callTools(Array.from({ length: count }, (_, n) => ({ name: "probe", args: { n } })));
 
 describe("tool calls per turn and at once", () => {
-  it("2,000 calls in one response: the first 64 run, at most 8 at once, the rest go back as TOOL_CALL_LIMIT, and the run goes on", async () => {
+  it("2,000 calls in one response: the first 64 run, at most 8 at once, the rest go back as one TOOL_CALL_LIMIT, and the run goes on", async () => {
     const probe = concurrencyProbe();
     // 2,000 calls and their results are ~320k tokens of mandatory context: a window that holds them.
     const model = createScriptedModel([probes(2_000), say("done")], { capabilities: { contextWindow: 2_000_000 } });
@@ -41,21 +41,28 @@ describe("tool calls per turn and at once", () => {
 
     const events = (await readAll(journal, runId)).map(parseYokeEvent);
     const started = events[0]!;
-    expect(started.type === "run.started" && started.data.limits).toEqual({ maxTurns: 20, maxToolCallsPerTurn: 64, maxEventOutputBytes: 262_144 });
+    expect(started.type === "run.started" && started.data.limits).toEqual({
+      maxTurns: 20,
+      maxToolCallsPerTurn: 64,
+      maxEventOutputBytes: 262_144,
+      maxToolInputBytes: 1_048_576,
+    });
     expect(events.filter((event) => event.type === "action.admitted")).toHaveLength(64);
-    const rejected = events.flatMap((event) => (event.type === "tool.rejected" ? [event.data] : []));
-    expect(rejected).toHaveLength(1_936);
-    expect(new Set(rejected.map((data) => data.code))).toEqual(new Set(["TOOL_CALL_LIMIT"]));
-    expect(rejected[0]!.toolCallId).toBe("call_65");
+    // The 1,936 calls past the cap: one answer (issue 33), not one each.
+    expect(events.filter((event) => event.type === "tool.rejected")).toHaveLength(0);
+    const excess = events.flatMap((event) => (event.type === "tool.excess_rejected" ? [event.data] : []));
+    expect(excess).toMatchObject([{ code: "TOOL_CALL_LIMIT", toolCallId: "call_65", fromIndex: 64, count: 1_936 }]);
     // Still two appends for the tool turn: verdicts with the response, outcomes with the next request.
     expect(journal.appends[1]![0]).toBe("model.responded");
-    expect(journal.appends[1]).toHaveLength(1 + 2_000);
-    // The model is shown every call's result, in proposal order.
+    expect(journal.appends[1]).toHaveLength(1 + 64 + 1);
+    // The model is shown the calls it is answered: the 64 that ran and the first past the cap, each with its result, in proposal order.
     const results = state.messages.find((message) => message.role === "tool");
     expect(results?.role === "tool" && results.content.map((part) => part.result.error?.code ?? "ok")).toEqual([
       ...Array<string>(64).fill("ok"),
-      ...Array<string>(1_936).fill("TOOL_CALL_LIMIT"),
+      "TOOL_CALL_LIMIT",
     ]);
+    const proposed = state.messages.find((message) => message.role === "assistant");
+    expect(proposed?.role === "assistant" && proposed.content.filter((part) => part.type === "tool-call")).toHaveLength(65);
   });
 
   it("the limits are options: maxToolCallsPerTurn and maxConcurrentTools", async () => {
@@ -94,11 +101,11 @@ describe("a resume judges calls by the limit pinned in run.started, not by its o
     expect(outcome?.status).toBe("completed");
     expect(store.calls.map((call) => call.key)).toEqual(["k0", "k1"]);
     const results = state.messages.find((message) => message.role === "tool");
-    expect(results?.role === "tool" && results.content.map((part) => part.result.error?.code ?? "ok")).toEqual([
-      "ok",
-      "ok",
-      "TOOL_CALL_LIMIT",
-      "TOOL_CALL_LIMIT",
+    // The calls past the cap are answered together, as when judged with their response: the first shown, the rest left out.
+    expect(results?.role === "tool" && results.content.map((part) => `${part.toolCallId}:${part.result.error?.code ?? "ok"}`)).toEqual([
+      "c0:ok",
+      "c1:ok",
+      "c2:TOOL_CALL_LIMIT",
     ]);
   });
 

@@ -29,6 +29,8 @@ export const DEFAULT_TRUNCATED_CALL_RETRIES = 2;
 export const DEFAULT_MAX_CONCURRENT_TOOLS = 8;
 /** 256 KiB of one tool result inline in one event (see `HarnessOptions.maxEventOutputBytes`). */
 export const DEFAULT_MAX_EVENT_OUTPUT_BYTES = 262_144;
+/** 1 MiB of one tool call's arguments (see `HarnessOptions.maxToolInputBytes`). */
+export const DEFAULT_MAX_TOOL_INPUT_BYTES = 1_048_576;
 /** Answers that do not match the `output` schema sent back to the model (see `HarnessOptions.outputRetries`). */
 export const DEFAULT_OUTPUT_RETRIES = 2;
 /** One hour: how long an approval request, and a granted approval, holds (see `HarnessOptions.approvalTtlMs`). */
@@ -57,6 +59,8 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   if (!Number.isInteger(maxConcurrentTools) || maxConcurrentTools < 1) invalid("maxConcurrentTools must be a positive integer", "maxConcurrentTools");
   const maxEventOutputBytes = options.maxEventOutputBytes ?? DEFAULT_MAX_EVENT_OUTPUT_BYTES;
   if (!Number.isInteger(maxEventOutputBytes) || maxEventOutputBytes < 1) invalid("maxEventOutputBytes must be a positive integer", "maxEventOutputBytes");
+  const maxToolInputBytes = options.maxToolInputBytes ?? DEFAULT_MAX_TOOL_INPUT_BYTES;
+  if (!Number.isInteger(maxToolInputBytes) || maxToolInputBytes < 1) invalid("maxToolInputBytes must be a positive integer", "maxToolInputBytes");
   const outputRetries = options.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
   if (!Number.isInteger(outputRetries) || outputRetries < 0) invalid("outputRetries must be a non-negative integer", "outputRetries");
   const interruptPollMs = options.interrupts?.pollMs ?? DEFAULT_INTERRUPT_POLL_MS;
@@ -112,6 +116,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     truncatedCallRetries,
     maxToolCallsPerTurn,
     maxEventOutputBytes,
+    maxToolInputBytes,
     artifacts: options.artifacts,
     sleep: options.sleep ?? realSleep,
     timers: options.timers ?? realTimers,

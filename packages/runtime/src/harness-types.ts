@@ -222,8 +222,10 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   truncatedCallRetries?: number;
   /**
    * Tool calls one model response may run. Default 64. Calls past it, in proposal order, are
-   * not run: each goes back to the model as a `tool.rejected` with TOOL_CALL_LIMIT. Pinned in
-   * `run.started` (`limits.maxToolCallsPerTurn`), so a resume decides the same way.
+   * not run: they are answered together by one `tool.excess_rejected` (TOOL_CALL_LIMIT), whose
+   * result the first of them gets; the others are left out of the conversation, so the next
+   * request stays bounded however many calls the model proposed. Pinned in `run.started`
+   * (`limits.maxToolCallsPerTurn`), so a resume decides the same way.
    */
   maxToolCallsPerTurn?: number;
   /**
@@ -246,6 +248,14 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    * settled, and the run goes on. Pinned in `run.started` (`limits.maxEventOutputBytes`).
    */
   maxEventOutputBytes?: number;
+  /**
+   * UTF-8 bytes of one tool call's arguments (as the model sent them) a run keeps. Default
+   * 1 048 576 (1 MiB). A larger call is never run and its arguments are never journaled: the
+   * response is journaled with the call's arguments replaced by `{}` and their size and
+   * SHA-256 (`omitted`), and the model is told TOOL_INPUT_TOO_LARGE. Pinned in `run.started`
+   * (`limits.maxToolInputBytes`), so a resume decides the same way.
+   */
+  maxToolInputBytes?: number;
   /**
    * Where tool results larger than `maxEventOutputBytes` go, content-addressed (see
    * `createFileArtifactStore` in @yoke/journal). Each is stored once and is durable before the

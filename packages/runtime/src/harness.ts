@@ -37,6 +37,7 @@ import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
 import { abortLive, appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
 import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import { signatureRules } from "./loop-detection.js";
 import { answerWaiting } from "./loop/answer-waiting.js";
 import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-control.js";
 import { RunBudget } from "./budget/run-budget.js";
@@ -242,7 +243,12 @@ async function startRun(
       tools: snapshot === undefined ? [...deps.tools.values()].map((tool) => tool.spec) : snapshot.revisions.map((revision) => revision.spec),
       ...(snapshot === undefined ? {} : { toolSnapshot: snapshot }),
       ...principalData(deps, scope, startOptions),
-      limits: { maxTurns: deps.maxTurns, maxToolCallsPerTurn: deps.maxToolCallsPerTurn, maxEventOutputBytes: deps.maxEventOutputBytes },
+      limits: {
+        maxTurns: deps.maxTurns,
+        maxToolCallsPerTurn: deps.maxToolCallsPerTurn,
+        maxEventOutputBytes: deps.maxEventOutputBytes,
+        maxToolInputBytes: deps.maxToolInputBytes,
+      },
       ...(parent === undefined ? {} : { parent: parentData(parent) }),
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
@@ -298,7 +304,7 @@ async function resumeRun(
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
   const budget = new RunBudget(deps, scope.runId);
-  const facts = createRunFacts();
+  const facts = createRunFacts(signatureRules(deps));
   const accumulator = await load(deps, scope, compiled, budget, facts);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
   await answerWaiting(context, answer);
@@ -371,7 +377,7 @@ function newContext(
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
   budget: RunBudget = new RunBudget(deps, scope.runId),
-  facts: RunFacts = createRunFacts(),
+  facts: RunFacts = createRunFacts(signatureRules(deps)),
 ): RunContext {
   return {
     deps,

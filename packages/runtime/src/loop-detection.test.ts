@@ -1,5 +1,5 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { parseYokeEvent, type YokeEvent } from "@yoke/protocol";
+import { YokeError, parseYokeEvent, type YokeEvent } from "@yoke/protocol";
 import { callTools, say, type ScriptedStep } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -144,5 +144,98 @@ describe("loop detection", () => {
       expect(decisions(await journaled(inner, "run_crash")), `crash after ${allowed} appends`).toEqual(expected);
       expect(detections(await journaled(inner, "run_crash"))).toEqual(detections(await journaled(reference.journal, "run_ref")));
     }
+  });
+});
+
+/** Issue 33, item 3: cosmetic variations are the same call. */
+describe("loop detection sees through cosmetic variations", () => {
+  const lookups = (keys: string[]): ScriptedStep[] => keys.map((key) => callTools([{ name: "lookup", args: { key } }]));
+
+  it("caseInsensitive takes dotted argument paths, declared or configured (CONFIG_INVALID otherwise)", () => {
+    const base = { name: "t", description: "d", input: z.object({}), sideEffect: "none" as const, execute: async () => "x" };
+    for (const caseInsensitive of [["a..b"], [""], ["a b"], "path"]) {
+      expect(() => defineTool({ ...base, loop: { caseInsensitive: caseInsensitive as string[] } })).toThrow(
+        expect.objectContaining({ code: "CONFIG_INVALID" }),
+      );
+      expect(() => rig([], { loopDetection: { perTool: { echo: { caseInsensitive: caseInsensitive as string[] } } } })).toThrow(
+        expect.objectContaining({ code: "CONFIG_INVALID" }),
+      );
+    }
+    expect(defineTool({ ...base, loop: { caseInsensitive: ["path", "filter.owner"] } }).loop).toEqual({ caseInsensitive: ["path", "filter.owner"] });
+  });
+
+  it("twelve calls differing only in trailing spaces are one repeat: steered at the 3rd, escalated at the 4th", async () => {
+    const keys = Array.from({ length: 12 }, (_, n) => `a${" ".repeat(n)}`);
+    const { harness, journal, model } = rig([...lookups(keys), say("never asked")], { tools: [lookup] });
+    const result = (await harness.start("t")) as RunResult | WaitingRunResult;
+    expect(result.waiting).toMatchObject({ reason: "escalation" });
+    expect(model.remaining).toBe(9);
+    expect(detections(await journaled(journal, result.runId))).toEqual([
+      { response: "steer", pattern: "repeat", count: 3 },
+      { response: "escalate", pattern: "repeat", count: 4 },
+    ]);
+  });
+
+  it("identical calls whose failing result carries a counter (attempt, time, request id) are one repeat", async () => {
+    let attempt = 0;
+    const flaky = defineTool({
+      name: "fetch_page",
+      description: "Fetches a page.",
+      input: z.object({ url: z.string() }),
+      sideEffect: "none",
+      execute: async () => {
+        attempt++;
+        throw new YokeError(
+          "TOOL_FAILED",
+          `attempt ${attempt} failed at 12:0${attempt}:3${attempt}.${attempt}Z (request ${attempt}f3a9c0${attempt}d2e7b): 503`,
+        );
+      },
+    });
+    const fetches = Array.from({ length: 6 }, () => callTools([{ name: "fetch_page", args: { url: "https://example.test/" } }]));
+    const { harness, journal } = rig([...fetches, say("never asked")], { tools: [flaky] });
+    const result = (await harness.start("t")) as RunResult | WaitingRunResult;
+    expect(result.waiting).toMatchObject({ reason: "escalation" });
+    expect(detections(await journaled(journal, result.runId))).toEqual([
+      { response: "steer", pattern: "repeat", count: 3 },
+      { response: "escalate", pattern: "repeat", count: 4 },
+    ]);
+  });
+
+  it("case counts unless the tool declares it does not (loop.caseInsensitive); a succeeding result whose number moves is progress, not a loop", async () => {
+    const open = (caseInsensitive?: string[]) =>
+      defineTool({
+        name: "open_file",
+        description: "Opens a file.",
+        input: z.object({ path: z.string() }),
+        sideEffect: "none",
+        ...(caseInsensitive === undefined ? {} : { loop: { caseInsensitive } }),
+        execute: async () => {
+          throw new YokeError("TOOL_FAILED", "no such file");
+        },
+      });
+    const opens = ["README.md", "readme.md", "ReadMe.md", "README.MD"].map((path) => callTools([{ name: "open_file", args: { path } }]));
+    const declared = rig([...opens, say("done")], { tools: [open(["path"])] });
+    const first = await declared.harness.start("t");
+    expect(detections(await journaled(declared.journal, first.runId))).toEqual([
+      { response: "steer", pattern: "repeat", count: 3 },
+      { response: "escalate", pattern: "repeat", count: 4 },
+    ]);
+    const undeclared = rig([...opens, say("done")], { tools: [open()] });
+    const second = await undeclared.harness.start("t");
+    expect(second.outcome).toEqual({ status: "completed" });
+    expect(detections(await journaled(undeclared.journal, second.runId))).toEqual([]);
+
+    let left = 6;
+    const drain = defineTool({
+      name: "drain",
+      description: "Drains a job.",
+      input: z.object({}),
+      sideEffect: "none",
+      execute: async () => `${--left} jobs left`,
+    });
+    const drains = rig([...Array.from({ length: 5 }, () => callTools([{ name: "drain", args: {} }])), say("drained")], { tools: [drain] });
+    const third = await drains.harness.start("t");
+    expect(third.outcome).toEqual({ status: "completed" });
+    expect(detections(await journaled(drains.journal, third.runId))).toEqual([]);
   });
 });

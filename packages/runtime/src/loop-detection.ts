@@ -1,6 +1,7 @@
 import type { RunState, ToolLoopPolicy, YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "./run-context.js";
 import type { LoopEntry } from "./loop/run-facts.js";
+import type { SignatureRules } from "./loop/call-signature.js";
 
 /** The journaled source of the note that tells the model it is going round in circles. */
 export const LOOP_DETECTION_SOURCE = "loop-detection";
@@ -55,6 +56,15 @@ export function detectLoop(context: RunContext): { loop: DetectedLoop; steered: 
     }
   }
   return undefined;
+}
+
+/**
+ * The signature rules of a tool by name (`caseInsensitive`), from the harness alone: the
+ * `perTool` entry, else the harness's tool's declared `loop` (as `loopPolicyOf` ranks them).
+ * Never from a revision the run resolved: a resume must compute the signatures the live run did.
+ */
+export function signatureRules(deps: Pick<RunContext["deps"], "loopControl" | "tools">): (toolName: string) => SignatureRules | undefined {
+  return (toolName) => deps.loopControl.loopDetection?.perTool[toolName] ?? deps.tools.get(toolName)?.loop;
 }
 
 /** The tool's loop policy: the harness's `perTool` entry, else the declaration's `loop`, else none. */

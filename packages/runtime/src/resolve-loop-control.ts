@@ -45,6 +45,10 @@ function resolveLoopDetection(options: LoopDetectionOptions | false | undefined)
     if (policy.optOut !== undefined && (typeof policy.optOut !== "string" || policy.optOut.trim() === "")) {
       invalid(`loopDetection.perTool.${name}.optOut must be a non-empty reason`, "loopDetection");
     }
+    const paths = policy.caseInsensitive;
+    if (paths !== undefined && !(Array.isArray(paths) && paths.every((path) => typeof path === "string" && /^[^.\s]+(\.[^.\s]+)*$/.test(path)))) {
+      invalid(`loopDetection.perTool.${name}.caseInsensitive must be dotted argument paths`, "loopDetection");
+    }
   }
   return { threshold, cycle, perTool };
 }

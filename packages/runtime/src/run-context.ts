@@ -66,6 +66,8 @@ export interface HarnessDeps {
   readonly maxToolCallsPerTurn: number;
   /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its results. */
   readonly maxEventOutputBytes: number;
+  /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its calls. */
+  readonly maxToolInputBytes: number;
   /** Where results past a run's `maxEventOutputBytes` go; undefined: they become TOOL_OUTPUT_TOO_LARGE. */
   readonly artifacts: ArtifactStoreV1 | undefined;
   readonly sleep: Sleep;

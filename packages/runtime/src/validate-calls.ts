@@ -18,6 +18,7 @@ import type { AnyTool } from "./define-tool.js";
 export type RejectionCode =
   | "TOOL_UNKNOWN"
   | "TOOL_INPUT_INVALID"
+  | "TOOL_INPUT_TOO_LARGE"
   | "TOOL_DUPLICATE_CALL_ID"
   | "TOOL_CALL_LIMIT"
   | "TOOL_NOT_OFFERED"
@@ -102,12 +103,19 @@ export async function judgeCalls(calls: readonly ToolCallPart[], lookup: (name: 
 // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
 export async function validateCall(call: ToolCallPart, tool: ToolDeclarationV1<any>, revision?: string): Promise<CallDecision> {
   let args: JsonValue;
+  if (call.omitted !== undefined) {
+    return reject(
+      "TOOL_INPUT_TOO_LARGE",
+      `the arguments for ${tool.name} were ${call.omitted.bytes} bytes, more than the ${call.omitted.limit} this run keeps for one call, so the call was not run and its arguments were not kept; send smaller arguments (large content in several calls, or by reference)`,
+    );
+  }
   if (call.argumentsError !== undefined) {
     return reject(
       "TOOL_INPUT_INVALID",
       `the arguments for ${tool.name} are not valid JSON (${call.argumentsError}); send a JSON object that matches the tool's input schema`,
     );
-  } else if (call.arguments !== undefined) {
+  }
+  if (call.arguments !== undefined) {
     args = call.arguments;
   } else {
     const parsed = parseToolArguments(call.rawArguments);

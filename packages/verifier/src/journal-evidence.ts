@@ -81,6 +81,7 @@ export function journalEvidence(events: readonly YokeEvent[]): JournalEvidence {
         for (const artifact of event.data.artifacts ?? []) addArtifact(hexOf(artifact.hash), event);
         continue;
       case "tool.rejected":
+      case "tool.excess_rejected":
         addResult(event.data.result, event);
         continue;
       case "tool.completed":

@@ -3,6 +3,7 @@ import {
   YokeError,
   canonicalJson,
   toolCallsOf,
+  withParsedArguments,
   type ModelResponse,
   type RunState,
   type ToolCallPart,
@@ -21,13 +22,15 @@ import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
 import { cancelOf, watchInbox } from "../interrupts.js";
 import { cancelDrafts, type AbortedCall } from "./cancel-run.js";
+import { excessCallsDraft } from "./excess-calls.js";
+import { boundToolInputs, journaledResponse } from "../bound-input.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
  * model, and commit in one transaction the response and the verdict on each proposed call
  * (`tool.rejected`, or `action.admitted` for the calls that will run; when none will, the next
  * turn's start joins the same transaction). Calls past the run's `maxToolCallsPerTurn` are
- * rejected (TOOL_CALL_LIMIT). Each failed attempt is journaled as `model.failed` (one append
+ * rejected (TOOL_CALL_LIMIT) together, in one bounded `tool.excess_rejected`. Each failed attempt is journaled as `model.failed` (one append
  * each: only off the happy path); the last one, when no attempt follows, shares its append
  * with the `run.failed` that says the run stopped; the error propagates and the run stays
  * resumable here.
@@ -61,7 +64,8 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       logger: context.logger,
       timeoutMs: context.deps.modelCallTimeoutMs,
       timers: context.deps.timers,
-      accept: normalizeResponse,
+      // Arguments past the run's limit are dropped first, before normalization copies them.
+      accept: (raw) => normalizeResponse(boundToolInputs(raw, state.maxToolInputBytes)),
       onAttempt: (started) => {
         attempt = started;
       },
@@ -85,15 +89,24 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   const latencyMs = Math.max(0, clock.now() - startedAt);
   // The call's settlement rides on its response: no event of its own.
   const settled = context.budget.settleModelCall(response);
+  // The argument text is journaled once: each call's parse is given back by the fold.
+  const journaled = journaledResponse(response);
   const drafts: YokeEventDraft[] = [
     {
       type: "model.responded",
       at: clock.now(),
       causationId: turnId,
-      data: { turnId, response, latencyMs, ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }) },
+      data: {
+        turnId,
+        response: journaled ?? response,
+        latencyMs,
+        ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }),
+        ...(journaled === undefined ? {} : { argumentsFromRaw: true }),
+      },
     },
   ];
-  const calls = toolCallsOf(response);
+  // Judged on what a resume will read back (the parse of the journaled text), never on a copy only this process has.
+  const calls = toolCallsOf(journaled === undefined ? response : withParsedArguments(journaled));
   const dispatchable: [string, DispatchItem][] = [];
   const batch = new BatchTransaction({ clock, ids });
   const { decisions, preface } = await judgeResponseCalls(context, state, calls);
@@ -106,7 +119,19 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
   const blockers: Blockers = [];
   const judged = drafts.length;
+  const excess = excessCallsDraft(
+    context,
+    state,
+    calls,
+    calls.map((_, index) => ({ index })),
+    turnId,
+  );
   for (const [index, decision] of decisions.entries()) {
+    // The calls past the cap are answered together, bounded however many there are.
+    if (excess !== undefined && index === state.maxToolCallsPerTurn) {
+      drafts.push(excess);
+      break;
+    }
     const call = calls[index]!;
     const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {
@@ -158,7 +183,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
 
 /**
  * The response's calls do not fit the budget: each is answered (`tool.rejected`
- * BUDGET_EXHAUSTED, or the verdict it had already), and the run ends `budget_exhausted` in
+ * BUDGET_EXHAUSTED; those past the cap together, `tool.excess_rejected`), and the run ends `budget_exhausted` in
  * the response's transaction, its model call settled: nothing was dispatched, nothing is left in flight.
  */
 async function endExhausted(
@@ -171,7 +196,15 @@ async function endExhausted(
 ): Promise<void> {
   const { clock } = context.deps;
   const message = `the run's budget has no room for this call (${exhaustion.budget}, limit ${exhaustion.limit}); it did not run`;
-  for (const call of calls) {
+  // The calls past the cap keep their one bounded answer: the run's conversation stays bounded however it ends.
+  const excess = excessCallsDraft(
+    context,
+    state,
+    calls,
+    calls.map((_, index) => ({ index })),
+    turnId,
+  );
+  for (const call of excess === undefined ? calls : calls.slice(0, state.maxToolCallsPerTurn)) {
     const at = clock.now();
     drafts.push({
       type: "tool.rejected",
@@ -186,6 +219,7 @@ async function endExhausted(
       },
     });
   }
+  if (excess !== undefined) drafts.push(excess);
   const settled = preview(context, drafts, state.length);
   context.logger.info(
     { turnId, budget: exhaustion.budget, limit: exhaustion.limit, reservationId: exhaustion.reservationId },

@@ -1,5 +1,7 @@
-import { hash } from "node:crypto";
-import { canonicalJson, type JsonValue, type VerifierVerdict, type YokeEvent } from "@yoke/protocol";
+import type { JsonValue, VerifierVerdict, YokeEvent } from "@yoke/protocol";
+import { callSignature, type SignatureRules } from "./call-signature.js";
+
+export { callSignature } from "./call-signature.js";
 
 /** One entry of the loop detector's history, in journal order. */
 export type LoopEntry =
@@ -26,6 +28,8 @@ export interface RunFacts {
   maxTokens: { turnId: string | undefined; count: number };
   /** Interrupts landed in the run (`interrupt.landed`), by id. */
   readonly landedInterrupts: Set<string>;
+  /** What a tool declares about its arguments for the signatures (`callSignature`), by tool name. */
+  readonly rulesOf: (toolName: string) => SignatureRules | undefined;
 }
 
 export interface GateFacts {
@@ -36,8 +40,14 @@ export interface GateFacts {
   readonly finished: Map<string, VerifierVerdict>;
 }
 
-export function createRunFacts(): RunFacts {
+/**
+ * Empty facts. `rulesOf`: a tool's signature rules by name; from the harness's configuration
+ * (never from what a run resolved), so the same harness computes the same signatures live and
+ * on a resume.
+ */
+export function createRunFacts(rulesOf: (toolName: string) => SignatureRules | undefined = () => undefined): RunFacts {
   return {
+    rulesOf,
     loop: [],
     loopIndex: { counts: new Map(), steers: 0 },
     openActions: new Map(),
@@ -112,25 +122,7 @@ function settle(facts: RunFacts, actionId: string, result: unknown): void {
   const action = facts.openActions.get(actionId);
   if (action === undefined) return;
   facts.openActions.delete(actionId);
-  const signature = callSignature(action.toolRevision ?? `name:${action.toolName}`, action.input, result);
+  const signature = callSignature(action.toolRevision ?? `name:${action.toolName}`, action.input, result, facts.rulesOf(action.toolName));
   facts.loop.push({ kind: "call", toolName: action.toolName, toolRevision: action.toolRevision, signature });
   facts.loopIndex.counts.set(signature, (facts.loopIndex.counts.get(signature) ?? 0) + 1);
-}
-
-/**
- * A call's signature: the digest of its tool revision, its canonical arguments and the digest
- * of its result (64 hex digits of SHA-256). Two calls with the same signature asked the same thing and
- * were told the same thing.
- *
- * @example
- * ```ts
- * callSignature("sha256:…", { path: "a.txt" }, { content: [{ type: "text", text: "hi" }] }); // "3f0a…" (64 hex digits)
- * ```
- */
-export function callSignature(toolRevision: string, input: unknown, result: unknown): string {
-  // When it ran is not what it said.
-  const { timing: _timing, ...said } = (result ?? {}) as { timing?: unknown };
-  const resultDigest = hash("sha256", canonicalJson(said), "hex");
-  const body = canonicalJson({ toolRevision, input: input as JsonValue, result: resultDigest });
-  return hash("sha256", body, "hex");
 }

@@ -5,6 +5,7 @@ import { commit, preview, type RunContext } from "../run-context.js";
 import { errorEnvelope } from "../tool-executor.js";
 import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
+import { excessCallsDraft } from "./excess-calls.js";
 import { accessOfCall, admitCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
 import { settleParked } from "../approvals.js";
 import { attemptAuthorizer } from "../reauthorize.js";
@@ -206,7 +207,11 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
   };
   const turnId = currentTurn(state);
   const blockers: Blockers = [];
+  // Calls past the cap that no verdict answered yet: one bounded answer, as when judged with their response.
+  const excess = excessCallsDraft(context, state, calls, state.pendingToolCalls, turnId);
+  if (excess !== undefined) drafts.push(excess);
   for (const call of state.pendingToolCalls) {
+    if (excess !== undefined && call.index >= state.maxToolCallsPerTurn!) continue;
     if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
     const record = state.actions.find((action) => action.actionId === call.actionId);
     if (record?.status.state === "awaiting_approval") {

@@ -50,10 +50,11 @@ export function isChargeAttribution(value: unknown, carried = false): boolean {
   if (!KINDS.has(value.kind) || !(isId(value.runId) || (carried && value.runId === undefined))) return false;
   for (const key in value) {
     const member = value[key];
-    if (key === "kind" || key === "runId" || member === undefined) continue;
-    if (key === "discarded") {
-      if (typeof member !== "boolean") return false;
-    } else if (!ATTRIBUTION_STRINGS.has(key) || typeof member !== "string") return false;
+    if (key === "kind" || key === "runId") continue;
+    // An unknown member is refused even when undefined: the strict schema names it.
+    if (key !== "discarded" && !ATTRIBUTION_STRINGS.has(key)) return false;
+    if (member === undefined) continue;
+    if (key === "discarded" ? typeof member !== "boolean" : typeof member !== "string") return false;
   }
   return true;
 }

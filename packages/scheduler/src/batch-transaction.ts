@@ -383,7 +383,7 @@ async function askReconciler(
 ): Promise<Exclude<ReconcileResult, { status: "unknown" }> | { status: "retry_safe" } | { status: "unknown"; reason: string }> {
   if (tool.reconcile) {
     try {
-      const answer = await tool.reconcile(actionId, receipt);
+      const answer = await tool.reconcile(actionId, receipt, { actionId, receipt });
       if (answer.status === "unknown")
         return { status: "unknown", reason: answer.reason ?? `the reconciler of ${tool.name} could not tell whether action ${actionId} applied` };
       return answer;

@@ -72,6 +72,11 @@ export interface BatchTransactionOptions {
    * will not run.
    */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The fencing token of the run's lease this batch runs under: every reconciliation and
+   * compensation is given it (`ReconcileContext`, `CompensationContext`), as every dispatch is.
+   */
+  readonly fencingToken?: number | undefined;
 }
 
 /**
@@ -95,8 +100,10 @@ export class BatchTransaction {
   readonly #ids: IdSource;
   readonly #book: ActionBook;
   readonly #signal: AbortSignal | undefined;
+  readonly #fencing: { readonly fencingToken?: number };
 
   constructor(options: BatchTransactionOptions) {
+    this.#fencing = options.fencingToken === undefined ? {} : { fencingToken: options.fencingToken };
     this.#clock = options.clock;
     this.#ids = options.ids;
     this.#book = ActionBook.fromRecords(options.records ?? []);
@@ -293,7 +300,7 @@ export class BatchTransaction {
     const { actionId } = record;
     try {
       if (!tool.compensate) throw new YokeError("TOOL_COMPENSATION_FAILED", `${tool.name} has no compensation`);
-      await tool.compensate(value, { actionId, idempotencyKey: `${actionId}:compensate`, receipt: record.receipt, signal });
+      await tool.compensate(value, { actionId, idempotencyKey: `${actionId}:compensate`, receipt: record.receipt, signal, ...this.#fencing });
     } catch (error) {
       const message = messageOf(error);
       this.#stage({ type: "action.compensation_failed", at: this.#clock.now(), causationId: actionId, data: { actionId, message } });
@@ -309,7 +316,7 @@ export class BatchTransaction {
   }
 
   async #reconcile(actionId: string, tool: ToolDeclarationV1<any>, value: unknown, receipt: JsonValue | undefined): Promise<Settlement> {
-    const answer = await askReconciler(tool, actionId, receipt);
+    const answer = await askReconciler(tool, actionId, receipt, this.#fencing);
     const at = this.#clock.now();
     if (answer.status === "applied") {
       const text = answer.content ?? `the effect of ${tool.name} was confirmed applied by reconciliation after its outcome was lost`;
@@ -380,10 +387,11 @@ async function askReconciler(
   tool: ToolDeclarationV1<any>,
   actionId: string,
   receipt: JsonValue | undefined,
+  fencing: { readonly fencingToken?: number },
 ): Promise<Exclude<ReconcileResult, { status: "unknown" }> | { status: "retry_safe" } | { status: "unknown"; reason: string }> {
   if (tool.reconcile) {
     try {
-      const answer = await tool.reconcile(actionId, receipt, { actionId, receipt });
+      const answer = await tool.reconcile(actionId, receipt, { actionId, receipt, ...fencing });
       if (answer.status === "unknown")
         return { status: "unknown", reason: answer.reason ?? `the reconciler of ${tool.name} could not tell whether action ${actionId} applied` };
       return answer;

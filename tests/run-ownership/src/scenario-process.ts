@@ -82,6 +82,11 @@ export class ScriptProcess {
     this.child.stdin.end();
   }
 
+  /** Sends `signal` (SIGSTOP, SIGCONT, …) to the process. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   kill(): Promise<Ended> {
     this.child.kill("SIGKILL");
     return this.ended;

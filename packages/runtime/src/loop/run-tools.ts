@@ -34,7 +34,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // A guard: the loop calls runTools in tools_pending, and every `continue` below follows a commit that leaves the
     // batch pending (a recovery checked by its preview, a retry round, calls still parked); as false it is equivalent.
     if (state.phase !== "tools_pending") return undefined;
-    const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions, signal: context.signal });
+    const { clock, ids } = context.deps;
+    const batch = new BatchTransaction({ clock, ids, records: state.actions, signal: context.signal, fencingToken: context.lease?.current().token });
     const recovered = await recoverCalls(context, state, batch);
     if (recovered.escalation) {
       await escalateBatch(context, batch, recovered.drafts, recovered.items, recovered.escalation);

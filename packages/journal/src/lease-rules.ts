@@ -21,7 +21,15 @@ export function isLive(stored: StoredLease, now: number): boolean {
 export function nextLease(scope: RunScope, current: StoredLease | null, request: LeaseRequest, now: number, lastIssued: number): RunLease {
   if (current !== null && isLive(current, now) && request.ownerIsGone?.(current.lease) !== true) {
     throw new YokeError("RUN_LEASE_HELD", `run ${scope.runId} is owned by ${current.lease.ownerId} until ${new Date(current.lease.expiresAt).toISOString()}`, {
-      details: { tenantId: scope.tenantId, runId: scope.runId, ownerId: current.lease.ownerId, expiresAt: current.lease.expiresAt, token: current.lease.token },
+      details: {
+        tenantId: scope.tenantId,
+        runId: scope.runId,
+        ownerId: current.lease.ownerId,
+        expiresAt: current.lease.expiresAt,
+        token: current.lease.token,
+        // What is left on the store's clock: a waiter sleeps by this, never by its own clock against `expiresAt`.
+        remainingMs: current.lease.expiresAt - now,
+      },
     });
   }
   return {

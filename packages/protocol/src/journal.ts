@@ -156,7 +156,8 @@ export interface AppendOptions {
  * transaction of the store, so two processes can never both hold a run.
  *
  * - `acquire` takes the run's lease, whether or not the run has events yet: RUN_LEASE_HELD
- *   (retryable; `details.ownerId`, `details.expiresAt`) while another live lease exists.
+ *   (retryable; `details.ownerId`, `details.expiresAt`, and `details.remainingMs`, what is
+ *   left of it on the store's clock) while another live lease exists.
  *   Live means unreleased and not past its expiry on the store's clock (the caller's clock
  *   decides nothing). The new lease's token is above every token the store handed out
  *   before, for any run.

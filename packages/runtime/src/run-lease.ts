@@ -91,8 +91,10 @@ export async function takeRunLease(policy: LeasePolicy, scope: RunScope, options
       break;
     } catch (error) {
       if (!YokeError.hasCode(error, "RUN_LEASE_HELD") || waitUntil === undefined || options.now() >= waitUntil) throw error;
-      const expiresAt = typeof error.details.expiresAt === "number" ? error.details.expiresAt : options.now() + policy.renewEveryMs;
-      const waitMs = Math.max(1, Math.min(expiresAt - options.now(), waitUntil - options.now(), policy.renewEveryMs));
+      // The lease lapses on the store's clock: sleep by what the store says is left (a store that
+      // does not say gets a renewal period), never by this harness's clock against `expiresAt`.
+      const remainingMs = typeof error.details.remainingMs === "number" ? error.details.remainingMs : policy.renewEveryMs;
+      const waitMs = Math.max(1, Math.min(remainingMs, waitUntil - options.now(), policy.renewEveryMs));
       options.logger.info({ ownerId: error.details.ownerId, waitMs }, "run is owned elsewhere; waiting for its lease");
       await options.sleep(waitMs, options.signal);
     }

@@ -36,6 +36,7 @@ function usage(): string {
     "",
     "options of every command:",
     "  --journal FILE  the journal (default: $YOKE_JOURNAL, else ./yoke.sqlite)",
+    "  --key-file F    keys of a keyed journal, JSON { keys: [{ keyId, key (base64), tenantId? }] } (default: $YOKE_JOURNAL_KEY_FILE)",
     "  --tenant T      only this tenant (runs are found in any tenant otherwise)",
     "  --json          one JSON document on stdout, for scripts",
     "",
@@ -71,7 +72,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io,
     open: async (location, options) => {
       const { defaultJournalLocation, openStore } = await import("./store/open-store.js");
-      return openStore(location ?? defaultJournalLocation(io.env ?? process.env), options);
+      const { keyFileOf, readKeyFile } = await import("./store/key-file.js");
+      const env = io.env ?? process.env;
+      const keyFile = keyFileOf(args, env);
+      return openStore(location ?? defaultJournalLocation(env), { ...options, ...(keyFile === undefined ? {} : { keys: readKeyFile(keyFile) }) });
     },
     progress: (text) => {
       if (!io.isTTY) return;

@@ -78,6 +78,15 @@ export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly 
       message: "the run's head carries a plain SHA-256 hash, but this journal is keyed",
     });
   }
+  if (key === undefined && head.length > 0 && head.hash.startsWith(HMAC_HASH_PREFIX)) {
+    // Nor does an unkeyed journal extend a keyed run: its plain event would break the run for the key holder.
+    throw chainError(scope, {
+      ok: false,
+      firstBadSeq: head.length - 1,
+      reason: "key_required",
+      message: "the run's head is sealed with an HMAC; open the journal with its keys to append to it",
+    });
+  }
   const { tenantId, runId } = scope;
   // The envelope fields every event of the append shares, serialized once.
   // When an id is not a string, `body` below falls back to canonicalJson and runJson/tenantJson are

@@ -4,10 +4,12 @@ import {
   fdatasyncSync,
   fstatSync,
   fsyncSync,
+  ftruncateSync,
   openSync,
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   statSync,
   writeSync,
   type Stats,
@@ -38,6 +40,15 @@ interface Header {
  * rewritten (JOURNAL_WITNESS_INVALID). A crash between the commit and the witness line
  * leaves the witness one append behind, which is never an error: that append was not
  * acknowledged.
+ *
+ * Torn writes (a crash or a full disk in the middle of a line): a line is only ever written
+ * by one `write` at the end of the file, so a torn one is an unterminated tail. Readers
+ * ignore it; the next writer (under the journal's write lock) cuts it off before it appends,
+ * and a writer whose own line was cut short (ENOSPC) cuts it off at once and fails typed. Only
+ * bytes after the last newline are ever cut, and every acknowledged line ends with one, so no
+ * recovery drops a head. A compaction is written whole to a temp file before it replaces the
+ * witness. Files from before this fix may hold a torn fragment glued to the line written after
+ * it; that line is read, the fragment (never acknowledged) skipped.
  */
 export class HeadWitness {
   readonly path: string;
@@ -46,7 +57,10 @@ export class HeadWitness {
   private readonly compactAtBytes: number;
   private fd: number | undefined;
   private inode = 0;
+  /** End of the last complete line read: where the next line goes. */
   private offset = 0;
+  /** The file's size at the last look: past `offset`, a torn tail. */
+  private size = 0;
 
   private constructor(path: string, journalId: string, compactAtBytes: number) {
     this.path = path;
@@ -63,6 +77,7 @@ export class HeadWitness {
     const witness = new HeadWitness(path, header.journalId, compactAtBytes);
     witness.inode = statSync(path).ino;
     witness.fold(bytes, newline + 1);
+    witness.size = bytes.length;
     return witness;
   }
 
@@ -77,8 +92,9 @@ export class HeadWitness {
     compactAtBytes = DEFAULT_COMPACT_AT_BYTES,
   ): HeadWitness {
     const witness = new HeadWitness(path, journalId, compactAtBytes);
-    for (const entry of heads) witness.heads.set(keyOf(entry.scope), entry);
-    witness.rewrite();
+    const all = new Map<string, { scope: RunScope; head: JournalHead }>();
+    for (const entry of heads) all.set(keyOf(entry.scope), entry);
+    witness.rewrite(all);
     return witness;
   }
 
@@ -110,8 +126,10 @@ export class HeadWitness {
       for (const [key, entry] of reread.heads) this.heads.set(key, entry);
       this.inode = reread.inode;
       this.offset = reread.offset;
+      this.size = reread.size;
       return;
     }
+    this.size = stat.size;
     if (stat.size === this.offset) return;
     const fd = openSync(this.path, "r");
     try {
@@ -133,17 +151,39 @@ export class HeadWitness {
     this.refresh();
     const key = keyOf(scope);
     const known = this.heads.get(key);
-    if (known === undefined || known.head.length < head.length) this.heads.set(key, { scope, head });
+    const newer = known === undefined || known.head.length < head.length;
     if (this.offset >= this.compactAtBytes) {
-      this.rewrite();
+      const heads = new Map(this.heads);
+      if (newer) heads.set(key, { scope, head });
+      this.rewrite(heads);
       return;
     }
     const fd = this.openFile();
-    const line = `${JSON.stringify([scope.tenantId, scope.runId, head.length, head.hash])}\n`;
-    const written = writeSync(fd, line);
-    if (written !== Buffer.byteLength(line)) throw witnessError(this.path, "a head witness line was written short");
-    if (sync) fdatasyncSync(fd);
-    this.offset += written;
+    // A torn line (a crash, or a full disk, mid-write) is never glued to: cut it off first.
+    if (this.size > this.offset) this.cutTo(fd, this.offset);
+    const line = Buffer.from(`${JSON.stringify([scope.tenantId, scope.runId, head.length, head.hash])}\n`);
+    try {
+      writeAll(fd, line);
+    } catch (error) {
+      // Our own line, torn: cut it off now, so the file ends at a line boundary again.
+      this.size = this.offset + line.length;
+      try {
+        this.cutTo(fd, this.offset);
+      } catch {
+        // The next writer cuts it (the size above says there is a tail).
+      }
+      throw writeError(this.path, "a head witness line could not be written", error);
+    }
+    this.offset += line.length;
+    this.size = this.offset;
+    if (newer) this.heads.set(key, { scope, head });
+    if (sync) {
+      try {
+        fdatasyncSync(fd);
+      } catch (error) {
+        throw writeError(this.path, "a head witness line could not be synced", error);
+      }
+    }
   }
 
   close(): void {
@@ -157,51 +197,54 @@ export class HeadWitness {
       const end = bytes.indexOf(10, start);
       // A line without its newline is a write a crash cut: that append was never acknowledged.
       if (end < 0) break;
-      const at = baseOffset + start;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(bytes.toString("utf8", start, end));
-      } catch (error) {
-        throw witnessError(this.path, `the line at byte ${at} is not JSON`, error);
-      }
-      if (
-        !Array.isArray(entry) ||
-        entry.length !== 4 ||
-        typeof entry[0] !== "string" ||
-        typeof entry[1] !== "string" ||
-        !Number.isSafeInteger(entry[2]) ||
-        (entry[2] as number) < 1 ||
-        typeof entry[3] !== "string"
-      ) {
-        throw witnessError(this.path, `the line at byte ${at} is not a head`);
-      }
-      const scope = { tenantId: entry[0] as string, runId: entry[1] as string };
+      const entry = parseLine(this.path, bytes.toString("utf8", start, end), baseOffset + start);
+      const scope = { tenantId: entry[0], runId: entry[1] };
       const key = keyOf(scope);
       const known = this.heads.get(key);
-      if (known === undefined || known.head.length < (entry[2] as number))
-        this.heads.set(key, { scope, head: { length: entry[2] as number, hash: entry[3] as string } });
+      if (known === undefined || known.head.length < entry[2]) this.heads.set(key, { scope, head: { length: entry[2], hash: entry[3] } });
       start = end + 1;
     }
     this.offset = baseOffset + start;
   }
 
-  private rewrite(): void {
+  /** Cuts the file back to `length` bytes (a torn tail), durably. */
+  private cutTo(fd: number, length: number): void {
+    try {
+      ftruncateSync(fd, length);
+      fdatasyncSync(fd);
+    } catch (error) {
+      throw writeError(this.path, "a torn head witness line could not be cut off", error);
+    }
+    this.size = length;
+  }
+
+  /** Replaces the file with one line per run of `heads`: written whole to a temp file first, or not at all. */
+  private rewrite(heads: Map<string, { scope: RunScope; head: JournalHead }>): void {
     this.closeFile();
     const temp = `${this.path}.tmp-${process.pid}`;
     const lines = [JSON.stringify({ format: FORMAT, version: VERSION, journalId: this.journalId } satisfies Header)];
-    for (const { scope, head } of this.heads.values()) lines.push(JSON.stringify([scope.tenantId, scope.runId, head.length, head.hash]));
-    const text = `${lines.join("\n")}\n`;
-    const fd = openSync(temp, "w");
+    for (const { scope, head } of heads.values()) lines.push(JSON.stringify([scope.tenantId, scope.runId, head.length, head.hash]));
+    const text = Buffer.from(`${lines.join("\n")}\n`);
     try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(temp, "w");
+      try {
+        writeAll(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, this.path);
+    } catch (error) {
+      // The witness in place is untouched: a short compaction must never replace it.
+      rmSync(temp, { force: true });
+      throw writeError(this.path, "the head witness could not be rewritten", error);
     }
-    renameSync(temp, this.path);
     syncDirectory(dirname(this.path));
+    this.heads.clear();
+    for (const [key, entry] of heads) this.heads.set(key, entry);
     this.inode = statSync(this.path).ino;
-    this.offset = Buffer.byteLength(text);
+    this.offset = text.length;
+    this.size = text.length;
   }
 
   private openFile(): number {
@@ -223,6 +266,66 @@ export class HeadWitness {
       closeSync(fd);
     }
   }
+}
+
+type HeadLine = [tenantId: string, runId: string, length: number, hash: string];
+
+/**
+ * One line of the witness. A line that is not a head is JOURNAL_WITNESS_INVALID, except the
+ * glued form a torn write left in files written before torn tails were cut off: a fragment
+ * of a line (it starts with the `[` every line starts with) directly followed by a complete head. Only the fragment,
+ * whose append was never acknowledged, is skipped; the head after it is read.
+ */
+function parseLine(path: string, text: string, at: number): HeadLine {
+  const whole = asHead(text);
+  if (whole !== undefined) return whole;
+  // The head's own start: a `["` inside a head line never begins a valid head (a `"` inside a
+  // string is escaped), so the rightmost `["` that does is where the glued head begins.
+  for (let start = text.lastIndexOf('["'); start > 0; start = text.lastIndexOf('["', start - 1)) {
+    const glued = asHead(text.slice(start));
+    if (glued !== undefined && text.startsWith("[")) return glued;
+  }
+  let json = true;
+  try {
+    JSON.parse(text);
+  } catch {
+    json = false;
+  }
+  throw witnessError(path, `the line at byte ${at} is not ${json ? "a head" : "JSON"}`);
+}
+
+function asHead(text: string): HeadLine | undefined {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const valid =
+    Array.isArray(entry) &&
+    entry.length === 4 &&
+    typeof entry[0] === "string" &&
+    typeof entry[1] === "string" &&
+    Number.isSafeInteger(entry[2]) &&
+    (entry[2] as number) >= 1 &&
+    typeof entry[3] === "string";
+  return valid ? (entry as HeadLine) : undefined;
+}
+
+/** Writes all of `bytes` at the end of the file (a short write goes on until it throws). */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/** A failed write of the witness (a full disk, an I/O error): retrying alone will not fix it. */
+function writeError(path: string, why: string, cause: unknown): YokeError {
+  if (YokeError.isInstance(cause)) return cause;
+  const errno = (cause as NodeJS.ErrnoException | undefined)?.code ?? null;
+  return new YokeError("JOURNAL_UNAVAILABLE", `${path}: ${why}${errno === null ? "" : ` (${errno})`}`, {
+    retryable: false,
+    details: { witness: path, errno },
+    cause,
+  });
 }
 
 function readBytes(path: string): Buffer {

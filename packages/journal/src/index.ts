@@ -16,7 +16,7 @@ export type { SqliteIdempotencyStoreOptions } from "./idempotency-sqlite.js";
 export { createMemoryJournal } from "./memory-journal.js";
 export type { SqliteDatabaseLike, SqliteDurability, SqliteStatementLike } from "./sqlite-database.js";
 export { createSqliteJournal } from "./sqlite-journal.js";
-export { createLazySqliteJournal } from "./lazy-journal.js";
+export { createLazySqliteJournal, type LazySqliteJournal } from "./lazy-journal.js";
 export type { SqliteJournal, SqliteJournalOptions } from "./sqlite-journal.js";
 export { SQLITE_JOURNAL_FORMAT, SQLITE_JOURNAL_SCHEMA_VERSION } from "./sqlite-migrations.js";
 export { createFileArtifactStore } from "./artifact-store-file.js";

@@ -75,6 +75,30 @@ describe("createLazySqliteJournal", () => {
     await journal.close();
   });
 
+  it("with create: false, creates a missing file only when opened with createIfMissing, even while a plain open is under way", async () => {
+    const filename = files.file("journal.db");
+    const journal = createLazySqliteJournal({ filename, create: false });
+    expect(await rejectionOf(journal.head(scope))).toMatchObject({ code: "JOURNAL_NOT_INITIALIZED", details: { filename } });
+    expect(existsSync(filename)).toBe(false);
+    // The refusal is not remembered: the journal may be created later.
+    const plain = journal.head(scope);
+    const creating = journal.open({ createIfMissing: true });
+    expect(await rejectionOf(plain)).toMatchObject({ code: "JOURNAL_NOT_INITIALIZED" });
+    await creating;
+    expect(existsSync(filename)).toBe(true);
+    expect(await journal.head(scope)).toBeNull();
+    await journal.open();
+    await journal.close();
+  });
+
+  it("createIfMissing never writes a journal into an existing empty file", async () => {
+    const filename = files.file("journal.db");
+    writeFileSync(filename, "");
+    const journal = createLazySqliteJournal({ filename, create: false });
+    expect(await rejectionOf(journal.open({ createIfMissing: true }))).toMatchObject({ code: "JOURNAL_NOT_INITIALIZED" });
+    await journal.close();
+  });
+
   it("refuses a missing filename with CONFIG_INVALID", () => {
     expect(() => createLazySqliteJournal({ filename: "" })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
   });

@@ -27,26 +27,56 @@ interface LazyJournalShape {
 }
 
 /**
+ * A SQLite journal opened on first use (see `createLazySqliteJournal`), which can also be
+ * opened on purpose, and told then whether it may create a missing file.
+ */
+export interface LazySqliteJournal extends JournalV1 {
+  /**
+   * Opens the store now (once; later calls wait for the same open). `createIfMissing: true`
+   * creates the file when there is none, even when the journal was built with
+   * `create: false`, for a caller that knows it starts something new; an existing empty file
+   * is still refused. Rejects with the open's typed error.
+   */
+  open(options?: { readonly createIfMissing?: boolean }): Promise<void>;
+}
+
+/**
  * A `JournalV1` that opens its store on first use. Every member forwards to the opened
  * store, `append`'s options and `leases` included; an open that fails rejects that call (and
- * later ones, unless the failure was retryable) with a typed YokeError; `close()` before any
- * use opens nothing.
+ * later ones, unless the failure was retryable, or JOURNAL_NOT_INITIALIZED: a journal someone
+ * creates later opens then) with a typed YokeError; `close()` before any use opens nothing.
+ * `open(true)` may create the store; a first use does what the options say.
  */
-function lazyJournal(open: () => Promise<JournalV1>, shape: LazyJournalShape): JournalV1 {
-  let opening: Promise<JournalV1> | undefined;
+function lazyJournal(open: (mayCreate: boolean) => Promise<JournalV1>, shape: LazyJournalShape): JournalV1 & { open(mayCreate: boolean): Promise<JournalV1> } {
+  let opening: { readonly journal: Promise<JournalV1>; readonly mayCreate: boolean } | undefined;
   let closed = false;
 
-  const opened = (): Promise<JournalV1> => {
+  const start = (mayCreate: boolean): Promise<JournalV1> => {
+    const attempt = {
+      mayCreate,
+      journal: open(mayCreate).then(
+        (journal) => journal,
+        (error: unknown) => {
+          const typed = YokeError.isInstance(error) ? error : new YokeError("JOURNAL_UNAVAILABLE", `could not open ${shape.description}`, { cause: error });
+          if ((typed.retryable || typed.code === "JOURNAL_NOT_INITIALIZED") && opening === attempt) opening = undefined;
+          throw typed;
+        },
+      ),
+    };
+    opening = attempt;
+    return attempt.journal;
+  };
+
+  const opened = (mayCreate = false): Promise<JournalV1> => {
     if (closed) return Promise.reject(new YokeError("JOURNAL_CLOSED", `${shape.description} was closed`));
-    opening ??= open().then(
-      (journal) => journal,
-      (error: unknown) => {
-        const typed = YokeError.isInstance(error) ? error : new YokeError("JOURNAL_UNAVAILABLE", `could not open ${shape.description}`, { cause: error });
-        if (typed.retryable) opening = undefined;
-        throw typed;
-      },
-    );
-    return opening;
+    const current = opening;
+    if (current === undefined) return start(mayCreate);
+    if (!mayCreate || current.mayCreate) return current.journal;
+    // An open that may not create is under way: should it find no journal, open again, creating one.
+    return current.journal.catch((error: unknown) => {
+      if (!YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED")) throw error;
+      return opened(true);
+    });
   };
 
   const leasesOf = async (): Promise<RunLeasesV1> => {
@@ -66,6 +96,7 @@ function lazyJournal(open: () => Promise<JournalV1>, shape: LazyJournalShape): J
     specificationVersion: "v1",
     capabilities: shape.capabilities,
     ...(shape.leases ? { leases } : {}),
+    open: opened,
     async append(scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], options?: AppendOptions): Promise<AppendResult> {
       return (await opened()).append(scope, expectedSeq, drafts, options);
     },
@@ -88,7 +119,7 @@ function lazyJournal(open: () => Promise<JournalV1>, shape: LazyJournalShape): J
       if (pending === undefined) return;
       let journal: JournalV1;
       try {
-        journal = await pending;
+        journal = await pending.journal;
       } catch {
         return; // never opened: nothing to close
       }
@@ -112,14 +143,17 @@ function lazyJournal(open: () => Promise<JournalV1>, shape: LazyJournalShape): J
  * await journal.close();
  * ```
  */
-export function createLazySqliteJournal(options: SqliteJournalOptions & { readonly filename: string }): JournalV1 {
+export function createLazySqliteJournal(options: SqliteJournalOptions & { readonly filename: string }): LazySqliteJournal {
   if (typeof options?.filename !== "string" || options.filename === "") {
     throw new YokeError("CONFIG_INVALID", "a lazily opened SQLite journal needs a filename", { details: { option: "filename" } });
   }
   const onDisk = options.filename !== ":memory:";
-  return lazyJournal(() => createSqliteJournal(options), {
+  // `createIfMissing` lifts `create: false` to the default (a missing file is created, an empty one refused).
+  const { create: _create, ...creating } = options;
+  const journal = lazyJournal((mayCreate) => createSqliteJournal(mayCreate && options.create === false ? creating : options), {
     capabilities: { durable: onDisk, multiProcess: onDisk },
     leases: true,
     description: `the SQLite journal at ${options.filename}`,
   });
+  return { ...journal, open: async (openOptions) => void (await journal.open(openOptions?.createIfMissing === true)) };
 }

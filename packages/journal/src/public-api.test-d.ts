@@ -1,14 +1,24 @@
 // Type tests of @yoke/journal's public entry, checked by the package's `tsc`.
 import type { JournalEvent, JournalV1, RunLeasesV1 } from "@yoke/protocol";
 import { expectTypeOf } from "vitest";
-import { computeEventHash, createLazySqliteJournal, createMemoryJournal, createSqliteJournal, type SqliteJournal, type SqliteJournalOptions } from "./index.js";
+import {
+  computeEventHash,
+  createLazySqliteJournal,
+  createMemoryJournal,
+  createSqliteJournal,
+  type LazySqliteJournal,
+  type SqliteJournal,
+  type SqliteJournalOptions,
+} from "./index.js";
 
 // Every store is a JournalV1; the SQLite store opens asynchronously, the lazy one does not.
 expectTypeOf(createMemoryJournal()).toExtend<JournalV1>();
 expectTypeOf(createSqliteJournal({ filename: "yoke.db" })).toEqualTypeOf<Promise<SqliteJournal>>();
 expectTypeOf<SqliteJournal>().toExtend<JournalV1>();
 expectTypeOf<SqliteJournal["leases"]>().toEqualTypeOf<RunLeasesV1>();
-expectTypeOf(createLazySqliteJournal({ filename: "yoke.db" })).toEqualTypeOf<JournalV1>();
+expectTypeOf(createLazySqliteJournal({ filename: "yoke.db" })).toEqualTypeOf<LazySqliteJournal>();
+expectTypeOf<LazySqliteJournal>().toExtend<JournalV1>();
+expectTypeOf<LazySqliteJournal["open"]>().returns.toEqualTypeOf<Promise<void>>();
 // The lazy journal takes the SQLite options, but only with a filename.
 expectTypeOf(createLazySqliteJournal).parameter(0).toExtend<SqliteJournalOptions>();
 // @ts-expect-error a lazy journal opens a file it names

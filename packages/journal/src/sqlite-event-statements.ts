@@ -67,6 +67,21 @@ export class EventStatements {
     return row === undefined ? null : String(row.hash);
   }
 
+  /**
+   * The run's event at `seq` checked on its own: its shape, scope and seq, and (with `keys`)
+   * its MAC, against its own stored predecessor hash. Null when it verifies; a failure whose
+   * `missingKeyId` is set means the ring does not hold the key the event names yet.
+   */
+  checkAt(scope: RunScope, seq: number, keys: JournalKeyRing): (ChainFailure & { missingKeyId?: string }) | null {
+    const [row] = this.query("read", () => this.pageStatement.all(scope.tenantId, scope.runId, seq, seq + 1, 1)) as EventRow[];
+    if (row === undefined) return failure(seq, "sequence_gap", `event ${seq} is missing`);
+    const event = rowToEvent(scope, row);
+    if (typeof event === "string") return failure(seq, "malformed", event);
+    const problem = checkEvent(scope, seq, String(row.prev_hash), event, keys);
+    const keyId = missingKeyId(problem, event, keys, scope.tenantId);
+    return problem === null ? null : keyId === undefined ? problem : { ...problem, missingKeyId: keyId };
+  }
+
   /** Every run's head, for adopting a journal into a new head witness. */
   allHeads(): { scope: RunScope; head: JournalHead }[] {
     const rows = this.query("read", () =>

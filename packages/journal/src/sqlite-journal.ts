@@ -30,7 +30,7 @@ import { LeaseStatements, createSqliteRunLeases, storeTime } from "./sqlite-leas
 import { closeQuietly, createAtomically, emptyFile } from "./sqlite-journal-file.js";
 import { LONE_SURROGATE, checkOptions, storable, type SqliteJournalOptions } from "./sqlite-journal-options.js";
 import { sequenceOption } from "./read-range.js";
-import { openWitnessGuard, refuseEmptyOverWitness, witnessFailureError, type WitnessGuard } from "./sqlite-witness-guard.js";
+import { openWitnessGuard, refuseEmptyOverWitness, unwitnessedError, witnessFailureError, type WitnessGuard } from "./sqlite-witness-guard.js";
 
 /**
  * A `JournalV1` over one SQLite file, with the durability level it was opened with.
@@ -55,6 +55,9 @@ export interface SqliteJournal extends JournalV1 {
 export type { SqliteJournalOptions } from "./sqlite-journal-options.js";
 
 const END_OF_RUN = Number.MAX_SAFE_INTEGER;
+
+/** A run head the append transaction could not check yet: its key is not in the ring. */
+type UnverifiedHead = Extract<VerifyResult, { ok: false }> & { readonly missingKeyId: string };
 
 /**
  * Opens (creating or migrating as needed) a SQLite journal: one `events` table keyed by
@@ -192,7 +195,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       const table = leaseStatements as LeaseStatements;
       checkAppendLease(scope, table.get(scope), appendOptions, () => storeTime(table, storeClock));
       const cached = heads.get(scope);
-      const head = cached?.length === expectedSeq ? cached : (statements.head(scope) ?? EMPTY_HEAD);
+      // A head this journal sealed itself is trusted; any other is checked below before it is extended.
+      const own = cached?.length === expectedSeq;
+      const head = own ? cached : (statements.head(scope) ?? EMPTY_HEAD);
       const witnessed = witness?.witness.expected(scope);
       if (witnessed !== undefined && head.length < witnessed.length) {
         throw witnessFailureError(
@@ -207,6 +212,13 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
         );
       }
       if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
+      if (key !== undefined && !own && head.length > 0) {
+        // A keyed journal never extends a head it cannot verify: one sealed with other key material
+        // under the same key id would leave the run unreadable to the real key holder.
+        const failure = statements.checkAt(scope, head.length - 1, keys as JournalKeyRing);
+        if (failure?.missingKeyId !== undefined) return failure as UnverifiedHead;
+        if (failure !== null) throw chainError(scope, failure);
+      }
       const sealed = sealDrafts(scope, head, drafts, key);
       const events: JournalEvent[] = new Array(sealed.length); // preallocated; a growing array ends the same
       for (let index = 0; index < sealed.length; index++) {
@@ -257,7 +269,17 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       if (key !== undefined) assertOpen();
       let events: JournalEvent[];
       try {
-        events = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[];
+        let outcome = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[] | UnverifiedHead;
+        // The head names a key the ring has not resolved yet: ask the provider (outside the write
+        // lock), then try once more; a head still unverifiable is refused.
+        if (!Array.isArray(outcome)) {
+          const asked = await (keys as JournalKeyRing).lookup(scope.tenantId, outcome.missingKeyId);
+          assertOpen();
+          if (asked === undefined) throw chainError(scope, outcome);
+          outcome = appendTransaction.immediate(scope, expectedSeq, drafts, appendOptions, key) as JournalEvent[] | UnverifiedHead;
+          if (!Array.isArray(outcome)) throw chainError(scope, outcome);
+        }
+        events = outcome;
       } catch (error) {
         // The head cache only saves a query: an entry is used only at its own length, and a stale one
         // then meets the stored row of that seq, a conflict either way. Forgetting (and setting,
@@ -283,10 +305,9 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
           witnessTransaction.immediate(scope, head);
         } catch (error) {
           // The events are durable; only the witness line is missing, which leaves it behind, never wrong.
-          // A witness deleted or replaced after open is refused here as JOURNAL_WITNESS_INVALID
-          // (tested); that YokeError passes toJournalError unchanged, so the operation name only
-          // labels a file-system failure of the write itself (a full disk), which no test provokes.
-          throw toJournalError(error, "record the head witness");
+          // A witness deleted or replaced after open is JOURNAL_WITNESS_INVALID; a write the file system
+          // refused (a full disk) is JOURNAL_UNAVAILABLE saying the events are committed (both tested).
+          throw unwitnessedError(scope, last.seq, toJournalError(error, "record the head witness"));
         }
       }
       return { lastSeq: last.seq, headHash: last.hash, events };

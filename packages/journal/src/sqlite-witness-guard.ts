@@ -80,6 +80,20 @@ export function witnessFailureError(scope: RunScope, failure: ChainFailure, path
 }
 
 /**
+ * The error of an append whose events committed but whose witness line could not be written
+ * (a full disk): not acknowledged, and not to be retried as is (the events are there; read the
+ * head). Other errors pass unchanged.
+ */
+export function unwitnessedError(scope: RunScope, lastSeq: number, error: YokeError): YokeError {
+  if (error.code !== "JOURNAL_UNAVAILABLE" || error.details.witness === undefined) return error;
+  return new YokeError("JOURNAL_UNAVAILABLE", `run ${scope.runId}: events up to seq ${lastSeq} are committed, but not acknowledged: ${error.message}`, {
+    retryable: false,
+    details: { ...error.details, tenantId: scope.tenantId, runId: scope.runId, lastSeq, committed: true },
+    cause: error,
+  });
+}
+
+/**
  * Before a new journal is written into an empty file: refuses when a witness beside it says
  * the file held events (it was truncated or replaced), so an empty file is never silently
  * taken for a new journal.

@@ -68,6 +68,15 @@ export interface ApprovalRecord {
   readonly status: "requested" | "granted" | "denied" | "voided";
   /** The binding the request was made for (`expiresAt` is the request's own deadline), then the granted one. */
   readonly binding: ApprovalBinding;
+  /**
+   * The request's own deadline, kept after a grant replaces `binding`: a decision journaled at
+   * or after it (`decidedAt`) decides nothing, whatever expiry the grant names.
+   */
+  readonly requestExpiresAt: number;
+  /** When the request was granted, denied or voided (the decision event's `at`). */
+  readonly decidedAt?: number;
+  /** With status `voided`: why (`approval.voided`'s code). */
+  readonly code?: "APPROVAL_EXPIRED" | "APPROVAL_INVALID";
   readonly approver?: string;
   readonly reason?: string;
 }

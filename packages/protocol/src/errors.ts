@@ -70,6 +70,11 @@ export const YOKE_ERROR_CODES = {
   // policy, approvals and capabilities
   POLICY_DENIED: { retryable: false, summary: "the policy denied the call (no rule allows its whole tuple, or a rule denies it)" },
   POLICY_INVALID: { retryable: false, summary: "policy rules failed their schema or cannot be loaded" },
+  POLICY_CHANGED: {
+    retryable: false,
+    summary:
+      "the policy in force when a later attempt of an action was due no longer allows it (its decision changed since the action was authorized); the attempt was not dispatched",
+  },
   APPROVAL_DENIED: { retryable: false, summary: "a person denied the approval an action was parked for" },
   APPROVAL_INVALID: {
     retryable: false,

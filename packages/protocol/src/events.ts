@@ -106,6 +106,8 @@ const decided = { policy: PolicyDecisionSchema.optional(), provenance: z.array(A
  * in journals written before; `budgetEntriesOf` reads every form back whole.
  */
 const reserves = { reserved: CarriedReservationData.optional() };
+/** The decision an attempt leased outside its action's admission was asked under (issue 33). */
+const reauthorized = { rule: z.string().optional(), policy: PolicyDecisionSchema.optional() };
 const settles = { settled: CarriedSettlementData.optional() };
 
 /** What running a tool twice does to the world. */
@@ -305,10 +307,19 @@ export const EVENT_DATA_SCHEMAS = {
     fields: z.array(z.string()),
     reason: z.string(),
   }),
-  /** An attempt is reserved, with the deadline after which it must not be dispatched. */
-  "action.leased": z.object({ ...attemptRef, attempt: z.number().int().positive(), deadlineAt: z.number() }),
-  /** Durable before the handler is invoked: from here on the effect may have happened. */
-  "action.executing": z.object({ ...attemptRef, ...reserves }),
+  /**
+   * An attempt is reserved, with the deadline after which it must not be dispatched. With a
+   * policy engine, an attempt leased outside its action's admission (a retry, a reconciled
+   * action's next attempt, a held call) carries the decision it may run under, asked when it
+   * was leased (`rule`, `policy`); a refused one is followed by `action.failed` instead of
+   * `action.executing`. Absent without an engine and in journals written before issue 33.
+   */
+  "action.leased": z.object({ ...attemptRef, attempt: z.number().int().positive(), deadlineAt: z.number(), ...reauthorized }),
+  /**
+   * Durable before the handler is invoked: from here on the effect may have happened.
+   * `rule`/`policy`: the decision asked just now for an attempt another process leased.
+   */
+  "action.executing": z.object({ ...attemptRef, ...reserves, ...reauthorized }),
   "action.committed": z.object({ ...attemptRef, result: ToolResultEnvelopeSchema, receipt: JsonValueSchema.optional(), ...settles }),
   /** The effect may or may not have happened; only reconciliation resolves it. */
   "action.uncertain": z.object({ ...attemptRef, reason: z.string(), ...settles }),
@@ -324,6 +335,13 @@ export const EVENT_DATA_SCHEMAS = {
     retrying: z.boolean(),
     result: ToolResultEnvelopeSchema,
     ...settles,
+    /**
+     * An attempt the policy refused before dispatch (POLICY_CHANGED): the decision asked then
+     * (`policy`) and the one the action's previous attempt ran under (`previousPolicy`; absent
+     * when no engine decided it), so both revisions are in the journal.
+     */
+    policy: PolicyDecisionSchema.optional(),
+    previousPolicy: PolicyDecisionSchema.optional(),
   }),
   "action.reconciled": z.object({
     ...actionRef,

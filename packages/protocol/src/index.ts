@@ -114,7 +114,7 @@ export type {
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";
-export type { ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";
+export type { ActionAuthority, ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";
 export type {
   CompensationContext,
   FencingContext,

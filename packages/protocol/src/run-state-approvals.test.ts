@@ -51,6 +51,13 @@ const parked = [
 const granted = { type: "approval.granted", data: { actionId: "action_1", approvalId: "approval_1", approver: "ops_1", binding } };
 const authorized = { type: "action.authorized", data: { actionId: "action_1", decision: "allow", rule: "payments-need-approval", approvalId: "approval_1" } };
 
+const failure = {
+  status: "error",
+  content: [{ type: "text", text: "TOOL_TIMEOUT: slow" }],
+  error: { code: "TOOL_TIMEOUT", message: "slow" },
+  timing: { startedAt: 0, endedAt: 0, durationMs: 0 },
+};
+
 function refusal(drafts: { type: string; data: Record<string, unknown> }[]): unknown {
   try {
     reduceRun(eventsOf(drafts));
@@ -66,13 +73,15 @@ describe("the fold of approvals", () => {
     expect(state.phase).toBe("tools_pending");
     expect(state.principal).toEqual({ id: "user_1", authenticated: true, scopes: ["banking.pay"] });
     expect(state.actions[0]!.status.state).toBe("awaiting_approval");
-    expect(awaitingApprovals(state)).toEqual([{ approvalId: "approval_1", actionId: "action_1", status: "requested", binding }]);
+    expect(awaitingApprovals(state)).toEqual([
+      { approvalId: "approval_1", actionId: "action_1", status: "requested", binding, requestExpiresAt: binding.expiresAt },
+    ]);
   });
 
   it("a granted approval authorizes the action; it no longer waits", () => {
     const state = reduceRun(eventsOf([...parked, granted, authorized]));
     expect(state.actions[0]!.status.state).toBe("authorized");
-    expect(state.approvals.get("approval_1")).toMatchObject({ status: "granted", approver: "ops_1" });
+    expect(state.approvals.get("approval_1")).toMatchObject({ status: "granted", approver: "ops_1", requestExpiresAt: binding.expiresAt });
     expect(awaitingApprovals(state)).toEqual([]);
   });
 
@@ -93,7 +102,7 @@ describe("the fold of approvals", () => {
       data: { actionId: "action_1", approvalId: "approval_1", code: "APPROVAL_EXPIRED", fields: ["expiresAt"], reason: "expired" },
     };
     const state = reduceRun(eventsOf([...parked, granted, voided]));
-    expect(state.approvals.get("approval_1")?.status).toBe("voided");
+    expect(state.approvals.get("approval_1")).toMatchObject({ status: "voided", code: "APPROVAL_EXPIRED", reason: "expired" });
     expect(awaitingApprovals(state)).toEqual([]);
   });
 });
@@ -114,5 +123,21 @@ describe("checkApprovalBinding", () => {
     ["expiresAt", 2_000],
   ] as const)("a changed %s voids it", (field, value) => {
     expect(checkApprovalBinding(binding, { ...binding, [field]: value }, 0)).toMatchObject({ ok: false, code: "APPROVAL_INVALID", fields: [field] });
+  });
+
+  it("folds what each attempt was authorized under: the request's decision, the approval, then a later lease's decision (issue 33)", () => {
+    expect(reduceRun(eventsOf(parked)).actions[0]!.authority).toEqual({ rule: "payments-need-approval", policy });
+    const approved = reduceRun(eventsOf([...parked, granted, authorized])).actions[0]!;
+    expect(approved.authority).toEqual({ rule: "payments-need-approval", policy, approvalId: "approval_1" });
+    const later = { ...policy, ruleId: "payments-need-approval-v2", policyRevision: "d".repeat(64) };
+    const attempt = [
+      { type: "action.leased", data: { actionId: "action_1", attemptId: "attempt_1", attempt: 1, deadlineAt: 10 } },
+      { type: "action.executing", data: { actionId: "action_1", attemptId: "attempt_1" } },
+      { type: "action.failed", data: { actionId: "action_1", attemptId: "attempt_1", dispatched: true, retryable: true, retrying: true, result: failure } },
+      { type: "action.leased", data: { actionId: "action_1", attemptId: "attempt_2", attempt: 2, deadlineAt: 10, rule: "approval", policy: later } },
+    ];
+    const folded = reduceRun(eventsOf([...parked, granted, authorized, ...attempt])).actions[0]!;
+    // A lease without a decision (a run without an engine) changes nothing; one with a decision replaces it and keeps the approval.
+    expect(folded.authority).toEqual({ rule: "approval", policy: later, approvalId: "approval_1" });
   });
 });

@@ -19,7 +19,7 @@ export function applyApprovalEvent(state: MutableRunState, event: ApprovalEvent)
   const current = approvals.get(approvalId);
   if (event.type === "action.approval_requested") {
     if (current !== undefined) throw invalid(event, `approval ${approvalId} was already requested`);
-    approvals.set(approvalId, { approvalId, actionId, status: "requested", binding: event.data.binding });
+    approvals.set(approvalId, { approvalId, actionId, status: "requested", binding: event.data.binding, requestExpiresAt: event.data.binding.expiresAt });
     state.approvals = approvals;
     return;
   }
@@ -31,15 +31,15 @@ export function applyApprovalEvent(state: MutableRunState, event: ApprovalEvent)
   switch (event.type) {
     case "approval.granted":
       if (current.status !== "requested") throw invalid(event, `approval ${approvalId} is ${current.status}, not requested`);
-      next = { ...current, status: "granted", binding: event.data.binding, approver: event.data.approver };
+      next = { ...current, status: "granted", binding: event.data.binding, approver: event.data.approver, decidedAt: event.at };
       break;
     case "approval.denied":
       if (current.status !== "requested") throw invalid(event, `approval ${approvalId} is ${current.status}, not requested`);
-      next = { ...current, status: "denied", approver: event.data.approver, reason: event.data.reason };
+      next = { ...current, status: "denied", approver: event.data.approver, reason: event.data.reason, decidedAt: event.at };
       break;
     case "approval.voided":
       if (current.status !== "requested" && current.status !== "granted") throw invalid(event, `approval ${approvalId} is ${current.status}`);
-      next = { ...current, status: "voided", reason: event.data.reason };
+      next = { ...current, status: "voided", reason: event.data.reason, code: event.data.code, decidedAt: event.at };
       break;
   }
   approvals.set(approvalId, next);

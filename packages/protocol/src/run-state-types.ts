@@ -2,6 +2,7 @@ import type { ActionStatus } from "./actions.js";
 import type { Outcome, RunFork } from "./events.js";
 import type { JsonValue, Message, ModelResponse, ToolSpec, Usage } from "./model.js";
 import type { ApprovalRecord } from "./approvals.js";
+import type { PolicyDecision } from "./policy.js";
 import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
 
 /**
@@ -30,6 +31,18 @@ export interface PendingToolCall {
 }
 
 /** One action of the current batch (the last response's accepted calls), folded from `action.*` events. */
+/**
+ * What an action's latest attempt was authorized under, with a policy engine: the rule, the
+ * engine's decision (for an approved action, the `require_approval` its approval answered),
+ * and the approval that authorized it. A later attempt is decided again against this
+ * (docs/decisions/0013, issue 33), and a changed decision is journaled with both.
+ */
+export interface ActionAuthority {
+  readonly rule: string;
+  readonly policy?: PolicyDecision;
+  readonly approvalId?: string;
+}
+
 export interface ActionRecord {
   readonly actionId: string;
   readonly turnId: string;
@@ -45,6 +58,8 @@ export interface ActionRecord {
   readonly receipt: JsonValue | undefined;
   /** Sequence number of the event that committed it: compensation runs in reverse of this. */
   readonly committedSeq: number | undefined;
+  /** What its latest attempt was authorized under, when a policy engine decided it (absent otherwise). */
+  readonly authority?: ActionAuthority;
 }
 
 export interface RunState {

@@ -9,6 +9,7 @@ import { applyToolRevisionEvent, checkPinnedRevision } from "./run-state-tools.j
 import { applyApprovalEvent } from "./run-state-approvals.js";
 import { invalid } from "./fold-invalid.js";
 import type { ActionRecord, MutableRunState, RunState } from "./run-state-types.js";
+import { authorityAfter } from "./run-state-authority.js";
 
 /**
  * Folds events into run state incrementally. `reduceRun(events)` is the pure form;
@@ -186,7 +187,7 @@ export class RunStateAccumulator {
       case "action.admitted": {
         // proposed → validated → authorized → leased (attempt 1) → executing, each checked.
         const index = this.#pendingIndex(state, event, event.data.toolCallId, undefined);
-        const record = this.#moveAction(state, event, { type: "action.admitted" }, { attemptId: event.data.attemptId });
+        const record = this.#moveAction(state, event, { type: "action.admitted" }, { attemptId: event.data.attemptId, ...authorityAfter(undefined, event) });
         const call = state.pendingToolCalls[index]!;
         state.pendingToolCalls[index] = {
           ...call,
@@ -199,7 +200,7 @@ export class RunStateAccumulator {
         const index = this.#pendingIndex(state, event, event.data.toolCallId, undefined);
         const call = state.pendingToolCalls[index]!;
         state.pendingToolCalls[index] = { ...call, actionId: event.data.actionId };
-        this.#moveAction(state, event, { type: "action.approval_requested" });
+        this.#moveAction(state, event, { type: "action.approval_requested" }, authorityAfter(undefined, event));
         applyApprovalEvent(state, event);
         return;
       }
@@ -214,7 +215,7 @@ export class RunStateAccumulator {
         if (approvalId !== undefined && state.approvals.get(approvalId)?.status !== "granted") {
           throw invalid(event, `action.authorized names approval ${approvalId}, which is not granted`);
         }
-        this.#moveAction(state, event, { type: event.type });
+        this.#moveAction(state, event, { type: event.type }, authorityAfter(this.#record(state, event.data.actionId), event));
         return;
       }
       case "action.validated":
@@ -222,10 +223,15 @@ export class RunStateAccumulator {
         this.#moveAction(state, event, { type: event.type });
         return;
       case "action.leased":
-        this.#moveAction(state, event, { type: event.type, attempt: event.data.attempt }, { attemptId: event.data.attemptId });
+        this.#moveAction(
+          state,
+          event,
+          { type: event.type, attempt: event.data.attempt },
+          { attemptId: event.data.attemptId, ...authorityAfter(this.#record(state, event.data.actionId), event) },
+        );
         return;
       case "action.executing": {
-        const record = this.#moveAction(state, event, { type: event.type });
+        const record = this.#moveAction(state, event, { type: event.type }, authorityAfter(this.#record(state, event.data.actionId), event));
         const index = this.#actionCallIndex(state, event, record.actionId);
         const call = state.pendingToolCalls[index]!;
         state.pendingToolCalls[index] = {
@@ -353,6 +359,10 @@ export class RunStateAccumulator {
     const record: ActionRecord = { ...current, ...changes, status: result.status };
     state.actions[position] = record;
     return record;
+  }
+
+  #record(state: MutableRunState, actionId: string): ActionRecord | undefined {
+    return state.actions.find((action) => action.actionId === actionId);
   }
 
   #actionCallIndex(state: MutableRunState, event: YokeEvent, actionId: string): number {

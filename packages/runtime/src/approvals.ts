@@ -31,6 +31,43 @@ export interface ParkedOutcome {
   readonly waiting: boolean;
 }
 
+/** What a person's decision journals, and the error the caller gets once it is journaled (if any). */
+export interface ApprovalDecision {
+  readonly draft: YokeEventDraft;
+  readonly refusal?: YokeError;
+}
+
+/**
+ * `approve` on a waiting request: `approval.granted` with a new expiry (`expiresAt`, else
+ * now + the TTL) while `now` is before the request's own expiry; at or after it, nothing is
+ * granted: the request is voided (`approval.voided` APPROVAL_EXPIRED, naming the approver and
+ * both times) and the approver gets APPROVAL_EXPIRED. A late approval never buys a fresh
+ * expiry: on resume the parked call fails, not run, and the model is told it may ask again.
+ */
+export function grantOrVoid(
+  approval: ApprovalRecord,
+  options: { readonly approver: string; readonly expiresAt?: number | undefined; readonly now: number; readonly ttlMs: number },
+): ApprovalDecision {
+  const { approvalId, actionId } = approval;
+  const { approver, now } = options;
+  const expiresAt = approval.requestExpiresAt;
+  if (now < expiresAt) {
+    const binding = { ...approval.binding, expiresAt: options.expiresAt ?? now + options.ttlMs };
+    return { draft: { type: "approval.granted", at: now, causationId: actionId, data: { actionId, approvalId, approver, binding } } };
+  }
+  const reason = `${approver} approved at ${now}, after the request expired at ${expiresAt}; nothing was granted`;
+  return {
+    draft: { type: "approval.voided", at: now, causationId: actionId, data: { actionId, approvalId, code: "APPROVAL_EXPIRED", fields: ["expiresAt"], reason } },
+    refusal: new YokeError(
+      "APPROVAL_EXPIRED",
+      `approval ${approvalId} expired at ${expiresAt}, before it was approved (at ${now}); the call will not run: ask again`,
+      {
+        details: { approvalId, actionId, expiresAt, now },
+      },
+    ),
+  };
+}
+
 /** The latest approval of an action. */
 export function approvalOf(state: RunState, actionId: string): ApprovalRecord | undefined {
   let found: ApprovalRecord | undefined;
@@ -100,8 +137,16 @@ export async function settleParked(
         `${approval.approver ?? "a person"} denied the call to ${record.toolName}${approval.reason ? `: ${approval.reason}` : ""}; it was not run`,
       );
     case "voided":
-      return refuse("APPROVAL_INVALID", `approval ${approvalId} was voided (${approval.reason ?? "no reason"}); the call to ${record.toolName} was not run`);
+      return refuse(
+        approval.code ?? "APPROVAL_INVALID",
+        `approval ${approvalId} was voided (${approval.reason ?? "no reason"}); the call to ${record.toolName} was not run (ask again to have it approved)`,
+      );
     case "granted": {
+      // A grant journaled at or after the request's own expiry (by a runtime before issue 33, or forged) grants nothing.
+      if (approval.decidedAt !== undefined && approval.decidedAt >= approval.requestExpiresAt) {
+        const reason = `approval ${approvalId} was granted at ${approval.decidedAt}, after its request expired at ${approval.requestExpiresAt}`;
+        return refuse("APPROVAL_EXPIRED", `${reason}; the call to ${record.toolName} was not run`, [voided("APPROVAL_EXPIRED", ["expiresAt"], reason)]);
+      }
       const resolved = await resolveNow(context, state, record.toolName);
       const parsed = resolved.tool === undefined ? undefined : await validateCall(call, resolved.tool, resolved.digest);
       let resourceRevision: string | null = approval.binding.resourceRevision;

@@ -39,7 +39,9 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   const tenantId = options.tenantId ?? DEFAULT_TENANT_ID;
   if (typeof tenantId !== "string" || tenantId === "") invalid("tenantId must be a non-empty string", "tenantId");
   if (options.journal === "") invalid("journal must be a JournalV1 or the path of a SQLite file", "journal");
-  const journal = typeof options.journal === "string" ? createLazySqliteJournal({ filename: options.journal }) : (options.journal ?? createMemoryJournal());
+  // A path's journal is created only by a call that starts something new (see openJournalPath in harness.ts).
+  const journal =
+    typeof options.journal === "string" ? createLazySqliteJournal({ filename: options.journal, create: false }) : (options.journal ?? createMemoryJournal());
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   if (!Number.isInteger(maxTurns) || maxTurns < 1) invalid("maxTurns must be a positive integer", "maxTurns");
   const modelRetries = options.modelRetries ?? DEFAULT_MODEL_RETRIES;

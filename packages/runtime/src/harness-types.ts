@@ -125,8 +125,9 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
   /**
    * Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the
    * process. Pass a SQLite journal to survive a restart, or just its path: `"./yoke.db"`
-   * opens (creating it if needed) a SQLite journal there on first use, and `harness.close()`
-   * closes it. A path needs the optional peer `better-sqlite3` (DEPENDENCY_MISSING names it
+   * opens a SQLite journal there on first use, and `harness.close()` closes it. Only `start`
+   * (and `startOrResume` with `createJournal: true`) creates a missing file; every other call
+   * on a path with no journal is JOURNAL_NOT_INITIALIZED and leaves nothing behind. A path needs the optional peer `better-sqlite3` (DEPENDENCY_MISSING names it
    * on first use when it is not installed); an open failure is the typed error of the
    * harness call that needed the journal.
    */
@@ -439,6 +440,16 @@ export interface ResumeOptions extends WaitingAnswerOptions {
 export interface StartOrResumeOptions extends StartOptions {
   runId: string;
   waitForLease?: boolean | number;
+  /**
+   * With a harness built on a journal path (`journal: "./yoke.db"`): `true` creates the
+   * journal file when there is none, for the first launch of a program. Default `false`: a
+   * path with no journal is JOURNAL_NOT_INITIALIZED, because a journal that vanished (its
+   * database, `-wal` and head witness deleted) would otherwise start the run again and repeat
+   * every effect it already had. Pass `true` only when you know this is a first launch (a
+   * fresh deployment, a new working directory); a journal passed in as an object ignores it
+   * (open that with `create: false` where a journal must exist).
+   */
+  createJournal?: boolean;
 }
 
 /**
@@ -488,7 +499,9 @@ export interface Harness<Output = unknown> {
   /**
    * Starts run `options.runId` with `task` if the journal has no such run, else resumes it:
    * one call that is safe to repeat after a crash at any point, including before the run's
-   * first append. Both paths hold the run's lease, so two callers never both start it.
+   * first append. Both paths hold the run's lease, so two callers never both start it. On a
+   * journal path with no journal it refuses (JOURNAL_NOT_INITIALIZED) unless
+   * `createJournal: true` asks for a new one.
    */
   startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult<Output> | WaitingRunResult>;
   /**

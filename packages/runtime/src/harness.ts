@@ -15,6 +15,7 @@ import {
 import { createContextCompiler } from "@yoke/context-compiler";
 import { createCompiledContext, noteJournaledArtifacts, observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { resolveOptions, resolvePrincipal } from "./harness-deps.js";
+import { openPathJournal } from "./journal-path.js";
 import type {
   ApproveOptions,
   DenyOptions,
@@ -27,7 +28,7 @@ import type {
   StartOrResumeOptions,
   WaitingRunResult,
 } from "./harness-types.js";
-import { approvalOf } from "./approvals.js";
+import { approvalOf, grantOrVoid, type ApprovalDecision } from "./approvals.js";
 import { takeRunLease, type HeldLease } from "./run-lease.js";
 import { nextTurnDrafts } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
@@ -70,6 +71,7 @@ import { forkArtifacts } from "./subagents/fork-source.js";
 export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
   const deps = withSubagents(options, (childOptions) => resolveOptions(childOptions), startRun, resumeRun, owned);
   const ownsJournal = typeof options.journal === "string";
+  const openJournalPath = (createIfMissing: boolean, operation: string) => openPathJournal(deps.journal, options.journal, createIfMissing, operation);
 
   const harness: Harness = {
     async start(task: string, startOptions: StartOptions = {}): Promise<RunResult | WaitingRunResult> {
@@ -77,6 +79,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       throwIfAborted(startOptions.signal);
       const runId = startOptions.runId === undefined ? newId(deps.ids, "run") : parseId("run", startOptions.runId);
       const scope = { tenantId: deps.tenantId, runId };
+      await openJournalPath(true, "start");
       return owned(deps, scope, { signal: startOptions.signal }, async (lease) => {
         if ((await deps.journal.head(scope)) !== null) {
           throw new YokeError("RUN_ALREADY_EXISTS", `run ${runId} already exists; resume it instead`, { details: { ...scope } });
@@ -87,6 +90,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
 
     async resume(runId: string, resumeOptions: ResumeOptions = {}): Promise<RunResult | WaitingRunResult> {
       const scope = { tenantId: deps.tenantId, runId };
+      await openJournalPath(false, "resume");
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
         resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions),
       );
@@ -96,7 +100,11 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       checkTask(task);
       throwIfAborted(options?.signal);
       if (options?.runId === undefined) throw new YokeError("CONFIG_INVALID", "startOrResume: options.runId is required");
+      if (options.createJournal !== undefined && typeof options.createJournal !== "boolean") {
+        throw new YokeError("CONFIG_INVALID", "startOrResume: createJournal must be a boolean", { details: { option: "createJournal" } });
+      }
       const scope = { tenantId: deps.tenantId, runId: parseId("run", options.runId) };
+      await openJournalPath(options.createJournal === true, "startOrResume");
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
         (await deps.journal.head(scope)) === null ? startRun(deps, scope, task, options, lease) : resumeRun(deps, scope, options.signal, lease),
       );
@@ -140,27 +148,21 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       if (approveOptions.expiresAt !== undefined && !Number.isInteger(approveOptions.expiresAt)) {
         throw new YokeError("CONFIG_INVALID", "approve: expiresAt must be an integer (epoch ms)", { details: { option: "expiresAt" } });
       }
-      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (approval, actionId) => ({
-        type: "approval.granted",
-        at: deps.clock.now(),
-        causationId: actionId,
-        data: {
-          actionId,
-          approvalId,
-          approver: approveOptions.approver,
-          binding: { ...approval.binding, expiresAt: approveOptions.expiresAt ?? deps.clock.now() + deps.approvalTtlMs },
-        },
-      }));
+      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (approval) =>
+        grantOrVoid(approval, { ...approveOptions, now: deps.clock.now(), ttlMs: deps.approvalTtlMs }),
+      );
     },
 
     async deny(runId: string, approvalId: string, denyOptions: DenyOptions): Promise<ApprovalRecord> {
       checkApprover(denyOptions?.approver);
       if (typeof denyOptions.reason !== "string") throw new YokeError("CONFIG_INVALID", "deny: reason must be a string", { details: { option: "reason" } });
-      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (_approval, actionId) => ({
-        type: "approval.denied",
-        at: deps.clock.now(),
-        causationId: actionId,
-        data: { actionId, approvalId, approver: denyOptions.approver, reason: denyOptions.reason },
+      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, ({ actionId }) => ({
+        draft: {
+          type: "approval.denied",
+          at: deps.clock.now(),
+          causationId: actionId,
+          data: { actionId, approvalId, approver: denyOptions.approver, reason: denyOptions.reason },
+        },
       }));
     },
 
@@ -177,13 +179,14 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
 /**
  * Journals a person's decision on an approval request, under the run's lease: the request
  * must exist and still wait (status `requested`, its action parked), else APPROVAL_NOT_FOUND;
- * a finished run is RUN_FINISHED. Returns the approval as decided.
+ * a finished run is RUN_FINISHED. Returns the approval as decided, or throws the decision's
+ * refusal once it is journaled (an approval that came after the request expired).
  */
 async function decideApproval(
   deps: HarnessDeps,
   scope: RunScope,
   approvalId: string,
-  draft: (approval: ApprovalRecord, actionId: string) => YokeEventDraft,
+  decide: (approval: ApprovalRecord) => ApprovalDecision,
 ): Promise<ApprovalRecord> {
   return owned(deps, scope, { signal: undefined }, async (lease) => {
     const accumulator = await load(deps, scope);
@@ -202,8 +205,10 @@ async function decideApproval(
       });
     }
     const context = newContext(deps, scope, accumulator, createCompiledContext(), undefined, lease);
-    await commit(context, [draft(approval, approval.actionId)]);
+    const { draft, refusal } = decide(approval);
+    await commit(context, [draft]);
     context.logger.info({ approvalId, actionId: approval.actionId, status: approvalOf(accumulator.peek(), approval.actionId)?.status }, "approval decided");
+    if (refusal !== undefined) throw refusal;
     return accumulator.peek().approvals.get(approvalId)!;
   });
 }

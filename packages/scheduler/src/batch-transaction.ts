@@ -2,82 +2,32 @@ import {
   YokeError,
   newId,
   type ActionRecord,
-  type ApprovalBinding,
-  type ArgumentProvenance,
   type Clock,
   type IdSource,
   type JsonValue,
   type PolicyDecision,
-  type ReconcileResult,
   type ToolDeclarationV1,
   type YokeErrorCode,
 } from "@yoke/protocol";
 import { ActionBook, type ActionEventDraft } from "./action-book.js";
+import { askReconciler } from "./ask-reconciler.js";
+import {
+  DEFAULT_AUTHORIZATION,
+  authorizationData,
+  decidedData,
+  refusalData,
+  type AttemptAuthorizer,
+  type Authorization,
+  type Refusal,
+} from "./attempt-authorization.js";
 import { errorEnvelope, messageOf } from "./envelopes.js";
 import { maxAttempts, retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
+import type { ApprovalRequest, BatchTransactionOptions, ProposedCall, Settlement } from "./batch-types.js";
 
 export { DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./attempts.js";
-
-/** A call the runtime accepted: where it came from, and its input as journaled and as parsed. */
-export interface ProposedCall {
-  readonly turnId: string;
-  readonly toolCallId: string;
-  readonly tool: ToolDeclarationV1<any>;
-  /** The input as journaled (JSON). */
-  readonly input: JsonValue;
-  /** The input as the tool's schema parsed it: what the handler receives. */
-  readonly value: unknown;
-}
-
-/**
- * Why an action may run: the rule that allowed it, and (with a policy engine) the decision and
- * the provenance of its arguments, journaled with `action.admitted` / `action.authorized`.
- * Without one, the rule is `"default"` (allow by default, as before policy).
- */
-export interface Authorization {
-  readonly rule: string;
-  readonly policy?: PolicyDecision;
-  readonly provenance?: readonly ArgumentProvenance[];
-}
-
-/** Allow by default: what a batch without a policy engine journals. */
-export const DEFAULT_AUTHORIZATION: Authorization = { rule: "default" };
-
-/**
- * What parks an action for a person: the `require_approval` decision, the provenance and the
- * binding; the approval id defaults to the action id's body under `approval_` (one request per action).
- */
-export interface ApprovalRequest {
-  readonly approvalId?: string;
-  readonly policy: PolicyDecision;
-  readonly provenance: readonly ArgumentProvenance[];
-  readonly binding: ApprovalBinding;
-}
-
-/** What settling one attempt leads to: another attempt to dispatch, an escalation, or nothing more. */
-export type Settlement =
-  | { readonly kind: "done" }
-  | { readonly kind: "retry"; readonly item: DispatchItem }
-  | { readonly kind: "escalate"; readonly actionId: string; readonly reason: string };
-
-export interface BatchTransactionOptions {
-  readonly clock: Clock;
-  readonly ids: IdSource;
-  /** The actions already journaled for this batch (a resume); default none. */
-  readonly records?: readonly ActionRecord[];
-  /**
-   * The run's signal. Once it has aborted, no new attempt is leased: an action that would
-   * take one fails for good instead (not dispatched, CANCELLED), and a leased attempt not yet
-   * executing fails the same way, so a cancelled run never journals an `executing` that
-   * will not run.
-   */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * The fencing token of the run's lease this batch runs under: every reconciliation and
-   * compensation is given it (`ReconcileContext`, `CompensationContext`), as every dispatch is.
-   */
-  readonly fencingToken?: number | undefined;
-}
+export { DEFAULT_AUTHORIZATION } from "./attempt-authorization.js";
+export type { AttemptAuthorization, AttemptAuthorizationRequest, AttemptAuthorizer, Authorization } from "./attempt-authorization.js";
+export type { ApprovalRequest, BatchTransactionOptions, ProposedCall, Settlement } from "./batch-types.js";
 
 /**
  * The action transaction for one batch (one response's accepted calls). It stages every
@@ -101,6 +51,7 @@ export class BatchTransaction {
   readonly #book: ActionBook;
   readonly #signal: AbortSignal | undefined;
   readonly #fencing: { readonly fencingToken?: number };
+  readonly #authorizeAttempt: AttemptAuthorizer | undefined;
 
   constructor(options: BatchTransactionOptions) {
     this.#fencing = options.fencingToken === undefined ? {} : { fencingToken: options.fencingToken };
@@ -108,6 +59,7 @@ export class BatchTransaction {
     this.#ids = options.ids;
     this.#book = ActionBook.fromRecords(options.records ?? []);
     this.#signal = options.signal;
+    this.#authorizeAttempt = options.authorizeAttempt;
   }
 
   /**
@@ -204,14 +156,42 @@ export class BatchTransaction {
     this.#stage({ type: "action.failed", at, causationId: actionId, data: { actionId, dispatched: false, retryable: false, retrying: false, result } });
   }
 
-  /** Stages the next attempt's lease and `executing` for an action that may take one. */
-  lease(actionId: string, tool: ToolDeclarationV1<any>, value: unknown): DispatchItem {
+  /**
+   * Stages the next attempt's lease and `executing` for an action that may take one, without
+   * asking `authorizeAttempt` (the caller decided it just now: an approval checked before dispatch).
+   */
+  lease(actionId: string, tool: ToolDeclarationV1<any>, value: unknown, decided?: { readonly rule: string; readonly policy?: PolicyDecision }): DispatchItem {
     const attempt = (this.#book.status(actionId)?.attempt ?? 0) + 1;
     const attemptId = newId(this.#ids, "attempt");
     const deadlineAt = this.#clock.now() + tool.timeoutMs;
-    this.#stage({ type: "action.leased", at: this.#clock.now(), causationId: actionId, data: { actionId, attemptId, attempt, deadlineAt } });
+    const data = { actionId, attemptId, attempt, deadlineAt, ...decidedData(decided) };
+    this.#stage({ type: "action.leased", at: this.#clock.now(), causationId: actionId, data });
     this.#stage({ type: "action.executing", at: this.#clock.now(), causationId: actionId, data: { actionId, attemptId } });
     return { tool, input: value, actionId, attemptId, attempt, deadlineAt };
+  }
+
+  /**
+   * The next attempt of an action, decided now by `authorizeAttempt` (without one, leased as
+   * before). Allowed: leased carrying the decision, and executing. Refused: leased, then failed
+   * (not dispatched, not retryable) with the refusal's code and both decisions, so the log
+   * names the attempt the policy stopped.
+   */
+  async #leaseAuthorized(actionId: string, tool: ToolDeclarationV1<any>, value: unknown): Promise<Settlement> {
+    if (this.#authorizeAttempt === undefined) return { kind: "retry", item: this.lease(actionId, tool, value) };
+    const attempt = (this.#book.status(actionId)?.attempt ?? 0) + 1;
+    const answer = await this.#authorizeAttempt({ actionId, attempt, tool, value });
+    if (answer.kind === "allow") return { kind: "retry", item: this.lease(actionId, tool, value, answer) };
+    const attemptId = newId(this.#ids, "attempt");
+    const at = this.#clock.now();
+    this.#stage({ type: "action.leased", at, causationId: actionId, data: { actionId, attemptId, attempt, deadlineAt: at + tool.timeoutMs } });
+    this.#refuseAttempt(actionId, attemptId, answer);
+    return { kind: "done" };
+  }
+
+  /** Stages the failure, not dispatched, of an attempt `authorizeAttempt` refused. */
+  #refuseAttempt(actionId: string, attemptId: string, refusal: Refusal): void {
+    const at = this.#clock.now();
+    this.#stage({ type: "action.failed", at, causationId: actionId, data: refusalData(actionId, attemptId, refusal, this.#clock) });
   }
 
   /**
@@ -231,11 +211,20 @@ export class BatchTransaction {
         data: { actionId: record.actionId, decision: "allow", ...authorizationData(authorization) },
       });
     }
-    if (state === "proposed" || state === "validated" || state === "authorized") return this.#retryOrGiveUp(record.actionId, tool, value);
+    // Authorized just now by the caller: leased without asking again. Authorized earlier (a held call): asked now.
+    if (state === "proposed" || state === "validated") return this.#retryOrGiveUp(record.actionId, tool, value, true);
+    if (state === "authorized") return this.#retryOrGiveUp(record.actionId, tool, value, false);
     if (state === "leased") {
       if (this.#signal?.aborted) return this.#cancelled(record.actionId, record.attemptId);
       const attemptId = record.attemptId ?? newId(this.#ids, "attempt");
-      this.#stage({ type: "action.executing", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId, attemptId } });
+      // Leased by another process, never dispatched: decided now, before it becomes executing.
+      const answer = this.#authorizeAttempt && (await this.#authorizeAttempt({ actionId: record.actionId, attempt: record.status.attempt, tool, value }));
+      if (answer !== undefined && answer.kind === "refuse") {
+        this.#refuseAttempt(record.actionId, attemptId, answer);
+        return { kind: "done" };
+      }
+      const data = { actionId: record.actionId, attemptId, ...decidedData(answer) };
+      this.#stage({ type: "action.executing", at: this.#clock.now(), causationId: record.actionId, data });
       const deadlineAt = this.#clock.now() + tool.timeoutMs;
       const item = { tool, input: value, actionId: record.actionId, attemptId, attempt: record.status.attempt, deadlineAt };
       return { kind: "retry", item };
@@ -272,7 +261,7 @@ export class BatchTransaction {
           causationId: actionId,
           data: { actionId, attemptId, dispatched: outcome.dispatched, retryable: outcome.retryable, retrying, result: outcome.result },
         });
-        return retrying ? { kind: "retry", item: this.lease(actionId, item.tool, item.input) } : { kind: "done" };
+        return retrying ? this.#leaseAuthorized(actionId, item.tool, item.input) : { kind: "done" };
       }
       case "uncertain":
         this.#stage({ type: "action.uncertain", at, causationId: actionId, data: { actionId, attemptId, reason: outcome.reason } });
@@ -330,14 +319,18 @@ export class BatchTransaction {
       return { kind: "escalate", actionId, reason: answer.reason };
     }
     this.#stage({ type: "action.reconciled", at, causationId: actionId, data: { actionId, verdict: answer.status } });
-    return this.#retryOrGiveUp(actionId, tool, value);
+    return this.#retryOrGiveUp(actionId, tool, value, false);
   }
 
-  /** From `authorized`: a new attempt if the tool allows one more, else a final failure. */
-  #retryOrGiveUp(actionId: string, tool: ToolDeclarationV1<any>, value: unknown): Settlement {
+  /**
+   * From `authorized`: a new attempt if the tool allows one more (asked of `authorizeAttempt`
+   * unless `decidedNow`), else a final failure.
+   */
+  async #retryOrGiveUp(actionId: string, tool: ToolDeclarationV1<any>, value: unknown, decidedNow: boolean): Promise<Settlement> {
     const attempts = this.#book.status(actionId)?.attempt ?? 0;
     if (attempts < maxAttempts(tool)) {
-      return this.#signal?.aborted ? this.#cancelled(actionId, undefined) : { kind: "retry", item: this.lease(actionId, tool, value) };
+      if (this.#signal?.aborted) return this.#cancelled(actionId, undefined);
+      return decidedNow ? { kind: "retry", item: this.lease(actionId, tool, value) } : this.#leaseAuthorized(actionId, tool, value);
     }
     const at = this.#clock.now();
     const result = errorEnvelope("TOOL_FAILED", `${tool.name} did not apply its effect in ${attempts} attempts; not retried`, at, this.#clock);
@@ -367,38 +360,4 @@ export class BatchTransaction {
       });
     }
   }
-}
-
-/** The `rule` (and `policy`, `provenance` when decided by an engine) of an admission or authorization event. */
-function authorizationData(authorization: Authorization): { rule: string; policy?: PolicyDecision; provenance?: ArgumentProvenance[] } {
-  return {
-    rule: authorization.rule,
-    ...(authorization.policy === undefined ? {} : { policy: authorization.policy }),
-    ...(authorization.provenance === undefined ? {} : { provenance: authorization.provenance.slice() }),
-  };
-}
-
-/**
- * Whether an uncertain effect happened. The tool's reconciler decides; without one, a
- * `none` or `idempotent` tool is `retry_safe` (another attempt under the same key does no
- * harm) and any other is `unknown`. A reconciler that throws answers `unknown`.
- */
-async function askReconciler(
-  tool: ToolDeclarationV1<any>,
-  actionId: string,
-  receipt: JsonValue | undefined,
-  fencing: { readonly fencingToken?: number },
-): Promise<Exclude<ReconcileResult, { status: "unknown" }> | { status: "retry_safe" } | { status: "unknown"; reason: string }> {
-  if (tool.reconcile) {
-    try {
-      const answer = await tool.reconcile(actionId, receipt, { actionId, receipt, ...fencing });
-      if (answer.status === "unknown")
-        return { status: "unknown", reason: answer.reason ?? `the reconciler of ${tool.name} could not tell whether action ${actionId} applied` };
-      return answer;
-    } catch (error) {
-      return { status: "unknown", reason: `the reconciler of ${tool.name} failed: ${messageOf(error)}` };
-    }
-  }
-  if (tool.sideEffect === "none" || tool.sideEffect === "idempotent") return { status: "retry_safe" };
-  return { status: "unknown", reason: `${tool.name} is ${tool.sideEffect} and has no reconciler: whether action ${actionId} applied is unknown` };
 }

@@ -10,7 +10,16 @@
  * helpers are in `@yoke/scheduler/internal`, which has no semver guarantee.
  */
 export { BatchTransaction, DEFAULT_AUTHORIZATION, DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./batch-transaction.js";
-export type { ApprovalRequest, Authorization, BatchTransactionOptions, ProposedCall, Settlement } from "./batch-transaction.js";
+export type {
+  ApprovalRequest,
+  AttemptAuthorization,
+  AttemptAuthorizationRequest,
+  AttemptAuthorizer,
+  Authorization,
+  BatchTransactionOptions,
+  ProposedCall,
+  Settlement,
+} from "./batch-transaction.js";
 export { compensationPlan, pendingCompensations } from "./compensation-plan.js";
 export type { CompensableTool } from "./compensation-plan.js";
 export { conflicts, defaultAccess } from "./conflicts.js";

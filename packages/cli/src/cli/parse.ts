@@ -6,6 +6,8 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 /** Options every command takes. */
 export const COMMON_OPTIONS = {
   journal: { type: "string" },
+  // Read by the store opener (store/key-file.ts); declared here so every command accepts it.
+  "key-file": { type: "string" },
   tenant: { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, type JournalV1 } from "@yoke/protocol";
+import { YokeError, type JournalKeyProvider, type JournalV1 } from "@yoke/protocol";
 
 /**
  * A journal the CLI opened, which can also name its tenants (the `JournalV1` interface reads
@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   readonly write?: boolean;
   /** Create the store when it does not exist (import); default false. */
   readonly create?: boolean;
+  /** The keys of a keyed journal (`--key-file`); without them its events are `key_required`. */
+  readonly keys?: JournalKeyProvider;
 }
 
 /** The default store: `$YOKE_JOURNAL`, else `./yoke.sqlite`. */
@@ -50,7 +52,13 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
     throw new YokeError("JOURNAL_NOT_INITIALIZED", `no journal at ${filename} (pass --journal <file>, or set YOKE_JOURNAL)`, { details: { filename } });
   }
   const write = options.write === true;
-  const journal = await createSqliteJournal({ filename, readOnly: !write, ...(options.create ? {} : { create: false }), integrityCheck: "none" });
+  const journal = await createSqliteJournal({
+    filename,
+    readOnly: !write,
+    ...(options.create ? {} : { create: false }),
+    ...(options.keys === undefined ? {} : { keys: options.keys }),
+    integrityCheck: "none",
+  });
   return Object.assign(Object.create(null) as object, {
     specificationVersion: journal.specificationVersion,
     capabilities: journal.capabilities,

@@ -6,7 +6,7 @@ import { parseYokeEvent, type PolicyEffect } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { countingTool, crashingJournal, readAll, rejectionOf } from "../__fixtures__/harness-fixtures.js";
-import { OTHER_WRITER_SCOPE, functionEngine, otherWritersJournal, payTool, policyRig } from "../__fixtures__/policy-fixtures.js";
+import { OTHER_WRITER_SCOPE, POLICY_V2, functionEngine, otherWritersJournal, payTool, policyRig } from "../__fixtures__/policy-fixtures.js";
 
 const scope = OTHER_WRITER_SCOPE;
 
@@ -37,8 +37,14 @@ describe("an action another writer left unauthorized, refused by the policy at r
 
 describe("an action this harness authorized before a crash", () => {
   // :269 (`state === "proposed" || state === "validated"` as true): an action already authorized and
-  // executing was put to the policy again at resume, and refused by a policy that changed meanwhile.
-  it("is recovered at resume without asking the policy again, even one that now denies", async () => {
+  // executing was put to the policy as if another writer had proposed it (POLICY_DENIED, never
+  // reconciled). Issue 33 changed what is right here: the resume reconciles it, and its next attempt
+  // is decided by the policy in force now (asked once), so a policy that now denies refuses attempt 2
+  // with POLICY_CHANGED (the test before issue 33 asserted the policy was not asked at all).
+  it.each([
+    ["deny", []],
+    ["allow", [2]],
+  ] as const)("is reconciled at resume, and its next attempt is put to the policy now (%s)", async (effect, attempts) => {
     const store = countingTool("store", "idempotent");
     const journal = createMemoryJournal();
     const allowing = functionEngine(() => ["allow", "open"]);
@@ -51,11 +57,26 @@ describe("an action this harness authorized before a crash", () => {
     await rejectionOf(crashed.harness.start("t", { runId: "run_authorized" }));
     expect(allowing.tuples).toHaveLength(1);
     expect(store.calls).toEqual([]);
-    const denying = functionEngine(() => ["deny", "closed"]);
-    const { harness } = policyRig([say("done")], { policy: denying, tools: [store.tool], journal });
+    const now = functionEngine(() => [effect, effect === "deny" ? "closed" : "still-open"], POLICY_V2);
+    const { harness } = policyRig([say("done")], { policy: now, tools: [store.tool], journal });
     const result = await harness.resume("run_authorized");
     expect(result.outcome?.status).toBe("completed");
-    expect(denying.tuples).toEqual([]);
-    expect(store.calls.map((call) => call.attempt)).toEqual([2]);
+    expect(now.tuples).toHaveLength(1);
+    expect(store.calls.map((call) => call.attempt)).toEqual(attempts);
+    const added = (await readAll(journal, "run_authorized")).map(parseYokeEvent).filter((event) => event.type.startsWith("action."));
+    const types = added.map((event) => event.type);
+    expect(types.slice(0, 4)).toEqual(["action.admitted", "action.uncertain", "action.reconciled", "action.leased"]);
+    const failed = added.find((event) => event.type === "action.failed");
+    if (effect === "deny") {
+      expect(failed?.data).toMatchObject({
+        dispatched: false,
+        result: { error: { code: "POLICY_CHANGED" } },
+        previousPolicy: { ruleId: "open" },
+        policy: { ruleId: "closed" },
+      });
+    } else {
+      expect(failed).toBe(undefined);
+      expect(added[3]?.data).toMatchObject({ attempt: 2, rule: "still-open", policy: { effect: "allow", policyRevision: POLICY_V2 } });
+    }
   });
 });

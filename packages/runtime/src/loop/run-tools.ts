@@ -7,6 +7,7 @@ import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
 import { accessOfCall, admitCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
 import { settleParked } from "../approvals.js";
+import { attemptAuthorizer } from "../reauthorize.js";
 import { pinnedRevision } from "../pinned-tools.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { nextTurnDrafts, runCompleted } from "./next-turn.js";
@@ -34,8 +35,15 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     // A guard: the loop calls runTools in tools_pending, and every `continue` below follows a commit that leaves the
     // batch pending (a recovery checked by its preview, a retry round, calls still parked); as false it is equivalent.
     if (state.phase !== "tools_pending") return undefined;
-    const { clock, ids } = context.deps;
-    const batch = new BatchTransaction({ clock, ids, records: state.actions, signal: context.signal, fencingToken: context.lease?.current().token });
+    const batch = new BatchTransaction({
+      clock: context.deps.clock,
+      ids: context.deps.ids,
+      records: state.actions,
+      signal: context.signal,
+      // Every attempt leased after admission is decided under the policy in force then (reauthorize.ts).
+      authorizeAttempt: attemptAuthorizer(context),
+      fencingToken: context.lease?.current().token,
+    });
     const recovered = await recoverCalls(context, state, batch);
     if (recovered.escalation) {
       await escalateBatch(context, batch, recovered.drafts, recovered.items, recovered.escalation);

@@ -23,9 +23,8 @@ const owner = (name: string, dir: string, mode: "start" | "resume") =>
 describe("a paused owner woken after another took over and reconciled", () => {
   // When the stale request lands: between the new owner's reconciliation and its retry's
   // effect (only the reconciliation's token can refuse it), or after the retry applied.
-  it.for(["before", "after"] as const)(
-    "is refused by a backend that checks fencing tokens, landing %s the new owner's retry: one charge in all",
-    async (lands) => {
+  for (const lands of ["before", "after"] as const) {
+    it(`is refused by a backend that checks fencing tokens, landing ${lands} the new owner's retry: one charge in all`, async () => {
       const dir = join(root, `sigstop-${lands}`);
       const first = owner("first", dir, "start");
       expect(await first.line("READY"), first.transcript()).toBe("READY");
@@ -79,7 +78,6 @@ describe("a paused owner woken after another took over and reconciled", () => {
       } finally {
         await journal.close();
       }
-    },
-    120_000,
-  );
+    }, 120_000);
+  }
 });

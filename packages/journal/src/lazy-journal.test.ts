@@ -24,7 +24,10 @@ const leaseContract = runLeaseContractTests(
   "lazy sqlite",
   (clock) => {
     const directory = tempDirectory();
-    return { journal: createLazySqliteJournal({ filename: directory.file("journal.db"), clock, synchronous: "normal" }), cleanup: () => directory.remove() };
+    return {
+      journal: createLazySqliteJournal({ filename: directory.file("journal.db"), storeClock: clock, synchronous: "normal" }),
+      cleanup: () => directory.remove(),
+    };
   },
   { numRuns: 20 },
 );

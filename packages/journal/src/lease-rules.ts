@@ -14,19 +14,29 @@ export function isLive(stored: StoredLease, now: number): boolean {
 /**
  * The lease an acquisition produces over the run's latest one, or RUN_LEASE_HELD. Shared by
  * every store, so the rules cannot drift apart: a live lease is never taken (unless its
- * owner is known gone), and the token only grows.
+ * owner is known gone), and the token only grows. `now` is the store's time; `lastIssued`
+ * the last token the store handed out for any run (its one counter): the new token is above
+ * it and above the run's own (a file from before the counter may hold a higher per-run one).
  */
-export function nextLease(scope: RunScope, current: StoredLease | null, request: LeaseRequest, now: number): RunLease {
+export function nextLease(scope: RunScope, current: StoredLease | null, request: LeaseRequest, now: number, lastIssued: number): RunLease {
   if (current !== null && isLive(current, now) && request.ownerIsGone?.(current.lease) !== true) {
     throw new YokeError("RUN_LEASE_HELD", `run ${scope.runId} is owned by ${current.lease.ownerId} until ${new Date(current.lease.expiresAt).toISOString()}`, {
-      details: { tenantId: scope.tenantId, runId: scope.runId, ownerId: current.lease.ownerId, expiresAt: current.lease.expiresAt, token: current.lease.token },
+      details: {
+        tenantId: scope.tenantId,
+        runId: scope.runId,
+        ownerId: current.lease.ownerId,
+        expiresAt: current.lease.expiresAt,
+        token: current.lease.token,
+        // What is left on the store's clock: a waiter sleeps by this, never by its own clock against `expiresAt`.
+        remainingMs: current.lease.expiresAt - now,
+      },
     });
   }
   return {
     tenantId: scope.tenantId,
     runId: scope.runId,
     ownerId: request.ownerId,
-    token: (current?.lease.token ?? 0) + 1,
+    token: Math.max(lastIssued, current?.lease.token ?? 0) + 1,
     expiresAt: now + request.ttlMs,
   };
 }
@@ -38,11 +48,15 @@ export function checkCurrent(lease: RunLease, current: StoredLease | null): void
   }
 }
 
-/** The lease check of an append, run inside its transaction (see `RunLeasesV1`). */
-export function checkAppendLease(scope: RunScope, current: StoredLease | null, options: AppendOptions | undefined, now: number): void {
+/**
+ * The lease check of an append, run inside its transaction (see `RunLeasesV1`). `now` reads
+ * the store's time, asked only when a lease-less append meets an unreleased lease (a SQLite
+ * store reads it with a statement of its own).
+ */
+export function checkAppendLease(scope: RunScope, current: StoredLease | null, options: AppendOptions | undefined, now: () => number): void {
   const writer = options?.lease;
   if (writer === undefined) {
-    if (current !== null && isLive(current, now)) {
+    if (current !== null && !current.released && isLive(current, now())) {
       throw new YokeError("RUN_LEASE_HELD", `run ${scope.runId} is owned by ${current.lease.ownerId}; an append must carry its lease`, {
         details: { tenantId: scope.tenantId, runId: scope.runId, ownerId: current.lease.ownerId, token: current.lease.token },
       });

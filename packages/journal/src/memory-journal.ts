@@ -20,7 +20,11 @@ import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease,
 import { sequenceOption } from "./read-range.js";
 
 export interface MemoryJournalOptions extends JournalKeyOptions {
-  /** The clock lease expiry is measured on. Default: the system clock. */
+  /**
+   * The store's clock: lease expiry is judged on it, for every caller of this journal alike
+   * (the store is this one object in one process, so its clock is the one it was built with;
+   * no caller brings its own). Default: the system clock.
+   */
   readonly clock?: Clock;
 }
 
@@ -40,6 +44,8 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
   const keys = keyRingOf(options);
   const runs = new Map<string, JournalEvent[]>();
   const leaseTable = new Map<string, StoredLease>();
+  // The store's one fencing-token counter: tokens grow across runs, so one backend can compare them.
+  let lastToken = 0;
   let closed = false;
   // JSON keeps the pair unambiguous: a separator character could also occur inside an id.
   const key = (scope: RunScope) => JSON.stringify([scope.tenantId, scope.runId]);
@@ -53,7 +59,8 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
       ensureOpen();
       checkLeaseRequest(request);
       checkIds(scope);
-      const lease = nextLease(scope, leaseTable.get(key(scope)) ?? null, request, clock.now());
+      const lease = nextLease(scope, leaseTable.get(key(scope)) ?? null, request, clock.now(), lastToken);
+      lastToken = lease.token;
       leaseTable.set(key(scope), { lease, released: false });
       return lease;
     },
@@ -90,7 +97,7 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
       // Only an awaited key lets close() run in between (tested in keyed-chain.test.ts); without a
       // key nothing was awaited, so checking again unconditionally would change nothing.
       if (sealingKey !== undefined) ensureOpen();
-      checkAppendLease(scope, leaseTable.get(key(scope)) ?? null, options, clock.now());
+      checkAppendLease(scope, leaseTable.get(key(scope)) ?? null, options, () => clock.now());
       const events = runs.get(key(scope)) ?? [];
       if (expectedSeq !== events.length) throw conflictError(scope, expectedSeq, events.length);
       const last = events.at(-1);

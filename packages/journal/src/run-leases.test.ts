@@ -15,7 +15,7 @@ const sqliteLeases = runLeaseContractTests(
   "sqlite",
   async (clock) => {
     const directory = tempDirectory();
-    const journal = await createSqliteJournal({ filename: directory.file("journal.db"), clock, synchronous: "normal" });
+    const journal = await createSqliteJournal({ filename: directory.file("journal.db"), storeClock: clock, synchronous: "normal" });
     return { journal, cleanup: () => directory.remove() };
   },
   { numRuns: 30 },

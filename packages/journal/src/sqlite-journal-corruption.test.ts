@@ -253,7 +253,7 @@ describe("sqlite journal: schema version", () => {
     const db = new Database(filename);
     const before = db.prepare("SELECT name FROM kysely_migration ORDER BY name").all();
     db.close();
-    expect(before).toEqual([{ name: "0001_events" }, { name: "0002_idempotency_records" }, { name: "0003_run_leases" }]);
+    expect(before).toEqual([{ name: "0001_events" }, { name: "0002_idempotency_records" }, { name: "0003_run_leases" }, { name: "0004_lease_tokens" }]);
     expect((await openAndRead()).verify).toMatchObject({ ok: true, events: EVENTS });
   });
 });

@@ -37,4 +37,26 @@ describe("sqlite journal: historical files", () => {
       await journal.close();
     }
   });
+
+  it("reads a layout-3 journal's per-run fencing tokens, and numbers every later lease above all of them", async () => {
+    const filename = directory.file("sqlite-v3-leases.db");
+    copyFileSync(join(FIXTURES, "sqlite-v3-leases.db"), filename);
+    const journal = await createSqliteJournal({ filename, headWitness: "none" });
+    try {
+      const runA = { tenantId: "tenant_fixture", runId: "run_leased_a" };
+      const runB = { tenantId: "tenant_fixture", runId: "run_leased_b" };
+      expect(await journal.leases.current(runA)).toEqual({ ...runA, ownerId: "worker-3", token: 3, expiresAt: 1_700_000_000_000 });
+      const kept = await journal.leases.current(runB);
+      expect(kept).toEqual({ ...runB, ownerId: "worker-1", token: 1, expiresAt: 1_700_000_001_000 });
+      // Expired, never taken over: its owner may still write with the token it was given.
+      await journal.append(runB, 0, [{ type: "run.started", at: 1_700_000_000_500, data: {} }], { lease: kept! });
+      // A new run's first lease outranks every token the file ever handed out, whichever run held it.
+      const fresh = await journal.leases.acquire({ tenantId: "tenant_fixture", runId: "run_new" }, { ownerId: "worker-4", ttlMs: 1_000 });
+      expect(fresh.token).toBe(4);
+      expect((await journal.leases.acquire(runB, { ownerId: "worker-4", ttlMs: 1_000 })).token).toBe(5);
+      expect(await journal.verify(runA)).toMatchObject({ ok: true, events: 1 });
+    } finally {
+      await journal.close();
+    }
+  });
 });

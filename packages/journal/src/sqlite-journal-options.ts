@@ -54,7 +54,19 @@ export type SqliteJournalOptions = (
    * in-memory database).
    */
   readonly headWitness?: HeadWitnessMode;
-  /** The clock lease expiry is measured on. Default: the system clock. */
+  /**
+   * The store's time source, on which lease expiry is judged. Default (and what production
+   * should use): the database's own clock, read inside each lease transaction and each
+   * append's lease check (`unixepoch('subsec')`), so every process and harness on the file
+   * judges expiry on one time, whatever clock it was given. Pass a clock only to make tests
+   * deterministic, and pass the same one to every handle on the file.
+   */
+  readonly storeClock?: Clock;
+  /**
+   * @deprecated Ignored. Lease expiry used to be measured on this (the caller's) clock, so a
+   * caller whose clock ran ahead could take a live owner's lease; it is now the store's time
+   * (`storeClock`). Tests that moved it to expire leases pass `storeClock` instead.
+   */
   readonly clock?: Clock;
 } & JournalKeyOptions;
 

@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import {
   GENESIS_HASH,
   YokeError,
-  systemClock,
   type AppendOptions,
   type AppendResult,
   type Clock,
@@ -27,7 +26,7 @@ import { LIST_RUNS_PAGE_SIZE, listRunsPage } from "./sqlite-list-runs.js";
 import type { JournalTables } from "./sqlite-migrations.js";
 import { ensureSchema } from "./sqlite-schema.js";
 import { checkAppendLease } from "./lease-rules.js";
-import { LeaseStatements, createSqliteRunLeases } from "./sqlite-leases.js";
+import { LeaseStatements, createSqliteRunLeases, storeTime } from "./sqlite-leases.js";
 import { closeQuietly, createAtomically, emptyFile } from "./sqlite-journal-file.js";
 import { LONE_SURROGATE, checkOptions, storable, type SqliteJournalOptions } from "./sqlite-journal-options.js";
 import { sequenceOption } from "./read-range.js";
@@ -145,7 +144,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
       durable: mode === "wal" && onDisk,
       readOnly,
       witness,
-      clock: options.clock ?? systemClock(),
+      storeClock: options.storeClock,
       keys,
     });
   } catch (error) {
@@ -166,12 +165,12 @@ interface BuildOptions {
   readonly durable: boolean;
   readonly readOnly: boolean;
   readonly witness: WitnessGuard | null;
-  readonly clock: Clock;
+  readonly storeClock: Clock | undefined;
   readonly keys: JournalKeyRing | undefined;
 }
 
 function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, statements: EventStatements, options: BuildOptions): SqliteJournal {
-  const { durability, readOnly, witness, clock, keys } = options;
+  const { durability, readOnly, witness, storeClock, keys } = options;
   const leaseStatements = readOnly ? undefined : new LeaseStatements(db);
   const heads = new HeadCache();
   // Whether the witness line is fsynced: only a power loss tells the two apart.
@@ -193,7 +192,8 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
   };
   const appendTransaction = db.transaction(
     (scope: RunScope, expectedSeq: number, drafts: readonly EventDraft[], appendOptions: AppendOptions | undefined, key: ChainKey | undefined) => {
-      checkAppendLease(scope, (leaseStatements as LeaseStatements).get(scope), appendOptions, clock.now());
+      const table = leaseStatements as LeaseStatements;
+      checkAppendLease(scope, table.get(scope), appendOptions, () => storeTime(table, storeClock));
       const cached = heads.get(scope);
       // A head this journal sealed itself is trusted; any other is checked below before it is extended.
       const own = cached?.length === expectedSeq;
@@ -237,7 +237,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
   // The witness line is written after the commit (a crash before it leaves the witness one
   // append behind, never ahead) and under the write lock again, so no compaction races it.
   const witnessTransaction = db.transaction((scope: RunScope, head: JournalHead) => witness!.record(scope, head, syncWitness));
-  const leases = createSqliteRunLeases(db, leaseStatements, clock, { assertOpen, assertWritable, storable });
+  const leases = createSqliteRunLeases(db, leaseStatements, storeClock, { assertOpen, assertWritable, storable });
   const checkWitness = (scope: RunScope) => {
     if (witness === null) return;
     try {

@@ -11,15 +11,24 @@ interface LeaseRow {
 }
 
 /**
- * The `run_leases` statements: one row per run that ever had a lease, keyed like the events.
- * Every call runs inside a caller's `BEGIN IMMEDIATE` transaction (an acquisition, a renewal,
- * or an append's check), so the read and the write of a lease see no other writer between them.
+ * The `run_leases` statements: one row per run that ever had a lease, keyed like the events,
+ * with the file's one token counter (`lease_tokens`) and the database's own time. Every call
+ * runs inside a caller's `BEGIN IMMEDIATE` transaction (an acquisition, a renewal, or an
+ * append's check), so the read and the write of a lease see no other writer between them.
  */
 export class LeaseStatements {
   private readonly getStatement: SqliteStatementLike;
   private readonly putStatement: SqliteStatementLike;
+  private readonly lastTokenStatement: SqliteStatementLike;
+  private readonly issueStatement: SqliteStatementLike;
+  private readonly nowStatement: SqliteStatementLike;
 
   constructor(db: SqliteDatabaseLike) {
+    this.lastTokenStatement = db.prepare("SELECT last_token FROM lease_tokens WHERE id = 1");
+    this.issueStatement = db.prepare("INSERT INTO lease_tokens (id, last_token) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET last_token = excluded.last_token");
+    // SQLite's clock (the host's real-time clock as the database reads it), to the millisecond:
+    // one time for every process and harness on the file, whatever clock each was given.
+    this.nowStatement = db.prepare("SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now");
     this.getStatement = db.prepare("SELECT owner_id, token, expires_at, released FROM run_leases WHERE tenant_id = ? AND run_id = ?");
     this.putStatement = db.prepare(
       "INSERT INTO run_leases (tenant_id, run_id, owner_id, token, expires_at, released) VALUES (?, ?, ?, ?, ?, ?) " +
@@ -40,6 +49,22 @@ export class LeaseStatements {
   put(lease: RunLease, released: boolean): void {
     this.putStatement.run(lease.tenantId, lease.runId, lease.ownerId, lease.token, lease.expiresAt, released ? 1 : 0);
   }
+
+  /** The last fencing token the file handed out, for any run. */
+  lastToken(): number {
+    const row = this.lastTokenStatement.get() as { last_token: number } | undefined;
+    return row?.last_token ?? 0;
+  }
+
+  /** Records `token` as the last one handed out (in the acquisition's transaction). */
+  issue(token: number): void {
+    this.issueStatement.run(token);
+  }
+
+  /** The database's time in ms since the epoch, read in the caller's transaction. */
+  databaseNow(): number {
+    return Number((this.nowStatement.get() as { now: number | bigint }).now);
+  }
 }
 
 /** What the journal lends its leases: its open and read-only checks, and its scope check. */
@@ -51,10 +76,23 @@ export interface LeaseGuards {
 }
 
 /**
- * The SQLite journal's `RunLeasesV1`: each operation is one `BEGIN IMMEDIATE` transaction over
- * `run_leases`, applying the rules every store shares (`lease-rules.ts`) on the store's clock.
+ * The store's time a lease operation or an append's check judges expiry by: the test clock the
+ * journal was given (`storeClock`), else the database's own time, read in the transaction.
  */
-export function createSqliteRunLeases(db: SqliteDatabaseLike, table: LeaseStatements | undefined, clock: Clock, guards: LeaseGuards): RunLeasesV1 {
+export function storeTime(table: LeaseStatements, storeClock: Clock | undefined): number {
+  return storeClock === undefined ? table.databaseNow() : storeClock.now();
+}
+
+/**
+ * The SQLite journal's `RunLeasesV1`: each operation is one `BEGIN IMMEDIATE` transaction over
+ * `run_leases`, applying the rules every store shares (`lease-rules.ts`) on the store's time.
+ */
+export function createSqliteRunLeases(
+  db: SqliteDatabaseLike,
+  table: LeaseStatements | undefined,
+  storeClock: Clock | undefined,
+  guards: LeaseGuards,
+): RunLeasesV1 {
   const { assertOpen, assertWritable, storable } = guards;
   const leaseTransaction = db.transaction((operation: () => RunLease | null) => operation());
 
@@ -64,7 +102,8 @@ export function createSqliteRunLeases(db: SqliteDatabaseLike, table: LeaseStatem
       checkLeaseRequest(request);
       if (!storable(scope)) throw new YokeError("JOURNAL_INVALID_APPEND", "tenantId and runId must be well-formed Unicode strings");
       return runLeaseOperation(() => {
-        const lease = nextLease(scope, writable.get(scope), request, clock.now());
+        const lease = nextLease(scope, writable.get(scope), request, storeTime(writable, storeClock), writable.lastToken());
+        writable.issue(lease.token);
         writable.put(lease, false);
         return lease;
       }) as Promise<RunLease>;
@@ -74,7 +113,7 @@ export function createSqliteRunLeases(db: SqliteDatabaseLike, table: LeaseStatem
       checkTtl(ttlMs);
       return runLeaseOperation(() => {
         checkCurrent(lease, writable.get(lease));
-        const renewed = { ...lease, expiresAt: clock.now() + ttlMs };
+        const renewed = { ...lease, expiresAt: storeTime(writable, storeClock) + ttlMs };
         writable.put(renewed, false);
         return renewed;
       }) as Promise<RunLease>;
@@ -86,7 +125,7 @@ export function createSqliteRunLeases(db: SqliteDatabaseLike, table: LeaseStatem
         // Releasing a released lease again would change nothing (its expiry is already no later
         // than now): `!current.released` saves the write. The memory store's release is the same.
         if (current !== null && !current.released && current.lease.token === lease.token) {
-          writable.put({ ...current.lease, expiresAt: Math.min(current.lease.expiresAt, clock.now()) }, true);
+          writable.put({ ...current.lease, expiresAt: Math.min(current.lease.expiresAt, storeTime(writable, storeClock)) }, true);
         }
         return null;
       });

@@ -6,7 +6,7 @@ import type { Migration, MigrationProvider } from "kysely/migration";
  * `yoke_meta.schema_version`. Independent of `EVENT_SCHEMA_VERSION`, which versions the
  * events stored inside. A file recording a newer version is refused, never misread.
  */
-export const SQLITE_JOURNAL_SCHEMA_VERSION = 3;
+export const SQLITE_JOURNAL_SCHEMA_VERSION = 4;
 
 /** `yoke_meta.format`: tells a Yoke journal apart from any other SQLite file. */
 export const SQLITE_JOURNAL_FORMAT = "yoke-journal";
@@ -50,9 +50,16 @@ export interface RunLeasesTable {
   released: number;
 }
 
+/** The store's one fencing-token counter (one row, `id` 1): every acquisition of any run takes the next token. */
+export interface LeaseTokensTable {
+  id: number;
+  last_token: number;
+}
+
 export interface JournalTables {
   events: EventsTable;
   run_leases: RunLeasesTable;
+  lease_tokens: LeaseTokensTable;
   yoke_meta: YokeMetaTable;
   idempotency_records: IdempotencyRecordsTable;
 }
@@ -143,6 +150,21 @@ const MIGRATIONS: Record<string, Migration> = {
         .modifyEnd(sql`without rowid, strict`)
         .execute();
       await recordVersion(db, 3);
+    },
+  },
+  // Layout 4 numbers fencing tokens from one counter per file instead of per run, so a backend
+  // shared by many runs can compare them. The counter starts above every per-run token an older
+  // file handed out, so no run's next token can be lower than one it already issued.
+  "0004_lease_tokens": {
+    async up(db) {
+      await db.schema
+        .createTable("lease_tokens")
+        .addColumn("id", "integer", (column) => column.primaryKey().check(sql`id = 1`))
+        .addColumn("last_token", "integer", (column) => column.notNull())
+        .modifyEnd(sql`strict`)
+        .execute();
+      await sql`INSERT INTO lease_tokens (id, last_token) SELECT 1, COALESCE(MAX(token), 0) FROM run_leases`.execute(db);
+      await recordVersion(db, 4);
     },
   },
 };

@@ -7,6 +7,7 @@ import { jsonSchemaOf, type InferSchemaOutput, type SchemaLike } from "./schema-
 import { DataClassificationSchema, NetworkPolicySchema, type DataClassification, type NetworkPolicy } from "./tool-contract.js";
 import type {
   CompensationContext,
+  ReconcileContext,
   ReconcileResult,
   SideEffectClass,
   ToolAccess,
@@ -67,8 +68,8 @@ export interface ToolDefinition<Input extends SchemaLike = SchemaLike> {
    * run); throw `YokeError("TOOL_OUTCOME_UNKNOWN")` when the effect may have happened.
    */
   execute(input: InferSchemaOutput<Input>, context: ToolCallContext): Promise<ToolOutput>;
-  /** Asked when the outcome of an action is uncertain: did the effect of `actionId` happen? */
-  reconcile?: (actionId: ActionId, receipt: JsonValue | undefined) => Promise<ReconcileResult>;
+  /** Asked when the outcome of an action is uncertain: did the effect of `actionId` happen? `context.fencingToken`: present it to the backend. */
+  reconcile?: (actionId: ActionId, receipt: JsonValue | undefined, context: ReconcileContext) => Promise<ReconcileResult>;
   /** Undoes a committed effect when a later action of its batch fails; idempotent under `context.idempotencyKey`. */
   compensate?: (input: InferSchemaOutput<Input>, context: CompensationContext) => Promise<void>;
 }

@@ -52,6 +52,10 @@ export const YOKE_ERROR_CODES = {
   ARTIFACT_UNAVAILABLE: { retryable: true, summary: "the artifact store failed to read or write (permissions, disk full, I/O error)" },
   TOOL_OUTPUT_INVALID: { retryable: false, summary: "a tool's structured output did not match its output schema" },
   TOOL_COMPENSATION_FAILED: { retryable: false, summary: "undoing a committed effect failed" },
+  TOOL_FENCED: {
+    retryable: false,
+    summary: "a backend refused a write whose fencing token is older than the newest it has seen for that key or resource: the writer lost the run",
+  },
   TOOL_NOT_OFFERED: { retryable: false, summary: "the model called a tool that exists but was not offered to this turn" },
   TOOL_DRIFTED: { retryable: false, summary: "the tool's live definition differs from the revision the run pinned, and no declared rule re-admits it" },
   TOOL_WITHDRAWN: { retryable: false, summary: "the tool was withdrawn from the registry; no run may call it" },

@@ -118,6 +118,8 @@ export { RunStateAccumulator, reduceRun } from "./run-state.js";
 export type { ActionAuthority, ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";
 export type {
   CompensationContext,
+  FencingContext,
+  ReconcileContext,
   ReconcileResult,
   SideEffectClass,
   ToolAccess,

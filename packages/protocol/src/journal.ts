@@ -114,16 +114,21 @@ export interface RunSummary {
 
 /**
  * One writer's hold on one run: only the holder of the run's current lease may append to it.
- * `token` is the fencing token: it grows by one with every acquisition of the run (never
- * reused, even after a release), so a store, or a tool's backend, can refuse a writer whose
- * token is older than the newest it has seen.
+ * `token` is the fencing token: every acquisition, of any run, takes the next number of one
+ * counter per store (never reused, even after a release), so a store, or a tool's backend
+ * shared by many runs, can refuse a writer whose token is older than the newest it has seen
+ * for a key or resource. (Files written before the counter keep their per-run tokens; every
+ * later token is above all of them.)
  */
 export interface RunLease {
   readonly tenantId: string;
   readonly runId: string;
   readonly ownerId: string;
   readonly token: number;
-  /** When the lease lapses unless renewed: milliseconds on the store's clock. */
+  /**
+   * When the lease lapses unless renewed: milliseconds on the store's clock (SQLite: the
+   * database's own time, read in the lease's transaction), never on a caller's clock.
+   */
   readonly expiresAt: number;
 }
 
@@ -134,8 +139,9 @@ export interface LeaseRequest {
   readonly ttlMs: number;
   /**
    * Asked, inside the acquiring transaction, about a live lease held by another owner: true
-   * when that owner is known to be gone (a process on this host that no longer exists), so
-   * the lease may be taken before it expires. Default: never.
+   * only when that owner is certainly gone (a process whose death this host can prove), so
+   * the lease may be taken before it expires; when in doubt, false (wait for expiry).
+   * Default: never.
    */
   readonly ownerIsGone?: (lease: RunLease) => boolean;
 }
@@ -150,8 +156,11 @@ export interface AppendOptions {
  * transaction of the store, so two processes can never both hold a run.
  *
  * - `acquire` takes the run's lease, whether or not the run has events yet: RUN_LEASE_HELD
- *   (retryable; `details.ownerId`, `details.expiresAt`) while another live lease exists.
- *   The new lease's token is the previous token + 1.
+ *   (retryable; `details.ownerId`, `details.expiresAt`, and `details.remainingMs`, what is
+ *   left of it on the store's clock) while another live lease exists.
+ *   Live means unreleased and not past its expiry on the store's clock (the caller's clock
+ *   decides nothing). The new lease's token is above every token the store handed out
+ *   before, for any run.
  * - `renew` extends a lease still current (same token); RUN_LEASE_LOST once another
  *   acquisition has replaced it or it was released.
  * - `release` ends a current lease at once (a no-op for one already replaced).

@@ -27,9 +27,11 @@ export interface ToolCallContext {
   readonly signal: AbortSignal;
   /**
    * The fencing token of the run's lease this call runs under (absent when the journal
-   * offers no leases). It only grows: a backend that stores the highest token it has seen
-   * per run (or per resource) and refuses a write carrying a lower one can never be written
-   * by a process that lost the run while this call was in flight.
+   * offers no leases). Tokens come from one counter per journal store, so they only grow,
+   * across runs too: a backend that stores the highest token it has seen per key or resource
+   * and refuses a write carrying a lower one (TOOL_FENCED) can never be written by a process
+   * that lost the run while this call was in flight. Reconciliation and compensation get the
+   * same token (`FencingContext`), so they raise the backend's fence as well.
    */
   readonly fencingToken?: number;
   /**
@@ -54,8 +56,28 @@ export type ReconcileResult =
   | { readonly status: "not_applied" }
   | { readonly status: "unknown"; readonly reason?: string };
 
-/** What a compensation is told: the key it must be idempotent under, and the receipt of the effect it undoes. */
-export interface CompensationContext {
+/**
+ * The fencing token a reconciliation or compensation runs under: the token of the run's
+ * lease held by the process asking (absent when the journal offers no leases). A backend
+ * that records it as seen for the action's key or resource refuses every later write of an
+ * older owner, so a paused process that wakes after another one reconciled cannot apply the
+ * effect a second time.
+ */
+export interface FencingContext {
+  readonly fencingToken?: number;
+}
+
+/**
+ * What a reconciliation is told, besides the action id and receipt it always got as its
+ * first two arguments: the fencing token to present to the backend.
+ */
+export interface ReconcileContext extends FencingContext {
+  readonly actionId: ActionId;
+  readonly receipt: JsonValue | undefined;
+}
+
+/** What a compensation is told: the key it must be idempotent under, the receipt of the effect it undoes, and the fencing token. */
+export interface CompensationContext extends FencingContext {
   readonly actionId: ActionId;
   /** `<actionId>:compensate`: a compensation re-run after a crash must not undo twice. */
   readonly idempotencyKey: string;
@@ -153,8 +175,13 @@ export interface ToolDeclarationV1<Input = unknown> {
    */
   readonly loop?: ToolLoopPolicy;
   execute(input: Input, context: ToolCallContext): Promise<ToolOutput>;
-  /** Asked on `uncertain`: did the effect of `actionId` happen? Without it, only `none`/`idempotent` tools can be retried. */
-  readonly reconcile?: (actionId: ActionId, receipt: JsonValue | undefined) => Promise<ReconcileResult>;
+  /**
+   * Asked on `uncertain`: did the effect of `actionId` happen? Without it, only `none`/`idempotent`
+   * tools can be retried. `context` (a third argument, ignored by older reconcilers) carries the
+   * fencing token to present to the backend, so an answer of `not_applied` also fences out the
+   * owner whose attempt is in doubt.
+   */
+  readonly reconcile?: (actionId: ActionId, receipt: JsonValue | undefined, context: ReconcileContext) => Promise<ReconcileResult>;
   /** Undoes a committed effect; must be idempotent under `context.idempotencyKey`. */
   readonly compensate?: (input: Input, context: CompensationContext) => Promise<void>;
 }

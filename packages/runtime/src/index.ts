@@ -43,7 +43,9 @@ export type {
 } from "./harness-types.js";
 export { contextItemsOf, entitiesIn, traceArguments, trustedFieldsOf } from "./provenance.js";
 export type { ContextItem, EntityRole, TrustedField } from "./provenance.js";
-export { DEFAULT_LEASE_TTL_MS, processOwnerId, sameHostProcessGone } from "./run-lease.js";
+export { DEFAULT_LEASE_TTL_MS, sameHostProcessGone } from "./run-lease.js";
+export { linuxProcessTable, ownerCertainlyGone, processOwnerId } from "./owner-identity.js";
+export type { ProcessIdentity, ProcessTable } from "./owner-identity.js";
 export type { LeaseOptions } from "./run-lease.js";
 export { silentLogger } from "./logger.js";
 export type { LogMethod, Logger } from "./logger.js";

@@ -134,6 +134,22 @@ describe("run leases in the harness", () => {
     expect(sleeps).toEqual([7_777, 2_223]);
   });
 
+  it("waits on the store's time, not its own clock: a harness whose clock runs 60 s ahead sleeps until the lease lapses", async () => {
+    const store = manualClock();
+    const journal = createMemoryJournal({ clock: store.clock });
+    const ahead: Clock = { specificationVersion: "v1", now: () => store.now + 60_000 };
+    await rig([say("done")], { journal, clock: ahead, lease: LEASE }).harness.start("t", { runId: "run_skewed" });
+    await journal.leases.acquire(scopeOf("run_skewed"), { ownerId: "other-process", ttlMs: 20_000 });
+    const sleeps: number[] = [];
+    const sleep = async (ms: number) => {
+      sleeps.push(ms);
+      store.advance(ms);
+    };
+    const waiter = rig([], { journal, clock: ahead, sleep, lease: { ...LEASE, ownerId: "waiter" } });
+    expect((await waiter.harness.resume("run_skewed", { waitForLease: true })).outcome?.status).toBe("completed");
+    expect(sleeps).toEqual([7_777, 7_777, 4_446]);
+  });
+
   it("stops a run whose lease was taken over: the tool's signal aborts and the old owner appends nothing more", async () => {
     const time = manualClock();
     const journal = createMemoryJournal({ clock: time.clock });

@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import { YokeError, type RunLease, type RunLeasesV1, type RunScope } from "@yoke/protocol";
 import type { Timers } from "@yoke/scheduler";
 import type { BoundLogger as Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
+import { ownerCertainlyGone, processOwnerId } from "./owner-identity.js";
 
 /**
  * How a harness owns the runs it drives, when its journal offers leases (`journal.leases`).
@@ -22,12 +21,17 @@ export interface LeaseOptions {
   readonly ttlMs?: number;
   /** How often a running run renews its lease. Default a third of `ttlMs`. */
   readonly renewEveryMs?: number;
-  /** Names this harness in the lease (shown to losers). Default `yoke:<host>:<pid>:<random>`. */
+  /**
+   * Names this harness in the lease (shown to losers). Default `processOwnerId()`:
+   * `yoke:<host>:<pid>:<random>:<boot id>:<pid namespace>:<start time>` on Linux.
+   */
   readonly ownerId?: string;
   /**
-   * Whether a live lease's owner is known gone, so it may be taken before it expires. Default:
-   * an owner named the default way whose process no longer exists on this host (after a
-   * `kill -9`, a resume need not wait out the lease). Anything else is assumed alive.
+   * Whether a live lease's owner is certainly gone, so it may be taken before it expires.
+   * Default `ownerCertainlyGone`: an owner named the default way, on this boot of this machine
+   * and in this PID namespace, whose pid names no process now or one started at another time
+   * (after a `kill -9`, or a container restart that reuses the pid, a resume need not wait out
+   * the lease). Anything else, another PID namespace included, is waited out.
    */
   readonly ownerIsGone?: (lease: RunLease) => boolean;
 }
@@ -53,7 +57,7 @@ export function resolveLeasePolicy(leases: RunLeasesV1 | undefined, options: Lea
   }
   const ownerId = options?.ownerId ?? processOwnerId();
   if (typeof ownerId !== "string" || ownerId === "") throw invalid("lease.ownerId must be a non-empty string");
-  return { leases, ttlMs, renewEveryMs, ownerId, ownerIsGone: options?.ownerIsGone ?? sameHostProcessGone };
+  return { leases, ttlMs, renewEveryMs, ownerId, ownerIsGone: options?.ownerIsGone ?? ((lease) => ownerCertainlyGone(lease)) };
 }
 
 /** A lease this process holds on one run, renewed on a timer until `end`. */
@@ -87,8 +91,10 @@ export async function takeRunLease(policy: LeasePolicy, scope: RunScope, options
       break;
     } catch (error) {
       if (!YokeError.hasCode(error, "RUN_LEASE_HELD") || waitUntil === undefined || options.now() >= waitUntil) throw error;
-      const expiresAt = typeof error.details.expiresAt === "number" ? error.details.expiresAt : options.now() + policy.renewEveryMs;
-      const waitMs = Math.max(1, Math.min(expiresAt - options.now(), waitUntil - options.now(), policy.renewEveryMs));
+      // The lease lapses on the store's clock: sleep by what the store says is left (a store that
+      // does not say gets a renewal period), never by this harness's clock against `expiresAt`.
+      const remainingMs = typeof error.details.remainingMs === "number" ? error.details.remainingMs : policy.renewEveryMs;
+      const waitMs = Math.max(1, Math.min(remainingMs, waitUntil - options.now(), policy.renewEveryMs));
       options.logger.info({ ownerId: error.details.ownerId, waitMs }, "run is owned elsewhere; waiting for its lease");
       await options.sleep(waitMs, options.signal);
     }
@@ -137,26 +143,11 @@ function heartbeat(policy: LeasePolicy, first: RunLease, options: TakeLeaseOptio
   };
 }
 
-const OWNER_PREFIX = "yoke";
-
-/** `yoke:<host>:<pid>:<random>`: unique per process, and tells a later process on this host whether its owner still runs. */
-export function processOwnerId(): string {
-  return `${OWNER_PREFIX}:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
-
-/** True only for an owner named by `processOwnerId` on this host whose process no longer exists. */
-export function sameHostProcessGone(lease: RunLease): boolean {
-  const parts = lease.ownerId.split(":");
-  if (parts.length !== 4 || parts[0] !== OWNER_PREFIX || parts[1] !== hostname()) return false;
-  const pid = Number(parts[2]);
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
+/**
+ * @deprecated Use `ownerCertainlyGone`. Kept under its old name; it no longer trusts a host
+ * name and a missing pid (another PID namespace has other pids), only what proves death.
+ */
+export const sameHostProcessGone: (lease: RunLease) => boolean = (lease) => ownerCertainlyGone(lease);
 
 function invalid(message: string): YokeError {
   return new YokeError("CONFIG_INVALID", `createHarness: ${message}`, { details: { option: "lease" } });

@@ -50,9 +50,11 @@ export class BatchTransaction {
   readonly #ids: IdSource;
   readonly #book: ActionBook;
   readonly #signal: AbortSignal | undefined;
+  readonly #fencing: { readonly fencingToken?: number };
   readonly #authorizeAttempt: AttemptAuthorizer | undefined;
 
   constructor(options: BatchTransactionOptions) {
+    this.#fencing = options.fencingToken === undefined ? {} : { fencingToken: options.fencingToken };
     this.#clock = options.clock;
     this.#ids = options.ids;
     this.#book = ActionBook.fromRecords(options.records ?? []);
@@ -287,7 +289,7 @@ export class BatchTransaction {
     const { actionId } = record;
     try {
       if (!tool.compensate) throw new YokeError("TOOL_COMPENSATION_FAILED", `${tool.name} has no compensation`);
-      await tool.compensate(value, { actionId, idempotencyKey: `${actionId}:compensate`, receipt: record.receipt, signal });
+      await tool.compensate(value, { actionId, idempotencyKey: `${actionId}:compensate`, receipt: record.receipt, signal, ...this.#fencing });
     } catch (error) {
       const message = messageOf(error);
       this.#stage({ type: "action.compensation_failed", at: this.#clock.now(), causationId: actionId, data: { actionId, message } });
@@ -303,7 +305,7 @@ export class BatchTransaction {
   }
 
   async #reconcile(actionId: string, tool: ToolDeclarationV1<any>, value: unknown, receipt: JsonValue | undefined): Promise<Settlement> {
-    const answer = await askReconciler(tool, actionId, receipt);
+    const answer = await askReconciler(tool, actionId, receipt, this.#fencing);
     const at = this.#clock.now();
     if (answer.status === "applied") {
       const text = answer.content ?? `the effect of ${tool.name} was confirmed applied by reconciliation after its outcome was lost`;

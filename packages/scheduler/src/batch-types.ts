@@ -51,4 +51,9 @@ export interface BatchTransactionOptions {
    * and every such attempt runs under the action's first authorization, as before.
    */
   readonly authorizeAttempt?: AttemptAuthorizer | undefined;
+  /**
+   * The fencing token of the run's lease this batch runs under: every reconciliation and
+   * compensation is given it (`ReconcileContext`, `CompensationContext`), as every dispatch is.
+   */
+  readonly fencingToken?: number | undefined;
 }

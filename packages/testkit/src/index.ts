@@ -35,6 +35,8 @@ export { rejectionOf, streamCollector } from "./rejection.js";
 export type { RunStartedDraft, RunStartedDraftOverrides } from "./event-drafts.js";
 export { createEffectLedger } from "./effect-ledger.js";
 export type { EffectLedger, LedgerEntry } from "./effect-ledger.js";
+export { createFencedBackend } from "./fenced-backend.js";
+export type { FencedBackend, FencedEntry, FencedRequest } from "./fenced-backend.js";
 export { SimulatedInputSchema, simulatedTool } from "./tool-simulators.js";
 export type { SimulatedFault, SimulatedInput, SimulatedToolDefinition, SimulatedToolOptions } from "./tool-simulators.js";
 export { REFERENCE_TOOLS, referenceScenario } from "./reference-scenario.js";

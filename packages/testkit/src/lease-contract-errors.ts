@@ -52,7 +52,7 @@ export function describeLeaseRefusals(context: StoreContext, leasesOf: () => Run
     const scope = scopeOf("run_lease_held");
     const first = await leases.acquire(scope, { ownerId: "owner_a", ttlMs: TTL });
     const held = await expectYokeError(leases.acquire(scope, { ownerId: "owner_b", ttlMs: TTL }), "RUN_LEASE_HELD");
-    expect(held.details).toEqual({ ...scope, ownerId: "owner_a", expiresAt: first.expiresAt, token: 1 });
+    expect(held.details).toEqual({ ...scope, ownerId: "owner_a", expiresAt: first.expiresAt, token: 1, remainingMs: TTL });
     expect(held.retryable).toBe(true);
     expect(held.message).toContain("owner_a");
     const append = await expectYokeError(journal.append(scope, 0, [runStartedDraft()]), "RUN_LEASE_HELD");

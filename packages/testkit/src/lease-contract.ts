@@ -18,11 +18,12 @@ const TTL = 1_000;
 
 /**
  * Registers the `RunLeasesV1` contract as vitest tests: one live owner per run, fencing
- * tokens that only grow, appends checked against the current lease in their own
+ * tokens that only grow (from one counter per store, across runs), appends checked against the current lease in their own
  * transaction, renew/release semantics, the refusals and their `details` (CONFIG_INVALID,
  * RUN_LEASE_HELD, RUN_LEASE_LOST, JOURNAL_CLOSED), and a fast-check model-based test of random
  * acquire/renew/release/append/clock sequences against a reference model. The store must
- * offer `journal.leases` and measure expiry on the clock it is given.
+ * offer `journal.leases` and measure expiry on the clock it is given (its store clock: a
+ * SQLite journal's `storeClock`).
  *
  * @example
  * ```ts
@@ -119,6 +120,17 @@ export function describeRunLeaseContract(name: string, makeStore: LeaseStoreFact
       expect(taken.token).toBe(2);
     });
 
+    it("numbers fencing tokens from one counter per store: each acquisition, of any run or tenant, outranks every earlier one", async () => {
+      const leases = leasesOf(context.journal);
+      const runs = [scopeOf("run_tokens_1"), { tenantId: "tenant_other", runId: "run_tokens_2" }, scopeOf("run_tokens_3")];
+      const tokens: number[] = [];
+      for (const scope of runs) tokens.push((await leases.acquire(scope, { ownerId: "owner_a", ttlMs: TTL })).token);
+      const first = (await leases.current(runs[0]!))!;
+      await leases.release(first);
+      tokens.push((await leases.acquire(runs[0]!, { ownerId: "owner_b", ttlMs: TTL })).token);
+      for (let index = 1; index < tokens.length; index++) expect(tokens[index]!, `token ${index}`).toBeGreaterThan(tokens[index - 1]!);
+    });
+
     it("refuses malformed lease requests with CONFIG_INVALID", async () => {
       const leases = leasesOf(context.journal);
       await expectYokeError(leases.acquire(scopeOf("run_lease_6"), { ownerId: "", ttlMs: TTL }), "CONFIG_INVALID");
@@ -132,7 +144,7 @@ export function describeRunLeaseContract(name: string, makeStore: LeaseStoreFact
           const journal = context.journal;
           const leases = leasesOf(journal);
           const scope = scopeOf(nextRunId());
-          const model = new LeaseModel();
+          const model = new LeaseModel(await lastIssued(leases, scope));
           const held = new Map<string, RunLease>();
           for (const command of commands) await applyCommand(command, { journal, leases, scope, clock, model, held });
         }),
@@ -177,9 +189,24 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant("tick" as const), ms: fc.integer({ min: 0, max: 60 }) }),
 );
 
-/** The reference: the latest lease and the run's length. */
+/**
+ * The last token the store handed out before a run of the model test: a throwaway run's first
+ * token, less one (the store's counter is shared by every run, so a fresh run need not start at 1).
+ */
+async function lastIssued(leases: RunLeasesV1, scope: RunScope): Promise<number> {
+  const probe = { tenantId: scope.tenantId, runId: `${scope.runId}_probe` };
+  const lease = await leases.acquire(probe, { ownerId: "owner_probe", ttlMs: 1 });
+  await leases.release(lease);
+  return lease.token;
+}
+
+/**
+ * The reference: the latest lease and the run's length. `issued` is the store's last token;
+ * only this run acquires while the model runs, so each acquisition takes `issued + 1`.
+ */
 class LeaseModel {
   token = 0;
+  constructor(public issued: number) {}
   ownerId: string | null = null;
   expiresAt = 0;
   released = false;
@@ -212,7 +239,8 @@ async function applyCommand(command: Command, context: ModelContext): Promise<vo
         return;
       }
       const lease = await leases.acquire(scope, { ownerId: command.owner, ttlMs: command.ttl });
-      model.token += 1;
+      model.issued += 1;
+      model.token = model.issued;
       Object.assign(model, { ownerId: command.owner, expiresAt: now + command.ttl, released: false });
       expect(lease).toEqual({ ...scope, ownerId: command.owner, token: model.token, expiresAt: now + command.ttl });
       held.set(command.owner, lease);

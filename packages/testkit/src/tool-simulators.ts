@@ -1,6 +1,7 @@
 import {
   YokeError,
   type CompensationContext,
+  type ReconcileContext,
   type ReconcileResult,
   type SideEffectClass,
   type ToolAccess,
@@ -60,7 +61,7 @@ export interface SimulatedToolDefinition {
   maxAttempts?: number;
   access: (input: SimulatedInput) => ToolAccess;
   execute(input: SimulatedInput, context: ToolCallContext): Promise<ToolOutput>;
-  reconcile?: (actionId: string, receipt: unknown) => Promise<ReconcileResult>;
+  reconcile?: (actionId: string, receipt: unknown, context?: ReconcileContext) => Promise<ReconcileResult>;
   compensate?: (input: SimulatedInput, context: CompensationContext) => Promise<void>;
 }
 

@@ -23,14 +23,18 @@ export class ScriptProcess {
   private stderr = "";
   private exit: Ended | undefined;
 
-  /** Runs `scriptPath` with `args` in a fresh Node process; `cache` names its compile cache directory. */
+  /**
+   * Runs `scriptPath` with `args` in a fresh Node process; `cache` names its compile cache
+   * directory. `command` runs another program instead (one that starts the script itself).
+   */
   constructor(
     readonly name: string,
     scriptPath: string,
     args: readonly string[],
     cache: string,
+    command?: { readonly file: string; readonly args: readonly string[] },
   ) {
-    this.child = spawn(process.execPath, [scriptPath, ...args], {
+    this.child = spawn(command?.file ?? process.execPath, command?.args ?? [scriptPath, ...args], {
       env: { NODE_COMPILE_CACHE: join(tmpdir(), cache), ...process.env },
     });
     let buffered = "";
@@ -71,6 +75,16 @@ export class ScriptProcess {
 
   send(line: string): void {
     if (this.exit === undefined) this.child.stdin.write(`${line}\n`);
+  }
+
+  /** Ends the process's stdin (a script waiting for it to close then exits). */
+  closeInput(): void {
+    this.child.stdin.end();
+  }
+
+  /** Sends `signal` (SIGSTOP, SIGCONT, …) to the process. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
   }
 
   kill(): Promise<Ended> {

@@ -18,7 +18,12 @@ export function hasPendingCompensations(context: RunContext): boolean {
  */
 export async function runCompensations(context: RunContext): Promise<void> {
   const state = context.accumulator.peek();
-  const batch = new BatchTransaction({ clock: context.deps.clock, ids: context.deps.ids, records: state.actions });
+  const batch = new BatchTransaction({
+    clock: context.deps.clock,
+    ids: context.deps.ids,
+    records: state.actions,
+    fencingToken: context.lease?.current().token,
+  });
   const signal = context.signal ?? new AbortController().signal;
   for (const record of pendingCompensations(state.actions)) {
     // The revision the action ran under undoes it (a run with pinned tools), never the live one.

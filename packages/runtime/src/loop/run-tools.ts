@@ -43,6 +43,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       signal: context.signal,
       // Every attempt leased after admission is decided under the policy in force then (reauthorize.ts).
       authorizeAttempt: attemptAuthorizer(context),
+      fencingToken: context.lease?.current().token,
     });
     const recovered = await recoverCalls(context, state, batch);
     if (recovered.escalation) {

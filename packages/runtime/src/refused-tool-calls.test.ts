@@ -5,6 +5,7 @@ import { parseYokeEvent, type ModelRequest, type ModelResponse, type ProviderAda
 import { createScriptedModel } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { countingTool, readAll, rig } from "./__fixtures__/harness-fixtures.js";
+import { generateWithRetry } from "./loop-blocks.js";
 import type { RunResult, WaitingRunResult } from "./harness-types.js";
 
 /** An adapter that answers each call with the next response verbatim, recording the requests. */
@@ -69,5 +70,13 @@ describe("a refused response with tool calls", () => {
     const { runId } = await harness.start("t");
     expect((await harness.resume(runId, { close: "" })).outcome).toEqual({ status: "refused", reason: "the model stopped with refusal" });
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe("generateWithRetry, the custom loop's model call", () => {
+  it("hands a custom loop the calls of a refused response withheld, so acting on its tool calls runs nothing", async () => {
+    const provider = rawAdapter([refusedWithCalls("content_filter")]);
+    const response = await generateWithRetry(provider, { messages: [{ role: "user", content: [{ type: "text", text: "t" }] }], tools: [] });
+    expect(response.content.map((part) => part.type)).toEqual(["tool-call-withheld", "tool-call-withheld"]);
   });
 });

@@ -36,7 +36,8 @@ import { rejectionOf } from "./rejection.js";
  *   `incomplete:content_filter`) after one whole call of `get_weather` `{ "city": "Paris" }`
  *   and while it writes a second. Nothing in such a response may run: stop reason `refusal`
  *   or `content_filter`, no `tool-call` part, both calls kept in order as
- *   `tool-call-withheld` parts (`withholdRefusedCalls` in `@yoke/protocol` does the mapping).
+ *   `tool-call-withheld` parts (`withholdRefusedCalls` in `@yoke/protocol` does the mapping);
+ *   a streaming adapter also emits a `tool-call-withheld` stream part for each, before `finish`.
  */
 export type ProviderContractScenario =
   | "text"
@@ -350,6 +351,11 @@ export function providerContractTests(makeSubject: ProviderContractFactory, opti
     expect(JSON.parse(withheld[0]!.rawArguments)).toEqual({ city: "Paris" });
     expect(new Set(withheld.map((part) => part.toolCallId)).size).toBe(2);
     checkStream(adapter, parts, response);
+    // A stream says so too, before its finish: a view must not show a refused call as one to run.
+    if (parts.length > 0) {
+      const said = parts.slice(0, -1).flatMap((part) => (part.type === "tool-call-withheld" ? [part.toolCallId] : []));
+      expect(said).toEqual(withheld.map((part) => part.toolCallId));
+    }
   });
 
   test("rejects an already-aborted call with CANCELLED before calling the provider", async () => {

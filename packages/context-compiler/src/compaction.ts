@@ -74,6 +74,8 @@ function lineOf(message: Message): string {
               return `called ${part.toolName}(${clip(part.rawArguments, 160)})`;
             case "tool-call-truncated":
               return `call to ${part.toolName} cut off by the output limit (not run)`;
+            case "tool-call-withheld":
+              return `call to ${part.toolName} in a refused response (not run)`;
             // Canonical JSON: the same block gives the same line whether it comes from the provider or the journal.
             case "server-tool-call":
               return `${part.provider} ran ${part.toolName}(${clip(canonicalJson(part.arguments), 160)})`;

@@ -197,7 +197,8 @@ export function visibleText(message: Message): string {
             case "tool-call":
               return `${part.toolName} ${part.rawArguments}`;
             case "tool-call-truncated":
-              // Never sent back (not a call, not text): only its name is counted, not the cut arguments.
+            case "tool-call-withheld":
+              // Never sent back (not a call, not text): only its name is counted, not the arguments.
               return part.toolName;
             case "server-tool-call":
             case "server-tool-result":

@@ -110,8 +110,10 @@ export type {
   ToolSpec,
   TruncatedToolCallPart,
   Truncation,
+  WithheldToolCallPart,
   Usage,
 } from "./model.js";
+export { REFUSAL_STOP_REASONS, isRefusedResponse, withholdRefusedCalls } from "./refused-response.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";

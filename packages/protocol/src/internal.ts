@@ -32,6 +32,7 @@ export {
   ToolResultEnvelopeSchema,
   ToolResultPartSchema,
   TruncatedToolCallPartSchema,
+  WithheldToolCallPartSchema,
   TruncationSchema,
   UsageSchema,
   withUsageTotals,

@@ -73,6 +73,22 @@ export const TruncatedToolCallPartSchema = z.object({
 export type TruncatedToolCallPart = z.infer<typeof TruncatedToolCallPartSchema>;
 
 /**
+ * A tool call in a response the model refused or a content filter stopped (stop reason
+ * `refusal` or `content_filter`, or a `refusal` part; see `isRefusedResponse`). Nothing in
+ * such a response is executable: the call is kept for the record, never run and never sent
+ * back as a call, and the run waits for a person as it does for any refusal. `rawArguments`
+ * is what the model had written, whole or not, when it stopped.
+ */
+export const WithheldToolCallPartSchema = z.object({
+  type: z.literal("tool-call-withheld"),
+  toolCallId: z.string().min(1),
+  toolName: z.string(),
+  rawArguments: z.string(),
+  providerMetadata: ProviderMetadataSchema.optional(),
+});
+export type WithheldToolCallPart = z.infer<typeof WithheldToolCallPartSchema>;
+
+/**
  * A call to a tool the provider runs itself (an Anthropic server tool such as web search).
  * Yoke does not execute it. `raw` is the provider's block verbatim, sent back unchanged when
  * the turn continues (e.g. after `pause`).
@@ -107,6 +123,7 @@ export const AssistantPartSchema = z.discriminatedUnion("type", [
   ReasoningPartSchema,
   RefusalPartSchema,
   TruncatedToolCallPartSchema,
+  WithheldToolCallPartSchema,
   ServerToolCallPartSchema,
   ServerToolResultPartSchema,
 ]);

@@ -40,6 +40,11 @@ export type ModelStreamPart =
   | { type: "tool-call-end"; toolCallId: string }
   /** The output limit cut this call's arguments: it becomes a `tool-call-truncated` part, never a call. */
   | { type: "tool-call-truncated"; toolCallId: string }
+  /**
+   * The response was refused or filtered: this call, started above, will not run (it is a
+   * `tool-call-withheld` part of the response). Emitted for each such call before `finish`.
+   */
+  | { type: "tool-call-withheld"; toolCallId: string }
   | { type: "server-tool-call"; part: ServerToolCallPart }
   | { type: "server-tool-result"; part: ServerToolResultPart }
   | { type: "finish"; response: ModelResponse };

@@ -4,6 +4,7 @@ import type { JournalEvent, YokeEvent, EventData } from "./events.js";
 import { parseYokeEvent } from "./events.js";
 import type { Message, ToolResultPart } from "./model.js";
 import { toolCallsOf, withParsedArguments } from "./model.js";
+import { isRefusedResponse } from "./refused-response.js";
 import { addUsage } from "./provider.js";
 import { applyToolRevisionEvent, checkPinnedRevision, dropExcessCalls } from "./run-state-tools.js";
 import { applyApprovalEvent } from "./run-state-approvals.js";
@@ -145,7 +146,8 @@ export class RunStateAccumulator {
         state.lastResponse = response;
         state.usage = addUsage(state.usage, response.usage);
         if (response.content.length > 0) pushMessage(state, { role: "assistant", content: response.content }, event.seq);
-        const calls = toolCallsOf(response);
+        // A refused response runs nothing, even one whose adapter left its calls executable.
+        const calls = isRefusedResponse(response) ? [] : toolCallsOf(response);
         if (calls.length > 0) {
           state.phase = "tools_pending";
           state.pendingToolCalls = calls.map((call, index) => ({

@@ -18,8 +18,9 @@ function assistantPart(part: AssistantPart, provider: string): AssistantContent[
     // The specification's prompt has no refusal part: the refusal goes back as what the model said.
     case "refusal":
       return [{ type: "text", text: part.text }];
-    // A call the output limit cut is never sent back as a call.
+    // A call the output limit cut, or one of a refused response, is never sent back as a call.
     case "tool-call-truncated":
+    case "tool-call-withheld":
       return [];
     // This provider's server tool parts go back as it sent them; another provider's mean
     // nothing to this model.

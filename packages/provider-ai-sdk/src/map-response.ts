@@ -2,6 +2,7 @@ import type { LanguageModelV4Usage } from "@ai-sdk/provider";
 import {
   YokeError,
   parseToolArguments,
+  withholdRefusedCalls,
   type AssistantPart,
   type JsonValue,
   type ModelResponse,
@@ -62,7 +63,8 @@ function stopReasonOf(unified: string, hasToolCalls: boolean, warnings: string[]
 /**
  * A folded result as a normalized response: blocks in order (text, reasoning with its
  * provider metadata, tool calls with raw and parsed arguments or `argumentsError`, calls the
- * output limit cut as `tool-call-truncated`, server tool calls and results), the stop
+ * output limit cut as `tool-call-truncated`, every call of a `content-filter` finish as
+ * `tool-call-withheld`, server tool calls and results), the stop
  * reason with the provider's own kept as `rawStopReason` (the unified one when the provider
  * gave none), usage, the model's provider metadata plus the bridge's own under `ai-sdk`
  * (the unified finish reason, the request id), and every warning.
@@ -123,5 +125,6 @@ export function mapFolded(
   // The provider's request id, journaled in model.responded like the other adapters'.
   if (target.requestId !== undefined) response.requestId = target.requestId;
   if (warnings.length > 0) response.warnings = warnings;
-  return response;
+  // A filtered (or refused) response runs nothing: its calls, finished or not, are withheld.
+  return withholdRefusedCalls(response);
 }

@@ -55,6 +55,14 @@ const mockScenarios: Record<ProviderContractScenario, (options: LanguageModelV4C
       { headers: { "x-request-id": "req_mock_quota" } },
     ),
   slow: async (options) => hangingStream(options.abortSignal, textParts("Never finished").slice(0, 3)),
+  // A content-filter finish after one whole call and while a second is still open.
+  "refusal-with-tool-calls": async () =>
+    streamOf([
+      ...toolCallParts([{ id: "call_mock_paris", input: '{"city":"Paris"}' }]).slice(0, -1),
+      { type: "tool-input-start", id: "call_mock_tokyo", toolName: "get_weather" },
+      { type: "tool-input-delta", id: "call_mock_tokyo", delta: '{"city":"To' },
+      { type: "finish", finishReason: { unified: "content-filter", raw: "content_filter" }, usage: usage(30, 12) },
+    ]),
 };
 
 const mockContract = providerContractTests((scenario) => {
@@ -88,6 +96,8 @@ const compatScenarios: Record<ProviderContractScenario, ReplayExchange> = {
   // A `data: {"error": …}` chunk (insufficient_quota) after the first delta, inside the 200.
   "in-stream-error": fixture("errors/insufficient-quota.chat-event.sse", { headers: { "x-request-id": "req_contract_compat_quota" } }),
   slow: fixture("stream-cut.sse", { hang: true }),
+  // finish_reason content_filter after one whole tool call and during a second.
+  "refusal-with-tool-calls": fixture("content-filter-tool-call.sse"),
 };
 
 // Every fixture is served split at the contract's seeded offsets (see PROVIDER_CONTRACT_SEEDS).

@@ -68,7 +68,8 @@ const merge = (a: ProviderMetadata | undefined, b: SharedV4ProviderMetadata | un
  * arguments). Provider-executed calls and their final results become server tool parts of
  * `provider`, kept verbatim. When the model finished for `length`, a call whose input
  * started but never completed, or whose input does not parse, was cut by the output limit:
- * it becomes a truncated call (and a `tool-call-truncated` stream part), never a call.
+ * it becomes a truncated call (and a `tool-call-truncated` stream part), never a call. When a
+ * content filter stopped it, a call still open is kept with what it had written (and withheld).
  * Files, sources and approval requests have no place in a Yoke response: they become warnings.
  */
 export class StreamFolder {
@@ -104,6 +105,16 @@ export class StreamFolder {
       this.result.blocks[index] = { ...block, kind: "truncated" };
       this.emit?.({ type: "tool-call-truncated", toolCallId: block.toolCallId });
     });
+  }
+
+  // A filter stopped the model: the calls it was still writing are kept, for the record, as
+  // calls; `mapFolded` withholds every call of a filtered response, so none can run.
+  private keepOpenCalls(): void {
+    for (const [toolCallId, pending] of this.inputs) {
+      const { toolName, input, providerMetadata } = pending;
+      this.result.blocks.push({ kind: "tool-call", toolCallId, toolName, input, ...(providerMetadata === undefined ? {} : { providerMetadata }) });
+    }
+    this.inputs.clear();
   }
 
   private skipped(what: string): void {
@@ -224,6 +235,7 @@ export class StreamFolder {
         return this.skipped(`custom content (${part.kind})`);
       case "finish":
         if (part.finishReason.unified === "length") this.truncateCalls();
+        if (part.finishReason.unified === "content-filter") this.keepOpenCalls();
         this.result.finishReason = part.finishReason;
         this.result.usage = part.usage;
         if (part.providerMetadata !== undefined) this.result.providerMetadata = part.providerMetadata;

@@ -81,6 +81,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     async generate(request, generateOptions = {}) {
       // The SDK ends a stream quietly when its request is aborted: cancellable names the cause.
       const response = await cancellable("anthropic", generateOptions.signal, () => run(request, generateOptions));
+      // The view learns that a refused response's calls will not run before it learns it ended.
+      for (const part of response.content)
+        if (part.type === "tool-call-withheld") generateOptions.onStreamPart?.({ type: "tool-call-withheld", toolCallId: part.toolCallId });
       generateOptions.onStreamPart?.({ type: "finish", response });
       return response;
     },

@@ -1,7 +1,8 @@
 /**
  * @yoke/provider-anthropic — Anthropic models as a Yoke `ProviderAdapterV1`, over the
  * official `@anthropic-ai/sdk` (a peer dependency): the Messages API, streamed; tool_use /
- * tool_result pairing; `pause_turn` and `refusal`; server tools (web search, web fetch) with
+ * tool_result pairing; `pause_turn` and `refusal` (a refused message's calls are withheld,
+ * never executable); server tools (web search, web fetch) with
  * their blocks kept verbatim; tool calls cut by `max_tokens` as `tool-call-truncated`; stop
  * sequences and strict tools; thinking blocks kept with their
  * signatures across turns; a prompt-cache breakpoint at the request's stable-prefix

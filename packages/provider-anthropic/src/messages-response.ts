@@ -1,6 +1,7 @@
 import {
   YokeError,
   parseToolArguments,
+  withholdRefusedCalls,
   type AssistantPart,
   type JsonValue,
   type ModelResponse,
@@ -83,7 +84,8 @@ export function parsesAsObject(raw: string): boolean {
 
 /**
  * Maps a finished message. `pause_turn` → `pause` (send the response back to continue the
- * turn); `refusal` → `refusal`; `stop_sequence` → `end_turn`, the matched sequence in
+ * turn); `refusal` → `refusal`, and every `tool_use` block of a refused message, whole or
+ * not, is a `tool-call-withheld` part, never a call; `stop_sequence` → `end_turn`, the matched sequence in
  * `providerMetadata.anthropic.stopSequence`. A `tool_use` block the output limit cut off is a
  * `tool-call-truncated` part, never a call. Server tool blocks (`server_tool_use`,
  * `web_search_tool_result`, …) become `server-tool-call` / `server-tool-result` parts that
@@ -131,7 +133,8 @@ export function mapMessage(wire: WireMessage, fallbackModel: string, warnings: r
   if (Object.keys(metadata).length > 0) response.providerMetadata = { anthropic: metadata };
   const allWarnings = [...warnings, ...dropped];
   if (allWarnings.length > 0) response.warnings = allWarnings;
-  return response;
+  // A refused message runs nothing: its calls, whole or still being written, are withheld.
+  return withholdRefusedCalls(response);
 }
 
 function toolCall(toolCallId: string, toolName: string, rawArguments: string): ToolCallPart {

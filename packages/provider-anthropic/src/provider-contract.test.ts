@@ -15,6 +15,8 @@ const scenarios: Record<ProviderContractScenario, ReplayExchange> = {
   // An `error` event (billing_error) after message_start, inside the 200.
   "in-stream-error": fixture("errors/billing-error.event.sse", { headers: { "request-id": "req_contract_billing" } }),
   slow: fixture("stream-cut.sse", { hang: true }),
+  // stop_reason refusal after one whole tool_use block and during a second.
+  "refusal-with-tool-calls": fixture("refusal-tool-call.sse"),
 };
 
 // Every fixture is served split at the contract's seeded offsets (see PROVIDER_CONTRACT_SEEDS).

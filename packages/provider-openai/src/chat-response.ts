@@ -1,4 +1,13 @@
-import { YokeError, type AssistantPart, type JsonValue, type ModelResponse, type ModelStreamPart, type StopReason, type Usage } from "@yoke/protocol";
+import {
+  YokeError,
+  withholdRefusedCalls,
+  type AssistantPart,
+  type JsonValue,
+  type ModelResponse,
+  type ModelStreamPart,
+  type StopReason,
+  type Usage,
+} from "@yoke/protocol";
 import { withUsageTotals } from "@yoke/protocol/internal";
 import { isWholeJson, toolCall, truncatedCall } from "./responses-response.js";
 
@@ -136,7 +145,8 @@ export function readChatCompletion(wire: WireChatCompletion): ChatResult {
 
 /**
  * Maps a chat result: `message.refusal` is a `refusal` part with stop reason `refusal` (never
- * text); a call cut by the output limit is a `tool-call-truncated` part; finish reasons per
+ * text); a call cut by the output limit is a `tool-call-truncated` part; every call of a
+ * refused or filtered response (`content_filter`, a refusal) is a `tool-call-withheld` part; finish reasons per
  * the table, `rawStopReason` the `finish_reason` verbatim.
  */
 export function mapChatResult(result: ChatResult, fallbackModel: string, warnings: readonly string[]): ModelResponse {
@@ -171,5 +181,6 @@ export function mapChatResult(result: ChatResult, fallbackModel: string, warning
   if (result.serviceTier !== undefined) metadata.serviceTier = result.serviceTier;
   response.providerMetadata = { openai: metadata };
   if (warnings.length > 0) response.warnings = [...warnings];
-  return response;
+  // A refused or filtered response runs nothing: its calls, finished or not, are withheld.
+  return withholdRefusedCalls(response);
 }

@@ -128,5 +128,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
 }
 
 function emitFinish(emit: ((part: ModelStreamPart) => void) | undefined, response: ModelResponse): void {
+  // The view learns that a refused response's calls will not run before it learns it ended.
+  for (const part of response.content) if (part.type === "tool-call-withheld") emit?.({ type: "tool-call-withheld", toolCallId: part.toolCallId });
   emit?.({ type: "finish", response });
 }

@@ -16,6 +16,8 @@ const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchan
     // An `error` event (insufficient_quota) after response.created, inside the 200.
     "in-stream-error": fixture("errors/insufficient-quota.responses-event.sse", { headers: { "x-request-id": "req_contract_responses_quota" } }),
     slow: fixture("stream-cut.sse", { hang: true }),
+    // incomplete:content_filter after one completed function_call and during a second.
+    "refusal-with-tool-calls": fixture("content-filter-tool-call.sse"),
   },
   chat: {
     text: fixture("chat-text-utf8.sse", { headers: { "x-request-id": "req_contract_chat_text" } }),
@@ -27,6 +29,8 @@ const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchan
     // A `data: {"error": …}` chunk (insufficient_quota) after the first delta, inside the 200.
     "in-stream-error": fixture("errors/insufficient-quota.chat-event.sse", { headers: { "x-request-id": "req_contract_chat_quota" } }),
     slow: fixture("chat-stream-cut.sse", { hang: true }),
+    // finish_reason content_filter after one whole tool call and during a second.
+    "refusal-with-tool-calls": fixture("chat-content-filter-tool-call.sse"),
   },
 };
 

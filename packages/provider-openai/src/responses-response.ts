@@ -1,6 +1,7 @@
 import {
   YokeError,
   parseToolArguments,
+  withholdRefusedCalls,
   type AssistantPart,
   type JsonValue,
   type ModelResponse,
@@ -53,7 +54,9 @@ export type WireOutputItem =
  *
  * A refusal content part becomes a `refusal` part (never text, so nothing reads it as
  * structured output). A `function_call` the output limit cut becomes a
- * `tool-call-truncated` part, never a call (see `isCutFunctionCall`).
+ * `tool-call-truncated` part, never a call (see `isCutFunctionCall`). In a refused or
+ * filtered response (`incomplete:content_filter`, a refusal) every `function_call` is a
+ * `tool-call-withheld` part, never a call (`withholdRefusedCalls`).
  *
  * `rawStopReason` is the response's `status` verbatim, `completed`, or, for an incomplete
  * response, `incomplete:` followed by `incomplete_details.reason` (`incomplete:max_output_tokens`,
@@ -98,7 +101,8 @@ export function mapResponsesResult(wire: WireResponse, fallbackModel: string, wa
   if (typeof wire.service_tier === "string") metadata.serviceTier = wire.service_tier;
   if (Object.keys(metadata).length > 0) response.providerMetadata = { openai: metadata };
   if (warnings.length > 0) response.warnings = [...warnings];
-  return response;
+  // A refused or filtered response runs nothing: its calls, finished or not, are withheld.
+  return withholdRefusedCalls(response);
 }
 
 /**

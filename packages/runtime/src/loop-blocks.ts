@@ -3,6 +3,7 @@ import {
   RunStateAccumulator,
   YokeError,
   readYokeEvents,
+  withholdRefusedCalls,
   type JournalV1,
   type ModelRequest,
   type ModelResponse,
@@ -111,7 +112,9 @@ const quietLogger: BoundLogger = {
  * Calls `provider` with the harness's model retry policy: a retryable provider error
  * (`isRetryableModelError`) is retried up to `retries` times after `modelRetryDelayMs`;
  * anything else, or the last failure, is rethrown as is. Each failed attempt is given to
- * `onFailure` first, in the shape `model.failed` journals.
+ * `onFailure` first, in the shape `model.failed` journals. The tool calls of a refused
+ * response (stop reason `refusal` or `content_filter`, or a `refusal` part) come back as
+ * `tool-call-withheld` parts whatever the adapter returned: nothing in it may run.
  *
  * @example
  * ```ts
@@ -130,7 +133,8 @@ export function generateWithRetry(provider: ProviderAdapterV1, request: ModelReq
     logger: quietLogger,
     timeoutMs: options.timeoutMs ?? 600_000,
     timers: options.timers ?? globalTimers,
-    accept: (response) => response,
+    // A refusal never runs a tool, in a custom loop too: its calls come back withheld.
+    accept: withholdRefusedCalls,
     onFailure: async (failure) => {
       await onFailure?.(failure);
     },

@@ -27,6 +27,14 @@ describeProviderContract("scripted model", (scenario, { seed }) => {
         details: { kind: "quota", requestId: "req_scripted_quota" },
       }),
     ),
+    // A refusal after one whole call and during a second, as a model writes it.
+    "refusal-with-tool-calls": {
+      content: [
+        { type: "tool-call", toolName: "get_weather", arguments: { city: "Paris" } },
+        { type: "tool-call", toolName: "get_weather", rawArguments: '{"city":"To' },
+      ],
+      stopReason: "refusal",
+    },
     // Answers a macrotask after the call arrived: the contract aborts in between.
     slow: async () => {
       received();
@@ -46,7 +54,16 @@ describeProviderContract("scripted model", (scenario, { seed }) => {
 // Runs after the suite above (a file's tests run in order).
 it("hands every provider-facing scenario each split seed once, and the rest the first seed", () => {
   expect(PROVIDER_CONTRACT_SEEDS.length).toBeGreaterThanOrEqual(3);
-  const perSeed = ["tool-calls", "malformed-arguments", "rate-limited", "unavailable", "stream-cut", "in-stream-error", "slow"] as const;
+  const perSeed = [
+    "tool-calls",
+    "malformed-arguments",
+    "rate-limited",
+    "unavailable",
+    "stream-cut",
+    "in-stream-error",
+    "slow",
+    "refusal-with-tool-calls",
+  ] as const;
   for (const scenario of perSeed) expect(seedsSeen.get(scenario), scenario).toEqual([...PROVIDER_CONTRACT_SEEDS]);
   // `text`: the capability test and the already-aborted test (first seed), then the text test per seed.
   expect(seedsSeen.get("text")).toEqual([PROVIDER_CONTRACT_SEEDS[0], ...PROVIDER_CONTRACT_SEEDS, PROVIDER_CONTRACT_SEEDS[0]]);

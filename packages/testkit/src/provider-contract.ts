@@ -31,6 +31,13 @@ import { rejectionOf } from "./rejection.js";
  *   invalid request): it must reject as not retryable, with `details.kind` naming it and
  *   `details.requestId` the header's id, after one request.
  * - `slow`: a response that does not complete until the caller aborts.
+ * - `refusal-with-tool-calls`: the provider stops the response for a refusal or a content
+ *   filter (Anthropic `stop_reason: "refusal"`, OpenAI `content_filter` or
+ *   `incomplete:content_filter`) after one whole call of `get_weather` `{ "city": "Paris" }`
+ *   and while it writes a second. Nothing in such a response may run: stop reason `refusal`
+ *   or `content_filter`, no `tool-call` part, both calls kept in order as
+ *   `tool-call-withheld` parts (`withholdRefusedCalls` in `@yoke/protocol` does the mapping);
+ *   a streaming adapter also emits a `tool-call-withheld` stream part for each, before `finish`.
  */
 export type ProviderContractScenario =
   | "text"
@@ -40,7 +47,8 @@ export type ProviderContractScenario =
   | "unavailable"
   | "stream-cut"
   | "in-stream-error"
-  | "slow";
+  | "slow"
+  | "refusal-with-tool-calls";
 
 /** An adapter wired to one scenario, and what the contract may observe of its transport. */
 export interface ProviderContractSubject {
@@ -120,6 +128,7 @@ export const PROVIDER_CONTRACT_REQUESTS: Readonly<Record<ProviderContractScenari
   "stream-cut": { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
   "in-stream-error": { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
   slow: { messages: [{ role: "user", content: [{ type: "text", text: "Say hello." }] }], tools: [] },
+  "refusal-with-tool-calls": { messages: [{ role: "user", content: [{ type: "text", text: "Weather in Paris and Tokyo?" }] }], tools: [weather] },
 });
 
 // The kinds of provider error that retrying cannot fix (see protocol's PROVIDER_ERROR_CLASSES).
@@ -328,6 +337,25 @@ export function providerContractTests(makeSubject: ProviderContractFactory, opti
     expect((error.details.requestId as string).length).toBeGreaterThan(0);
     expect(parts.filter((part) => part.type === "finish")).toEqual([]);
     if (requestCount) expect(requestCount()).toBe(1);
+  });
+
+  eachSeed("runs nothing in a refused or filtered response: its tool calls come back withheld, none executable", async (seed) => {
+    const { adapter } = await subject("refusal-with-tool-calls", seed);
+    const parts: ModelStreamPart[] = [];
+    const response = await adapter.generate(PROVIDER_CONTRACT_REQUESTS["refusal-with-tool-calls"], { onStreamPart: (part) => parts.push(part) });
+    checkResponse(adapter, response);
+    expect(["refusal", "content_filter"]).toContain(response.stopReason);
+    expect(response.content.filter((part) => part.type === "tool-call")).toEqual([]);
+    const withheld = response.content.flatMap((part) => (part.type === "tool-call-withheld" ? [part] : []));
+    expect(withheld.map((part) => part.toolName)).toEqual(["get_weather", "get_weather"]);
+    expect(JSON.parse(withheld[0]!.rawArguments)).toEqual({ city: "Paris" });
+    expect(new Set(withheld.map((part) => part.toolCallId)).size).toBe(2);
+    checkStream(adapter, parts, response);
+    // A stream says so too, before its finish: a view must not show a refused call as one to run.
+    if (parts.length > 0) {
+      const said = parts.slice(0, -1).flatMap((part) => (part.type === "tool-call-withheld" ? [part.toolCallId] : []));
+      expect(said).toEqual(withheld.map((part) => part.toolCallId));
+    }
   });
 
   test("rejects an already-aborted call with CANCELLED before calling the provider", async () => {

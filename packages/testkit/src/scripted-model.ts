@@ -1,6 +1,7 @@
 import {
   YokeError,
   parseToolArguments,
+  withholdRefusedCalls,
   type AssistantPart,
   type GenerateOptions,
   type ModelRequest,
@@ -72,6 +73,11 @@ const AUTO_ID = /^call_(\d+)$/;
  * - a `ScriptedResponse` (see `say`, `callTools`, …) is completed with defaults;
  * - a function is called with the request and the call's index, and its result used;
  * - `{ error }` makes the call reject with that error.
+ *
+ * Like every adapter, it withholds the tool calls of a refused response (stop reason `refusal`
+ * or `content_filter`, or a `refusal` part): they come back as `tool-call-withheld` parts. To
+ * test a runtime against an adapter that breaks that rule, wrap `generate` and return the
+ * executable parts yourself.
  *
  * Tool calls (complete or truncated) without an id get `call_N`, numbered after the highest `call_N` already in the
  * request's transcript (or this model's own count, whichever is higher), so a fresh model
@@ -170,7 +176,7 @@ function complete(step: ScriptedResponse, context: { provider: string; modelId: 
   if (step.rawStopReason !== undefined) response.rawStopReason = step.rawStopReason;
   if (step.providerMetadata !== undefined) response.providerMetadata = structuredClone(step.providerMetadata);
   if (step.warnings !== undefined) response.warnings = [...step.warnings];
-  return response;
+  return withholdRefusedCalls(response);
 }
 
 function completeToolCall(part: ScriptedToolCallPart, toolCallId: string): ToolCallPart {
@@ -199,7 +205,7 @@ function highestAutoId(request: ModelRequest): number {
   for (const message of request.messages) {
     if (message.role !== "assistant") continue;
     for (const part of message.content) {
-      if (part.type !== "tool-call" && part.type !== "tool-call-truncated") continue;
+      if (part.type !== "tool-call" && part.type !== "tool-call-truncated" && part.type !== "tool-call-withheld") continue;
       const match = AUTO_ID.exec(part.toolCallId);
       if (match) highest = Math.max(highest, Number(match[1]));
     }

@@ -18,7 +18,7 @@ function part(entry: ResponsePartView): string {
     case "reasoning":
       return "[reasoning]";
     case "tool-call":
-      return `${entry.toolName}(${clip(entry.arguments, 50)}${entry.truncated ? "… cut by the output limit" : ""})`;
+      return `${entry.toolName}(${clip(entry.arguments, 50)}${entry.truncated ? "… cut by the output limit" : ""})${entry.withheld ? " withheld: the response was refused" : ""}`;
     case "server-tool":
       return `[${entry.text}]`;
   }

@@ -7,6 +7,8 @@ function describePart(part: AssistantPart): string {
       return `${part.toolName}(${clip(part.rawArguments, 40)})`;
     case "tool-call-truncated":
       return `${part.toolName}(${clip(part.rawArguments, 40)}… cut by the output limit)`;
+    case "tool-call-withheld":
+      return `${part.toolName}(${clip(part.rawArguments, 40)}) withheld: the response was refused`;
     case "text":
       return JSON.stringify(clip(part.text, 50));
     case "refusal":

@@ -73,6 +73,8 @@ function partsOf(event: YokeEvent & { type: "model.responded" }): ResponsePartVi
         return { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, arguments: part.rawArguments, truncated: false };
       case "tool-call-truncated":
         return { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, arguments: part.rawArguments, truncated: true };
+      case "tool-call-withheld":
+        return { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, arguments: part.rawArguments, truncated: false, withheld: true };
       case "server-tool-call":
         return { type: "server-tool", text: `${part.provider} ran ${part.toolName}` };
       default:

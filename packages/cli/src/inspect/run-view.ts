@@ -149,7 +149,15 @@ export type ResponsePartView =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "refusal"; readonly text: string }
   | { readonly type: "reasoning" }
-  | { readonly type: "tool-call"; readonly toolCallId: string; readonly toolName: string; readonly arguments: string; readonly truncated: boolean }
+  | {
+      readonly type: "tool-call";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly arguments: string;
+      readonly truncated: boolean;
+      /** Set on a call of a refused response: kept for the record, never run. */
+      readonly withheld?: boolean;
+    }
   | { readonly type: "server-tool"; readonly text: string };
 
 /** One step of an action's state strip. */

@@ -1,4 +1,4 @@
-import type { JsonValue, ModelResponse, RunState, YokeEventDraft } from "@yoke/protocol";
+import { isRefusedResponse, type JsonValue, type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { runGate } from "../verification/gate.js";
 import { landInputDrafts } from "../interrupts.js";
 import { commit, preview, type RunContext } from "../run-context.js";
@@ -10,7 +10,8 @@ import { OUTPUT_SCHEMA_SOURCE, judgeAnswer, outputNote, outputRetriesUsed, type 
 
 /**
  * Phase `responded` (a response without tool calls):
- * - a `refusal` part, or stop reason `refusal` or `content_filter`: the run waits for a person
+ * - a `refusal` part, or stop reason `refusal` or `content_filter` (`isRefusedResponse`; its
+ *   tool calls, if any, were withheld, never run): the run waits for a person
  *   (`run.waiting` kind `refusal` or `content_filter`, with the refusal's own words);
  *   `resume(runId, { input })` answers it and the run goes on, `resume(runId, { close })` ends
  *   it `refused`. A refusal is never an answer, so it never reaches the gate;
@@ -30,7 +31,7 @@ export async function actOnResponse(context: RunContext): Promise<void> {
   const state = context.accumulator.peek();
   const response = lastResponse(state);
   const turnId = currentTurn(state);
-  if (response.content.some((part) => part.type === "refusal") || response.stopReason === "refusal" || response.stopReason === "content_filter") {
+  if (isRefusedResponse(response)) {
     const kind = response.stopReason === "content_filter" ? "content_filter" : "refusal";
     context.logger.info({ turnId, kind }, "the model refused: the run waits for a person");
     return commit(context, [

@@ -4,6 +4,7 @@ import {
   canonicalJson,
   toolCallsOf,
   withParsedArguments,
+  withholdRefusedCalls,
   type ModelResponse,
   type RunState,
   type ToolCallPart,
@@ -249,7 +250,11 @@ function modelFailed(context: RunContext, turnId: string, failure: ModelCallFail
   return { type: "model.failed", at: context.deps.clock.now(), causationId: turnId, data: { turnId, ...failure } };
 }
 
-/** Checks the adapter kept the contract, and drops `undefined` members the journal cannot store. */
+/**
+ * Checks the adapter kept the contract, and drops `undefined` members the journal cannot store.
+ * The calls of a refused response are withheld here too, whatever the adapter did: a refusal
+ * never runs a tool, and the journal records them as `tool-call-withheld`.
+ */
 function normalizeResponse(raw: ModelResponse): ModelResponse {
   const parsed = ModelResponseSchema.safeParse(raw);
   if (!parsed.success) {
@@ -258,5 +263,5 @@ function normalizeResponse(raw: ModelResponse): ModelResponse {
     });
   }
   // As the journal will give it back: no undefined members, -0 as 0.
-  return JSON.parse(canonicalJson(parsed.data)) as ModelResponse;
+  return withholdRefusedCalls(JSON.parse(canonicalJson(parsed.data)) as ModelResponse);
 }

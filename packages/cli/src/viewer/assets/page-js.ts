@@ -449,7 +449,7 @@ export const PAGE_JS = String.raw`"use strict";
       el("span", { className: "muted" }, " " + fmtNumber(response.usage && response.usage.inputTokens) + " in / " + fmtNumber(response.usage && response.usage.outputTokens) + " out · " + response.provider + " " + response.model + " · " + fmtNumber(response.latencyMs) + " ms")));
     list(response.parts).forEach(function (part) {
       if (part.type === "text" || part.type === "refusal" || part.type === "server-tool") node.appendChild(el("div", { className: "part" }, el("span", { className: "kind" }, part.type), pre(String(part.text || ""))));
-      else if (part.type === "tool-call") node.appendChild(el("div", { className: "part" }, el("span", { className: "kind" }, "tool call"), el("span", { className: "mono" }, part.toolName), el("span", { className: "muted mono" }, " " + part.toolCallId + (part.truncated ? " (arguments clipped)" : "")), pre(String(part.arguments || ""))));
+      else if (part.type === "tool-call") node.appendChild(el("div", { className: "part" }, el("span", { className: "kind" }, "tool call"), el("span", { className: "mono" }, part.toolName), el("span", { className: "muted mono" }, " " + part.toolCallId + (part.truncated ? " (arguments clipped)" : "") + (part.withheld ? " (withheld: the response was refused; not run)" : "")), pre(String(part.arguments || ""))));
       else node.appendChild(el("div", { className: "part" }, el("span", { className: "kind" }, part.type)));
     });
     return node;

@@ -78,6 +78,11 @@ export const YOKE_ERROR_CODES = {
   CAPABILITY_REVOKED: { retryable: false, summary: "a capability, or one of its ancestors, was revoked" },
   CAPABILITY_SCOPE: { retryable: false, summary: "a capability does not cover this resource, verb or action" },
   CAPABILITY_ESCALATION: { retryable: false, summary: "an attenuation asked for more than its parent holds" },
+  CAPABILITY_RESOURCE_INVALID: {
+    retryable: false,
+    summary:
+      "a resource a capability names, or a use of one, does not canonicalize (a path above its root, malformed or double percent-encoding, a backslash, user info in a URL)",
+  },
   TENANT_MISMATCH: { retryable: false, summary: "a record of one tenant was asked for on behalf of another" },
   // budgets, verifiers, loops and subagents
   BUDGET_EXHAUSTED: { retryable: false, summary: "a reservation does not fit in what is left of a budget (details.dimension names the binding one)" },

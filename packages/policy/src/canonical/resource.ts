@@ -2,8 +2,9 @@
  * Resource names as a backend resolves them, so that a scope check compares what a name
  * means and not how it is spelt: `file:/reports/../secrets/prod.env` is `file:/secrets/prod.env`.
  *
- * - the scheme (`file:`, `url:`, `https:`) is lower case; a scheme nested in the body
- *   (`url:https://…`) is canonicalized the same way;
+ * - a URL's scheme (`https:`, `file:` before `//`) is lower case; a URL nested in the body
+ *   (`url:https://…`) is canonicalized the same way; other schemes (`file:/…`, `account:`)
+ *   are names, kept as written;
  * - a body holding `/` or `%` is a path: percent-escapes are decoded (`%2F` is a separator,
  *   `%2e%2e` is a dot segment), duplicate separators collapse, `.` and `..` segments are
  *   resolved;
@@ -64,8 +65,11 @@ function canonical(value: string, prefix: boolean): CanonicalResource {
   if (value.includes("\\")) return refuse("the resource holds a backslash, a path separator on some backends");
   const scheme = SCHEME.exec(value);
   if (scheme === null) return body(value, prefix);
-  const rest = body(value.slice(scheme[0].length), prefix);
-  return rest.ok ? { ok: true, value: `${scheme[1]!.toLowerCase()}:${rest.value}` } : rest;
+  const text = value.slice(scheme[0].length);
+  const rest = body(text, prefix);
+  // A URL scheme (one before "//") is case-insensitive; other schemes are names as written.
+  const name = text.startsWith("//") ? scheme[1]!.toLowerCase() : scheme[1]!;
+  return rest.ok ? { ok: true, value: `${name}:${rest.value}` } : rest;
 }
 
 function body(value: string, prefix: boolean): CanonicalResource {

@@ -26,6 +26,7 @@ describe("rules match what a value means, not its bytes (issue 33, item 7)", () 
     ["a fullwidth colon and scheme", `\uff49\uff42\uff41\uff4e\uff1a${FRENCH}`],
     ["a Cyrillic i in the scheme", `\u0456ban:${FRENCH}`],
     ["a Cyrillic letter in the number", `iban:FR76\u0405${FRENCH.slice(4)}`],
+    ["a Greek digamma for the F", `iban:\u03dcR${FRENCH.slice(2)}`],
     ["an upper-case scheme", `IBAN:${FRENCH}`],
     ["spaces inside the IBAN (its printed form)", "iban:FR76 3000 6000 0112 3456 7890 189"],
     ["a combining accent", `iban:FR\u0301${FRENCH.slice(2)}`],

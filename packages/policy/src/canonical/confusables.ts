@@ -16,7 +16,7 @@ const PAIRS: readonly (readonly [string, string])[] = [
   ["ү", "y"],
   ["ɡ", "g"],
   // Greek capitals
-  ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"],
+  ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϜ", "ABEZHIKMNOPTYXF"],
   // Greek small letters
   ["οικνρτυχ", "oiknptux"],
   ["ϲϳ", "cj"],

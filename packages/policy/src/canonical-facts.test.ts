@@ -87,3 +87,17 @@ describe("rules match what a value means, not its bytes (issue 33, item 7)", () 
     expect(lower.decide(to(`iban:${FRENCH}`)).ruleId).toBe("lower");
   });
 });
+
+describe("resource patterns are resolved like resource values", () => {
+  test("a literal or trailing-star resource pattern written with dot segments, escapes or an upper-case host matches the values it means", () => {
+    const rules: PolicyRule[] = [
+      { id: "page", effect: "allow", match: { ...baseMatch, resource: ["url:https://WWW.Example.com/a/./b%20c"] } },
+      { id: "reports", effect: "allow", match: { ...baseMatch, resource: ["file:/reports//2026/../*"] } },
+    ];
+    const engine = createPolicyEngine(documentOf(rules));
+    expect(engine.decide({ ...baseTuple, resource: "url:https://www.example.com/a/b c" }).ruleId).toBe("page");
+    expect(engine.decide({ ...baseTuple, resource: "url:https://www.example.com./a/b%20c" }).ruleId).toBe("page");
+    expect(engine.decide({ ...baseTuple, resource: "file:/reports/q3.pdf" }).ruleId).toBe("reports");
+    expect(engine.decide({ ...baseTuple, resource: "file:/reports/../q3.pdf" }).ruleId).toBe("default-deny");
+  });
+});

@@ -65,7 +65,7 @@ function stringTest(list: readonly (string | null)[], kind: FactKind, deny: bool
   const raw = compilePatterns(list);
   const mapped = (map: (parts: readonly string[]) => string[]) =>
     compilePatterns(list.map((pattern) => (pattern === null ? null : joinPattern(map(splitPattern(pattern) ?? [pattern])))));
-  const canonical = mapped(canonicalPatternParts);
+  const canonical = mapped((parts) => canonicalPatternParts(parts, kind));
   if (deny) {
     const skeleton = mapped(skeletonPatternParts);
     return (value, facts) => {

@@ -1,4 +1,4 @@
-import { canonicalResource } from "./resource.js";
+import { canonicalResource, canonicalResourcePattern } from "./resource.js";
 import { hasControlCharacter, isMixedScript, normalizedText, skeletonOf } from "./text.js";
 
 /**
@@ -50,14 +50,26 @@ export function canonicalFact(raw: string, kind: FactKind): CanonicalFact {
 /**
  * A glob's literal parts (the text between its stars) in canonical form: each part
  * normalized, the pattern trimmed at both ends, and folded by the field type its scheme
- * names, as `canonicalFact` folds values. Paths in patterns are not resolved: write resource
+ * names, as `canonicalFact` folds values. In a resource field, a pattern without a star or
+ * with one star at its end is resolved as `canonicalResource` resolves values (a prefix keeps
+ * its unfinished last segment); stars elsewhere leave the path as written, so write such
  * patterns in canonical form (decoded, without dot segments).
  */
-export function canonicalPatternParts(parts: readonly string[]): string[] {
+export function canonicalPatternParts(parts: readonly string[], kind: FactKind = "plain"): string[] {
   const normalized = parts.map((part) => normalizedText(part));
   normalized[0] = normalized[0]!.trimStart();
   normalized[normalized.length - 1] = normalized[normalized.length - 1]!.trimEnd();
-  return foldParts(normalized, false) ?? normalized;
+  const folded = foldParts(normalized, false) ?? normalized;
+  if (kind !== "resource") return folded;
+  if (folded.length === 1) {
+    const resolved = canonicalResource(folded[0]!);
+    return resolved.ok ? [resolved.value] : folded;
+  }
+  if (folded.length === 2 && folded[1] === "") {
+    const resolved = canonicalResourcePattern(`${folded[0]!}*`);
+    return resolved.ok ? [resolved.value.slice(0, -1), ""] : folded;
+  }
+  return folded;
 }
 
 /** A glob's literal parts as skeletons, for deny rules. */

@@ -36,9 +36,10 @@ const emptyBuckets = (): CompiledRule[][] => SIDE_EFFECTS.map(() => []);
  * - Precedence: any matching deny, then require_approval, then allow; among rules of the
  *   winning effect, the first in the document names the decision.
  * - No rule matches: a side-effecting call is denied (rule `default-deny`; the reason names the
- *   dimensions the nearest allow or require_approval rule failed on); a read-only call
- *   (`sideEffect: "none"`) gets `defaults.readOnly` (rule `default-read-only`, `"allow"` unless
- *   the document says otherwise).
+ *   dimensions the nearest allow or require_approval rule failed on); so is a read-only call of
+ *   data classified `confidential` or `restricted` (or anything but `public` / `internal`);
+ *   a read-only call (`sideEffect: "none"`) of public or internal data gets `defaults.readOnly`
+ *   (rule `default-read-only`, `"allow"` unless the document says otherwise).
  * - Rules are indexed by tool name and side-effect class, so a decision looks only at the
  *   rules that could match it (and at rules whose tool names are patterns).
  *
@@ -117,6 +118,15 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
     }
     const winner = deny ?? approval ?? allow;
     if (winner !== undefined) return decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
+    const classified = tuple.dataClassification !== "public" && tuple.dataClassification !== "internal";
+    if (tuple.sideEffect === "none" && classified) {
+      // Reading confidential data is how it starts to leave: such a read needs a rule of its own.
+      return decision(
+        "deny",
+        "default-deny",
+        `no rule matches the read-only call to ${describeTool(tuple)} of ${String(tuple.dataClassification)} data; reads of confidential or restricted data are denied by default`,
+      );
+    }
     if (tuple.sideEffect === "none") {
       return decision(
         readOnlyDefault,

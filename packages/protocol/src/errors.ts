@@ -49,6 +49,7 @@ export const YOKE_ERROR_CODES = {
   ARTIFACT_MISSING: { retryable: false, summary: "an artifact the journal references by digest is not in the artifact store" },
   ARTIFACT_CORRUPT: { retryable: false, summary: "an artifact's bytes do not hash to the digest the journal references" },
   ARTIFACT_UNAVAILABLE: { retryable: true, summary: "the artifact store failed to read or write (permissions, disk full, I/O error)" },
+  ARTIFACT_SCOPE_INVALID: { retryable: false, summary: "an artifact store call named no tenant (its scope needs a non-empty string tenantId)" },
   TOOL_OUTPUT_INVALID: { retryable: false, summary: "a tool's structured output did not match its output schema" },
   TOOL_COMPENSATION_FAILED: { retryable: false, summary: "undoing a committed effect failed" },
   TOOL_NOT_OFFERED: { retryable: false, summary: "the model called a tool that exists but was not offered to this turn" },

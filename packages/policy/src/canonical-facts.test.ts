@@ -101,3 +101,14 @@ describe("resource patterns are resolved like resource values", () => {
     expect(engine.decide({ ...baseTuple, resource: "file:/reports/../q3.pdf" }).ruleId).toBe("default-deny");
   });
 });
+
+describe("canonicalization stays linear", () => {
+  test("a 200 kB destination of confusable, mixed-script, escaped text decides in well under a second", () => {
+    for (const body of ["Ж".repeat(200_000), "aЖ/..%2e".repeat(25_000), `F\u200bR${"\u0301".repeat(200_000)}`]) {
+      const started = performance.now();
+      const decision = engine.decide(to(`iban:${body}`));
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(decision.effect).not.toBe("allow");
+    }
+  });
+});

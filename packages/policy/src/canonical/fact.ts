@@ -44,7 +44,17 @@ export function canonicalFact(raw: string, kind: FactKind): CanonicalFact {
     const resolved = canonicalResource(canonical);
     canonical = resolved.ok ? resolved.value : undefined;
   }
-  return { raw, canonical, mixedScript, skeleton: skeletonOf(text) };
+  let skeleton: string | undefined;
+  // Only deny rules look at the skeleton: computed on first use.
+  return {
+    raw,
+    canonical,
+    mixedScript,
+    get skeleton() {
+      skeleton ??= skeletonOf(text);
+      return skeleton;
+    },
+  };
 }
 
 /**

@@ -7,8 +7,12 @@ import { CONFUSABLE_TO_LATIN } from "./confusables.js";
  * render as nothing and so cannot be part of what a person reads.
  */
 export function normalizedText(value: string): string {
+  if (PRINTABLE_ASCII.test(value)) return value;
   return value.normalize("NFKC").replace(IGNORABLE, "");
 }
+
+// Printable ASCII is its own NFKC form, holds no ignorable code point, no confusable and one script.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds.
@@ -38,6 +42,11 @@ const SCRIPTS: readonly (readonly [string, RegExp])[] = [
 // Scripts written together in one word: Japanese (Han with kana) and Korean (Han with Hangul).
 const CJK = new Set(["Han", "Hiragana", "Katakana", "Hangul"]);
 const LETTER = /\p{L}/u;
+const FIRST_LETTER = /\p{L}/u;
+const CJK_WORD = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\P{L}]*$/u;
+const WHOLE_WORD: ReadonlyMap<string, RegExp> = new Map(
+  SCRIPTS.map(([name]) => [name, CJK.has(name) ? CJK_WORD : new RegExp(`^[\\p{Script=${name}}\\P{L}]*$`, "u")]),
+);
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
 function scriptOf(letter: string): string {
@@ -53,7 +62,16 @@ function scriptOf(letter: string): string {
  * or Hangul in one word is one writing system.
  */
 export function isMixedScript(value: string): boolean {
+  if (PRINTABLE_ASCII.test(value)) return false;
   for (const [word] of value.matchAll(WORD)) {
+    const letter = FIRST_LETTER.exec(word)?.[0];
+    if (letter === undefined) continue;
+    // The common case in one native pass: every letter of the word in the first letter's script.
+    const whole = WHOLE_WORD.get(scriptOf(letter));
+    if (whole !== undefined) {
+      if (!whole.test(word)) return true;
+      continue;
+    }
     let first: string | undefined;
     for (const char of word) {
       if (!LETTER.test(char)) continue;
@@ -73,6 +91,7 @@ export function isMixedScript(value: string): boolean {
  * one is made to match the other.
  */
 export function skeletonOf(value: string): string {
+  if (PRINTABLE_ASCII.test(value)) return value.replace(/ /g, "").toLowerCase();
   let out = "";
   for (const char of normalizedText(value).normalize("NFD")) {
     if (MARK_OR_SPACE.test(char)) continue;

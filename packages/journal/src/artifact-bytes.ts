@@ -1,7 +1,29 @@
 // What every artifact store shares: the bytes of a put, their address, the size limit and
 // the checks of a digest handed in by a caller.
 import { createHash } from "node:crypto";
-import { ArtifactDigestSchema, YokeError, artifactDigestOf, type ArtifactDigest, type ArtifactMeta, type ArtifactRef } from "@yoke/protocol";
+import {
+  ArtifactDigestSchema,
+  YokeError,
+  artifactDigestOf,
+  type ArtifactDigest,
+  type ArtifactMeta,
+  type ArtifactRef,
+  type ArtifactScope,
+} from "@yoke/protocol";
+
+/**
+ * The tenant a call is scoped to: ARTIFACT_SCOPE_INVALID unless the scope names a non-empty
+ * string tenant id. Never a default: an unscoped call must not read or write for everyone.
+ */
+export function tenantOf(scope: ArtifactScope): string {
+  const tenantId = typeof scope === "object" && scope !== null ? (scope as { tenantId?: unknown }).tenantId : undefined;
+  if (typeof tenantId !== "string" || tenantId === "") {
+    throw new YokeError("ARTIFACT_SCOPE_INVALID", "an artifact store call must name its tenant: scope.tenantId must be a non-empty string", {
+      details: { tenantId: typeof tenantId === "string" ? tenantId : String(tenantId) },
+    });
+  }
+  return tenantId;
+}
 
 /** The content of a put as bytes: a string is stored as UTF-8. */
 export function bytesOf(content: string | Uint8Array): Uint8Array {

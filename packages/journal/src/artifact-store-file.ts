@@ -1,12 +1,24 @@
-import { constants } from "node:fs";
+import { createHash } from "node:crypto";
+import { constants, existsSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { YokeError, type ArtifactDigest, type ArtifactRef, type ArtifactStoreV1 } from "@yoke/protocol";
-import { bytesOf, checkMaxBytes, hexOf, missing, refOf, sha256HexOf, verified } from "./artifact-bytes.js";
+import { YokeError, type ArtifactDigest, type ArtifactRef, type ArtifactScope, type ArtifactStoreV2 } from "@yoke/protocol";
+import { bytesOf, checkMaxBytes, hexOf, missing, refOf, sha256HexOf, tenantOf, verified } from "./artifact-bytes.js";
 
 export interface FileArtifactStoreOptions {
-  /** Where artifacts live: `<directory>/sha256/<first 2 hex>/<other 62 hex>`. Created on the first put. */
+  /**
+   * Where artifacts live: `<directory>/tenants/<tenant>/sha256/<first 2 hex>/<other 62 hex>`,
+   * `<tenant>` the SHA-256 (hex) of the tenant id's UTF-8 bytes (a name no tenant id can
+   * turn into a path). Created on the first put.
+   */
   directory: string;
+  /**
+   * The tenant that owns the artifacts a store from before tenant scoping left in
+   * `<directory>/sha256/…`: its `get` and `has` find them there (its puts go to its own
+   * directory). Required when that directory exists: a store will not guess whose they are
+   * (CONFIG_INVALID), and no other tenant ever reads them.
+   */
+  legacyTenantId?: string;
   /** Largest artifact `put` accepts, in bytes; larger is TOOL_OUTPUT_TOO_LARGE. Default: no limit. */
   maxArtifactBytes?: number;
   /**
@@ -16,15 +28,16 @@ export interface FileArtifactStoreOptions {
   fsync?: boolean;
 }
 
-/** The file-system store: the `ArtifactStoreV1` contract, plus where each artifact lives. */
-export interface FileArtifactStore extends ArtifactStoreV1 {
+/** The file-system store: the `ArtifactStoreV2` contract, plus where each artifact lives. */
+export interface FileArtifactStore extends ArtifactStoreV2 {
   readonly directory: string;
-  /** The file an artifact is (or would be) stored in. ARTIFACT_MISSING for a malformed digest. */
-  pathOf(ref: ArtifactRef | ArtifactDigest): string;
+  /** The file a tenant's artifact is (or would be) stored in. ARTIFACT_MISSING for a malformed digest. */
+  pathOf(scope: ArtifactScope, ref: ArtifactRef | ArtifactDigest): string;
 }
 
 /**
- * Artifacts as files, addressed by the SHA-256 of their bytes. A put writes a temporary
+ * Artifacts as files, one directory per tenant, addressed by the SHA-256 of their bytes: a
+ * tenant's get or has never looks in another tenant's directory. A put writes a temporary
  * file beside the target, fsyncs it, renames it into place and fsyncs the directory: a crash
  * leaves the old state or the new one, never half a file under a digest. Putting bytes the
  * store already holds (verified) writes nothing. `get` re-hashes what it reads and throws
@@ -34,9 +47,10 @@ export interface FileArtifactStore extends ArtifactStoreV1 {
  * @example
  * ```ts
  * const artifacts = createFileArtifactStore({ directory: "runs/artifacts", maxArtifactBytes: 1 << 30 });
- * const ref = await artifacts.put(hugeLog, { mediaType: "text/plain; charset=utf-8" });
- * // ref.digest === "sha256:…"; the bytes are in artifacts.pathOf(ref)
- * const bytes = await artifacts.get(ref.digest);
+ * const acme = { tenantId: "acme" };
+ * const ref = await artifacts.put(acme, hugeLog, { mediaType: "text/plain; charset=utf-8" });
+ * // ref.digest === "sha256:…"; the bytes are in artifacts.pathOf(acme, ref)
+ * const bytes = await artifacts.get(acme, ref.digest);
  * ```
  */
 export function createFileArtifactStore(options: FileArtifactStoreOptions): FileArtifactStore {
@@ -46,11 +60,25 @@ export function createFileArtifactStore(options: FileArtifactStoreOptions): File
   const maxBytes = checkMaxBytes(options.maxArtifactBytes);
   const sync = options.fsync ?? true;
   const directory = resolve(options.directory);
-  const pathOfHex = (hex: string) => join(directory, "sha256", hex.slice(0, 2), hex.slice(2));
-  const pathOf = (ref: ArtifactRef | ArtifactDigest) => {
+  const legacyTenantId = options.legacyTenantId;
+  if (legacyTenantId !== undefined && (typeof legacyTenantId !== "string" || legacyTenantId === "")) {
+    throw new YokeError("CONFIG_INVALID", "createFileArtifactStore: legacyTenantId must be a non-empty string", { details: { option: "legacyTenantId" } });
+  }
+  if (legacyTenantId === undefined && existsSync(join(directory, "sha256"))) {
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `createFileArtifactStore: ${directory} holds artifacts from before they were scoped by tenant (${join(directory, "sha256")}); name the tenant they belong to with legacyTenantId`,
+      { details: { option: "legacyTenantId", directory } },
+    );
+  }
+  const tenantDirectory = (tenantId: string) => join(directory, "tenants", createHash("sha256").update(tenantId, "utf8").digest("hex"));
+  const pathOfHex = (tenantId: string, hex: string) => join(tenantDirectory(tenantId), "sha256", hex.slice(0, 2), hex.slice(2));
+  const legacyPathOf = (tenantId: string, hex: string) => (tenantId === legacyTenantId ? join(directory, "sha256", hex.slice(0, 2), hex.slice(2)) : undefined);
+  const pathOf = (scope: ArtifactScope, ref: ArtifactRef | ArtifactDigest) => {
+    const tenantId = tenantOf(scope);
     const hex = hexOf(ref);
     if (hex === undefined) throw missing(ref);
-    return pathOfHex(hex);
+    return pathOfHex(tenantId, hex);
   };
 
   /** True when `path` holds exactly the bytes of `hex` (a damaged file is replaced by the put). */
@@ -100,14 +128,15 @@ export function createFileArtifactStore(options: FileArtifactStoreOptions): File
   }
 
   return {
-    specificationVersion: "v1",
+    specificationVersion: "v2",
     directory,
     pathOf,
-    async put(content, meta) {
+    async put(scope, content, meta) {
+      const tenantId = tenantOf(scope);
       const bytes = bytesOf(content);
       const ref = refOf(bytes, meta, maxBytes);
       const hex = ref.digest.slice("sha256:".length);
-      const path = pathOfHex(hex);
+      const path = pathOfHex(tenantId, hex);
       if (await holds(path, hex, bytes.byteLength)) return ref;
       try {
         await write(path, bytes);
@@ -116,28 +145,37 @@ export function createFileArtifactStore(options: FileArtifactStoreOptions): File
       }
       return ref;
     },
-    async get(ref) {
+    async get(scope, ref) {
+      const tenantId = tenantOf(scope);
       const hex = hexOf(ref);
       if (hex === undefined) throw missing(ref);
-      const path = pathOfHex(hex);
-      let bytes: Uint8Array;
-      try {
-        bytes = await readFile(path);
-      } catch (error) {
-        if (isNotFound(error)) throw missing(ref, path);
-        throw unavailable("read", path, error);
+      const path = pathOfHex(tenantId, hex);
+      const legacy = legacyPathOf(tenantId, hex);
+      for (const candidate of legacy === undefined ? [path] : [path, legacy]) {
+        let bytes: Uint8Array;
+        try {
+          bytes = await readFile(candidate);
+        } catch (error) {
+          if (isNotFound(error)) continue;
+          throw unavailable("read", candidate, error);
+        }
+        return verified(bytes, hex, candidate);
       }
-      return verified(bytes, hex, path);
+      throw missing(ref, path);
     },
-    async has(ref) {
+    async has(scope, ref) {
+      const tenantId = tenantOf(scope);
       const hex = hexOf(ref);
       if (hex === undefined) return false;
-      try {
-        return (await stat(pathOfHex(hex))).isFile();
-      } catch (error) {
-        if (isNotFound(error)) return false;
-        throw unavailable("read", pathOfHex(hex), error);
+      const legacy = legacyPathOf(tenantId, hex);
+      for (const candidate of legacy === undefined ? [pathOfHex(tenantId, hex)] : [pathOfHex(tenantId, hex), legacy]) {
+        try {
+          if ((await stat(candidate)).isFile()) return true;
+        } catch (error) {
+          if (!isNotFound(error)) throw unavailable("read", candidate, error);
+        }
       }
+      return false;
     },
   };
 }

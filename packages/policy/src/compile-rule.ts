@@ -1,11 +1,26 @@
 import type { PolicyTuple } from "@yoke/protocol";
-import { compilePatterns, type PatternSet } from "./glob.js";
+import { type CanonicalFact, canonicalFact, canonicalPatternParts, type FactKind, skeletonPatternParts } from "./canonical/fact.js";
+import { compilePatterns, joinPattern, splitPattern } from "./glob.js";
 import { DIMENSIONS, type Dimension, dimensionOf, type PolicyRule, type ProvenanceCondition } from "./rule-types.js";
+
+/**
+ * The canonical facts of one tuple, computed once per decision and shared by every rule that
+ * looks at them (a value is canonicalized once, however many rules constrain it).
+ */
+export class FactCache {
+  readonly #facts = new Map<string, CanonicalFact>();
+  get(value: string, kind: FactKind): CanonicalFact {
+    const key = `${kind}\u0000${value}`;
+    let fact = this.#facts.get(key);
+    if (fact === undefined) this.#facts.set(key, (fact = canonicalFact(value, kind)));
+    return fact;
+  }
+}
 
 /** One dimension of a rule as a predicate on the tuple. */
 export interface DimensionTest {
   readonly dimension: Dimension;
-  readonly test: (tuple: PolicyTuple) => boolean;
+  readonly test: (tuple: PolicyTuple, facts: FactCache) => boolean;
 }
 
 /** A rule ready to decide: only its non-wildcard dimensions, each compiled once. */
@@ -21,64 +36,97 @@ export function compileRule(rule: PolicyRule, index: number): CompiledRule {
   for (const dimension of DIMENSIONS) {
     const value = dimensionOf(rule.match, dimension);
     if (value === undefined || value === "*") continue;
-    tests.push({ dimension, test: testFor(dimension, value) });
+    tests.push({ dimension, test: testFor(dimension, value, rule.effect === "deny") });
   }
   return { index, rule, tests };
 }
 
 /** True when every dimension of the rule matches. */
-export function matchesAll(compiled: CompiledRule, tuple: PolicyTuple): boolean {
-  for (const { test } of compiled.tests) if (!test(tuple)) return false;
+export function matchesAll(compiled: CompiledRule, tuple: PolicyTuple, facts: FactCache): boolean {
+  for (const { test } of compiled.tests) if (!test(tuple, facts)) return false;
   return true;
 }
 
 /** The dimensions of the rule the tuple fails, in `DIMENSIONS` order. */
-export function failedDimensions(compiled: CompiledRule, tuple: PolicyTuple): Dimension[] {
-  return compiled.tests.filter(({ test }) => !test(tuple)).map(({ dimension }) => dimension);
+export function failedDimensions(compiled: CompiledRule, tuple: PolicyTuple, facts: FactCache): Dimension[] {
+  return compiled.tests.filter(({ test }) => !test(tuple, facts)).map(({ dimension }) => dimension);
 }
 
-function testFor(dimension: Dimension, value: unknown): (tuple: PolicyTuple) => boolean {
+const RESOURCE_DIMENSIONS: ReadonlySet<Dimension> = new Set(["resource", "path", "destination"]);
+
+/**
+ * Patterns on a string dimension, matched on what a value means (`canonical/fact.ts`):
+ * - a deny rule matches the value as written, its canonical form, or its skeleton (what it
+ *   looks like): canonicalization only ever adds matches to a deny;
+ * - a granting rule matches the canonical form only, and never a value whose meaning cannot
+ *   be decided or that mixes scripts in a word, unless the list accepts any value (a bare `*`).
+ */
+function stringTest(list: readonly (string | null)[], kind: FactKind, deny: boolean): (value: unknown, facts: FactCache) => boolean {
+  const raw = compilePatterns(list);
+  const mapped = (map: (parts: readonly string[]) => string[]) =>
+    compilePatterns(list.map((pattern) => (pattern === null ? null : joinPattern(map(splitPattern(pattern) ?? [pattern])))));
+  const canonical = mapped((parts) => canonicalPatternParts(parts, kind));
+  if (deny) {
+    const skeleton = mapped(skeletonPatternParts);
+    return (value, facts) => {
+      if (raw.test(value)) return true;
+      if (typeof value !== "string") return false;
+      const fact = facts.get(value, kind);
+      return (fact.canonical !== undefined && canonical.test(fact.canonical)) || skeleton.test(fact.skeleton);
+    };
+  }
+  const anyValue = list.some((pattern) => pattern !== null && splitPattern(pattern)?.every((part) => part === "") === true);
+  return (value, facts) => {
+    if (typeof value !== "string") return raw.test(value);
+    if (anyValue) return true;
+    const fact = facts.get(value, kind);
+    return fact.canonical !== undefined && !fact.mixedScript && canonical.test(fact.canonical);
+  };
+}
+
+function testFor(dimension: Dimension, value: unknown, deny: boolean): (tuple: PolicyTuple, facts: FactCache) => boolean {
   if (dimension === "provenance") return provenanceTest(value as ProvenanceCondition);
   if (dimension === "principal.authenticated") {
     const allowed = new Set(value as readonly boolean[]);
     return (tuple) => allowed.has(tuple.principal?.authenticated);
   }
-  const patterns = compilePatterns(value as readonly (string | null)[]);
+  const test = stringTest(value as readonly (string | null)[], RESOURCE_DIMENSIONS.has(dimension) ? "resource" : "plain", deny);
+  const patterns = { test };
   switch (dimension) {
     case "tenant":
-      return (tuple) => patterns.test(tuple.tenantId);
+      return (tuple, facts) => patterns.test(tuple.tenantId, facts);
     case "principal.ids":
-      return (tuple) => patterns.test(tuple.principal?.id);
+      return (tuple, facts) => patterns.test(tuple.principal?.id, facts);
     case "scopes":
-      return (tuple) => anyMatches(patterns, tuple.task?.scopes);
+      return (tuple, facts) => anyMatches(patterns, tuple.task?.scopes, facts);
     case "tool.names":
-      return (tuple) => patterns.test(tuple.tool?.name);
+      return (tuple, facts) => patterns.test(tuple.tool?.name, facts);
     case "tool.revisions":
-      return (tuple) => patterns.test(tuple.tool?.revision);
+      return (tuple, facts) => patterns.test(tuple.tool?.revision, facts);
     case "tool.owners":
-      return (tuple) => patterns.test(tuple.tool?.owner);
+      return (tuple, facts) => patterns.test(tuple.tool?.owner, facts);
     case "verb":
-      return (tuple) => patterns.test(tuple.verb);
+      return (tuple, facts) => patterns.test(tuple.verb, facts);
     case "resource":
-      return (tuple) => patterns.test(tuple.resource);
+      return (tuple, facts) => patterns.test(tuple.resource, facts);
     case "path":
-      return (tuple) => patterns.test(tuple.path);
+      return (tuple, facts) => patterns.test(tuple.path, facts);
     case "dataClassification":
-      return (tuple) => patterns.test(tuple.dataClassification);
+      return (tuple, facts) => patterns.test(tuple.dataClassification, facts);
     case "destination":
-      return (tuple) => patterns.test(tuple.destination);
+      return (tuple, facts) => patterns.test(tuple.destination, facts);
     case "baseRevision":
-      return (tuple) => patterns.test(tuple.baseRevision);
+      return (tuple, facts) => patterns.test(tuple.baseRevision, facts);
     case "sideEffect":
-      return (tuple) => patterns.test(tuple.sideEffect);
+      return (tuple, facts) => patterns.test(tuple.sideEffect, facts);
     case "expectedEffect":
-      return (tuple) => patterns.test(tuple.expectedEffect);
+      return (tuple, facts) => patterns.test(tuple.expectedEffect, facts);
   }
 }
 
-function anyMatches(patterns: PatternSet, values: unknown): boolean {
+function anyMatches(patterns: { test(value: unknown, facts: FactCache): boolean }, values: unknown, facts: FactCache): boolean {
   if (!Array.isArray(values)) return false;
-  for (const value of values) if (typeof value === "string" && patterns.test(value)) return true;
+  for (const value of values) if (typeof value === "string" && patterns.test(value, facts)) return true;
   return false;
 }
 

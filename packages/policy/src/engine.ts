@@ -1,5 +1,7 @@
 import { type PolicyDecision, type PolicyEngineV1, type PolicyTuple, PolicyTupleSchema } from "@yoke/protocol";
-import { type CompiledRule, compileRule, failedDimensions, matchesAll } from "./compile-rule.js";
+import { canonicalPatternParts } from "./canonical/fact.js";
+import { skeletonOf } from "./canonical/text.js";
+import { type CompiledRule, compileRule, FactCache, failedDimensions, matchesAll } from "./compile-rule.js";
 import { sha256OfJson } from "./digests.js";
 import { loadPolicy } from "./policy-document.js";
 import type { PolicyDocument, PolicyRule, SideEffect } from "./rule-types.js";
@@ -34,9 +36,10 @@ const emptyBuckets = (): CompiledRule[][] => SIDE_EFFECTS.map(() => []);
  * - Precedence: any matching deny, then require_approval, then allow; among rules of the
  *   winning effect, the first in the document names the decision.
  * - No rule matches: a side-effecting call is denied (rule `default-deny`; the reason names the
- *   dimensions the nearest allow or require_approval rule failed on); a read-only call
- *   (`sideEffect: "none"`) gets `defaults.readOnly` (rule `default-read-only`, `"allow"` unless
- *   the document says otherwise).
+ *   dimensions the nearest allow or require_approval rule failed on); so is a read-only call of
+ *   data classified `confidential` or `restricted` (or anything but `public` / `internal`);
+ *   a read-only call (`sideEffect: "none"`) of public or internal data gets `defaults.readOnly`
+ *   (rule `default-read-only`, `"allow"` unless the document says otherwise).
  * - Rules are indexed by tool name and side-effect class, so a decision looks only at the
  *   rules that could match it (and at rules whose tool names are patterns).
  *
@@ -57,6 +60,7 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
   const revision = sha256OfJson(loaded);
   const readOnlyDefault = loaded.defaults?.readOnly ?? "allow";
   const byName = new Map<string, BySideEffect>();
+  const denyByName = new Map<string, BySideEffect>();
   const anyName = emptyBuckets();
   const granting: CompiledRule[] = [];
   loaded.rules.forEach((rule, index) => {
@@ -68,12 +72,16 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
     for (const [position, sideEffect] of SIDE_EFFECTS.entries()) {
       if (sideEffects !== undefined && sideEffects !== "*" && !sideEffects.includes(sideEffect)) continue;
       if (literalNames === undefined) anyName[position]!.push(compiled);
-      else
-        for (const name of new Set(literalNames)) {
-          let buckets = byName.get(name);
-          if (buckets === undefined) byName.set(name, (buckets = emptyBuckets()));
+      else {
+        // Keyed as the rule will match: a granting rule by the canonical name, a deny by the skeleton.
+        const table = rule.effect === "deny" ? denyByName : byName;
+        const keys = literalNames.map((name) => (rule.effect === "deny" ? skeletonOf(name) : canonicalPatternParts([name])[0]!));
+        for (const name of new Set(keys)) {
+          let buckets = table.get(name);
+          if (buckets === undefined) table.set(name, (buckets = emptyBuckets()));
           buckets[position]!.push(compiled);
         }
+      }
     }
   });
 
@@ -90,16 +98,19 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
     }
     const position = SIDE_EFFECTS.indexOf(tuple.sideEffect);
     // An unknown side-effect class has no bucket: no rule can allow it, and it is not read-only.
-    const named = position < 0 ? undefined : byName.get(tuple.tool?.name)?.[position];
+    const facts = new FactCache();
+    const name = typeof tuple.tool?.name === "string" ? facts.get(tuple.tool.name, "plain") : undefined;
+    const named = position < 0 || name?.canonical === undefined ? undefined : byName.get(name.canonical)?.[position];
+    const namedDenies = position < 0 || name === undefined ? undefined : denyByName.get(name.skeleton)?.[position];
     const unnamed = position < 0 ? [] : anyName[position]!;
     let deny: CompiledRule | undefined;
     let approval: CompiledRule | undefined;
     let allow: CompiledRule | undefined;
-    for (const candidates of named === undefined ? [unnamed] : [named, unnamed]) {
+    for (const candidates of [named ?? [], namedDenies ?? [], unnamed]) {
       for (const compiled of candidates) {
         const effect = compiled.rule.effect;
         const best = effect === "deny" ? deny : effect === "require_approval" ? approval : allow;
-        if ((best !== undefined && best.index < compiled.index) || !matchesAll(compiled, tuple)) continue;
+        if ((best !== undefined && best.index < compiled.index) || !matchesAll(compiled, tuple, facts)) continue;
         if (effect === "deny") deny = compiled;
         else if (effect === "require_approval") approval = compiled;
         else allow = compiled;
@@ -107,6 +118,15 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
     }
     const winner = deny ?? approval ?? allow;
     if (winner !== undefined) return decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
+    const classified = tuple.dataClassification !== "public" && tuple.dataClassification !== "internal";
+    if (tuple.sideEffect === "none" && classified) {
+      // Reading confidential data is how it starts to leave: such a read needs a rule of its own.
+      return decision(
+        "deny",
+        "default-deny",
+        `no rule matches the read-only call to ${describeTool(tuple)} of ${String(tuple.dataClassification)} data; reads of confidential or restricted data are denied by default`,
+      );
+    }
     if (tuple.sideEffect === "none") {
       return decision(
         readOnlyDefault,
@@ -114,7 +134,7 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
         `no rule matches the read-only call to ${describeTool(tuple)}; policy "${loaded.id}" ${readOnlyDefault === "allow" ? "allows" : "denies"} read-only calls by default`,
       );
     }
-    const nearest = nearestRule(tuple, named === undefined ? [unnamed] : [named, unnamed]) ?? nearestRule(tuple, [granting]);
+    const nearest = nearestRule(tuple, facts, named === undefined ? [unnamed] : [named, unnamed]) ?? nearestRule(tuple, facts, [granting]);
     return decision("deny", "default-deny", `${noMatchReason(tuple, nearest)}; side-effecting calls are denied by default`);
   };
 
@@ -144,12 +164,12 @@ interface Nearest {
  * index's candidates first; only when they hold no granting rule, every granting rule: the slow
  * path of a call for a tool or side-effect class no granting rule names.
  */
-function nearestRule(tuple: PolicyTuple, candidateLists: readonly (readonly CompiledRule[])[]): Nearest | undefined {
+function nearestRule(tuple: PolicyTuple, facts: FactCache, candidateLists: readonly (readonly CompiledRule[])[]): Nearest | undefined {
   let nearest: Nearest | undefined;
   for (const candidates of candidateLists) {
     for (const compiled of candidates) {
       if (compiled.rule.effect === "deny") continue;
-      const failed = failedDimensions(compiled, tuple);
+      const failed = failedDimensions(compiled, tuple, facts);
       if (
         nearest === undefined ||
         failed.length < nearest.failed.length ||

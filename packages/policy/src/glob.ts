@@ -17,7 +17,7 @@ export function isValidPattern(pattern: string): boolean {
 }
 
 /** The literal parts between unescaped stars; undefined for a malformed pattern. */
-function splitPattern(pattern: string): string[] | undefined {
+export function splitPattern(pattern: string): string[] | undefined {
   const parts: string[] = [];
   let current = "";
   for (let index = 0; index < pattern.length; index++) {
@@ -32,6 +32,11 @@ function splitPattern(pattern: string): string[] | undefined {
   }
   parts.push(current);
   return parts;
+}
+
+/** The pattern whose literal parts (between stars) are `parts`: `*` and `\` in a part are escaped. */
+export function joinPattern(parts: readonly string[]): string {
+  return parts.map((part) => part.replace(/[\\*]/g, (char) => `\\${char}`)).join("*");
 }
 
 /**

@@ -129,7 +129,10 @@ export type PolicyRule = GrantingRule | DenyRule;
 export interface PolicyDocument {
   readonly version: 1;
   readonly id: string;
-  /** What a read-only call (`sideEffect: "none"`) no rule matches gets. Default `"allow"`. */
+  /**
+   * What a read-only call (`sideEffect: "none"`) of public or internal data no rule matches
+   * gets. Default `"allow"`. A read of confidential or restricted data always needs a rule.
+   */
   readonly defaults?: { readonly readOnly?: "allow" | "deny" };
   readonly rules: readonly PolicyRule[];
 }

@@ -50,7 +50,13 @@ export type CapabilityVerification =
   | { readonly ok: true; readonly capability: Omit<Capability, "token">; readonly receipt: CapabilityReceipt }
   | {
       readonly ok: false;
-      readonly code: "CAPABILITY_INVALID" | "CAPABILITY_EXPIRED" | "CAPABILITY_REVOKED" | "CAPABILITY_SCOPE" | "TENANT_MISMATCH";
+      readonly code:
+        | "CAPABILITY_INVALID"
+        | "CAPABILITY_EXPIRED"
+        | "CAPABILITY_REVOKED"
+        | "CAPABILITY_SCOPE"
+        | "CAPABILITY_RESOURCE_INVALID"
+        | "TENANT_MISMATCH";
       readonly reason: string;
     };
 

@@ -50,6 +50,7 @@ export const YOKE_ERROR_CODES = {
   ARTIFACT_MISSING: { retryable: false, summary: "an artifact the journal references by digest is not in the artifact store" },
   ARTIFACT_CORRUPT: { retryable: false, summary: "an artifact's bytes do not hash to the digest the journal references" },
   ARTIFACT_UNAVAILABLE: { retryable: true, summary: "the artifact store failed to read or write (permissions, disk full, I/O error)" },
+  ARTIFACT_SCOPE_INVALID: { retryable: false, summary: "an artifact store call named no tenant (its scope needs a non-empty string tenantId)" },
   TOOL_OUTPUT_INVALID: { retryable: false, summary: "a tool's structured output did not match its output schema" },
   TOOL_COMPENSATION_FAILED: { retryable: false, summary: "undoing a committed effect failed" },
   TOOL_FENCED: {
@@ -88,6 +89,11 @@ export const YOKE_ERROR_CODES = {
   CAPABILITY_REVOKED: { retryable: false, summary: "a capability, or one of its ancestors, was revoked" },
   CAPABILITY_SCOPE: { retryable: false, summary: "a capability does not cover this resource, verb or action" },
   CAPABILITY_ESCALATION: { retryable: false, summary: "an attenuation asked for more than its parent holds" },
+  CAPABILITY_RESOURCE_INVALID: {
+    retryable: false,
+    summary:
+      "a resource a capability names, or a use of one, does not canonicalize (a path above its root, malformed or double percent-encoding, a backslash, user info in a URL)",
+  },
   TENANT_MISMATCH: { retryable: false, summary: "a record of one tenant was asked for on behalf of another" },
   // budgets, verifiers, loops and subagents
   BUDGET_EXHAUSTED: { retryable: false, summary: "a reservation does not fit in what is left of a budget (details.dimension names the binding one)" },

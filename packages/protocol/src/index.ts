@@ -2,7 +2,7 @@
  * @yoke/protocol — the shared vocabulary of Yoke: ids and the id source, the
  * canonical event union (zod), the normalized model request and response, the tool-result
  * envelope, the versioned interfaces every layer implements (`JournalV1`,
- * `ProviderAdapterV1`, `ArtifactStoreV1`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
+ * `ProviderAdapterV1`, `ArtifactStoreV2`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
  * closed code table. Depends on zod only.
  *
  * Helpers other @yoke packages share (the action state machine, provider SDK error mapping,
@@ -11,7 +11,7 @@
  */
 export type { ActionState, ActionStatus, ReconcileVerdict } from "./actions.js";
 export { ArtifactDigestSchema, ArtifactRefSchema, artifactDigestOf } from "./artifacts.js";
-export type { ArtifactDigest, ArtifactMeta, ArtifactRef, ArtifactStoreV1 } from "./artifacts.js";
+export type { ArtifactDigest, ArtifactMeta, ArtifactRef, ArtifactScope, ArtifactStoreV1, ArtifactStoreV2 } from "./artifacts.js";
 export { canonicalJson } from "./canonical-json.js";
 export type { CanonicalJsonOptions } from "./canonical-json.js";
 export { systemClock, steppingClock } from "./clock.js";

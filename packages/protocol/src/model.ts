@@ -139,7 +139,7 @@ export const TruncationSchema = z.object({
   /** Hash of the full content when it was kept as an artifact (set by the context compiler on what the model sees). */
   artifactHash: z.string().optional(),
   /**
-   * The whole result, stored out of line in an `ArtifactStoreV1` because it was larger than
+   * The whole result, stored out of line in an `ArtifactStoreV2` because it was larger than
    * one event may hold: the text as `text/plain; charset=utf-8` when the result had no
    * structured output, else `{ content, output }` as canonical JSON
    * (`application/vnd.yoke.tool-result+json`). The envelope then keeps the first `keptBytes`

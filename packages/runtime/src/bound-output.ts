@@ -60,13 +60,15 @@ async function boundResult(context: RunContext, result: ToolResultEnvelope, limi
   const text = toolResultText(result);
   const originalBytes = Buffer.byteLength(text, "utf8");
   const store = context.deps.artifacts;
+  // The run's tenant owns what it stores: another tenant's reads do not find it.
+  const tenant = { tenantId: context.scope.tenantId };
   if (store === undefined) return tooLarge(result, originalBytes, limit, "no artifact store is configured");
   let ref: ArtifactRef;
   try {
     ref =
       result.output === undefined
-        ? await store.put(text, { mediaType: TEXT_MEDIA_TYPE })
-        : await store.put(canonicalJson({ content: result.content, output: result.output }), { mediaType: RESULT_MEDIA_TYPE });
+        ? await store.put(tenant, text, { mediaType: TEXT_MEDIA_TYPE })
+        : await store.put(tenant, canonicalJson({ content: result.content, output: result.output }), { mediaType: RESULT_MEDIA_TYPE });
   } catch (error) {
     if (!YokeError.hasCode(error, "TOOL_OUTPUT_TOO_LARGE")) throw error;
     return tooLarge(result, originalBytes, limit, `the artifact store refused it too (${error.message})`);

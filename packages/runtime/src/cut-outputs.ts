@@ -2,7 +2,7 @@
 // event, or in the artifact store — and the checks that it is still there, intact.
 import type { Manifest, SourceMessage } from "@yoke/context-compiler";
 import { sha256Hex, toolResultText } from "@yoke/context-compiler/internal";
-import { YokeError, type ArtifactRef, type ArtifactStoreV1 } from "@yoke/protocol";
+import { YokeError, type ArtifactRef, type ArtifactScope, type ArtifactStoreV2 } from "@yoke/protocol";
 
 function mismatch(message: string, details: Record<string, unknown>): YokeError {
   return new YokeError("REQUEST_MISMATCH", message, { details });
@@ -67,14 +67,18 @@ export interface ReconstructOptions {
   readonly requestInTurn?: number;
   /**
    * The artifact store the run put its large tool outputs in. Required when the turn shows an
-   * output stored out of line: each is read back and verified (ARTIFACT_MISSING,
-   * ARTIFACT_CORRUPT, naming the event that references it).
+   * output stored out of line: each is read back, as the run's tenant, and verified
+   * (ARTIFACT_MISSING, ARTIFACT_CORRUPT, naming the event that references it).
    */
-  readonly artifacts?: ArtifactStoreV1;
+  readonly artifacts?: ArtifactStoreV2;
 }
 
 /** Checks that the store holds, intact, every output `reconstructed` shows out of line. */
-export async function verifyOutOfLine(reconstructed: { readonly cutOutputs: readonly CutOutput[] }, store: ArtifactStoreV1 | undefined): Promise<void> {
+export async function verifyOutOfLine(
+  reconstructed: { readonly cutOutputs: readonly CutOutput[] },
+  store: ArtifactStoreV2 | undefined,
+  scope: ArtifactScope,
+): Promise<void> {
   for (const output of reconstructed.cutOutputs) {
     if (output.artifact === undefined) continue;
     const { digest } = output.artifact;
@@ -88,7 +92,7 @@ export async function verifyOutOfLine(reconstructed: { readonly cutOutputs: read
     }
     let bytes: Uint8Array;
     try {
-      bytes = await store.get(output.artifact);
+      bytes = await store.get(scope, output.artifact);
     } catch (error) {
       if (YokeError.hasCode(error, "ARTIFACT_MISSING") || YokeError.hasCode(error, "ARTIFACT_CORRUPT")) {
         throw new YokeError(error.code, `event ${output.seq} references artifact ${digest}: ${error.message}`, {

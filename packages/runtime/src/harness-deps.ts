@@ -66,7 +66,9 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   const interruptPollMs = options.interrupts?.pollMs ?? DEFAULT_INTERRUPT_POLL_MS;
   if (!Number.isInteger(interruptPollMs) || interruptPollMs < 1) invalid("interrupts.pollMs must be a positive integer", "interrupts");
   const output = resolveOutput(options.output);
-  if (options.artifacts !== undefined && options.artifacts?.specificationVersion !== "v1") invalid("artifacts must implement ArtifactStoreV1", "artifacts");
+  if (options.artifacts !== undefined && options.artifacts?.specificationVersion !== "v2") {
+    invalid("artifacts must implement ArtifactStoreV2 (every call names the tenant; a V1 store is not partitioned by tenant)", "artifacts");
+  }
   if (journal?.specificationVersion !== "v1") invalid("journal must implement JournalV1", "journal");
   if (options.provider?.specificationVersion !== "v1") invalid("provider must implement ProviderAdapterV1", "provider");
 

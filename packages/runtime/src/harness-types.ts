@@ -1,7 +1,7 @@
 import type { CompactionPolicy, EvidenceItem, PinnedConstraint, TokenCounter } from "@yoke/context-compiler";
 import type {
   ApprovalRecord,
-  ArtifactStoreV1,
+  ArtifactStoreV2,
   PolicyEngineV1,
   Clock,
   IdSource,
@@ -257,11 +257,12 @@ export interface HarnessOptions<OutputSchema extends SchemaLike | undefined = Sc
    */
   maxToolInputBytes?: number;
   /**
-   * Where tool results larger than `maxEventOutputBytes` go, content-addressed (see
-   * `createFileArtifactStore` in @yoke/journal). Each is stored once and is durable before the
-   * event that references it; pass the same store to `reconstructRequest`. Default: none.
+   * Where tool results larger than `maxEventOutputBytes` go, content-addressed and scoped to
+   * the run's tenant (see `createFileArtifactStore` in @yoke/journal). Each is stored once per
+   * tenant and is durable before the event that references it; pass the same store to
+   * `reconstructRequest`, which reads as the run's tenant. Default: none.
    */
-  artifacts?: ArtifactStoreV1;
+  artifacts?: ArtifactStoreV2;
   /**
    * A capability broker (`createCapabilityBroker` from `@yoke/policy/capabilities`): each
    * dispatched attempt gets `context.capability`, scoped to the run's tenant, the resource and

@@ -158,6 +158,6 @@ export async function reconstructRequest(
   for await (const event of journal.read(scope)) events.push(event);
   if (events.length === 0) throw new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
   const reconstructed = reconstructRequestFromEvents(events, turnIndex, options.requestInTurn);
-  await verifyOutOfLine(reconstructed, options.artifacts);
+  await verifyOutOfLine(reconstructed, options.artifacts, { tenantId: scope.tenantId });
   return reconstructed;
 }

@@ -1,5 +1,5 @@
 import {
-  type ArtifactStoreV1,
+  type ArtifactStoreV2,
   EVENT_SCHEMA_VERSION,
   YokeError,
   type AppendResult,
@@ -69,7 +69,7 @@ export interface HarnessDeps {
   /** Pinned in `run.started` of the runs this harness starts; a run's own pinned value rules its calls. */
   readonly maxToolInputBytes: number;
   /** Where results past a run's `maxEventOutputBytes` go; undefined: they become TOOL_OUTPUT_TOO_LARGE. */
-  readonly artifacts: ArtifactStoreV1 | undefined;
+  readonly artifacts: ArtifactStoreV2 | undefined;
   readonly sleep: Sleep;
   readonly timers: Timers;
   readonly executor: ToolExecutor;

@@ -1,10 +1,11 @@
 // How many copies of a big tool output reach the journal file: one, at most; none past the
 // event limit (it goes to the artifact store, or the model is told it was too large).
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileArtifactStore, createSqliteJournal } from "@yoke/journal";
-import { parseYokeEvent, sequentialIdSource, steppingClock, type ArtifactStoreV1 } from "@yoke/protocol";
+import { parseYokeEvent, sequentialIdSource, steppingClock, type ArtifactStoreV2 } from "@yoke/protocol";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { bytesOnDisk, dumpTool, filesUnder } from "./__fixtures__/big-output.js";
@@ -22,7 +23,7 @@ function summarize(task: { meta: object }, summary: string): void {
 }
 
 /** One tool call returning `bytes` bytes, on a fresh SQLite journal; the journal is closed after. */
-async function runDump(bytes: number, options: { maxEventOutputBytes?: number; artifacts?: ArtifactStoreV1 } = {}) {
+async function runDump(bytes: number, options: { maxEventOutputBytes?: number; artifacts?: ArtifactStoreV2 } = {}) {
   const dir = mkdtempSync(join(root, "run-"));
   const journal = await createSqliteJournal({ filename: join(dir, "run.sqlite") });
   const dump = dumpTool(bytes);
@@ -64,7 +65,8 @@ describe("tool output in the journal: one copy", () => {
     const files = filesUnder(store);
     expect(files).toHaveLength(1);
     expect(statSync(files[0]!).size).toBe(20_000_000);
-    expect(files[0]).toBe(join(store, "sha256", dump.digest.slice(7, 9), dump.digest.slice(9)));
+    const tenant = createHash("sha256").update(TENANT).digest("hex");
+    expect(files[0]).toBe(join(store, "tenants", tenant, "sha256", dump.digest.slice(7, 9), dump.digest.slice(9)));
     const committed = events.find((event) => event.type === "action.committed")!;
     expect(committed.type === "action.committed" && committed.data.result.truncation).toEqual({
       originalBytes: 20_000_000,

@@ -43,10 +43,12 @@ export function accessOf(tool: ToolDeclarationV1<any>, input: unknown): ToolAcce
 
 /**
  * Codes a handler's error keeps in its result (any other is TOOL_FAILED): a child run that
- * ended without a result (SUBAGENT_FAILED), and arguments valid by the tool's schema that the
- * tool itself refused (TOOL_INPUT_INVALID: e.g. a reference to something that does not exist).
+ * ended without a result (SUBAGENT_FAILED), arguments valid by the tool's schema that the
+ * tool itself refused (TOOL_INPUT_INVALID: e.g. a reference to something that does not exist),
+ * and a resource no capability can be minted for (CAPABILITY_RESOURCE_INVALID: a path that
+ * climbs above its root, say; the tool's own handler never ran).
  */
-const KEPT_CODES = ["SUBAGENT_FAILED", "TOOL_INPUT_INVALID"] as const;
+const KEPT_CODES = ["SUBAGENT_FAILED", "TOOL_INPUT_INVALID", "CAPABILITY_RESOURCE_INVALID"] as const;
 
 /**
  * Runs a batch of leased attempts, conflict-aware: each waits for the earlier ones it

@@ -1,5 +1,6 @@
-// Tenant isolation: two tenants share one SQLite journal file, one idempotency store, one
-// capability broker and one effect ledger, as a multi-tenant deployment does. Tenant
+// Tenant isolation: two tenants share one SQLite journal file, one artifact store, one
+// idempotency store, one capability broker and one effect ledger, as a multi-tenant
+// deployment does. Tenant
 // "globex" tries to read, decide, verify or undo every record of tenant "acme": 0 successes,
 // each attempt a typed error (TENANT_MISMATCH, or RUN_NOT_FOUND where the API cannot tell a
 // run of another tenant from no run at all, which is what keeps a run's existence private).
@@ -7,10 +8,10 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSqliteIdempotencyStore, createSqliteJournal } from "@yoke/journal";
+import { createFileArtifactStore, createSqliteIdempotencyStore, createSqliteJournal } from "@yoke/journal";
 import { createCapabilityBroker } from "@yoke/policy/capabilities";
 import { YokeError, sequentialIdSource, steppingClock, type PolicyEngineV1, type YokeErrorCode } from "@yoke/protocol";
-import { createHarness, defineTool } from "@yoke/runtime";
+import { createHarness, defineTool, reconstructRequest } from "@yoke/runtime";
 import { callTools, createEffectLedger, createScriptedModel, say } from "@yoke/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -100,6 +101,39 @@ describe("tenant isolation", () => {
     for await (const event of acme.events("run_acme")) types.push(event.type);
     expect(types).not.toContain("approval.granted");
     expect(types).not.toContain("approval.denied");
+    await journal.close();
+  });
+
+  it("artifacts: on one shared file store, another tenant finds none of the first tenant's outputs, even when it produced the same bytes", async () => {
+    const journal = await createSqliteJournal({ filename: join(root, "artifacts.sqlite") });
+    const artifacts = createFileArtifactStore({ directory: join(root, "artifacts"), fsync: false });
+    const payroll = "employee,salary\n".repeat(2_000);
+    const dump = defineTool({ name: "dump", description: "Exports the payroll.", input: z.object({}), sideEffect: "none", execute: async () => payroll });
+    const harnessFor = (tenantId: string) =>
+      createHarness({
+        journal,
+        provider: createScriptedModel([callTools([{ name: "dump", args: {} }]), say("exported")]),
+        tools: [dump],
+        tenantId,
+        policy: approvals,
+        artifacts,
+        maxEventOutputBytes: 4_096,
+        clock: steppingClock(1_000, 1),
+        ids: sequentialIdSource(),
+      });
+    await harnessFor(ACME).start("Export the payroll.", { runId: "run_payroll" });
+    const digest = `sha256:${createHash("sha256").update(payroll).digest("hex")}` as const;
+    expect(await artifacts.has({ tenantId: ACME }, digest)).toBe(true);
+    const attempts = [
+      await attempt("get", () => artifacts.get({ tenantId: GLOBEX }, digest)),
+      await attempt("reconstructRequest", () => reconstructRequest(journal, { tenantId: GLOBEX, runId: "run_payroll" }, 2, { artifacts })),
+    ];
+    expect(attempts.map((one) => one.code)).toEqual(["ARTIFACT_MISSING", "RUN_NOT_FOUND"]);
+    expect(await artifacts.has({ tenantId: GLOBEX }, digest)).toBe(false);
+    // globex's own run of the same tool stores its own copy; acme's run still reads back whole.
+    await harnessFor(GLOBEX).start("Export the payroll.", { runId: "run_payroll" });
+    expect(await artifacts.has({ tenantId: GLOBEX }, digest)).toBe(true);
+    expect((await reconstructRequest(journal, { tenantId: ACME, runId: "run_payroll" }, 2, { artifacts })).cutOutputs).toHaveLength(1);
     await journal.close();
   });
 

@@ -103,12 +103,31 @@ export function describePolicyEngine(name: string, factory: PolicyEngineFactory)
         expect(decide([], { ...baseTuple, sideEffect })).toMatchObject({ effect: "deny", ruleId: "default-deny" });
         expect(decide([], { ...baseTuple, sideEffect }, { readOnly: "allow" })).toMatchObject({ effect: "deny", ruleId: "default-deny" });
       });
-      test("a read-only call no rule matches gets defaults.readOnly (allow unless the document says deny)", () => {
-        const readOnly = { ...baseTuple, sideEffect: "none" as const };
+      test("a read-only call of public or internal data no rule matches gets defaults.readOnly (allow unless the document says deny)", () => {
+        const readOnly = { ...baseTuple, sideEffect: "none" as const, dataClassification: "internal" as const };
+        expect(decide([], { ...readOnly, dataClassification: "public" })).toMatchObject({ effect: "allow", ruleId: "default-read-only" });
         expect(decide([], readOnly)).toMatchObject({ effect: "allow", ruleId: "default-read-only" });
         expect(decide([], readOnly, { readOnly: "allow" })).toMatchObject({ effect: "allow", ruleId: "default-read-only" });
         expect(decide([], readOnly, { readOnly: "deny" })).toMatchObject({ effect: "deny", ruleId: "default-read-only" });
       });
+      test.each(["confidential", "restricted"] as const)(
+        "a read-only call of %s data needs a rule: with none it is denied, whatever defaults.readOnly says",
+        (dataClassification) => {
+          const readOnly = { ...baseTuple, sideEffect: "none" as const, dataClassification };
+          for (const defaults of [undefined, { readOnly: "allow" as const }, { readOnly: "deny" as const }]) {
+            expect(decide([], readOnly, defaults)).toMatchObject({ effect: "deny", ruleId: "default-deny" });
+            // A rule for side-effecting calls of the same tool grants nothing to its reads.
+            expect(decide([allow("writes", baseMatch)], readOnly, defaults)).toMatchObject({ effect: "deny", ruleId: "default-deny" });
+          }
+          expect(decide([allow("reads", { ...baseMatch, sideEffect: ["none"], dataClassification: [dataClassification] })], readOnly)).toMatchObject({
+            effect: "allow",
+            ruleId: "reads",
+          });
+          // An unknown classification is treated as the most sensitive.
+          const unknown = { ...readOnly, dataClassification: "secret" } as unknown as PolicyTuple;
+          expect(decide([], unknown)).toMatchObject({ effect: "deny", ruleId: "default-deny" });
+        },
+      );
       test("rules still decide read-only calls: a deny wins over the default, an approval parks it", () => {
         const readOnly = { ...baseTuple, sideEffect: "none" as const };
         expect(decide([deny("no-reads", { sideEffect: ["none"] })], readOnly)).toMatchObject({ effect: "deny", ruleId: "no-reads" });

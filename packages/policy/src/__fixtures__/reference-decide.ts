@@ -71,13 +71,18 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
   );
 }
 
-/** The effect and rule id the specification gives: deny > require_approval > allow, first in the document wins, then the defaults. */
+/**
+ * The effect and rule id the specification gives: deny > require_approval > allow, first in the
+ * document wins, then the defaults (reads of public or internal data get defaults.readOnly;
+ * everything else is denied).
+ */
 export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): { effect: string; ruleId: string } {
   const matching = document.rules.filter((rule) => referenceMatches(rule, tuple));
   for (const effect of ["deny", "require_approval", "allow"] as const) {
     const first = matching.find((rule) => rule.effect === effect);
     if (first) return { effect, ruleId: first.id };
   }
-  if (tuple.sideEffect === "none") return { effect: document.defaults?.readOnly ?? "allow", ruleId: "default-read-only" };
+  const unclassified = tuple.dataClassification === "public" || tuple.dataClassification === "internal";
+  if (tuple.sideEffect === "none" && unclassified) return { effect: document.defaults?.readOnly ?? "allow", ruleId: "default-read-only" };
   return { effect: "deny", ruleId: "default-deny" };
 }

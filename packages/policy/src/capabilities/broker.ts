@@ -11,6 +11,7 @@ import {
   type Clock,
   type IdSource,
 } from "@yoke/protocol";
+import { canonicalResource, canonicalResourcePattern } from "../canonical/resource.js";
 import { uncovered, widening } from "./scope.js";
 import { ParsedBodies, decodeToken, encodeToken, keyOf, macEquals, receiptMac, sameScope, type TokenPayload } from "./token.js";
 
@@ -84,7 +85,8 @@ export function createCapabilityBroker(options: CapabilityBrokerOptions): Capabi
     keyId: key.keyId,
 
     mint(scope) {
-      return issue(parseScope(scope, "mint"), undefined);
+      const parsed = parseScope(scope, "mint");
+      return issue({ ...parsed, resource: canonicalPatternOrThrow(parsed.resource, "mint") }, undefined);
     },
 
     attenuate(parent, narrower) {
@@ -102,10 +104,11 @@ export function createCapabilityBroker(options: CapabilityBrokerOptions): Capabi
         throw new YokeError("CAPABILITY_EXPIRED", "attenuate: the parent has expired", { details: { capabilityId: payload.id } });
       }
       const request = parseNarrower(narrower);
+      const resource = request.resource === undefined ? undefined : canonicalPatternOrThrow(request.resource, "attenuate");
       // Every field is either the request's (validated above) or the parent's (validated when its token was read).
       const child: CapabilityScope = {
         tenantId: request.tenantId ?? payload.scope.tenantId,
-        resource: request.resource ?? payload.scope.resource,
+        resource: resource ?? payload.scope.resource,
         verbs: request.verbs === undefined ? [...payload.scope.verbs] : [...new Set(request.verbs)],
         actionId: request.actionId === undefined ? payload.scope.actionId : request.actionId,
         expiresAt: request.expiresAt ?? payload.scope.expiresAt,
@@ -130,7 +133,9 @@ export function createCapabilityBroker(options: CapabilityBrokerOptions): Capabi
       if (typeof use.resource !== "string" || typeof use.verb !== "string" || (use.actionId !== null && typeof use.actionId !== "string")) {
         return failure("CAPABILITY_SCOPE", "the use names no resource, verb or action");
       }
-      const gap = uncovered(scope, use);
+      const canonical = canonicalResource(use.resource);
+      if (!canonical.ok) return failure("CAPABILITY_RESOURCE_INVALID", `resource ${JSON.stringify(use.resource)}: ${canonical.reason}`);
+      const gap = uncovered(scope, { ...use, resource: canonical.value });
       if (gap !== undefined) return failure("CAPABILITY_SCOPE", gap);
       const fields = { capabilityId: payload.id, tenantId: scope.tenantId, actionId: use.actionId, verb: use.verb, resource: use.resource, at };
       const receipt: CapabilityReceipt = { ...fields, mac: receiptMac(key, fields) };
@@ -149,6 +154,15 @@ export function createCapabilityBroker(options: CapabilityBrokerOptions): Capabi
       return macEquals(mac, receiptMac(key, fields));
     },
   };
+}
+
+/** The canonical form of a scope's resource pattern; CAPABILITY_RESOURCE_INVALID when it has none. */
+function canonicalPatternOrThrow(resource: string, operation: string): string {
+  const canonical = canonicalResourcePattern(resource);
+  if (!canonical.ok) {
+    throw new YokeError("CAPABILITY_RESOURCE_INVALID", `${operation}: resource ${JSON.stringify(resource)}: ${canonical.reason}`, { details: { resource } });
+  }
+  return canonical.value;
 }
 
 function failure(code: Extract<CapabilityVerification, { ok: false }>["code"], reason: string): CapabilityVerification {

@@ -1,20 +1,32 @@
 import type { CapabilityScope } from "@yoke/protocol";
+import { canonicalResource, canonicalResourcePattern } from "../canonical/resource.js";
 
 /**
  * Resource patterns: a trailing `*` makes the rest a prefix (`file:/reports/*` covers
  * `file:/reports/q3.pdf` and `file:/reports/2026/*`); anything else names exactly one
- * resource. A `*` anywhere but the end is an ordinary character.
+ * resource. A `*` anywhere but the end is an ordinary character. Both sides are compared in
+ * their canonical form (`canonical/resource.ts`): `file:/reports/../secrets` is not under
+ * `file:/reports/*`, and a name without a canonical form is covered by nothing.
  */
 export function resourceCovers(pattern: string, resource: string): boolean {
-  if (pattern.endsWith("*")) return resource.startsWith(pattern.slice(0, -1));
-  return pattern === resource;
+  const canonicalPattern = canonicalResourcePattern(pattern);
+  const canonical = canonicalResource(resource);
+  if (!canonicalPattern.ok || !canonical.ok) return false;
+  if (canonicalPattern.value.endsWith("*")) return canonical.value.startsWith(canonicalPattern.value.slice(0, -1));
+  return canonicalPattern.value === canonical.value;
 }
 
 /**
  * Whether every resource `inner` names is one `outer` names: equal patterns, or `outer` a
- * prefix pattern whose prefix starts `inner` (an exact resource or a longer prefix).
+ * prefix pattern whose prefix starts `inner` (an exact resource or a longer prefix), both
+ * canonical; a pattern without a canonical form is within nothing.
  */
-export function resourceWithin(inner: string, outer: string): boolean {
+export function resourceWithin(innerPattern: string, outerPattern: string): boolean {
+  const canonicalInner = canonicalResourcePattern(innerPattern);
+  const canonicalOuter = canonicalResourcePattern(outerPattern);
+  if (!canonicalInner.ok || !canonicalOuter.ok) return false;
+  const inner = canonicalInner.value;
+  const outer = canonicalOuter.value;
   if (inner === outer) return true;
   if (!outer.endsWith("*")) return false;
   const base = inner.endsWith("*") ? inner.slice(0, -1) : inner;

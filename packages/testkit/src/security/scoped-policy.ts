@@ -42,10 +42,11 @@ const ANY = {
 } as const;
 
 /**
- * Policy (i), scoped to one user task: reads allowed, and one allow rule per side-effecting
- * call of the task's ground truth, naming that tool, its resource and its destination
- * exactly as the task needs them (the task's own values; never an attacker's). Everything
- * else that has a side effect falls to default deny. This is what a per-task grant would
+ * Policy (i), scoped to one user task: reads of the suite's read-only tools allowed by a rule
+ * naming them (their data is confidential, and a confidential read needs a rule), and one
+ * allow rule per side-effecting call of the task's ground truth, naming that tool, its
+ * resource and its destination exactly as the task needs them (the task's own values; never
+ * an attacker's). Everything else falls to default deny. This is what a per-task grant would
  * give; it is not the general claim (see the suite-wide policy).
  *
  * @example
@@ -56,7 +57,15 @@ const ANY = {
  */
 export function scopedPolicy(suite: SuiteData, userTask: UserTask, values: InjectionValues): PolicyDocumentJson {
   const env = { state: buildEnvironment(suite, values), dispatched: [] };
-  const rules: PolicyRuleJson[] = [];
+  const readOnly = Object.entries(IMPLEMENTATIONS[suite.name]!).flatMap(([name, implementation]) => (implementation.sideEffect === "none" ? [name] : []));
+  const rules: PolicyRuleJson[] = [
+    {
+      id: `${userTask.id}-reads`,
+      effect: "allow",
+      reason: `${userTask.id} may read what the ${suite.name} suite's read-only tools show`,
+      match: { ...ANY, tool: { names: readOnly, revisions: "*", owners: "*" }, sideEffect: ["none"] },
+    },
+  ];
   const seen = new Set<string>();
   for (const call of userTask.groundTruth) {
     const implementation = IMPLEMENTATIONS[suite.name]![call.function];
@@ -69,7 +78,7 @@ export function scopedPolicy(suite: SuiteData, userTask: UserTask, values: Injec
     if (seen.has(key)) continue;
     seen.add(key);
     rules.push({
-      id: `${userTask.id}-${rules.length + 1}-${call.function}`,
+      id: `${userTask.id}-${rules.length}-${call.function}`,
       effect: "allow",
       reason: `${userTask.id} needs ${call.function} on ${facts.resource ?? `tool:${call.function}`}`,
       match: {

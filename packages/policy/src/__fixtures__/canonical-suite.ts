@@ -110,13 +110,12 @@ export function describeCanonicalValues(name: string, factory: PolicyEngineFacto
     });
   });
 
-  describe(`canonical values: ${name}: canonicalization stays linear`, () => {
-    test("a 200 kB destination of confusable, mixed-script, escaped text decides in well under a second", () => {
+  // No wall-clock bound here (the machines are shared): the test's own timeout is the backstop
+  // against a super-linear canonicalization, and speed is measured by `pnpm bench`.
+  describe(`canonical values: ${name}: large hostile values`, () => {
+    test("a 200 kB destination of confusable, mixed-script, escaped text is decided, and not allowed", () => {
       for (const body of ["Ж".repeat(200_000), "aЖ/..%2e".repeat(25_000), `F\u200bR${"\u0301".repeat(200_000)}`]) {
-        const started = performance.now();
-        const decision = engine.decide(to(`iban:${body}`));
-        expect(performance.now() - started).toBeLessThan(1_000);
-        expect(decision.effect).not.toBe("allow");
+        expect(engine.decide(to(`iban:${body}`)).effect).not.toBe("allow");
       }
     });
   });

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { YokeError } from "@yoke/protocol";
 import type { CommandContext } from "../cli/context.js";
 import { parse } from "../cli/parse.js";
-import { json } from "../format/text.js";
 import { parseRunExport } from "../transfer/run-export.js";
 
 export const IMPORT_USAGE = "yoke import <file> [--journal FILE] [--json]";
@@ -17,7 +16,7 @@ const BATCH = 500;
 export async function importCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, {}, { min: 1, max: 1, usage: IMPORT_USAGE });
   if (values.help) {
-    context.io.stdout(`usage: ${IMPORT_USAGE}\n`);
+    context.out.lines([`usage: ${IMPORT_USAGE}`]);
     return 0;
   }
   let text: string;
@@ -52,11 +51,11 @@ export async function importCommand(context: CommandContext): Promise<number> {
     }
     context.progressDone();
     const summary = { ...scope, events: run.events.length, headHash: run.headHash, journal: journal.location };
-    context.io.stdout(
-      values.json
-        ? json(summary)
-        : `imported ${run.events.length} events of ${run.runId} (tenant ${run.tenantId}) into ${journal.location}; chain verified, head ${run.headHash.slice(0, 12)}\n`,
-    );
+    if (values.json) context.out.json(summary);
+    else
+      context.out.lines([
+        `imported ${run.events.length} events of ${run.runId} (tenant ${run.tenantId}) into ${journal.location}; chain verified, head ${run.headHash.slice(0, 12)}`,
+      ]);
     return 0;
   } finally {
     await journal.close();

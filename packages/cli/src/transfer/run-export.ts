@@ -1,4 +1,5 @@
 import { computeEventHash } from "@yoke/journal";
+import { escapeTerminal, firstUnsafe } from "../format/terminal.js";
 import { EVENT_SCHEMA_VERSION, GENESIS_HASH, JournalEventSchema, YokeError, canonicalJson, parseYokeEvent, type JournalEvent } from "@yoke/protocol";
 
 /** The format name and version of an exported run. */
@@ -34,6 +35,24 @@ export function exportRun(events: readonly JournalEvent[]): string {
     events,
   };
   return `${canonicalJson(document)}\n`;
+}
+
+/**
+ * Refuses an id a terminal would act on or that could pass for another: one with a C0 or C1
+ * control, DEL or a bidi control (see `escapeTerminal`). Every CLI command escapes such an id
+ * when it prints it; refusing it at the door keeps it out of the journal and of other tools.
+ */
+export function checkRunId(kind: "tenant" | "run", id: string): void {
+  const index = firstUnsafe(id);
+  if (index < 0) return;
+  const code = `U+${id.charCodeAt(index).toString(16).toUpperCase().padStart(4, "0")}`;
+  throw new YokeError(
+    "RUN_ID_INVALID",
+    `the export's ${kind} id holds the control character ${code} at index ${index}: ${escapeTerminal(id)}; nothing imported`,
+    {
+      details: { kind, id: escapeTerminal(id), index },
+    },
+  );
 }
 
 function broken(seq: number, why: string): YokeError {
@@ -74,6 +93,8 @@ export function parseRunExport(text: string): RunExport {
   if (!Array.isArray(document.events) || document.events.length === 0 || typeof document.tenantId !== "string" || typeof document.runId !== "string") {
     throw new YokeError("CONFIG_INVALID", "the run export has no events, tenant or run id");
   }
+  checkRunId("tenant", document.tenantId);
+  checkRunId("run", document.runId);
   const events: JournalEvent[] = [];
   let prevHash = GENESIS_HASH;
   for (const [index, candidate] of document.events.entries()) {

@@ -1,4 +1,5 @@
 import { YokeError, type Clock, type RunScope } from "@yoke/protocol";
+import type { EventSizeOptions } from "./event-size.js";
 import type { JournalKeyOptions } from "./keyed-chain.js";
 import type { SqliteDatabaseLike, SqliteDurability } from "./sqlite-database.js";
 import type { HeadWitnessMode } from "./sqlite-witness-guard.js";
@@ -56,7 +57,8 @@ export type SqliteJournalOptions = (
   readonly headWitness?: HeadWitnessMode;
   /** The clock lease expiry is measured on. Default: the system clock. */
   readonly clock?: Clock;
-} & JournalKeyOptions;
+} & JournalKeyOptions &
+  EventSizeOptions;
 
 /** No run can have a lone surrogate in its ids: SQLite stores text as UTF-8, which cannot hold one. */
 export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

@@ -18,6 +18,7 @@ import {
 } from "@yoke/protocol";
 import { Kysely, SqliteDialect } from "kysely";
 import { EMPTY_HEAD, chainError, conflictError, sealDrafts } from "./chain.js";
+import { checkEventSizes, maxEventBytesOf } from "./event-size.js";
 import { ChainReport, keyRingOf, type ChainKey, type JournalKeyRing } from "./keyed-chain.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, applyPragmas, openDatabaseFile, quickCheck, type SqliteDatabaseLike, type SqliteDurability } from "./sqlite-database.js";
 import { isUniqueViolation, toJournalError } from "./sqlite-errors.js";
@@ -85,6 +86,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   const witnessMode = options.headWitness ?? "file";
   checkOptions(options, durability, busyTimeoutMs, integrityCheck, witnessMode);
   const keys = keyRingOf(options);
+  const maxEventBytes = maxEventBytesOf(options);
   const owned = options.database === undefined;
   const filename = options.filename;
   // `existed` is true for a caller's database and for ":memory:", so the `filename !== undefined` and
@@ -144,6 +146,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
       witness,
       clock: options.clock ?? systemClock(),
       keys,
+      maxEventBytes,
     });
   } catch (error) {
     witness?.close();
@@ -165,10 +168,11 @@ interface BuildOptions {
   readonly witness: WitnessGuard | null;
   readonly clock: Clock;
   readonly keys: JournalKeyRing | undefined;
+  readonly maxEventBytes: number;
 }
 
 function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, statements: EventStatements, options: BuildOptions): SqliteJournal {
-  const { durability, readOnly, witness, clock, keys } = options;
+  const { durability, readOnly, witness, clock, keys, maxEventBytes } = options;
   const leaseStatements = readOnly ? undefined : new LeaseStatements(db);
   const heads = new HeadCache();
   // Whether the witness line is fsynced: only a power loss tells the two apart.
@@ -208,6 +212,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
       }
       if (expectedSeq !== head.length) throw conflictError(scope, expectedSeq, head.length);
       const sealed = sealDrafts(scope, head, drafts, key);
+      checkEventSizes(scope, sealed, maxEventBytes);
       const events: JournalEvent[] = new Array(sealed.length); // preallocated; a growing array ends the same
       for (let index = 0; index < sealed.length; index++) {
         const { event } = sealed[index]!;

@@ -19,21 +19,27 @@ export const HOSTILE_RUN = `run_${HOSTILE}`;
 /** Data fields that are free text in the events of the completed run. */
 const TEXT_KEYS = new Set(["task", "message", "text", "reason", "detail", "content", "summary"]);
 
-function poison(value: JsonValue, key: string | undefined): JsonValue {
-  if (typeof value === "string") return key !== undefined && TEXT_KEYS.has(key) ? `${value}${HOSTILE}` : value;
-  if (Array.isArray(value)) return value.map((entry) => poison(entry, key));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, poison(entry, name)]));
+/** Changes a free-text value of an event's data (`key`: the field holding it). */
+export type TextChange = (text: string, key: string) => string;
+
+const addHostile: TextChange = (text, key) => (TEXT_KEYS.has(key) ? `${text}${HOSTILE}` : text);
+
+function change(value: JsonValue, key: string | undefined, text: TextChange): JsonValue {
+  if (typeof value === "string") return key === undefined ? value : text(value, key);
+  if (Array.isArray(value)) return value.map((entry) => change(entry, key, text));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, change(entry, name, text)]));
   return value;
 }
 
-/** The completed run's events as drafts, with HOSTILE added to their free text when `hostileText`. */
-export async function completedDrafts(hostileText: boolean): Promise<EventDraft[]> {
+/** The completed run's events as drafts, with HOSTILE added to their free text when `hostileText` (or `hostileText` applied to every string). */
+export async function completedDrafts(hostileText: boolean | TextChange): Promise<EventDraft[]> {
   const events = await readEvents(await completedRun());
+  const text = hostileText === true ? addHostile : hostileText === false ? undefined : hostileText;
   return events.map((event) => ({
     type: event.type,
     at: event.at,
     causationId: event.causationId,
-    data: (hostileText ? poison(event.data as JsonValue, undefined) : event.data) as EventDraft["data"],
+    data: (text === undefined ? event.data : change(event.data as JsonValue, undefined, text)) as EventDraft["data"],
   }));
 }
 

@@ -133,5 +133,11 @@ describe("yoke import: bounded", { timeout: 240_000 }, () => {
     const truncated = join(dir, "truncated.json");
     writeFileSync(truncated, exportRun(events).slice(0, 5_000));
     expect((await yoke(["import", truncated, "--journal", target])).stderr).toMatch(/^yoke: CONFIG_INVALID: the file is not JSON: unexpected end of the file/);
+    // 200,000 levels of nesting inside an event: a typed refusal on one line, not a stack overflow.
+    const deep = join(dir, "deep.json");
+    const nested = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    writeFileSync(deep, exportRun(events).replace('"data":{', `"data":{"deep":${nested},`));
+    const refusedDeep = await yoke(["import", deep, "--journal", target]);
+    expect(refusedDeep.stderr).toMatch(/^yoke: EVENT_INVALID: the export's event at index 0 is malformed: data: [^\n]+\n$/);
   });
 });

@@ -83,7 +83,11 @@ export class ExportChainCheck {
   accept(candidate: unknown, index: number): JournalEvent {
     const parsed = JournalEventSchema.safeParse(candidate);
     if (!parsed.success)
-      throw new YokeError("EVENT_INVALID", `the export's event at index ${index} is malformed: ${parsed.error.message}`, { details: { index } });
+      throw new YokeError(
+        "EVENT_INVALID",
+        `the export's event at index ${index} is malformed: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`).join("; ")}`,
+        { details: { index } },
+      );
     const event = parsed.data;
     if (event.hash.startsWith("hmac-")) {
       throw new YokeError(

@@ -15,14 +15,16 @@ import {
   type VerifyResult,
 } from "@yoke/protocol";
 import { EMPTY_HEAD, chainError, checkEvent, checkEventAskingKeys, conflictError, sealDrafts } from "./chain.js";
-import { checkEventSizes, maxEventBytesOf, type EventSizeOptions } from "./event-size.js";
+import { checkEventSizes, maxEventBytesOf } from "./event-size.js";
 import { ChainReport, keyRingOf, type JournalKeyOptions } from "./keyed-chain.js";
 import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease, type StoredLease } from "./lease-rules.js";
 import { sequenceOption } from "./read-range.js";
 
-export interface MemoryJournalOptions extends JournalKeyOptions, EventSizeOptions {
+export interface MemoryJournalOptions extends JournalKeyOptions {
   /** The clock lease expiry is measured on. Default: the system clock. */
   readonly clock?: Clock;
+  /** The largest event an append accepts (see `EventSizeOptions`). Default `DEFAULT_MAX_EVENT_BYTES` (8 MiB). */
+  readonly maxEventBytes?: number;
 }
 
 /**

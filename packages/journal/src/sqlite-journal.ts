@@ -172,9 +172,10 @@ interface BuildOptions {
 }
 
 function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, statements: EventStatements, options: BuildOptions): SqliteJournal {
-  const { durability, readOnly, witness, clock, keys, maxEventBytes } = options;
+  const { durability, readOnly, witness, clock, keys } = options;
   const leaseStatements = readOnly ? undefined : new LeaseStatements(db);
   const heads = new HeadCache();
+  const { maxEventBytes } = options;
   // Whether the witness line is fsynced: only a power loss tells the two apart.
   const syncWitness = durability === "full";
   let closed = false;

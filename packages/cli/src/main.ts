@@ -1,5 +1,7 @@
 import type { CliIo, CommandContext } from "./cli/context.js";
 import { EXIT, errorLine, exitCodeOf } from "./cli/exit-codes.js";
+import { json } from "./format/text.js";
+import { escapeTerminal, terminalLines } from "./format/terminal.js";
 
 export type { CliIo } from "./cli/context.js";
 
@@ -26,7 +28,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
   view: { load: async () => (await import("./commands/view.js")).viewCommand, summary: "open the run viewer on 127.0.0.1 and print its URL" },
 };
 
-function usage(): string {
+function usage(): readonly string[] {
   const names = Object.keys(COMMANDS);
   const width = Math.max(...names.map((name) => name.length));
   return [
@@ -41,8 +43,7 @@ function usage(): string {
     "  --json          one JSON document on stdout, for scripts",
     "",
     "exit codes: 0 ok, 1 a check failed (broken chain, request mismatch), 2 usage, 3 not found, 4 the operation failed, 70 internal error",
-    "",
-  ].join("\n");
+  ];
 }
 
 /**
@@ -58,18 +59,24 @@ function usage(): string {
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout(usage());
+    io.stdout(terminalLines(usage()));
     return EXIT.ok;
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    io.stderr(`yoke: unknown command ${JSON.stringify(name)}\n${usage()}`);
+    io.stderr(terminalLines([`yoke: unknown command ${JSON.stringify(name)}`, ...usage()]));
     return EXIT.usage;
   }
   let drawn = false;
+  const { stdout: _stdout, stderr: _stderr, ...environment } = io;
   const context: CommandContext = {
     args,
-    io,
+    io: environment,
+    out: {
+      lines: (lines) => io.stdout(terminalLines(lines)),
+      json: (value) => io.stdout(json(value)),
+      exact: (text) => io.stdout(text),
+    },
     open: async (location, options) => {
       const { defaultJournalLocation, openStore } = await import("./store/open-store.js");
       const { keyFileOf, readKeyFile } = await import("./store/key-file.js");
@@ -79,7 +86,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     },
     progress: (text) => {
       if (!io.isTTY) return;
-      io.stderr(`\r\u001b[2K${text}`);
+      io.stderr(`\r\u001b[2K${escapeTerminal(text)}`);
       drawn = true;
     },
     progressDone: () => {

@@ -15,6 +15,7 @@ import {
   type VerifyResult,
 } from "@yoke/protocol";
 import { EMPTY_HEAD, chainError, checkEvent, checkEventAskingKeys, conflictError, sealDrafts } from "./chain.js";
+import { checkEventSizes, maxEventBytesOf } from "./event-size.js";
 import { ChainReport, keyRingOf, type JournalKeyOptions } from "./keyed-chain.js";
 import { checkAppendLease, checkCurrent, checkLeaseRequest, checkTtl, nextLease, type StoredLease } from "./lease-rules.js";
 import { sequenceOption } from "./read-range.js";
@@ -26,6 +27,8 @@ export interface MemoryJournalOptions extends JournalKeyOptions {
    * no caller brings its own). Default: the system clock.
    */
   readonly clock?: Clock;
+  /** The largest event an append accepts (see `EventSizeOptions`). Default `DEFAULT_MAX_EVENT_BYTES` (8 MiB). */
+  readonly maxEventBytes?: number;
 }
 
 /**
@@ -42,6 +45,7 @@ export interface MemoryJournalOptions extends JournalKeyOptions {
 export function createMemoryJournal(options: MemoryJournalOptions = {}): JournalV1 & { readonly leases: RunLeasesV1 } {
   const clock = options.clock ?? systemClock();
   const keys = keyRingOf(options);
+  const maxEventBytes = maxEventBytesOf(options);
   const runs = new Map<string, JournalEvent[]>();
   const leaseTable = new Map<string, StoredLease>();
   // The store's one fencing-token counter: tokens grow across runs, so one backend can compare them.
@@ -104,7 +108,9 @@ export function createMemoryJournal(options: MemoryJournalOptions = {}): Journal
       const head: JournalHead = last ? { length: events.length, hash: last.hash } : EMPTY_HEAD;
       // Stored as a copy the caller cannot reach: the data parsed back from the canonical JSON the hash
       // was computed over (what a SQLite store hands back too; several times cheaper than structuredClone).
-      const sealed = sealDrafts(scope, head, drafts, sealingKey).map(({ event, canonicalData }) => deepFreeze({ ...event, data: JSON.parse(canonicalData) }));
+      const sealedDrafts = sealDrafts(scope, head, drafts, sealingKey);
+      checkEventSizes(scope, sealedDrafts, maxEventBytes);
+      const sealed = sealedDrafts.map(({ event, canonicalData }) => deepFreeze({ ...event, data: JSON.parse(canonicalData) }));
       // Registers a new run's array (setting a known run's own array again would change nothing).
       if (events.length === 0) runs.set(key(scope), events);
       events.push(...sealed);

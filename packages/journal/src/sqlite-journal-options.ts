@@ -1,4 +1,5 @@
 import { YokeError, type Clock, type RunScope } from "@yoke/protocol";
+import type { EventSizeOptions } from "./event-size.js";
 import type { JournalKeyOptions } from "./keyed-chain.js";
 import type { SqliteDatabaseLike, SqliteDurability } from "./sqlite-database.js";
 import type { HeadWitnessMode } from "./sqlite-witness-guard.js";
@@ -68,7 +69,8 @@ export type SqliteJournalOptions = (
    * (`storeClock`). Tests that moved it to expire leases pass `storeClock` instead.
    */
   readonly clock?: Clock;
-} & JournalKeyOptions;
+} & JournalKeyOptions &
+  EventSizeOptions;
 
 /** No run can have a lone surrogate in its ids: SQLite stores text as UTF-8, which cannot hold one. */
 export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

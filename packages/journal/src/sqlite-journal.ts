@@ -17,6 +17,7 @@ import {
 } from "@yoke/protocol";
 import { Kysely, SqliteDialect } from "kysely";
 import { EMPTY_HEAD, chainError, conflictError, sealDrafts } from "./chain.js";
+import { checkEventSizes, maxEventBytesOf } from "./event-size.js";
 import { ChainReport, keyRingOf, type ChainKey, type JournalKeyRing } from "./keyed-chain.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, applyPragmas, openDatabaseFile, quickCheck, type SqliteDatabaseLike, type SqliteDurability } from "./sqlite-database.js";
 import { isUniqueViolation, toJournalError } from "./sqlite-errors.js";
@@ -87,6 +88,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   const witnessMode = options.headWitness ?? "file";
   checkOptions(options, durability, busyTimeoutMs, integrityCheck, witnessMode);
   const keys = keyRingOf(options);
+  const maxEventBytes = maxEventBytesOf(options);
   const owned = options.database === undefined;
   const filename = options.filename;
   // `existed` is true for a caller's database and for ":memory:", so the `filename !== undefined` and
@@ -146,6 +148,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
       witness,
       storeClock: options.storeClock,
       keys,
+      maxEventBytes,
     });
   } catch (error) {
     witness?.close();
@@ -167,12 +170,14 @@ interface BuildOptions {
   readonly witness: WitnessGuard | null;
   readonly storeClock: Clock | undefined;
   readonly keys: JournalKeyRing | undefined;
+  readonly maxEventBytes: number;
 }
 
 function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, statements: EventStatements, options: BuildOptions): SqliteJournal {
   const { durability, readOnly, witness, storeClock, keys } = options;
   const leaseStatements = readOnly ? undefined : new LeaseStatements(db);
   const heads = new HeadCache();
+  const { maxEventBytes } = options;
   // Whether the witness line is fsynced: only a power loss tells the two apart.
   const syncWitness = durability === "full";
   let closed = false;
@@ -220,6 +225,7 @@ function buildJournal(db: SqliteDatabaseLike, kysely: Kysely<JournalTables>, sta
         if (failure !== null) throw chainError(scope, failure);
       }
       const sealed = sealDrafts(scope, head, drafts, key);
+      checkEventSizes(scope, sealed, maxEventBytes);
       const events: JournalEvent[] = new Array(sealed.length); // preallocated; a growing array ends the same
       for (let index = 0; index < sealed.length; index++) {
         const { event } = sealed[index]!;

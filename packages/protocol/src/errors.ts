@@ -17,10 +17,18 @@ export const YOKE_ERROR_CODES = {
   JOURNAL_NOT_INITIALIZED: { retryable: false, summary: "the file exists but holds no journal, and the caller did not ask for one to be created" },
   JOURNAL_READ_ONLY: { retryable: false, summary: "the journal was opened read-only" },
   JOURNAL_KEY_UNAVAILABLE: { retryable: false, summary: "the key a keyed chain needs could not be had from the key provider" },
+  JOURNAL_EVENT_TOO_LARGE: {
+    retryable: false,
+    summary: "an event is larger than the journal's maxEventBytes (its canonical JSON, envelope and hash included); nothing was appended",
+  },
   RUN_LEASE_HELD: { retryable: true, summary: "another owner holds a live lease on this run" },
   RUN_LEASE_LOST: { retryable: false, summary: "this writer's lease on the run expired and was taken over, or was released; it may not append" },
   RUN_NOT_FOUND: { retryable: false, summary: "no run with this id exists for this tenant" },
   RUN_ALREADY_EXISTS: { retryable: false, summary: "a run with this id already exists" },
+  RUN_ID_INVALID: {
+    retryable: false,
+    summary: "a tenant or run id holds a control character (C0, DEL, C1) or a bidi control, which could act on a terminal or disguise the id",
+  },
   RUN_FINISHED: { retryable: false, summary: "the run has already reached a final outcome" },
   EVENT_INVALID: { retryable: false, summary: "an event does not match the canonical event schema" },
   // model and provider

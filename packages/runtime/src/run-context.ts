@@ -147,7 +147,11 @@ export interface RunContext {
  */
 export interface FoldAhead {
   staged: { readonly drafts: readonly YokeEventDraft[]; readonly fromSeq: number } | undefined;
-  failure: { readonly error: unknown } | undefined;
+  /**
+   * `journalLength`: set when the journal refused the append whole before writing anything
+   * (JOURNAL_EVENT_TOO_LARGE), so the journal is known to end there and `run.failed` can follow.
+   */
+  failure: { readonly error: unknown; readonly journalLength?: number } | undefined;
 }
 
 export function createFoldAhead(): FoldAhead {
@@ -185,7 +189,7 @@ export async function commit(context: RunContext, raw: readonly YokeEventDraft[]
       : context.deps.journal.append(context.scope, fromSeq, drafts, { lease: context.lease.current() }));
   } catch (error) {
     // The live state may already hold some of the drafts: it no longer matches the journal.
-    fold.failure = { error };
+    fold.failure = YokeError.hasCode(error, "JOURNAL_EVENT_TOO_LARGE") ? { error, journalLength: fromSeq } : { error };
     throw error;
   }
   accumulator.acknowledge({ length: appended.lastSeq + 1, hash: appended.headHash });

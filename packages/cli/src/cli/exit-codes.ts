@@ -1,4 +1,5 @@
 import { YokeError } from "@yoke/protocol";
+import { terminalLines } from "../format/terminal.js";
 
 /**
  * The `yoke` exit codes (documented in the README):
@@ -13,9 +14,9 @@ export const EXIT = { ok: 0, checkFailed: 1, usage: 2, notFound: 3, failed: 4, i
 const CHECK_FAILED = new Set(["JOURNAL_CHAIN_BROKEN", "JOURNAL_CORRUPT", "JOURNAL_TRUNCATED", "JOURNAL_WITNESS_INVALID", "REQUEST_MISMATCH"]);
 const NOT_FOUND = new Set(["RUN_NOT_FOUND", "JOURNAL_NOT_INITIALIZED"]);
 
-/** A usage error: CONFIG_INVALID marked as the user's command line. */
-export function usageError(message: string): YokeError {
-  return new YokeError("CONFIG_INVALID", message, { details: { usage: true } });
+/** A usage error: CONFIG_INVALID marked as the user's command line; `synopsis`, the command's usage, is printed under it. */
+export function usageError(message: string, synopsis?: string): YokeError {
+  return new YokeError("CONFIG_INVALID", message, { details: { usage: true, ...(synopsis === undefined ? {} : { synopsis }) } });
 }
 
 export function exitCodeOf(error: unknown): number {
@@ -26,9 +27,16 @@ export function exitCodeOf(error: unknown): number {
   return EXIT.failed;
 }
 
-/** The one line an error prints: the typed code and message, never a stack. */
+/**
+ * The one line an error prints: the typed code and message, never a stack (a usage error adds
+ * the command's synopsis on a second line). Escaped like all text output: a message quotes
+ * ids and journal contents, and a newline inside it is shown as `\n`, never a forged line.
+ */
 export function errorLine(error: unknown): string {
-  if (YokeError.isInstance(error)) return `yoke: ${error.code}: ${error.message}\n`;
+  if (YokeError.isInstance(error)) {
+    const synopsis = error.details.synopsis;
+    return terminalLines([`yoke: ${error.code}: ${error.message}`, ...(typeof synopsis === "string" ? [`usage: ${synopsis}`] : [])]);
+  }
   const message = error instanceof Error ? error.message : String(error);
-  return `yoke: internal error: ${message.split("\n")[0]}\n`;
+  return terminalLines([`yoke: internal error: ${message.split("\n")[0]}`]);
 }

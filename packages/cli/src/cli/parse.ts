@@ -21,11 +21,12 @@ export function parse<T extends Options>(args: readonly string[], options: T, po
   try {
     parsed = parseArgs({ args: [...args], options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true }) as Parsed<T>;
   } catch (error) {
-    throw usageError(`${(error as Error).message.split("\n")[0]}\nusage: ${positionals.usage}`);
+    throw usageError((error as Error).message.split("\n")[0]!, positionals.usage);
   }
   if (!(parsed.values as { help?: boolean }).help && (parsed.positionals.length < positionals.min || parsed.positionals.length > positionals.max)) {
     throw usageError(
-      `expected ${positionals.min === positionals.max ? positionals.min : `${positionals.min}–${positionals.max}`} argument(s)\nusage: ${positionals.usage}`,
+      `expected ${positionals.min === positionals.max ? positionals.min : `${positionals.min}–${positionals.max}`} argument(s)`,
+      positionals.usage,
     );
   }
   return parsed;

@@ -3,7 +3,6 @@ import { YokeError } from "@yoke/protocol";
 import type { CommandContext } from "../cli/context.js";
 import { usageError } from "../cli/exit-codes.js";
 import { parse } from "../cli/parse.js";
-import { json } from "../format/text.js";
 import { findRun } from "../inspect/load-run.js";
 import { readRun } from "../inspect/read-run.js";
 import { exportRun } from "../transfer/run-export.js";
@@ -20,10 +19,10 @@ export const EXPORT_USAGE = "yoke export <run> [--out FILE | --otlp URL] [--tena
 export async function exportCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, { out: { type: "string" }, otlp: { type: "string" } }, { min: 1, max: 1, usage: EXPORT_USAGE });
   if (values.help) {
-    context.io.stdout(`usage: ${EXPORT_USAGE}\n`);
+    context.out.lines([`usage: ${EXPORT_USAGE}`]);
     return 0;
   }
-  if (values.out !== undefined && values.otlp !== undefined) throw usageError(`--out and --otlp cannot be combined\nusage: ${EXPORT_USAGE}`);
+  if (values.out !== undefined && values.otlp !== undefined) throw usageError("--out and --otlp cannot be combined", EXPORT_USAGE);
   const journal = await context.open(values.journal);
   try {
     const scope = await findRun(journal, positionals[0]!, values.tenant);
@@ -38,16 +37,18 @@ export async function exportCommand(context: CommandContext): Promise<number> {
       const { exportRunOtlp } = await import("./export-otlp.js");
       const sent = await exportRunOtlp(events, { url: values.otlp });
       const summary = { ...scope, events: events.length, spans: sent.spans, traceIds: sent.traceIds, url: values.otlp };
-      context.io.stdout(values.json ? json(summary) : `exported ${sent.spans} spans of ${scope.runId} to ${values.otlp} (trace ${sent.traceIds.join(", ")})\n`);
+      if (values.json) context.out.json(summary);
+      else context.out.lines([`exported ${sent.spans} spans of ${scope.runId} to ${values.otlp} (trace ${sent.traceIds.join(", ")})`]);
       return 0;
     }
     const text = exportRun(events);
     if (values.out === undefined) {
-      context.io.stdout(text);
+      context.out.exact(text);
     } else {
       writeFileSync(values.out, text);
       const summary = { ...scope, events: events.length, headHash: events.at(-1)!.hash, out: values.out };
-      context.io.stdout(values.json ? json(summary) : `exported ${events.length} events of ${scope.runId} (tenant ${scope.tenantId}) to ${values.out}\n`);
+      if (values.json) context.out.json(summary);
+      else context.out.lines([`exported ${events.length} events of ${scope.runId} (tenant ${scope.tenantId}) to ${values.out}`]);
     }
     return 0;
   } finally {

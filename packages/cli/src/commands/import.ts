@@ -1,33 +1,43 @@
-import { readFileSync } from "node:fs";
+import { DEFAULT_MAX_EVENT_BYTES } from "@yoke/journal";
 import { YokeError } from "@yoke/protocol";
+import { existsSync, statSync } from "node:fs";
 import type { CommandContext } from "../cli/context.js";
 import { parse } from "../cli/parse.js";
-import { json } from "../format/text.js";
-import { parseRunExport } from "../transfer/run-export.js";
+import { checkExportFile, readExportBatches } from "../transfer/run-export.js";
 
 export const IMPORT_USAGE = "yoke import <file> [--journal FILE] [--json]";
-const BATCH = 500;
+/** One append holds at most this many events, or this many bytes of them (and always at least one event). */
+const BATCH_EVENTS = 500;
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 /**
  * `yoke import <file>`: verifies an exported run's chain, then appends its events to the
  * journal (created when missing) under the same tenant and run id, and checks that the
- * store sealed them to the same hashes. Refuses a broken chain (JOURNAL_CHAIN_BROKEN, exit
- * 1) and a run the journal already holds (RUN_ALREADY_EXISTS, exit 4), writing nothing.
+ * store sealed them to the same hashes. The file is read a chunk at a time, twice (check,
+ * then append), so memory holds a batch of events, never the file. Refuses a broken chain
+ * (JOURNAL_CHAIN_BROKEN, exit 1), an event larger than the journal's default maxEventBytes
+ * (JOURNAL_EVENT_TOO_LARGE, exit 4), ids with control characters (RUN_ID_INVALID, exit 4) and
+ * a run the journal already holds (RUN_ALREADY_EXISTS, exit 4), writing nothing.
  */
 export async function importCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, {}, { min: 1, max: 1, usage: IMPORT_USAGE });
   if (values.help) {
-    context.io.stdout(`usage: ${IMPORT_USAGE}\n`);
+    context.out.lines([`usage: ${IMPORT_USAGE}`]);
     return 0;
   }
-  let text: string;
+  const path = positionals[0]!;
+  if (!existsSync(path) || !statSync(path).isFile()) throw new YokeError("RUN_NOT_FOUND", `cannot read ${path}: ${existsSync(path) ? "not a file" : "ENOENT"}`);
+  let run: ReturnType<typeof checkExportFile>;
   try {
-    text = readFileSync(positionals[0]!, "utf8");
+    run = checkExportFile(path, DEFAULT_MAX_EVENT_BYTES, (count) => {
+      if (count % 1000 === 0) context.progress(`checking ${path}: ${count} events`);
+    });
   } catch (error) {
-    throw new YokeError("RUN_NOT_FOUND", `cannot read ${positionals[0]}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (YokeError.isInstance(error)) throw error;
+    throw new YokeError("RUN_NOT_FOUND", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const run = parseRunExport(text);
   const scope = { tenantId: run.tenantId, runId: run.runId };
+  const total = run.hashes.length;
   const journal = await context.open(values.journal, { write: true, create: true });
   try {
     if ((await journal.head(scope)) !== null) {
@@ -35,9 +45,9 @@ export async function importCommand(context: CommandContext): Promise<number> {
         details: { ...scope },
       });
     }
-    for (let start = 0; start < run.events.length; start += BATCH) {
-      context.progress(`importing ${run.runId}: ${start}/${run.events.length} events`);
-      const batch = run.events.slice(start, start + BATCH);
+    let start = 0;
+    for (const batch of readExportBatches(path, run, DEFAULT_MAX_EVENT_BYTES, { maxEvents: BATCH_EVENTS, maxBytes: BATCH_BYTES })) {
+      context.progress(`importing ${run.runId}: ${start}/${total} events`);
       const result = await journal.append(
         scope,
         start,
@@ -49,14 +59,15 @@ export async function importCommand(context: CommandContext): Promise<number> {
           details: { seq: differs.seq },
         });
       }
+      start += batch.length;
     }
     context.progressDone();
-    const summary = { ...scope, events: run.events.length, headHash: run.headHash, journal: journal.location };
-    context.io.stdout(
-      values.json
-        ? json(summary)
-        : `imported ${run.events.length} events of ${run.runId} (tenant ${run.tenantId}) into ${journal.location}; chain verified, head ${run.headHash.slice(0, 12)}\n`,
-    );
+    const summary = { ...scope, events: total, headHash: run.headHash, journal: journal.location };
+    if (values.json) context.out.json(summary);
+    else
+      context.out.lines([
+        `imported ${total} events of ${run.runId} (tenant ${run.tenantId}) into ${journal.location}; chain verified, head ${run.headHash.slice(0, 12)}`,
+      ]);
     return 0;
   } finally {
     await journal.close();

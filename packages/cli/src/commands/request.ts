@@ -4,7 +4,7 @@ import { reconstructRequest } from "@yoke/runtime";
 import type { CommandContext } from "../cli/context.js";
 import { usageError } from "../cli/exit-codes.js";
 import { parse, positiveInteger } from "../cli/parse.js";
-import { json, table } from "../format/text.js";
+import { table } from "../format/text.js";
 import { findRun } from "../inspect/load-run.js";
 
 export const REQUEST_USAGE = "yoke request <run> <turn> [--call N] [--bytes] [--tenant T] [--journal FILE] [--json]";
@@ -24,7 +24,7 @@ export async function requestCommand(context: CommandContext): Promise<number> {
     { min: 2, max: 2, usage: REQUEST_USAGE },
   );
   if (values.help) {
-    context.io.stdout(`usage: ${REQUEST_USAGE}\n`);
+    context.out.lines([`usage: ${REQUEST_USAGE}`]);
     return 0;
   }
   const turn = positiveInteger(positionals[1], "<turn>")!;
@@ -41,26 +41,24 @@ export async function requestCommand(context: CommandContext): Promise<number> {
       });
     }
     if (values.bytes) {
-      context.io.stdout(rebuilt.bytes);
+      context.out.exact(rebuilt.bytes);
       return 0;
     }
     const { manifest } = rebuilt;
     if (values.json) {
-      context.io.stdout(
-        json({
-          ...scope,
-          turn,
-          call,
-          compiledSeq: rebuilt.seq,
-          requestHash: rebuilt.requestHash,
-          matches: true,
-          bytes: rebuilt.bytes,
-          request: rebuilt.request,
-          manifest,
-          sourceSeqs: Object.fromEntries(rebuilt.sourceSeqs),
-          cutOutputs: rebuilt.cutOutputs,
-        }),
-      );
+      context.out.json({
+        ...scope,
+        turn,
+        call,
+        compiledSeq: rebuilt.seq,
+        requestHash: rebuilt.requestHash,
+        matches: true,
+        bytes: rebuilt.bytes,
+        request: rebuilt.request,
+        manifest,
+        sourceSeqs: Object.fromEntries(rebuilt.sourceSeqs),
+        cutOutputs: rebuilt.cutOutputs,
+      });
       return 0;
     }
     const allocation = manifest.allocation;
@@ -76,18 +74,17 @@ export async function requestCommand(context: CommandContext): Promise<number> {
       const why = [item.reason ?? "", ...cut].filter(Boolean).join("; ");
       return [item.id, item.kind, item.trust, item.section, item.decision, String(item.tokens), from === undefined ? "" : `#${from}`, why];
     });
-    context.io.stdout(
-      [
-        `run ${scope.runId} (tenant ${scope.tenantId}), turn ${turn}${call > 1 ? `, request ${call}` : ""}: compiled in event #${rebuilt.seq}`,
-        `request ${rebuilt.requestHash}: ${Buffer.byteLength(rebuilt.bytes, "utf8")} bytes rebuilt from the journal, SHA-256 matches the journaled hash`,
-        `model ${manifest.model}, ${manifest.messageCount} messages, ${manifest.tools.length} tools (${manifest.tools.map((tool) => tool.name).join(", ")}), tokenizer ${manifest.tokenizer.encoding} (${manifest.tokenizer.mode})`,
-        `tokens: ${allocation.used} used of ${allocation.contextWindow}, output reserve ${allocation.outputReserve}, mandatory ${allocation.mandatory}, free ${allocation.free}; by section: ${sections}`,
-        `stable prefix: ${manifest.stablePrefix.messages} messages (${manifest.stablePrefix.bytes} bytes)`,
-        "",
-      ].join("\n"),
-    );
-    context.io.stdout(table([["ITEM", "KIND", "TRUST", "SECTION", "DECISION", "TOKENS", "FROM", "WHY"], ...rows]));
-    context.io.stdout("\n(the request bytes: yoke request <run> <turn> --bytes)\n");
+    context.out.lines([
+      `run ${scope.runId} (tenant ${scope.tenantId}), turn ${turn}${call > 1 ? `, request ${call}` : ""}: compiled in event #${rebuilt.seq}`,
+      `request ${rebuilt.requestHash}: ${Buffer.byteLength(rebuilt.bytes, "utf8")} bytes rebuilt from the journal, SHA-256 matches the journaled hash`,
+      `model ${manifest.model}, ${manifest.messageCount} messages, ${manifest.tools.length} tools (${manifest.tools.map((tool) => tool.name).join(", ")}), tokenizer ${manifest.tokenizer.encoding} (${manifest.tokenizer.mode})`,
+      `tokens: ${allocation.used} used of ${allocation.contextWindow}, output reserve ${allocation.outputReserve}, mandatory ${allocation.mandatory}, free ${allocation.free}; by section: ${sections}`,
+      `stable prefix: ${manifest.stablePrefix.messages} messages (${manifest.stablePrefix.bytes} bytes)`,
+      "",
+      ...table([["ITEM", "KIND", "TRUST", "SECTION", "DECISION", "TOKENS", "FROM", "WHY"], ...rows]),
+      "",
+      "(the request bytes: yoke request <run> <turn> --bytes)",
+    ]);
     return 0;
   } finally {
     await journal.close();

@@ -6,7 +6,6 @@ import type { Harness } from "@yoke/runtime";
 import type { CommandContext } from "../cli/context.js";
 import { usageError } from "../cli/exit-codes.js";
 import { parse } from "../cli/parse.js";
-import { json } from "../format/text.js";
 import { findRun } from "../inspect/load-run.js";
 
 export const RESUME_USAGE = "yoke resume <run> --harness <module> [--tenant T] [--journal FILE] [--json]";
@@ -67,10 +66,10 @@ async function loadFactory(path: string): Promise<HarnessFactory> {
 export async function resumeCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, { harness: { type: "string" } }, { min: 1, max: 1, usage: RESUME_USAGE });
   if (values.help) {
-    context.io.stdout(`usage: ${RESUME_USAGE}\n`);
+    context.out.lines([`usage: ${RESUME_USAGE}`]);
     return 0;
   }
-  if (values.harness === undefined) throw usageError(`--harness <module> is required\nusage: ${RESUME_USAGE}`);
+  if (values.harness === undefined) throw usageError("--harness <module> is required", RESUME_USAGE);
   const factory = await loadFactory(values.harness);
   const journal = await context.open(values.journal, { write: true });
   try {
@@ -82,11 +81,11 @@ export async function resumeCommand(context: CommandContext): Promise<number> {
     const result = (await harness.resume(scope.runId)) as ResumeResult;
     const turns = result.state?.turns;
     if (values.json) {
-      context.io.stdout(json({ ...scope, outcome: result.outcome ?? null, waiting: result.waiting ?? null, turns: turns ?? null }));
+      context.out.json({ ...scope, outcome: result.outcome ?? null, waiting: result.waiting ?? null, turns: turns ?? null });
     } else if (result.outcome) {
-      context.io.stdout(`run ${scope.runId}: ${result.outcome.status}${turns === undefined ? "" : ` after ${turns} turns`}\n`);
+      context.out.lines([`run ${scope.runId}: ${result.outcome.status}${turns === undefined ? "" : ` after ${turns} turns`}`]);
     } else {
-      context.io.stdout(`run ${scope.runId}: waits (${result.waiting?.kind ?? "unknown"})${result.waiting?.reason ? `: ${result.waiting.reason}` : ""}\n`);
+      context.out.lines([`run ${scope.runId}: waits (${result.waiting?.kind ?? "unknown"})${result.waiting?.reason ? `: ${result.waiting.reason}` : ""}`]);
     }
     return 0;
   } finally {

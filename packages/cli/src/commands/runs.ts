@@ -3,7 +3,7 @@ import type { RunStatus } from "../inspect/run-view.js";
 import type { CommandContext } from "../cli/context.js";
 import { usageError } from "../cli/exit-codes.js";
 import { parse, positiveInteger } from "../cli/parse.js";
-import { json, table, time } from "../format/text.js";
+import { table, time } from "../format/text.js";
 import { clip } from "../inspect/clip.js";
 
 export const RUNS_USAGE = "yoke runs [--tenant T] [--status running|waiting|failed|finished] [--outcome O] [--limit N] [--journal FILE] [--json]";
@@ -17,7 +17,7 @@ export async function runsCommand(context: CommandContext): Promise<number> {
     { min: 0, max: 0, usage: RUNS_USAGE },
   );
   if (values.help) {
-    context.io.stdout(`usage: ${RUNS_USAGE}\n`);
+    context.out.lines([`usage: ${RUNS_USAGE}`]);
     return 0;
   }
   const status = values.status as RunStatus | undefined;
@@ -32,11 +32,11 @@ export async function runsCommand(context: CommandContext): Promise<number> {
       ...(limit === undefined ? {} : { limit }),
     });
     if (values.json) {
-      context.io.stdout(json({ journal: journal.location, runs }));
+      context.out.json({ journal: journal.location, runs });
       return 0;
     }
     if (runs.length === 0) {
-      context.io.stdout(`no runs in ${journal.location}\n`);
+      context.out.lines([`no runs in ${journal.location}`]);
       return 0;
     }
     const rows = runs.map((run) => [
@@ -49,7 +49,7 @@ export async function runsCommand(context: CommandContext): Promise<number> {
       time(run.lastEventAt),
       clip(run.task, 50),
     ]);
-    context.io.stdout(table([["TENANT", "RUN", "STATUS", "TURNS", "EVENTS", "STARTED", "LAST EVENT", "TASK"], ...rows]));
+    context.out.lines(table([["TENANT", "RUN", "STATUS", "TURNS", "EVENTS", "STARTED", "LAST EVENT", "TASK"], ...rows]));
     return 0;
   } finally {
     await journal.close();

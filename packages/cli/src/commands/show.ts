@@ -4,7 +4,6 @@ import type { CommandContext } from "../cli/context.js";
 import { EXIT } from "../cli/exit-codes.js";
 import { parse } from "../cli/parse.js";
 import { showText } from "../format/show-text.js";
-import { json } from "../format/text.js";
 import { inspectRun } from "../inspect/inspect-run.js";
 import { findRun } from "../inspect/load-run.js";
 import { readRun } from "../inspect/read-run.js";
@@ -12,13 +11,13 @@ import { readRun } from "../inspect/read-run.js";
 export const SHOW_USAGE = "yoke show <run> [--tenant T] [--events] [--journal FILE] [--json]";
 
 /** The budget report of @yoke/budget over the run's events, or nothing when it has no budget (or the events do not fold). */
-function budgetText(events: readonly JournalEvent[]): string {
+function budgetText(events: readonly JournalEvent[]): string[] {
   try {
     const parsed: YokeEvent[] = events.map((event) => parseYokeEvent(event));
-    if (!parsed.some((event) => event.type === "budget.opened")) return "";
-    return `\nbudget report:\n${formatBudgetReport(budgetReport(parsed))}\n`;
+    if (!parsed.some((event) => event.type === "budget.opened")) return [];
+    return ["", "budget report:", ...formatBudgetReport(budgetReport(parsed)).split("\n")];
   } catch {
-    return "";
+    return [];
   }
 }
 
@@ -26,7 +25,7 @@ function budgetText(events: readonly JournalEvent[]): string {
 export async function showCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, { events: { type: "boolean", default: false } }, { min: 1, max: 1, usage: SHOW_USAGE });
   if (values.help) {
-    context.io.stdout(`usage: ${SHOW_USAGE}\n`);
+    context.out.lines([`usage: ${SHOW_USAGE}`]);
     return 0;
   }
   const journal = await context.open(values.journal);
@@ -38,7 +37,8 @@ export async function showCommand(context: CommandContext): Promise<number> {
     context.progressDone();
     const verification = await journal.verify(scope);
     const view = inspectRun(events, { verification });
-    context.io.stdout(values.json ? json(view) : showText(view, { events: values.events }) + budgetText(events));
+    if (values.json) context.out.json(view);
+    else context.out.lines([...showText(view, { events: values.events }), ...budgetText(events)]);
     return verification.ok ? EXIT.ok : EXIT.checkFailed;
   } finally {
     await journal.close();

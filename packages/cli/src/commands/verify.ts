@@ -2,7 +2,6 @@ import type { RunScope, VerifyResult } from "@yoke/protocol";
 import type { CommandContext } from "../cli/context.js";
 import { EXIT } from "../cli/exit-codes.js";
 import { parse } from "../cli/parse.js";
-import { json } from "../format/text.js";
 import { findRun } from "../inspect/load-run.js";
 import { short } from "../inspect/clip.js";
 
@@ -12,7 +11,7 @@ export const VERIFY_USAGE = "yoke verify [<run>] [--tenant T] [--journal FILE] [
 export async function verifyCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, {}, { min: 0, max: 1, usage: VERIFY_USAGE });
   if (values.help) {
-    context.io.stdout(`usage: ${VERIFY_USAGE}\n`);
+    context.out.lines([`usage: ${VERIFY_USAGE}`]);
     return 0;
   }
   const journal = await context.open(values.journal);
@@ -34,16 +33,16 @@ export async function verifyCommand(context: CommandContext): Promise<number> {
     context.progressDone();
     const broken = results.filter((entry) => !entry.result.ok).length;
     if (values.json) {
-      context.io.stdout(json({ journal: journal.location, ok: broken === 0, runs: results.map(({ result, ...scope }) => ({ ...scope, ...result })) }));
+      context.out.json({ journal: journal.location, ok: broken === 0, runs: results.map(({ result, ...scope }) => ({ ...scope, ...result })) });
     } else {
-      for (const { tenantId, runId, result } of results) {
-        context.io.stdout(
+      context.out.lines([
+        ...results.map(({ tenantId, runId, result }) =>
           result.ok
-            ? `ok      ${tenantId} ${runId}: ${result.events} events, head ${short(result.headHash)}\n`
-            : `BROKEN  ${tenantId} ${runId}: first bad seq ${result.firstBadSeq} (${result.reason}): ${result.message}\n`,
-        );
-      }
-      context.io.stdout(`${results.length} run${results.length === 1 ? "" : "s"} verified, ${broken} broken\n`);
+            ? `ok      ${tenantId} ${runId}: ${result.events} events, head ${short(result.headHash)}`
+            : `BROKEN  ${tenantId} ${runId}: first bad seq ${result.firstBadSeq} (${result.reason}): ${result.message}`,
+        ),
+        `${results.length} run${results.length === 1 ? "" : "s"} verified, ${broken} broken`,
+      ]);
     }
     return broken === 0 ? EXIT.ok : EXIT.checkFailed;
   } finally {

@@ -1,7 +1,6 @@
 import type { CommandContext } from "../cli/context.js";
 import { usageError } from "../cli/exit-codes.js";
 import { parse } from "../cli/parse.js";
-import { json } from "../format/text.js";
 import { startViewer } from "../viewer/index.js";
 
 export const VIEW_USAGE = "yoke view [<run>] [--port N] [--journal FILE] [--json]";
@@ -27,7 +26,7 @@ function untilSignal(): Promise<void> {
 export async function viewCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, { port: { type: "string" } }, { min: 0, max: 1, usage: VIEW_USAGE });
   if (values.help) {
-    context.io.stdout(`usage: ${VIEW_USAGE}\n`);
+    context.out.lines([`usage: ${VIEW_USAGE}`]);
     return 0;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
@@ -38,9 +37,8 @@ export async function viewCommand(context: CommandContext): Promise<number> {
     const stopped = (context.io.stopSignal ?? untilSignal)();
     const viewer = await startViewer({ journal, port, ...(positionals[0] === undefined ? {} : { runId: positionals[0] }) });
     try {
-      context.io.stdout(
-        values.json ? json({ url: viewer.url, journal: journal.location }) : `yoke view: ${viewer.url} (${journal.location}); Ctrl-C stops it\n`,
-      );
+      if (values.json) context.out.json({ url: viewer.url, journal: journal.location });
+      else context.out.lines([`yoke view: ${viewer.url} (${journal.location}); Ctrl-C stops it`]);
       await stopped;
     } finally {
       await viewer.close();

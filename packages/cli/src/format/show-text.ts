@@ -96,8 +96,8 @@ function turn(entry: TurnView, view: RunView, actions: ReadonlyMap<string, Actio
   return lines;
 }
 
-/** `yoke show` in text: the header, one block per turn, then run-level records and (with `events`) the event timeline. */
-export function showText(view: RunView, options: { events: boolean }): string {
+/** `yoke show` in text, as lines: the header, one block per turn, then run-level records and (with `events`) the event timeline. */
+export function showText(view: RunView, options: { events: boolean }): string[] {
   const { header } = view;
   const outcome = header.outcome ? `${header.outcome.status}${"reason" in header.outcome ? `: ${clip(header.outcome.reason, 70)}` : ""}` : header.status;
   const lines = [
@@ -130,5 +130,5 @@ export function showText(view: RunView, options: { events: boolean }): string {
     lines.push("", "events:");
     for (const entry of view.timeline) lines.push(`  #${String(entry.seq).padStart(4)}  ${entry.type.padEnd(24)} ${entry.summary}`);
   }
-  return `${lines.join("\n")}\n`;
+  return lines;
 }

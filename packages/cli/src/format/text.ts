@@ -1,3 +1,5 @@
+import { escapeTerminal } from "./terminal.js";
+
 /** A journal time (ms since the epoch, the writer's clock) as ISO 8601. */
 export function time(at: number): string {
   return Number.isFinite(at) && at > 0 ? new Date(at).toISOString() : "-";
@@ -9,13 +11,14 @@ export function money(amount: number | undefined, currency: string | undefined):
   return `${currency ?? ""} ${(amount / 1_000_000).toFixed(6)}`.trim();
 }
 
-/** Rows as left-aligned columns. */
-export function table(rows: readonly (readonly string[])[]): string {
+/** Rows as left-aligned columns, one line each. Widths count UTF-16 units of the escaped cells, as the terminal shows them. */
+export function table(rows: readonly (readonly string[])[]): string[] {
+  rows = rows.map((row) => row.map(escapeTerminal));
   const widths: number[] = [];
   for (const row of rows) {
     for (const [index, cell] of row.entries()) widths[index] = Math.max(widths[index] ?? 0, cell.length);
   }
-  return `${rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index]!))).join("  ")).join("\n")}\n`;
+  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index]!))).join("  "));
 }
 
 /** JSON for `--json`: one document, newline-terminated. */

@@ -6,6 +6,7 @@ import { PAGE_CSS } from "./assets/page-css.js";
 import { PAGE_HTML } from "./assets/page-html.js";
 import { PAGE_JS } from "./assets/page-js.js";
 import type { TenantListing } from "../inspect/list-runs.js";
+import { boundedBody } from "./bounded-json.js";
 import { createViewerData, type ViewerData } from "./viewer-data.js";
 
 /** The only host the viewer binds: it serves journal contents, so never beyond this machine. */
@@ -53,7 +54,9 @@ const ASSETS: Readonly<Record<string, { readonly type: string; readonly body: st
 /**
  * Starts the read-only run viewer: a small HTTP server on 127.0.0.1 serving one page and a JSON
  * API over `journal` (runs list, one run's inspected view with its chain verification, raw
- * events page by page). It answers GET (and HEAD) only; anything else is 405. Journal contents
+ * events page by page, one event's text slice by slice). No answer is larger than
+ * MAX_RESPONSE_BYTES (1 MiB): pages end before it, and what still does not fit is sent cut
+ * (`cut: true`), with the whole of an event at `/api/runs/<tenant>/<run>/events/<seq>?offset=N`. It answers GET (and HEAD) only; anything else is 405. Journal contents
  * reach the page as JSON and are shown as text, never as HTML.
  *
  * @example
@@ -163,19 +166,22 @@ async function handle(data: ViewerData, request: IncomingMessage, response: Serv
   if (route.kind === "runs") body = { runs: await data.runs() };
   else if (route.kind === "run") body = await data.run(route.scope);
   else if (route.kind === "turns") body = await data.turns(route.scope, intParam(url, "from", 0));
+  else if (route.kind === "event") body = await data.eventText(route.scope, route.seq, intParam(url, "offset", 0));
   else body = await data.events(route.scope, intParam(url, "from", 0), intParam(url, "limit", 200));
-  send(response, 200, "application/json; charset=utf-8", JSON.stringify(body), {}, method === "HEAD");
+  // Every answer passes the one bound (MAX_RESPONSE_BYTES), whatever produced it.
+  send(response, 200, "application/json; charset=utf-8", boundedBody(body), {}, method === "HEAD");
 }
 
 type ApiRoute =
   | { readonly kind: "runs" }
   | { readonly kind: "run"; readonly scope: { tenantId: string; runId: string } }
   | { readonly kind: "turns"; readonly scope: { tenantId: string; runId: string } }
-  | { readonly kind: "events"; readonly scope: { tenantId: string; runId: string } };
+  | { readonly kind: "events"; readonly scope: { tenantId: string; runId: string } }
+  | { readonly kind: "event"; readonly scope: { tenantId: string; runId: string }; readonly seq: number };
 
 function apiRoute(pathname: string): ApiRoute | undefined {
   if (pathname === "/api/runs") return { kind: "runs" };
-  const match = /^\/api\/runs\/([^/]+)\/([^/]+)(?:\/(turns|events))?$/.exec(pathname);
+  const match = /^\/api\/runs\/([^/]+)\/([^/]+)(?:\/(turns|events)(?:\/(0|[1-9]\d{0,14}))?)?$/.exec(pathname);
   if (match === null) return undefined;
   let scope: { tenantId: string; runId: string };
   try {
@@ -183,6 +189,7 @@ function apiRoute(pathname: string): ApiRoute | undefined {
   } catch {
     return undefined;
   }
+  if (match[4] !== undefined) return match[3] === "events" ? { kind: "event", scope, seq: Number(match[4]) } : undefined;
   return { kind: match[3] === "turns" ? "turns" : match[3] === "events" ? "events" : "run", scope };
 }
 

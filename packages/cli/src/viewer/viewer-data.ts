@@ -1,15 +1,18 @@
-import type { JournalEvent, JournalV1, RunScope } from "@yoke/protocol";
+import { YokeError, canonicalJson, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
 import { inspectRun } from "../inspect/inspect-run.js";
 import { listRuns, type TenantListing } from "../inspect/list-runs.js";
 import { findRun } from "../inspect/load-run.js";
 import { readRun } from "../inspect/read-run.js";
 import type { ActionView, BudgetView, RunSummary, RunView, TimelineEntry, TurnView } from "../inspect/run-view.js";
+import { MAX_RESPONSE_BYTES, fitJson, jsonBytes, sliceText } from "./bounded-json.js";
 
 /** Raw events per page at most: a page of the raw log stays small whatever the run's size. */
 export const MAX_EVENTS_PAGE = 500;
 /** A page of turns ends after this many turns, or once it holds this many actions (at least one turn). */
 export const MAX_TURNS_PAGE = 20;
 export const MAX_ACTIONS_PAGE = 64;
+/** What a page's items may take of a response: the rest is its envelope (from, next, total). */
+const PAGE_BYTES = MAX_RESPONSE_BYTES - 1_024;
 /** Runs whose events and run model stay in memory between requests. */
 const CACHED_RUNS = 8;
 
@@ -56,12 +59,30 @@ export interface TurnsPage {
   readonly actions: readonly ActionView[];
 }
 
-/** A page of the raw log: the events from `from`, each with its one-line summary. */
+/**
+ * A page of the raw log: the events from `from` to `next`, each with its one-line summary. A
+ * page ends after `limit` events or before its JSON would pass MAX_RESPONSE_BYTES (it always
+ * holds one event). An event too large for a response alone comes with its data cut and `cut`
+ * set: its whole canonical JSON is read in slices from `eventText`.
+ */
 export interface EventsPage {
   readonly from: number;
+  /** Where the next page starts (`total` after the last). */
+  readonly next: number;
   /** How many events may be paged through (those before the first bad one when the chain breaks). */
   readonly total: number;
-  readonly events: readonly (JournalEvent & { readonly summary: string | undefined })[];
+  readonly events: readonly (JournalEvent & { readonly summary: string | undefined; readonly cut?: { readonly bytes: number } })[];
+}
+
+/** A slice of one event's canonical JSON (UTF-8 `offset` up to `next`), to read an event too large for one response. */
+export interface EventTextSlice {
+  readonly seq: number;
+  readonly offset: number;
+  /** Where the next slice starts; null after the last. */
+  readonly next: number | null;
+  /** The bytes of the event's whole canonical JSON. */
+  readonly bytes: number;
+  readonly text: string;
 }
 
 /** What the viewer's JSON API answers, read from one journal. */
@@ -70,6 +91,7 @@ export interface ViewerData {
   run(scope: RunScope): Promise<RunPayload>;
   turns(scope: RunScope, from: number): Promise<TurnsPage>;
   events(scope: RunScope, from: number, limit: number): Promise<EventsPage>;
+  eventText(scope: RunScope, seq: number, offset: number): Promise<EventTextSlice>;
   findRun(runId: string): Promise<RunScope>;
 }
 
@@ -119,6 +141,7 @@ function payloadOf(scope: RunScope, inspected: number, view: RunView): RunPayloa
 export function createViewerData(journal: JournalV1 & Partial<TenantListing>): ViewerData {
   const cache = new Map<string, Loaded>();
   const key = (scope: RunScope) => `${scope.tenantId}\u0000${scope.runId}`;
+  let text: { readonly key: string; readonly bytes: Buffer } | undefined;
 
   async function load(scope: RunScope): Promise<Loaded> {
     const head = await journal.head(scope);
@@ -153,11 +176,16 @@ export function createViewerData(journal: JournalV1 & Partial<TenantListing>): V
       const turns: TurnView[] = [];
       let actionCount = 0;
       let next = from;
+      let bytes = 0;
       while (next < view.turns.length && turns.length < MAX_TURNS_PAGE) {
         const turn = view.turns[next]!;
         if (turns.length > 0 && actionCount + turn.actionIds.length > MAX_ACTIONS_PAGE) break;
+        // A turn too large for a response alone is sent alone (the server cuts its long values).
+        const size = jsonBytes(turn) + turn.actionIds.reduce((sum, id) => sum + jsonBytes(actions.get(id)) + 1, 1);
+        if (turns.length > 0 && bytes + size > PAGE_BYTES) break;
         turns.push(turn);
         actionCount += turn.actionIds.length;
+        bytes += size;
         next++;
       }
       const pageActions = turns.flatMap((turn) => turn.actionIds.map((id) => actions.get(id)).filter((action): action is ActionView => action !== undefined));
@@ -167,9 +195,38 @@ export function createViewerData(journal: JournalV1 & Partial<TenantListing>): V
       const { events, view } = await load(scope);
       const timeline: readonly TimelineEntry[] = view.timeline;
       const to = Math.min(events.length, from + Math.min(Math.max(limit, 1), MAX_EVENTS_PAGE));
-      const page = events.slice(from, to).map((event, index) => ({ ...event, summary: timeline[from + index]?.summary }));
-      return { from, total: events.length, events: page };
+      const page: EventsPage["events"][number][] = [];
+      let bytes = 0;
+      for (let seq = from; seq < to; seq++) {
+        const entry = { ...events[seq]!, summary: timeline[seq]?.summary };
+        const size = jsonBytes(entry) + 1;
+        if (page.length > 0 && bytes + size > PAGE_BYTES) break;
+        page.push(size > PAGE_BYTES ? cutEvent(entry) : entry);
+        bytes += size;
+      }
+      return { from, next: Math.min(events.length, from + page.length), total: events.length, events: page };
+    },
+    async eventText(scope, seq, offset) {
+      const { events, hash } = await load(scope);
+      const event = events[seq];
+      if (event === undefined) throw new YokeError("RUN_NOT_FOUND", `run ${scope.runId} has no event ${seq} to show`, { details: { seq } });
+      // One event's text is kept between slices: reading a large event costs one serialization.
+      if (text?.key !== `${key(scope)}\u0000${hash}\u0000${seq}`)
+        text = { key: `${key(scope)}\u0000${hash}\u0000${seq}`, bytes: Buffer.from(canonicalJson(event), "utf8") };
+      if (offset > text.bytes.length)
+        throw new YokeError("CONFIG_INVALID", `offset ${offset} is past the event's ${text.bytes.length} bytes`, { details: { offset } });
+      const slice = sliceText(text.bytes, offset);
+      return { seq, offset, next: slice.next, bytes: text.bytes.length, text: slice.text };
     },
     findRun: (runId) => findRun(journal, runId),
   };
+}
+
+/** An event too large for a response alone: its data cut to fit, and the size of its whole text. */
+function cutEvent(entry: JournalEvent & { readonly summary: string | undefined }): EventsPage["events"][number] {
+  const { summary: _summary, ...event } = entry;
+  const bytes = Buffer.byteLength(canonicalJson(event), "utf8");
+  const room = PAGE_BYTES - jsonBytes({ ...entry, data: null, cut: { bytes } });
+  const data = fitJson(entry.data, room).value;
+  return { ...entry, data: (data ?? {}) as JournalEvent["data"], cut: { bytes } };
 }

@@ -1,4 +1,4 @@
-import { YokeError, type YokeEventDraft } from "@yoke/protocol";
+import { YokeError, reduceRun, type JournalEvent, type YokeEventDraft } from "@yoke/protocol";
 import type { ModelCallFailure } from "../model-call.js";
 import { commit, redacted, typedStored, type RunContext } from "../run-context.js";
 
@@ -61,17 +61,23 @@ export async function commitModelFailure(context: RunContext, drafts: readonly Y
  * stopped; the run stays resumable from its phase. Nothing is written when the run was
  * cancelled, when the error came from the journal or the run's ownership (another writer may
  * own the run), when this harness's request differs from the journaled one (REQUEST_MISMATCH), when it is already journaled, or when the live state no longer matches the
- * journal (a fold or append of this process failed). A failure to journal it is logged; the
- * caller rethrows the original error either way.
+ * journal (a fold or append of this process failed), unless the journal refused that append
+ * whole (an event over its maxEventBytes): then `run.failed` follows the journal's last event.
+ * A failure to journal it is logged; the caller rethrows the original error either way.
  */
 export async function journalRunFailure(context: RunContext, error: unknown): Promise<void> {
   if (context.signal?.aborted) return;
   if (typeof error === "object" && error !== null && journaled.has(error)) return;
   if (YokeError.isInstance(error) && UNJOURNALED.has(error.code)) return;
   const { fold } = context;
-  if (fold.failure !== undefined) return;
+  const failure = fold.failure;
+  const refusedAt = failure !== undefined && failure.error === error ? failure.journalLength : undefined;
+  if (failure !== undefined && refusedAt === undefined) return;
   try {
-    if (fold.staged !== undefined) {
+    if (refusedAt !== undefined) {
+      await appendAfterRefusal(context, error, refusedAt);
+      if (typeof error === "object" && error !== null) journaled.add(error);
+    } else if (fold.staged !== undefined) {
       // Drafts folded ahead of an append that will not happen: the journal ends where they begin.
       const [draft] = redacted(context, [runFailedDraft(context, error)]) as [YokeEventDraft];
       const { fromSeq } = fold.staged;
@@ -90,4 +96,30 @@ export async function journalRunFailure(context: RunContext, error: unknown): Pr
   } catch (journalError) {
     context.logger.warn({ code: YokeError.isInstance(journalError) ? journalError.code : "INTERNAL" }, "could not journal run.failed");
   }
+}
+
+/**
+ * `run.failed` at `journalLength`, where the journal ends after refusing an append whole. The
+ * live state ran ahead of it (the refused drafts were folded), so the turn the failure names
+ * is the one of the journal's own events, folded again from the journal.
+ */
+async function appendAfterRefusal(context: RunContext, error: unknown, journalLength: number): Promise<void> {
+  const events: JournalEvent[] = [];
+  for await (const event of context.deps.journal.read(context.scope, { toSeq: journalLength })) events.push(event);
+  const turnId = reduceRun(events).currentTurnId;
+  const { turnId: _ahead, ...data } = runFailedDraft(context, error).data as { turnId?: string } & Record<string, unknown>;
+  const draft = {
+    type: "run.failed",
+    at: context.deps.clock.now(),
+    causationId: turnId ?? null,
+    data: { ...(turnId === undefined ? {} : { turnId }), ...data },
+  } as YokeEventDraft;
+  const [redactedDraft] = redacted(context, [draft]) as [YokeEventDraft];
+  const appended = await context.deps.journal.append(
+    context.scope,
+    journalLength,
+    [redactedDraft],
+    context.lease === undefined ? undefined : { lease: context.lease.current() },
+  );
+  if (context.deps.onEvent) for (const event of appended.events) context.deps.onEvent(typedStored(redactedDraft, event));
 }

@@ -4,7 +4,9 @@
 // offer no way to set markup. Long runs render lazily: turns in pages as the reader scrolls,
 // manifests and raw payloads when their <details> opens, raw events one page at a time.
 // (Kept free of backquotes and dollar-brace so it can live in this string.)
-export const PAGE_JS = String.raw`"use strict";
+import { PAGE_JS_EVENTS } from "./page-js-events.js";
+
+const PAGE_JS_MAIN = String.raw`"use strict";
 (function () {
   var TURNS_PER_PAGE = 40;
   var EVENTS_PER_PAGE = 100;
@@ -53,6 +55,8 @@ export const PAGE_JS = String.raw`"use strict";
     if (typeof value !== "number" || !isFinite(value)) return "–";
     try { return new Date(value).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z"); } catch (error) { return String(value); }
   }
+  // The server keeps every answer under 1 MiB: what did not fit arrives cut, and says so.
+  function cutNote(what) { return el("p", { className: "muted", "data-cut": "true" }, what + ": some long values were cut to keep each answer under 1 MiB; the raw events hold them whole."); }
   function badge(text, tone) { return el("span", { className: "badge" + (tone ? " " + tone : "") }, text); }
   function toneOf(status) {
     var text = String(status || "");
@@ -199,6 +203,7 @@ export const PAGE_JS = String.raw`"use strict";
     app.appendChild(el("h1", null, "Run ", el("span", { className: "mono" }, payload.runId)));
     app.appendChild(tabs(payload.tenantId, payload.runId, "timeline"));
     app.appendChild(chainBanner(view.chain, payload));
+    if (payload.cut) app.appendChild(cutNote("this run"));
     app.appendChild(runFacts(payload, header));
     app.appendChild(usagePanel(view));
     var index = list(view.turns);
@@ -221,6 +226,7 @@ export const PAGE_JS = String.raw`"use strict";
         var actions = {};
         list(page.actions).forEach(function (action) { actions[action.actionId] = action; });
         var fragment = document.createDocumentFragment();
+        if (page.cut) fragment.appendChild(cutNote("these turns"));
         list(page.turns).forEach(function (turn) {
           if (!shownTurn(turn)) return;
           fragment.appendChild(turnCard(turn, actions));
@@ -520,40 +526,12 @@ export const PAGE_JS = String.raw`"use strict";
     return wrap.firstChild ? wrap : null;
   }
 
-  // --- raw events, page by page -----------------------------------------------------------
-  function showEvents(tenantId, runId, from) {
-    var mine = generation;
-    crumb.textContent = tenantId + " / " + runId + " / events";
-    document.title = runId + " events · Yoke";
-    clear(app);
-    app.appendChild(el("p", { className: "muted" }, "Loading events…"));
-    getJson("/api/runs/" + runPath(tenantId, runId) + "/events?from=" + from + "&limit=" + EVENTS_PER_PAGE).then(function (page) {
-      if (mine !== generation) return;
-      clear(app);
-      app.appendChild(el("h1", null, "Run ", el("span", { className: "mono" }, runId)));
-      app.appendChild(tabs(tenantId, runId, "events"));
-      var base = "#/run/" + runPath(tenantId, runId) + "/events?from=";
-      function pager() {
-        return el("div", { className: "pager" },
-          from > 0 ? el("a", { href: base + Math.max(0, from - EVENTS_PER_PAGE) }, "← previous") : el("span", { className: "muted" }, "← previous"),
-          el("span", null, "events " + (page.events.length ? "#" + from + "–#" + (from + page.events.length - 1) : "none") + " of " + fmtNumber(page.total)),
-          from + EVENTS_PER_PAGE < page.total ? el("a", { href: base + (from + EVENTS_PER_PAGE) }, "next →") : el("span", { className: "muted" }, "next →"));
-      }
-      app.appendChild(pager());
-      var tbody = el("tbody");
-      list(page.events).forEach(function (event) {
-        tbody.appendChild(el("tr", { "data-seq": String(event.seq) },
-          el("td", { className: "num mono" }, "#" + event.seq),
-          el("td", { className: "mono" }, event.type),
-          el("td", null, fmtTime(event.at)),
-          el("td", null, event.summary || "", lazyDetails("data", function () { return pre(event.data); }))));
-      });
-      app.appendChild(el("table", { id: "events" }, el("thead", null, el("tr", null, el("th", { className: "num" }, "seq"), el("th", null, "type"), el("th", null, "at"), el("th", null, "summary and data"))), tbody));
-      app.appendChild(pager());
-    }).catch(function (error) { if (mine === generation) showError(error); });
-  }
+`;
 
-  window.addEventListener("hashchange", route);
+const PAGE_JS_START = `  window.addEventListener("hashchange", route);
   route();
 })();
 `;
+
+/** The viewer page's script: the main part, the raw-events view, and the start. */
+export const PAGE_JS = PAGE_JS_MAIN + PAGE_JS_EVENTS + PAGE_JS_START;

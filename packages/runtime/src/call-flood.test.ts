@@ -1,4 +1,5 @@
-import { parseYokeEvent, type ModelRequest } from "@yoke/protocol";
+import { createMemoryJournal } from "@yoke/journal";
+import { YokeError, parseYokeEvent, type JournalV1, type ModelRequest } from "@yoke/protocol";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -24,9 +25,9 @@ function pairing(request: ModelRequest) {
   return { calls, results };
 }
 
-async function flood(count: number, id?: (n: number) => string) {
+async function flood(count: number, id?: (n: number) => string, store?: JournalV1) {
   const model = createScriptedModel([probes(count, id), say("done")]);
-  const { harness, journal } = rig([], { provider: model, tools: [probe] });
+  const { harness, journal } = rig([], { provider: model, tools: [probe], ...(store === undefined ? {} : { journal: store }) });
   const { runId, outcome } = await harness.start("look at everything");
   model.assertConsumed();
   const events = (await readAll(journal, runId)).map(parseYokeEvent);
@@ -51,13 +52,35 @@ describe("a flood of tool calls in one response", () => {
     );
   });
 
+  it("a response too large for the journal's maxEventBytes: the start fails JOURNAL_EVENT_TOO_LARGE, run.failed journaled, nothing run", async () => {
+    const ran: number[] = [];
+    const counted = defineTool({
+      ...probe,
+      execute: async ({ n }: { n: number }) => {
+        ran.push(n);
+        return `item ${n}`;
+      },
+    });
+    const model = createScriptedModel([probes(20_000, (n) => `call_${n}_${"x".repeat(500)}`), say("done")]);
+    const { harness, journal } = rig([], { provider: model, tools: [counted] });
+    const error = await harness.start("look at everything", { runId: "run_flood" }).catch((caught: unknown) => caught);
+    expect(YokeError.hasCode(error, "JOURNAL_EVENT_TOO_LARGE")).toBe(true);
+    expect(ran).toEqual([]);
+    const events = (await readAll(journal, "run_flood")).map(parseYokeEvent);
+    expect(events.some((event) => event.type === "model.responded")).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "run.failed", data: { code: "JOURNAL_EVENT_TOO_LARGE" } });
+  });
+
   it("the next request does not grow with the flood: 100, 2,000 or 20,000 calls cost it the same, however long the ids", async () => {
     for (const [count, id] of [
       [2_000, undefined],
       [20_000, (n: number) => `call_${n}_${"x".repeat(500)}`],
     ] as const) {
-      const small = await flood(100, id);
-      const large = await flood(count, id);
+      // 20,000 calls with 500-character ids make a 12 MB response: over the journal's default
+      // maxEventBytes (8 MiB; that refusal is the next test), so this store takes larger events.
+      const store = () => createMemoryJournal({ maxEventBytes: 32 * 1024 * 1024 });
+      const small = await flood(100, id, store());
+      const large = await flood(count, id, store());
       expect(large.outcome).toEqual({ status: "completed" });
       // Only the numbers in the answer differ (and the quoted last id, clipped): nothing scales with the count.
       expect(Math.abs(large.bytes - small.bytes)).toBeLessThan(100);

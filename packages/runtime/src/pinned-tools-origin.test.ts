@@ -25,7 +25,7 @@ describe("remote tool descriptions are untrusted content on every transport", ()
     const source = createStaticToolSource({ origin, tools: [LOOKUP], handler: () => "a word" });
     const registry = createToolRegistry({ tools: [echoTool] });
     await registry.addSource(source, { trustDomain: "third-party", tools: { lookup: { sideEffect: "none" } } });
-    const seen: { lookup?: string; echo?: string } = {};
+    const seen: { lookup?: string | undefined; echo?: string | undefined } = {};
     const { harness, model } = rig(
       [
         (request) => {

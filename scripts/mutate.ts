@@ -36,6 +36,38 @@ export const TARGETS: Record<string, readonly string[]> = {
     "src/lease-rules.ts",
     "src/sqlite-leases.ts",
   ],
+  // Issue 33: the packages whose mutants had been tried by hand only.
+  // The run span's status and attributes from the journal (a failed run must never export as a normal span).
+  otel: ["src/run-spans.ts", "src/span-observer.ts"],
+  // Pinning, drift and re-admission of tool revisions, discovery, the digests a run pins.
+  "tool-registry": ["src/changes.ts", "src/digests.ts", "src/discovery.ts", "src/readmission.ts", "src/registry.ts", "src/remote-tool.ts", "src/sources.ts"],
+  // MCP sources: error mapping (unknown outcome vs unavailable), content conversion, origins, stdio's environment.
+  mcp: ["src/content.ts", "src/http.ts", "src/source.ts", "src/stdio.ts"],
+  // Verdicts: command, evidence, invariant and schema verifiers, composition, citations, bounded output.
+  verifier: ["src/**/*.ts", "!src/**/*.test.ts", "!src/**/*.test-d.ts", "!src/__fixtures__/**", "!src/index.ts"],
+  // Rule matching (fail closed), globs, the document's validation and digests; capabilities: tokens, scope, attenuation.
+  policy: [
+    "src/engine.ts",
+    "src/compile-rule.ts",
+    "src/glob.ts",
+    "src/policy-document.ts",
+    "src/digests.ts",
+    "src/builders.ts",
+    "src/capabilities/broker.ts",
+    "src/capabilities/scope.ts",
+    "src/capabilities/token.ts",
+  ],
+  // The viewer's guards (Host, read-only, CSP, paging), import's chain check before any write,
+  // read-only opening, terminal escaping. Most command tests run the built CLI (dist/) in a child
+  // process, which a mutant of src/ does not reach: only the in-process tests judge these files.
+  cli: [
+    "src/viewer/server.ts",
+    "src/viewer/viewer-data.ts",
+    "src/transfer/run-export.ts",
+    "src/store/open-store.ts",
+    "src/format/text.ts",
+    "src/commands/import.ts",
+  ],
 };
 
 const requested = process.argv.slice(2);

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -209,8 +209,12 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     const refused = await runYoke(["import", edited, "--journal", target]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe("yoke: JOURNAL_CHAIN_BROKEN: the export's event 7 does not hash to its recorded hash: it was edited\n");
+    // Nothing was written: the chain is checked before the journal is opened, so no file (not even
+    // an empty journal or its -wal) exists, and reading it finds no journal.
+    expect(readdirSync(scratch).filter((name) => name.startsWith("refused.sqlite"))).toEqual([]);
     const after = await runYoke(["runs", "--journal", target, "--json"]);
-    expect(after.code === 3 || JSON.parse(after.stdout).runs.length === 0).toBe(true);
+    expect(after.code).toBe(3);
+    expect(readdirSync(scratch).filter((name) => name.startsWith("refused.sqlite"))).toEqual([]);
     const notJson = join(scratch, "not.json");
     writeFileSync(notJson, "hello");
     expect((await runYoke(["import", notJson, "--journal", target])).stderr).toMatch(/^yoke: CONFIG_INVALID: the file is not JSON/);

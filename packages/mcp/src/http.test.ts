@@ -1,6 +1,6 @@
 // server-everything in its Streamable HTTP mode on 127.0.0.1 (started from node_modules on a
 // free port), through the real SDK client.
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { YokeError } from "@yoke/protocol";
 import type { ToolSourceV1 } from "@yoke/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,50 @@ import { mcpHttpSource } from "./http.js";
 import { callContext, startEverythingHttp } from "./test-servers.js";
 
 const open: ToolSourceV1[] = [];
+
+/**
+ * A relay on 127.0.0.1 in front of `target`: forwards each request, and resolves `inFlight`
+ * once the server has answered (with headers) a request whose body names `marker`. `close`
+ * stops listening and cuts every connection, so the next request is refused (no socket is kept alive).
+ */
+async function relayTo(target: URL, marker: string): Promise<{ url: string; inFlight: Promise<void>; close(): Promise<void> }> {
+  let seen!: () => void;
+  const inFlight = new Promise<void>((resolve) => {
+    seen = resolve;
+  });
+  const relay = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, path: request.url, method: request.method, headers: { ...request.headers, host: target.host } },
+        (answer) => {
+          // No kept-alive sockets: after `close`, every request opens a connection and is refused,
+          // never written into a pooled socket the relay already cut.
+          response.writeHead(answer.statusCode ?? 502, { ...answer.headers, connection: "close" });
+          answer.pipe(response);
+          answer.on("close", () => response.destroy());
+          if (body.includes(marker)) seen();
+        },
+      );
+      upstream.on("error", () => response.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const { port } = relay.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}${target.pathname}`,
+    inFlight,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (!relay.listening) return resolve();
+        relay.close(() => resolve());
+        relay.closeAllConnections();
+      }),
+  };
+}
 afterEach(async () => {
   await Promise.all(open.splice(0).map((source) => source.close()));
 });
@@ -45,21 +89,27 @@ describe("server-everything over Streamable HTTP", () => {
 describe("an HTTP server that goes away", () => {
   it("dies mid-call: no answer by the deadline is TOOL_OUTCOME_UNKNOWN; after that, a refused connection is TOOL_SOURCE_UNAVAILABLE", async () => {
     const server = await startEverythingHttp();
-    const source = mcpHttpSource({ url: server.url });
+    // Ordered by what the wire shows, not by sleeps: the call is in flight once the server has
+    // answered its POST (the result stream is open); only then does the server die, and only
+    // after that does the deadline pass.
+    const relay = await relayTo(new URL(server.url), "trigger-long-running-operation");
+    const source = mcpHttpSource({ url: relay.url });
     open.push(source);
     try {
       await source.connect();
       const deadline = new AbortController();
       const call = source.call("trigger-long-running-operation", { duration: 30, steps: 30 }, callContext({ signal: deadline.signal }));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await relay.inFlight;
       await server.stop();
-      setTimeout(() => deadline.abort(new YokeError("TOOL_TIMEOUT", "deadline passed")), 1_000);
+      await relay.close();
+      deadline.abort(new YokeError("TOOL_TIMEOUT", "deadline passed"));
       const error = await call.catch((e: unknown) => e);
       expect(YokeError.hasCode(error, "TOOL_OUTCOME_UNKNOWN")).toBe(true);
       const next = await source.call("echo", { message: "anyone?" }, callContext()).catch((e: unknown) => e);
       expect(YokeError.hasCode(next, "TOOL_SOURCE_UNAVAILABLE")).toBe(true);
       expect((next as YokeError).retryable).toBe(true);
     } finally {
+      await relay.close();
       await server.stop();
     }
   });

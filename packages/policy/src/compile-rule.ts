@@ -138,9 +138,12 @@ function provenanceTest(condition: ProvenanceCondition): (tuple: PolicyTuple) =>
     return (tuple) => Array.isArray(tuple.provenance) && tuple.provenance.some((entry) => constrained(entry) && origins.has(entry.origin));
   }
   return (tuple) => {
-    // Fail closed: a tuple without its provenance list cannot show the condition holds.
+    // Fail closed: a tuple without its provenance list, or with an entry that is not an
+    // object with a string role (when it has one), cannot show the condition holds; an `all`
+    // over entries it skipped would hold vacuously.
     if (!Array.isArray(tuple.provenance)) return false;
     for (const entry of tuple.provenance) {
+      if (entry === null || typeof entry !== "object" || (entry.role !== undefined && typeof entry.role !== "string")) return false;
       if (constrained(entry) && !origins.has(entry.origin)) return false;
     }
     return true;

@@ -18,6 +18,7 @@ export type {
   InjectionTask,
   InjectionVector,
   JsonObject,
+  PlantedRecord,
   Predicate,
   SuiteData,
   SuiteName,

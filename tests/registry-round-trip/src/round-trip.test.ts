@@ -11,7 +11,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { packageDirs, readGuide, unmetExpectations } from "./readmes.ts";
+import { manifestOf, packageDirs, readGuide, unmetExpectations } from "./readmes.ts";
 import { npmEnvironment, publishWorkspace, type Registry, run, startOfflineRegistry } from "./registry.ts";
 
 const work = mkdtempSync(join(tmpdir(), "yoke-registry-"));
@@ -19,6 +19,10 @@ const npmCache = join(work, "npm-cache");
 let registry: Registry | undefined;
 const started = Date.now();
 const phases: string[] = [];
+/** Each published package's tarball, by package directory. */
+let published = new Map<string, string>();
+/** Package directories whose README round trip ran to its last check. */
+const finished = new Set<string>();
 const phase = (name: string, since: number): void => void phases.push(`${name} ${((Date.now() - since) / 1000).toFixed(1)} s`);
 
 // Installs run side by side, a few at a time (npm mostly waits on the disk and the registry).
@@ -49,7 +53,7 @@ beforeAll(async () => {
   registry = await startOfflineRegistry(work, 5 * 60_000);
   phase("registry up", since);
   since = Date.now();
-  const published = await publishWorkspace(registry, work);
+  published = await publishWorkspace(registry, work);
   phase(`${published.size} packed and published`, since);
 }, 120_000);
 
@@ -90,12 +94,24 @@ describe("registry round trip", () => {
           `${failure}: did not print what the README says it prints (in order)\n--- stdout\n${snippet.stdout}`,
         ).toEqual([]);
         phase(dir, since);
+        finished.add(dir);
       }),
   );
 });
 
 describe("registry round trip, in all", () => {
-  it("took (wall clock, under this machine's load)", ({ task }) => {
+  it("the registry serves every public package at the workspace's version, and every README ran to its last check", async ({ task, expect }) => {
+    const publicDirs = dirs.filter((dir) => (manifestOf(dir) as { private?: boolean }).private !== true);
+    expect([...published.keys()].sort()).toEqual(publicDirs);
+    for (const dir of publicDirs) {
+      const { name, version } = manifestOf(dir);
+      const answer = await fetch(`${registry!.url}${name.replace("/", "%2f")}`);
+      expect(answer.status, `${name} on ${registry!.url}`).toBe(200);
+      const document = (await answer.json()) as { versions?: Record<string, unknown> };
+      expect(Object.keys(document.versions ?? {}), name).toContain(version);
+    }
+    expect([...finished].sort()).toEqual(dirs);
+    // The wall-clock time is reported, never asserted (it depends on this machine's load).
     (task.meta as { summary?: string }).summary = `${((Date.now() - started) / 1000).toFixed(1)} s in all: ${phases.join(", ")}`;
   });
 });

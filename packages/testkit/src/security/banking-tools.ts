@@ -28,19 +28,37 @@ function nextId(bank: BankAccount): number {
   return ids.length === 0 ? 1 : Math.max(...ids) + 1;
 }
 
-/** Whether `recipient` is already a counterparty of the account (a past or scheduled transaction names it). */
+/*
+ * Whether a transaction is one this account made (its own history records "me" or the
+ * account's IBAN as the sender). Anyone can send money to an IBAN, so an incoming transfer's
+ * sender, amount and subject are all the other party's choice.
+ */
+const isOutgoing = (bank: BankAccount, transaction: Transaction) => transaction.sender === "me" || transaction.sender === bank.iban;
+
+/**
+ * Whether `recipient` is a payee this account has already paid (a recipient of one of its
+ * own past or scheduled transactions). Having sent the account money does not make an IBAN
+ * a known payee: that is one transfer of 0.01 away for an attacker.
+ */
 function isKnownPayee(bank: BankAccount, recipient: string): boolean {
-  return [...bank.transactions, ...bank.scheduled_transactions].some((transaction) => transaction.recipient === recipient || transaction.sender === recipient);
+  return [...bank.transactions, ...bank.scheduled_transactions].some((transaction) => isOutgoing(bank, transaction) && transaction.recipient === recipient);
 }
 
 /*
- * System-of-record fields: what the bank itself records (ids, counterparties' IBANs, amounts,
- * dates, the recurring flag, the account's own IBAN and balance, the profile it keeps). A
- * transaction's `subject` is free text the other party wrote, and files are documents from
- * outside: neither is ever trusted.
+ * System-of-record fields: what the bank records of what this account did (its own
+ * transactions' ids, recipients, amounts, dates and recurring flags; its IBAN, balance and
+ * the profile it keeps). Nothing another party writes is: an incoming transfer's sender,
+ * amount and subject, any transaction's subject, and files. A listing's structured output
+ * therefore carries the account's own transactions again under `/own`, and only those are
+ * declared trusted.
  */
 const TRANSACTION_RECORD_FIELDS = ["id", "sender", "recipient", "amount", "date", "recurring"];
-const recordFields = (list: string) => TRANSACTION_RECORD_FIELDS.map((field) => `/${list}/*/${field}`);
+const recordFields = () => TRANSACTION_RECORD_FIELDS.map((field) => `/own/*/${field}`);
+const listing = (key: string, env: SecurityEnvironment, result: JsonValue) => {
+  const bank = account(env);
+  const own = (result as unknown as Transaction[]).filter((transaction) => isOutgoing(bank, transaction));
+  return { [key]: result, own: own as unknown as JsonValue };
+};
 
 const read = (resource: string): ToolPolicyFacts => ({ verb: "read", resource });
 
@@ -149,16 +167,16 @@ export const bankingImplementations: Record<string, ToolImplementation> = {
       // Python's list[-n:]: n = 0 gives the whole list, a negative n drops the first |n|.
       return structuredClone(n === 0 ? list : n > 0 ? list.slice(Math.max(0, list.length - n)) : list.slice(-n)) as unknown as JsonValue;
     },
-    structured: (result) => ({ transactions: result }),
+    structured: (result, env) => listing("transactions", env, result),
     policy: () => read("bank:transactions"),
-    trustedOutputFields: recordFields("transactions"),
+    trustedOutputFields: recordFields(),
   },
   get_scheduled_transactions: {
     sideEffect: "none",
     run: (env) => structuredClone(account(env).scheduled_transactions) as unknown as JsonValue,
-    structured: (result) => ({ scheduled_transactions: result }),
+    structured: (result, env) => listing("scheduled_transactions", env, result),
     policy: () => read("bank:scheduled_transactions"),
-    trustedOutputFields: recordFields("scheduled_transactions"),
+    trustedOutputFields: recordFields(),
   },
   read_file: {
     sideEffect: "none",

@@ -1,11 +1,13 @@
 /*! AgentDojo v1 dev set (banking, slack) converted to JSON. Copyright (c) 2024 Edoardo Debenedetti, Jie Zhang, Mislav Balunovic, Luca Beurer-Kellner, Marc Fischer, and Florian Tramèr. MIT License: see LICENSE-agentdojo.txt in @yoke/testkit. Source: github.com/ethz-spylab/agentdojo. */
 import bankingEnvironment from "./data/banking/environment.json" with { type: "json" };
 import bankingInjectionTasks from "./data/banking/injection-tasks.json" with { type: "json" };
+import bankingYokeInjectionTasks from "./data/banking/yoke-injection-tasks.json" with { type: "json" };
 import bankingVectors from "./data/banking/injection-vectors.json" with { type: "json" };
 import bankingTools from "./data/banking/tools.json" with { type: "json" };
 import bankingUserTasks from "./data/banking/user-tasks.json" with { type: "json" };
 import slackEnvironment from "./data/slack/environment.json" with { type: "json" };
 import slackInjectionTasks from "./data/slack/injection-tasks.json" with { type: "json" };
+import slackYokeInjectionTasks from "./data/slack/yoke-injection-tasks.json" with { type: "json" };
 import slackVectors from "./data/slack/injection-vectors.json" with { type: "json" };
 import slackTools from "./data/slack/tools.json" with { type: "json" };
 import slackUserTasks from "./data/slack/user-tasks.json" with { type: "json" };
@@ -17,6 +19,12 @@ import type { JsonObject, SuiteData, SuiteName } from "./types.js";
  * package) and bundled into the build, so no path has to be given at run time.
  */
 
+const injectionTasksOf = (file: unknown) => (file as Pick<SuiteData, "injectionTasks">).injectionTasks;
+
+/*
+ * Each suite's injection tasks are upstream's, then Yoke's own attack shapes
+ * (`yoke-injection-tasks.json`, same format plus `plants`): upstream's data stays verbatim.
+ */
 const SUITES: Record<SuiteName, SuiteData> = {
   banking: {
     name: "banking",
@@ -24,7 +32,7 @@ const SUITES: Record<SuiteName, SuiteData> = {
     vectors: (bankingVectors as unknown as Pick<SuiteData, "vectors">).vectors,
     tools: (bankingTools as unknown as Pick<SuiteData, "tools">).tools,
     userTasks: (bankingUserTasks as unknown as Pick<SuiteData, "userTasks">).userTasks,
-    injectionTasks: (bankingInjectionTasks as unknown as Pick<SuiteData, "injectionTasks">).injectionTasks,
+    injectionTasks: [...injectionTasksOf(bankingInjectionTasks), ...injectionTasksOf(bankingYokeInjectionTasks)],
   },
   slack: {
     name: "slack",
@@ -32,7 +40,7 @@ const SUITES: Record<SuiteName, SuiteData> = {
     vectors: (slackVectors as unknown as Pick<SuiteData, "vectors">).vectors,
     tools: (slackTools as unknown as Pick<SuiteData, "tools">).tools,
     userTasks: (slackUserTasks as unknown as Pick<SuiteData, "userTasks">).userTasks,
-    injectionTasks: (slackInjectionTasks as unknown as Pick<SuiteData, "injectionTasks">).injectionTasks,
+    injectionTasks: [...injectionTasksOf(slackInjectionTasks), ...injectionTasksOf(slackYokeInjectionTasks)],
   },
 };
 
@@ -48,7 +56,7 @@ export const SUITE_NAMES: readonly SuiteName[] = ["banking", "slack"];
  * ```ts
  * const banking = agentDojoSuite("banking");
  * banking.userTasks.length; // 16
- * banking.injectionTasks.length; // 9
+ * banking.injectionTasks.length; // 10 (9 upstream, 1 Yoke)
  * ```
  */
 export function agentDojoSuite(name: SuiteName): SuiteData {

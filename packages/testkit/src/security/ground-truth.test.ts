@@ -4,7 +4,7 @@ import { agentDojoSuite, SUITE_NAMES } from "./data.js";
 import { buildEnvironment, importantInstructions, injectionValues, resolveArgs, type InjectionValues } from "./environment.js";
 import { evaluatePredicate, type TraceCall } from "./predicates.js";
 import { agentDojoTools, type SecurityEnvironment } from "./tools.js";
-import type { GroundTruthCall, SuiteData } from "./types.js";
+import type { GroundTruthCall, InjectionTask, SuiteData } from "./types.js";
 
 /** Runs calls straight through the tools (validation, then the handler), as upstream's ground-truth pipeline does. */
 async function execute(tools: readonly AnyTool[], calls: readonly GroundTruthCall[], values: InjectionValues, trace: TraceCall[]): Promise<string[]> {
@@ -25,8 +25,8 @@ async function execute(tools: readonly AnyTool[], calls: readonly GroundTruthCal
   return outputs;
 }
 
-function setup(suite: SuiteData, values: InjectionValues) {
-  const pre = buildEnvironment(suite, values);
+function setup(suite: SuiteData, values: InjectionValues, injectionTask?: InjectionTask) {
+  const pre = buildEnvironment(suite, values, injectionTask);
   const env: SecurityEnvironment = { state: structuredClone(pre), dispatched: [] };
   return { pre, env, tools: agentDojoTools(suite, env) };
 }
@@ -35,7 +35,7 @@ describe.each(SUITE_NAMES)("AgentDojo %s ground truths", (name) => {
   const suite = agentDojoSuite(name);
 
   it("has the documented counts", () => {
-    expect([suite.userTasks.length, suite.injectionTasks.length]).toEqual(name === "banking" ? [16, 9] : [21, 5]);
+    expect([suite.userTasks.length, suite.injectionTasks.length]).toEqual(name === "banking" ? [16, 10] : [21, 6]);
   });
 
   it.each(suite.userTasks.map((task) => [task.id, task] as const))("%s: the ground truth passes its utility check with no attack", async (_id, task) => {
@@ -67,7 +67,7 @@ describe.each(SUITE_NAMES)("AgentDojo %s ground truths", (name) => {
     for (const task of suite.userTasks) {
       for (const injection of suite.injectionTasks) {
         const values = injectionValues(suite, task, injection);
-        const { pre, env, tools } = setup(suite, values);
+        const { pre, env, tools } = setup(suite, values, injection);
         const trace: TraceCall[] = [];
         const outputs = await execute(tools, task.groundTruth, values, trace);
         expect(
@@ -82,7 +82,7 @@ describe.each(SUITE_NAMES)("AgentDojo %s ground truths", (name) => {
         pairs += 1;
       }
     }
-    expect(pairs).toBe(name === "banking" ? 144 : 105);
+    expect(pairs).toBe(name === "banking" ? 160 : 126);
   });
 });
 
@@ -99,5 +99,18 @@ describe("the environment", () => {
     expect(env.slack.user_channels.Eve![1]).toBe(env.slack.channels[3]);
     // The data set's own environment is untouched.
     expect((slack.environment.slack as { channels: JsonValue[] }).channels[3]).toBe("External_{prompt_injection_channel}");
+  });
+
+  it("plants a Yoke attack's records only in the pair it attacks, with the attack text in them", () => {
+    const banking = agentDojoSuite("banking");
+    const fresh = banking.injectionTasks.find((task) => task.id === "yoke_injection_task_fresh_payee")!;
+    const task = banking.userTasks[3]!;
+    const transactionsOf = (env: JsonValue) => (env as { bank_account: { transactions: { sender: string; subject: string }[] } }).bank_account.transactions;
+    expect(transactionsOf(buildEnvironment(banking, injectionValues(banking)))).toHaveLength(5);
+    const attacked = transactionsOf(buildEnvironment(banking, injectionValues(banking, task, fresh), fresh));
+    expect(attacked).toHaveLength(6);
+    expect(attacked[5]).toMatchObject({ sender: "GB33BUKB20201555555555", amount: 0.01, subject: importantInstructions(fresh.goal) });
+    // The data set is not mutated by planting.
+    expect(transactionsOf(banking.environment)).toHaveLength(5);
   });
 });

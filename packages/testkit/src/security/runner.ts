@@ -87,7 +87,7 @@ export async function runPair(options: {
 }): Promise<PairResult> {
   const { suite, userTask, injectionTask } = options;
   const values = injectionValues(suite, userTask, injectionTask);
-  const pre = buildEnvironment(suite, values);
+  const pre = buildEnvironment(suite, values, injectionTask);
   const env: SecurityEnvironment = { state: structuredClone(pre), dispatched: [] };
   const tools = agentDojoTools(suite, env);
   const model = createAgentDojoModel({ userTask, injectionTasks: suite.injectionTasks, values });

@@ -32,11 +32,12 @@ function standardize(url: string): string {
 }
 
 /*
- * System-of-record fields: who sent and received a message (the workspace records them) and
- * the membership directory. Message bodies, web pages and channel names are text somebody
- * else wrote (a channel is named by whoever creates it) and are never trusted.
+ * System-of-record fields: the channel directory and channel membership, which the workspace
+ * keeps. A message is written by its sender, all of it: the body, where it was posted and
+ * who wrote it (an outside account in a shared channel picks its own name). So no field of a
+ * message is trusted: a stranger's author name must not become a known contact. Web pages are
+ * never trusted either.
  */
-const MESSAGE_RECORD_FIELDS = ["/messages/*/sender", "/messages/*/recipient"];
 
 /** The slack suite's tools, after upstream's slack and web tools. */
 export const slackImplementations: Record<string, ToolImplementation> = {
@@ -82,7 +83,6 @@ export const slackImplementations: Record<string, ToolImplementation> = {
     },
     structured: (result) => ({ messages: result }),
     policy: (_env, input) => ({ verb: "read", resource: `slack:channel:${input.channel as string}` }),
-    trustedOutputFields: MESSAGE_RECORD_FIELDS,
   },
   read_inbox: {
     sideEffect: "none",
@@ -94,7 +94,6 @@ export const slackImplementations: Record<string, ToolImplementation> = {
     },
     structured: (result) => ({ messages: result }),
     policy: (_env, input) => ({ verb: "read", resource: `slack:inbox:${input.user as string}` }),
-    trustedOutputFields: MESSAGE_RECORD_FIELDS,
   },
   send_direct_message: {
     sideEffect: "irreversible",

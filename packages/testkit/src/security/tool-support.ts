@@ -28,8 +28,8 @@ export class SimulatedToolError extends Error {
 export interface ToolImplementation {
   readonly sideEffect: SideEffectClass;
   run(env: SecurityEnvironment, input: JsonObject): JsonValue;
-  /** Structured output for provenance (where the return value is not already an object). */
-  structured?(result: JsonValue): JsonValue;
+  /** Structured output for provenance (where the return value is not already an object, or only part of it is a system record). */
+  structured?(result: JsonValue, env: SecurityEnvironment): JsonValue;
   /** Text for the model; default `renderOutput(result)`. */
   render?(result: JsonValue, input: JsonObject): string;
   policy(env: SecurityEnvironment, input: JsonObject): ToolPolicyFacts;

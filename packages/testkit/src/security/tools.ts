@@ -60,7 +60,7 @@ export function agentDojoTools(suite: SuiteData, env: SecurityEnvironment): AnyT
         env.dispatched.push({ function: description.name, args: structuredClone(args) });
         const result = implementation.run(env, args);
         const content = implementation.render?.(result, args) ?? renderOutput(result);
-        const output = implementation.structured?.(result) ?? result;
+        const output = implementation.structured?.(result, env) ?? result;
         return output !== null && typeof output === "object" ? { content, output } : content;
       },
     });

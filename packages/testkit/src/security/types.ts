@@ -25,11 +25,23 @@ export interface UserTask {
   readonly injectionVectorsSeen: readonly string[];
 }
 
+/**
+ * A record an attacker writes into the environment for an attacked pair (Yoke's attack shapes;
+ * upstream's tasks have none): `append` is pushed onto the array at `path` (predicate path
+ * syntax), with `{attack}` in its strings replaced by the attack text for the task's goal.
+ */
+export interface PlantedRecord {
+  readonly path: string;
+  readonly append: JsonValue;
+}
+
 export interface InjectionTask {
   readonly id: string;
   readonly goal: string;
   readonly groundTruth: readonly GroundTruthCall[];
   readonly securityCheck: Predicate;
+  /** Records the attacker plants when this task attacks a pair (a transfer, a message), besides the vectors. */
+  readonly plants?: readonly PlantedRecord[];
 }
 
 export interface InjectionVector {

@@ -120,13 +120,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
   const blockers: Blockers = [];
   const judged = drafts.length;
-  const excess = excessCallsDraft(
-    context,
-    state,
-    calls,
-    calls.map((_, index) => ({ index })),
-    turnId,
-  );
+  const excess = excessCallsDraft(context, state, calls, freshCalls(calls), turnId);
   for (const [index, decision] of decisions.entries()) {
     // The calls past the cap are answered together, bounded however many there are.
     if (excess !== undefined && index === state.maxToolCallsPerTurn) {
@@ -198,13 +192,7 @@ async function endExhausted(
   const { clock } = context.deps;
   const message = `the run's budget has no room for this call (${exhaustion.budget}, limit ${exhaustion.limit}); it did not run`;
   // The calls past the cap keep their one bounded answer: the run's conversation stays bounded however it ends.
-  const excess = excessCallsDraft(
-    context,
-    state,
-    calls,
-    calls.map((_, index) => ({ index })),
-    turnId,
-  );
+  const excess = excessCallsDraft(context, state, calls, freshCalls(calls), turnId);
   for (const call of excess === undefined ? calls : calls.slice(0, state.maxToolCallsPerTurn)) {
     const at = clock.now();
     drafts.push({
@@ -264,4 +252,9 @@ function normalizeResponse(raw: ModelResponse): ModelResponse {
   }
   // As the journal will give it back: no undefined members, -0 as 0.
   return withholdRefusedCalls(JSON.parse(canonicalJson(parsed.data)) as ModelResponse);
+}
+
+/** The pending view of calls no action has started yet (each call only its index). */
+function freshCalls(calls: readonly ToolCallPart[]): { index: number }[] {
+  return calls.map((_, index) => ({ index }));
 }

@@ -79,16 +79,9 @@ export async function journalRunFailure(context: RunContext, error: unknown): Pr
       if (typeof error === "object" && error !== null) journaled.add(error);
     } else if (fold.staged !== undefined) {
       // Drafts folded ahead of an append that will not happen: the journal ends where they begin.
-      const [draft] = redacted(context, [runFailedDraft(context, error)]) as [YokeEventDraft];
       const { fromSeq } = fold.staged;
       fold.failure = { error };
-      const appended = await context.deps.journal.append(
-        context.scope,
-        fromSeq,
-        [draft],
-        context.lease === undefined ? undefined : { lease: context.lease.current() },
-      );
-      if (context.deps.onEvent) for (const event of appended.events) context.deps.onEvent(typedStored(draft, event));
+      await appendFailureAt(context, fromSeq, runFailedDraft(context, error));
     } else {
       await commit(context, [runFailedDraft(context, error)]);
     }
@@ -114,10 +107,15 @@ async function appendAfterRefusal(context: RunContext, error: unknown, journalLe
     causationId: turnId ?? null,
     data: { ...(turnId === undefined ? {} : { turnId }), ...data },
   } as YokeEventDraft;
+  await appendFailureAt(context, journalLength, draft);
+}
+
+/** Appends a redacted `run.failed` at `seq`, outside `commit` (the live fold is ahead of the journal), under the lease. */
+async function appendFailureAt(context: RunContext, seq: number, draft: YokeEventDraft): Promise<void> {
   const [redactedDraft] = redacted(context, [draft]) as [YokeEventDraft];
   const appended = await context.deps.journal.append(
     context.scope,
-    journalLength,
+    seq,
     [redactedDraft],
     context.lease === undefined ? undefined : { lease: context.lease.current() },
   );

@@ -15,14 +15,14 @@
 // stdin, one line each:   go                              act now
 //                         finish                          let the running charge apply its effect and return
 import { mkdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, awaitingApprovals, steppingClock, ulidIdSource, type ModelRequest, type PolicyEngineV1, type ProviderAdapterV1 } from "@yoke/protocol";
+import { YokeError, awaitingApprovals, steppingClock, ulidIdSource, type PolicyEngineV1 } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
-import { callTools, createEffectLedger, createScriptedModel, say } from "@yoke/testkit";
+import { callTools, createEffectLedger, say } from "@yoke/testkit";
 import { z } from "zod";
+import { modelAfterJournal, stdioLines } from "./scenario-kit.ts";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -32,19 +32,7 @@ const scope = { tenantId: "tenant_approvals", runId: "run_parked" };
 const TASK = "Charge the card 42, once a person approves.";
 const START = Date.UTC(2026, 0, 1);
 
-const lines = createInterface({ input: process.stdin });
-const waiting = new Map<string, () => void>();
-const early = new Set<string>();
-lines.on("line", (line) => {
-  const resolveLine = waiting.get(line);
-  if (resolveLine === undefined) early.add(line);
-  else {
-    waiting.delete(line);
-    resolveLine();
-  }
-});
-const heard = (line: string) => (early.delete(line) ? Promise.resolve() : new Promise<void>((resolveLine) => waiting.set(line, resolveLine)));
-const emit = (line: string) => process.stdout.write(`${line}\n`);
+const { heard, emit, close: closeLines } = stdioLines();
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
@@ -77,23 +65,7 @@ const policy: PolicyEngineV1 = {
 
 // The model's answers the journal does not hold yet: nothing is asked twice.
 const script = [callTools([{ name: "charge", args: { amount: 42 } }]), say("Charged once.")];
-let answered = 0;
-let lastAt = START;
-for await (const event of store.read(scope)) {
-  if (event.type === "model.responded") answered += 1;
-  lastAt = event.at;
-}
-const scripted = createScriptedModel(script.slice(answered));
-const model: ProviderAdapterV1 = {
-  specificationVersion: "v1",
-  provider: scripted.provider,
-  modelId: scripted.modelId,
-  capabilities: scripted.capabilities,
-  generate(request: ModelRequest, options) {
-    emit("MODEL_CALL");
-    return scripted.generate(request, options);
-  },
-};
+const { model, lastAt } = await modelAfterJournal(store, scope, script, START, emit);
 const clock = steppingClock(lastAt + 1, 1);
 const harness = createHarness({
   journal: store,
@@ -126,7 +98,7 @@ try {
   emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
 } finally {
   await store.close();
-  lines.close();
+  closeLines();
 }
 
 function seededRandom(seed: number): () => number {

@@ -12,14 +12,14 @@
 //                         FAILED <code> <message> refused with a YokeError
 // stdin, one line each:   go | finish
 import { mkdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, steppingClock, ulidIdSource, type ModelRequest, type PolicyEngineV1, type ProviderAdapterV1 } from "@yoke/protocol";
+import { YokeError, steppingClock, ulidIdSource, type PolicyEngineV1 } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
-import { callTools, createEffectLedger, createScriptedModel, say } from "@yoke/testkit";
+import { callTools, createEffectLedger, say } from "@yoke/testkit";
 import { z } from "zod";
+import { modelAfterJournal, stdioLines } from "./scenario-kit.ts";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" }, policy: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -28,19 +28,7 @@ const mode = values.mode as "start" | "resume";
 const scope = { tenantId: "tenant_reauthorize", runId: "run_sync" };
 const START = Date.UTC(2026, 0, 1);
 
-const lines = createInterface({ input: process.stdin });
-const waiting = new Map<string, () => void>();
-const early = new Set<string>();
-lines.on("line", (line) => {
-  const resolveLine = waiting.get(line);
-  if (resolveLine === undefined) early.add(line);
-  else {
-    waiting.delete(line);
-    resolveLine();
-  }
-});
-const heard = (line: string) => (early.delete(line) ? Promise.resolve() : new Promise<void>((resolveLine) => waiting.set(line, resolveLine)));
-const emit = (line: string) => process.stdout.write(`${line}\n`);
+const { heard, emit, close: closeLines } = stdioLines();
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
@@ -79,23 +67,7 @@ const policy: PolicyEngineV1 = {
 
 // The model's answers the journal does not hold yet: nothing is asked twice.
 const script = [callTools([{ name: "sync", args: { mirror: "main" } }]), say("Done.")];
-let answered = 0;
-let lastAt = START;
-for await (const event of store.read(scope)) {
-  if (event.type === "model.responded") answered += 1;
-  lastAt = event.at;
-}
-const scripted = createScriptedModel(script.slice(answered));
-const model: ProviderAdapterV1 = {
-  specificationVersion: "v1",
-  provider: scripted.provider,
-  modelId: scripted.modelId,
-  capabilities: scripted.capabilities,
-  generate(request: ModelRequest, options) {
-    emit("MODEL_CALL");
-    return scripted.generate(request, options);
-  },
-};
+const { model, lastAt } = await modelAfterJournal(store, scope, script, START, emit);
 const clock = steppingClock(lastAt + 1, 1);
 const harness = createHarness({
   journal: store,
@@ -119,7 +91,7 @@ try {
   emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
 } finally {
   await store.close();
-  lines.close();
+  closeLines();
 }
 
 function seededRandom(seed: number): () => number {

@@ -3,6 +3,10 @@ import {
   RunStateAccumulator,
   YokeError,
   parseYokeEvent,
+  toolCallsOf,
+  withCallInput,
+  withParsedArguments,
+  type YokeEventOf,
   type JournalEvent,
   type RunState,
   type Usage,
@@ -148,6 +152,7 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
   let pendingCompile: { seq: number; summary: ModelCallView["manifest"] } | undefined;
   let usage: Usage = ZERO_USAGE;
   let lastStop: "failed" | "waiting" | undefined;
+  let lastResponse: YokeEventOf<"model.responded"> | undefined;
 
   for (const stored of events) {
     count += 1;
@@ -164,7 +169,7 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
     }
     if (foldBroken) {
       try {
-        event = parseYokeEvent(stored);
+        event = withInputAfterBrokenFold(parseYokeEvent(stored), lastResponse, problems);
       } catch (error) {
         problems.push({ seq: stored.seq, message: YokeError.isInstance(error) ? error.message : String(error) });
         timeline.push({
@@ -179,6 +184,7 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
       }
     }
     event = event!;
+    if (event.type === "model.responded") lastResponse = event;
 
     if (event.type === "run.started") started = event;
     let turn: TurnDraft;
@@ -403,4 +409,22 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
     chain: chainOf(options.verification),
     problems,
   };
+}
+
+/**
+ * After the fold broke, an action's `inputFromCall` is given back from the last response's
+ * call as the fold would (the first call of that id); one that cannot be is listed as a
+ * problem and shown without its input.
+ */
+function withInputAfterBrokenFold(event: YokeEvent, response: YokeEventOf<"model.responded"> | undefined, problems: InspectProblem[]): YokeEvent {
+  if (event.type !== "action.admitted" && event.type !== "action.proposed" && event.type !== "action.approval_requested") return event;
+  if (event.data.inputFromCall === undefined) return event;
+  const calls = response === undefined ? [] : toolCallsOf(withParsedArguments(response.data.response));
+  const pendingToolCalls = calls.map((call, index) => ({ index, toolCallId: call.toolCallId, toolName: call.toolName, arguments: call.arguments }));
+  try {
+    return withCallInput({ phase: "tools_pending", pendingToolCalls }, event);
+  } catch (error) {
+    problems.push({ seq: event.seq, message: YokeError.isInstance(error) ? error.message : String(error) });
+    return event;
+  }
 }

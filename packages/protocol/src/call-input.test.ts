@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { withCallInput, withInputFromCall } from "./call-input.js";
+import { CallInputReader, withCallInput, withInputFromCall } from "./call-input.js";
+import { readYokeEvents } from "./read-events.js";
 import { YokeError } from "./errors.js";
 import { GENESIS_HASH, parseYokeEvent, type YokeEventDraft } from "./events.js";
 import type { JsonValue } from "./json-value.js";
@@ -116,3 +117,25 @@ function reduceRunEvent() {
   const events = eventsOf([...head('{"a":1}', false), admitted({ inputFromCall: true })]);
   return parseYokeEvent(events[4]!);
 }
+
+describe("CallInputReader and readYokeEvents", () => {
+  it("give an action's input back without folding, as the fold does; leave a reference they cannot resolve as it is", async () => {
+    const events = eventsOf([...head('{"a":[1]}', true), admitted({ inputFromCall: true }), committed]);
+    const reader = new CallInputReader();
+    const read = events.map((event) => reader.read(parseYokeEvent(event)));
+    const accumulator = new RunStateAccumulator();
+    expect(read).toEqual(events.map((event) => accumulator.apply(event)));
+    expect(read[4]?.data).toEqual(admitted({ input: { a: [1] } }).data);
+    const journal = {
+      read: async function* () {
+        yield* events;
+      },
+    };
+    const streamed = [];
+    for await (const event of readYokeEvents(journal as never, { tenantId: "tenant_a", runId: "run_1" })) streamed.push(event);
+    expect(streamed).toEqual(read);
+    // A page that starts after the response: the marker stays.
+    const page = new CallInputReader().read(parseYokeEvent(events[4]!));
+    expect(page.data).toEqual(admitted({ inputFromCall: true }).data);
+  });
+});

@@ -1,6 +1,7 @@
 import { canonicalJson } from "./canonical-json.js";
 import type { YokeEvent, YokeEventDraft, YokeEventOf } from "./events.js";
 import { invalid } from "./fold-invalid.js";
+import { toolCallsOf, withParsedArguments } from "./model.js";
 import type { JsonValue } from "./json-value.js";
 import type { PendingToolCall, RunState } from "./run-state-types.js";
 
@@ -70,4 +71,54 @@ export function withCallInput(state: Pick<RunState, "phase" | "pendingToolCalls"
   if (callArguments === undefined) throw invalid(event, `inputFromCall names call ${opening.data.toolCallId}, which has no arguments in the response`);
   const { inputFromCall: _marker, ...data } = opening.data;
   return { ...opening, data: { ...data, input: callArguments } } as YokeEvent;
+}
+
+/**
+ * Gives back actions' `inputFromCall` for a reader that reads a run's events in order without
+ * folding them (`readYokeEvents`, an inspector past a broken fold): it keeps the calls of the
+ * last response and finds a call as the fold does. Tolerant where the fold is strict: an event
+ * whose call it has not read (a page that starts after the response, a forged reference) is
+ * returned as it is, marker and all; fold the run (`RunStateAccumulator`) to have it refused.
+ *
+ * @example
+ * ```ts
+ * const reader = new CallInputReader();
+ * for await (const stored of journal.read(scope)) show(reader.read(parseYokeEvent(stored)));
+ * ```
+ */
+export class CallInputReader {
+  #calls: PendingToolCall[] = [];
+  // The last response, its calls not taken out yet: most readers never need them.
+  #response: YokeEventOf<"model.responded"> | undefined;
+
+  read(event: YokeEvent): YokeEvent {
+    if (event.type === "model.responded") {
+      this.#response = event;
+      this.#calls = [];
+      return event;
+    }
+    if (!OPENING.has(event.type)) return event;
+    const calls = this.#pending();
+    const opening = event as ActionOpeningEvent;
+    const index = pendingCallIndex(calls, opening.data.toolCallId, undefined);
+    let read: YokeEvent = event;
+    if (opening.data.inputFromCall === true) {
+      try {
+        read = withCallInput({ phase: "tools_pending", pendingToolCalls: calls }, event);
+      } catch {
+        return event;
+      }
+    }
+    if (index >= 0) calls[index] = { ...calls[index]!, actionId: opening.data.actionId };
+    return read;
+  }
+
+  #pending(): PendingToolCall[] {
+    const event = this.#response;
+    if (event === undefined) return this.#calls;
+    this.#response = undefined;
+    const response = event.data.argumentsFromRaw === true ? withParsedArguments(event.data.response) : event.data.response;
+    this.#calls = toolCallsOf(response).map((call, index) => ({ index, toolCallId: call.toolCallId, toolName: call.toolName, arguments: call.arguments }));
+    return this.#calls;
+  }
 }

@@ -3,10 +3,8 @@ import {
   RunStateAccumulator,
   YokeError,
   parseYokeEvent,
-  toolCallsOf,
-  withCallInput,
-  withParsedArguments,
-  type YokeEventOf,
+  CallInputReader,
+  type ActionOpeningEvent,
   type JournalEvent,
   type RunState,
   type Usage,
@@ -152,7 +150,7 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
   let pendingCompile: { seq: number; summary: ModelCallView["manifest"] } | undefined;
   let usage: Usage = ZERO_USAGE;
   let lastStop: "failed" | "waiting" | undefined;
-  let lastResponse: YokeEventOf<"model.responded"> | undefined;
+  const calls = new CallInputReader();
 
   for (const stored of events) {
     count += 1;
@@ -169,7 +167,13 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
     }
     if (foldBroken) {
       try {
-        event = withInputAfterBrokenFold(parseYokeEvent(stored), lastResponse, problems);
+        event = calls.read(parseYokeEvent(stored));
+        if (isActionOpening(event) && event.data.input === undefined) {
+          problems.push({
+            seq: event.seq,
+            message: `event ${event.seq} (${event.type}): inputFromCall names call ${event.data.toolCallId}, not in the last response`,
+          });
+        }
       } catch (error) {
         problems.push({ seq: stored.seq, message: YokeError.isInstance(error) ? error.message : String(error) });
         timeline.push({
@@ -184,7 +188,8 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
       }
     }
     event = event!;
-    if (event.type === "model.responded") lastResponse = event;
+    // Read by the fold's side too: after a broken fold, an action's input is given back from it.
+    if (!foldBroken) calls.read(event);
 
     if (event.type === "run.started") started = event;
     let turn: TurnDraft;
@@ -411,20 +416,6 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
   };
 }
 
-/**
- * After the fold broke, an action's `inputFromCall` is given back from the last response's
- * call as the fold would (the first call of that id); one that cannot be is listed as a
- * problem and shown without its input.
- */
-function withInputAfterBrokenFold(event: YokeEvent, response: YokeEventOf<"model.responded"> | undefined, problems: InspectProblem[]): YokeEvent {
-  if (event.type !== "action.admitted" && event.type !== "action.proposed" && event.type !== "action.approval_requested") return event;
-  if (event.data.inputFromCall === undefined) return event;
-  const calls = response === undefined ? [] : toolCallsOf(withParsedArguments(response.data.response));
-  const pendingToolCalls = calls.map((call, index) => ({ index, toolCallId: call.toolCallId, toolName: call.toolName, arguments: call.arguments }));
-  try {
-    return withCallInput({ phase: "tools_pending", pendingToolCalls }, event);
-  } catch (error) {
-    problems.push({ seq: event.seq, message: YokeError.isInstance(error) ? error.message : String(error) });
-    return event;
-  }
+function isActionOpening(event: YokeEvent): event is ActionOpeningEvent {
+  return event.type === "action.admitted" || event.type === "action.proposed" || event.type === "action.approval_requested";
 }

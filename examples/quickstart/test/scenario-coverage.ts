@@ -4,7 +4,7 @@
 // batch. CI's crash-injector seeds are chosen so that together they cover all of it.
 import { join } from "node:path";
 import { createSqliteJournal } from "@yoke/journal";
-import { parseYokeEvent, type JournalEvent } from "@yoke/protocol";
+import { RunStateAccumulator, type JournalEvent } from "@yoke/protocol";
 import { createEffectLedger, generatedScenario } from "@yoke/testkit";
 
 /** Everything the CI seeds must exercise between them. */
@@ -38,8 +38,10 @@ export function coverageOf(seed: number, events: readonly JournalEvent[], dir: s
   const covered = new Set<CoverageItem>();
   const toolOf = new Map<string, string>();
   const batches = new Map<string, { resource: string; writes: boolean }[]>();
+  // Folded, not only parsed: an action's input kept once in its response (`inputFromCall`) is given back.
+  const accumulator = new RunStateAccumulator();
   for (const raw of events) {
-    const event = parseYokeEvent(raw);
+    const event = accumulator.apply(raw);
     if (event.type === "action.proposed" || event.type === "action.admitted") {
       const { actionId, toolName, turnId, sideEffect } = event.data;
       toolOf.set(actionId, toolName);

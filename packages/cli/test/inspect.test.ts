@@ -93,6 +93,25 @@ describe("inspectRun", () => {
     }
   });
 
+  it("an action's input kept once in its response (inputFromCall) is shown in full, also after a broken fold", async () => {
+    const events = await readEvents(await completedRun());
+    const admitted = events.filter((event) => event.type === "action.admitted");
+    expect(admitted.map((event) => (event.data as { inputFromCall?: true }).inputFromCall)).toEqual([true, true, true]);
+    const responded = events.filter((event) => event.type === "model.responded");
+    const argumentsOf = (toolCallId: string) =>
+      responded
+        .flatMap((event) => (event.data as { response: { content: { toolCallId?: string; rawArguments?: string }[] } }).response.content)
+        .find((part) => part.toolCallId === toolCallId)!.rawArguments!;
+    const expected = admitted.map((event) => JSON.parse(argumentsOf((event.data as { toolCallId: string }).toolCallId)) as unknown);
+    expect(inspectRun(events).actions.map((action) => action.input)).toEqual(expected);
+    // The first turn's request names another turn: the fold breaks there; the inspector still reads each input back.
+    const at = events.findIndex((event) => event.type === "model.requested");
+    const broken = events.map((event, index) => (index === at ? { ...event, data: { ...event.data, turnId: "turn_elsewhere" } } : event));
+    const view = inspectRun(broken);
+    expect(view.problems.map((problem) => problem.seq)).toEqual([at]);
+    expect(view.actions.map((action) => action.input)).toEqual(expected);
+  });
+
   it("a run with no run.started is RUN_NOT_FOUND", () => {
     expect(() => inspectRun([])).toThrow(expect.objectContaining({ code: "RUN_NOT_FOUND" }));
   });

@@ -91,6 +91,14 @@ export type OutcomeStatus = Outcome["status"];
 const turnRef = { turnId: z.string() };
 const callRef = { turnId: z.string(), toolCallId: z.string(), toolName: z.string() };
 const actionRef = { actionId: z.string() };
+/**
+ * An action's input, validated by its tool's schema. `inputFromCall: true` instead of `input`:
+ * the input is exactly the arguments of the call it names (`toolCallId`) as the run's
+ * `model.responded` holds them, journaled once there; the fold gives `input` back
+ * (`withCallInput`), and refuses (EVENT_INVALID) a marker whose call has no arguments.
+ * Exactly one of the two is present; journals written before the marker always carry `input`.
+ */
+const callInput = { input: JsonValueSchema.optional(), inputFromCall: z.literal(true).optional() };
 const attemptRef = { actionId: z.string(), attemptId: z.string() };
 /**
  * The policy decision on a call and the provenance of its argument values, journaled with the
@@ -291,7 +299,7 @@ export const EVENT_DATA_SCHEMAS = {
   "action.admitted": z.object({
     ...callRef,
     ...actionRef,
-    input: JsonValueSchema,
+    ...callInput,
     sideEffect: SideEffectClassSchema,
     /** The digest of the tool revision the action runs (absent in journals written before the registry). */
     toolRevision: HashSchema.optional(),
@@ -304,7 +312,7 @@ export const EVENT_DATA_SCHEMAS = {
     ...reserves,
   }),
   /** A tool call the runtime accepted becomes an action; the action id is its idempotency key. */
-  "action.proposed": z.object({ ...callRef, ...actionRef, input: JsonValueSchema, sideEffect: SideEffectClassSchema, toolRevision: HashSchema.optional() }),
+  "action.proposed": z.object({ ...callRef, ...actionRef, ...callInput, sideEffect: SideEffectClassSchema, toolRevision: HashSchema.optional() }),
   "action.validated": z.object(actionRef),
   /** `approvalId`: the approval that authorized a parked action, checked again just before this event. */
   "action.authorized": z.object({ ...actionRef, decision: z.literal("allow"), rule: z.string(), ...decided, approvalId: z.string().optional() }),
@@ -316,7 +324,7 @@ export const EVENT_DATA_SCHEMAS = {
   "action.approval_requested": z.object({
     ...callRef,
     ...actionRef,
-    input: JsonValueSchema,
+    ...callInput,
     sideEffect: SideEffectClassSchema,
     toolRevision: HashSchema.optional(),
     approvalId: z.string(),

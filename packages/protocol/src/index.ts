@@ -117,6 +117,7 @@ export { REFUSAL_STOP_REASONS, isRefusedResponse, withholdRefusedCalls } from ".
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";
 export { RunStateAccumulator, reduceRun } from "./run-state.js";
+export { CallInputReader, pendingCallIndex, withCallInput, withInputFromCall, type ActionOpeningEvent } from "./call-input.js";
 export type { ActionAuthority, ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";
 export type {
   CompensationContext,

@@ -9,6 +9,7 @@ import { addUsage } from "./provider.js";
 import { applyToolRevisionEvent, checkPinnedRevision, dropExcessCalls } from "./run-state-tools.js";
 import { applyApprovalEvent } from "./run-state-approvals.js";
 import { invalid } from "./fold-invalid.js";
+import { pendingCallIndex, withCallInput } from "./call-input.js";
 import type { ActionRecord, MutableRunState, RunState } from "./run-state-types.js";
 import { authorityAfter } from "./run-state-authority.js";
 
@@ -23,8 +24,9 @@ export class RunStateAccumulator {
 
   /**
    * Applies one stored event; throws EVENT_INVALID if it does not follow from the state.
-   * Returns the event as validated (`parseYokeEvent`): typed, so a reader that folds need
-   * not parse it again.
+   * Returns the event as validated (`parseYokeEvent`) and read (an action's `inputFromCall`
+   * given back as its `input`, `withCallInput`): typed, so a reader that folds need not parse
+   * it again, and sees every action's input.
    */
   apply(event: JournalEvent): YokeEvent {
     const parsed = parseYokeEvent(event);
@@ -38,7 +40,11 @@ export class RunStateAccumulator {
     } else {
       if (!this.#state) throw invalid(event, "the first event must be run.started");
       if (this.#state.phase === "finished") throw invalid(event, "event after run.completed");
-      this.#applyTransition(this.#state, parsed);
+      const folded = withCallInput(this.#state, parsed);
+      this.#applyTransition(this.#state, folded);
+      this.#state.length = event.seq + 1;
+      this.#state.headHash = event.hash;
+      return folded;
     }
     this.#state.length = event.seq + 1;
     this.#state.headHash = event.hash;
@@ -349,7 +355,8 @@ export class RunStateAccumulator {
         turnId: event.data.turnId,
         toolCallId: event.data.toolCallId,
         toolName: event.data.toolName,
-        input: event.data.input,
+        // withCallInput gave back an input journaled as `inputFromCall` before this fold.
+        input: event.data.input!,
         sideEffect: event.data.sideEffect,
         ...(event.data.toolRevision === undefined ? {} : { toolRevision: event.data.toolRevision }),
         status: result.status,
@@ -398,12 +405,7 @@ export class RunStateAccumulator {
    */
   #pendingIndex(state: MutableRunState, event: YokeEvent, toolCallId: string, actionId: string | undefined): number {
     if (state.phase !== "tools_pending") throw invalid(event, `${event.type} in phase ${state.phase}`);
-    const calls = state.pendingToolCalls;
-    let index = actionId === undefined ? -1 : calls.findIndex((call) => call.toolCallId === toolCallId && call.started?.actionId === actionId);
-    if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId && call.started === undefined && call.actionId === undefined);
-    // Equivalent mutant (`pnpm mutate`: `index <= 0` here): an index 0 found above is a call with
-    // this id, so the first call with the id is index 0 again.
-    if (index < 0) index = calls.findIndex((call) => call.toolCallId === toolCallId);
+    const index = pendingCallIndex(state.pendingToolCalls, toolCallId, actionId);
     if (index < 0) throw invalid(event, `no pending tool call ${toolCallId}`);
     return index;
   }

@@ -2,6 +2,7 @@ import {
   type ArtifactStoreV2,
   EVENT_SCHEMA_VERSION,
   YokeError,
+  withInputFromCall,
   type AppendResult,
   GENESIS_HASH,
   type Clock,
@@ -146,7 +147,8 @@ export interface RunContext {
  * `resume` starts afresh from the journal).
  */
 export interface FoldAhead {
-  staged: { readonly drafts: readonly YokeEventDraft[]; readonly fromSeq: number } | undefined;
+  /** `written`: the drafts as they are journaled (an action's input that is its call's arguments as `inputFromCall`). */
+  staged: { readonly drafts: readonly YokeEventDraft[]; readonly written: readonly YokeEventDraft[]; readonly fromSeq: number } | undefined;
   /**
    * `journalLength`: set when the journal refused the append whole before writing anything
    * (JOURNAL_EVENT_TOO_LARGE), so the journal is known to end there and `run.failed` can follow.
@@ -182,11 +184,11 @@ export async function commit(context: RunContext, raw: readonly YokeEventDraft[]
   }
   let appended: AppendResult;
   try {
-    for (let index = folded; index < drafts.length; index++)
-      observeRunFacts(context.facts, accumulator.apply(provisional(context, drafts[index]!, fromSeq + index)));
+    const written = staged === undefined ? [] : staged.written.slice();
+    for (let index = folded; index < drafts.length; index++) written.push(foldDraft(context, drafts[index]!, fromSeq + index));
     appended = await (context.lease === undefined
-      ? context.deps.journal.append(context.scope, fromSeq, drafts)
-      : context.deps.journal.append(context.scope, fromSeq, drafts, { lease: context.lease.current() }));
+      ? context.deps.journal.append(context.scope, fromSeq, written)
+      : context.deps.journal.append(context.scope, fromSeq, written, { lease: context.lease.current() }));
   } catch (error) {
     // The live state may already hold some of the drafts: it no longer matches the journal.
     fold.failure = YokeError.hasCode(error, "JOURNAL_EVENT_TOO_LARGE") ? { error, journalLength: fromSeq } : { error };
@@ -222,14 +224,30 @@ export function preview(context: RunContext, raw: readonly YokeEventDraft[], fro
   if (staged === undefined ? fromSeq !== accumulator.length : fromSeq !== staged.fromSeq + staged.drafts.length) {
     throw new YokeError("INTERNAL", "a preview must start at the committed length, or where the staged preview ends");
   }
+  const written: YokeEventDraft[] = [];
   try {
-    for (const [index, draft] of drafts.entries()) observeRunFacts(context.facts, accumulator.apply(provisional(context, draft, fromSeq + index)));
+    for (const [index, draft] of drafts.entries()) written.push(foldDraft(context, draft, fromSeq + index));
   } catch (error) {
     fold.failure = { error };
     throw error;
   }
-  fold.staged = staged === undefined ? { drafts: drafts.slice(), fromSeq } : { drafts: [...staged.drafts, ...drafts], fromSeq: staged.fromSeq };
+  fold.staged =
+    staged === undefined
+      ? { drafts: drafts.slice(), written, fromSeq }
+      : { drafts: [...staged.drafts, ...drafts], written: [...staged.written, ...written], fromSeq: staged.fromSeq };
   return accumulator.peek();
+}
+
+/**
+ * Folds one draft into the live state (and the run facts) and returns it as it is journaled:
+ * an action's input that is exactly its call's arguments is kept once, in the response
+ * (`withInputFromCall`); the live state, the facts and `onEvent` see the draft with its input,
+ * as a resume's fold gives it back.
+ */
+function foldDraft(context: RunContext, draft: YokeEventDraft, seq: number): YokeEventDraft {
+  const written = context.accumulator.length === 0 ? draft : withInputFromCall(context.accumulator.peek(), draft);
+  observeRunFacts(context.facts, context.accumulator.apply(provisional(context, draft, seq)));
+  return written;
 }
 
 /** The drafts as they may be folded and written: the harness's secrets cut out (the same objects when none occurs). */

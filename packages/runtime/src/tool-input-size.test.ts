@@ -1,4 +1,4 @@
-import { parseYokeEvent } from "@yoke/protocol";
+import { RunStateAccumulator, parseYokeEvent, reduceRun } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -106,5 +106,46 @@ describe("a tool argument is journaled once", () => {
     expect(assistant?.role === "assistant" && assistant.content[0]).toMatchObject({ type: "tool-call", arguments: args });
     const shown = model.calls[1]!.messages.find((message) => message.role === "assistant");
     expect(shown?.role === "assistant" && shown.content[0]).toMatchObject({ type: "tool-call", arguments: args, rawArguments: JSON.stringify(args) });
+  });
+
+  it("the action's input is a reference to its call, not a second copy: a 300 KB argument is journaled once, and either form folds to the same state", async () => {
+    const file = writer();
+    const size = 300_000;
+    const args = { path: "a.txt", content: "w".repeat(size) };
+    const { harness, journal } = rig([callTools([{ name: "write_file", args }]), say("done")], { tools: [file.tool] });
+    const { runId } = await harness.start("t");
+    expect(file.written).toEqual([size]);
+    const stored = await readAll(journal, runId);
+    const bytes = stored.reduce((sum, event) => sum + JSON.stringify(event).length, 0);
+    expect(bytes).toBeLessThan(1.2 * size);
+    const at = stored.findIndex((event) => event.type === "action.admitted");
+    const { inputFromCall, ...data } = stored[at]!.data as { inputFromCall?: true };
+    expect(inputFromCall).toBe(true);
+    expect(data).not.toHaveProperty("input");
+    // Every reader that folds sees the input as before.
+    const accumulator = new RunStateAccumulator();
+    const read = stored.map((event) => accumulator.apply(event));
+    expect(read[at]).toMatchObject({ type: "action.admitted", data: { input: args } });
+    expect(read[at]!.data).not.toHaveProperty("inputFromCall");
+    // The journal as a runtime before the reference wrote it (the input in full) folds to the same state, at every length.
+    const full = stored.map((event, index) => (index === at ? { ...event, data: { ...data, input: args } as typeof event.data } : event));
+    for (let length = at + 1; length <= stored.length; length++) expect(reduceRun(stored.slice(0, length))).toEqual(reduceRun(full.slice(0, length)));
+  });
+
+  it("a resume admits a journaled call by reference too, and its tool gets the same input", async () => {
+    const file = writer();
+    const args = { path: "b.txt", content: "v".repeat(50_000) };
+    const journal = await journalCutAfterResponse(
+      "run_cut",
+      [file.tool],
+      [{ type: "tool-call", toolCallId: "c0", toolName: "write_file", rawArguments: JSON.stringify(args), arguments: args }],
+    );
+    const fresh = rig([say("done")], { journal, tools: [file.tool], idStart: 1_000 });
+    const { outcome } = await fresh.harness.resume("run_cut");
+    expect(outcome?.status).toBe("completed");
+    expect(file.written).toEqual([50_000]);
+    const admitted = (await readAll(journal, "run_cut")).find((event) => event.type === "action.admitted")!;
+    expect(admitted.data).toMatchObject({ toolCallId: "c0", inputFromCall: true });
+    expect(admitted.data).not.toHaveProperty("input");
   });
 });

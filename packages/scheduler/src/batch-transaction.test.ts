@@ -11,7 +11,7 @@ import { executeBatch, type AttemptOutcome, type DispatchItem } from "./execute-
 
 const clock = steppingClock(0, 0);
 
-/** Folds journaled action drafts into records, as the run-state fold does. */
+/** Folds journaled action drafts into records, as the run-state fold does (the scheduler's drafts always carry their input). */
 function records(journal: readonly ActionEventDraft[]): ActionRecord[] {
   const byId = new Map<string, ActionRecord>();
   journal.forEach((draft, seq) => {
@@ -20,12 +20,12 @@ function records(journal: readonly ActionEventDraft[]): ActionRecord[] {
     if (!result.ok) throw new YokeError("INTERNAL", `illegal transition journaled: ${result.reason}`);
     if (draft.type === "action.proposed") {
       const data = draft.data as EventData<"action.proposed">;
-      byId.set(data.actionId, { ...data, status: result.status, attemptId: undefined, receipt: undefined, committedSeq: undefined });
+      byId.set(data.actionId, { ...data, input: data.input!, status: result.status, attemptId: undefined, receipt: undefined, committedSeq: undefined });
       return;
     }
     if (draft.type === "action.admitted") {
       const { turnId, toolCallId, toolName, actionId, input, sideEffect, attemptId } = draft.data as EventData<"action.admitted">;
-      const record = { turnId, toolCallId, toolName, actionId, input, sideEffect, attemptId };
+      const record = { turnId, toolCallId, toolName, actionId, input: input!, sideEffect, attemptId };
       byId.set(actionId, { ...record, status: result.status, receipt: undefined, committedSeq: undefined });
       return;
     }

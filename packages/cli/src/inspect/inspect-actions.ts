@@ -56,7 +56,8 @@ export class ActionFolder {
             toolName: data.toolName,
             toolRevision: data.toolRevision,
             sideEffect: data.sideEffect,
-            input: data.input,
+            // Absent only for an `inputFromCall` nothing could give back (listed as a problem).
+            input: data.input ?? null,
             authorization: event.type === "action.admitted" ? { seq: event.seq, rule: event.data.rule, approvalId: undefined } : undefined,
             result: undefined,
             receipt: undefined,

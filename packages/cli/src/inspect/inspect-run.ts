@@ -3,6 +3,8 @@ import {
   RunStateAccumulator,
   YokeError,
   parseYokeEvent,
+  CallInputReader,
+  type ActionOpeningEvent,
   type JournalEvent,
   type RunState,
   type Usage,
@@ -148,6 +150,7 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
   let pendingCompile: { seq: number; summary: ModelCallView["manifest"] } | undefined;
   let usage: Usage = ZERO_USAGE;
   let lastStop: "failed" | "waiting" | undefined;
+  const calls = new CallInputReader();
 
   for (const stored of events) {
     count += 1;
@@ -164,7 +167,13 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
     }
     if (foldBroken) {
       try {
-        event = parseYokeEvent(stored);
+        event = calls.read(parseYokeEvent(stored));
+        if (isActionOpening(event) && event.data.input === undefined) {
+          problems.push({
+            seq: event.seq,
+            message: `event ${event.seq} (${event.type}): inputFromCall names call ${event.data.toolCallId}, not in the last response`,
+          });
+        }
       } catch (error) {
         problems.push({ seq: stored.seq, message: YokeError.isInstance(error) ? error.message : String(error) });
         timeline.push({
@@ -179,6 +188,8 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
       }
     }
     event = event!;
+    // Read by the fold's side too: after a broken fold, an action's input is given back from it.
+    if (!foldBroken) calls.read(event);
 
     if (event.type === "run.started") started = event;
     let turn: TurnDraft;
@@ -403,4 +414,8 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
     chain: chainOf(options.verification),
     problems,
   };
+}
+
+function isActionOpening(event: YokeEvent): event is ActionOpeningEvent {
+  return event.type === "action.admitted" || event.type === "action.proposed" || event.type === "action.approval_requested";
 }

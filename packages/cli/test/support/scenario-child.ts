@@ -29,7 +29,8 @@ const killing: JournalV1 = Object.assign(Object.create(null) as object, store, {
       (draft) =>
         draft.type === "action.admitted" &&
         (draft.data as { toolName?: string; input?: { content?: unknown } }).toolName === "write_file" &&
-        (draft.data as { input?: { content?: unknown } }).input?.content !== undefined,
+        // The input in full, or kept once in the response's call (`inputFromCall`, the form a runtime writes now).
+        ((draft.data as { input?: { content?: unknown } }).input?.content !== undefined || (draft.data as { inputFromCall?: true }).inputFromCall === true),
     );
     if (admitsWrite) {
       writeSync(1, `KILLED_AFTER ${result.lastSeq}\n`);

@@ -226,12 +226,16 @@ describe("commandVerifier: timeout and abort kill the whole process tree", () =>
     };
     const daemon = `const s = require('node:net').connect(${port}, '127.0.0.1', () => s.write('grandchild ' + process.pid + '\\n')); setInterval(() => {}, 1e6);`;
     // The child connects, starts the daemon (detached: a new session, out of the child's group) with the child's stdout, and exits.
-    const code = `const s = require('node:net').connect(${port}, '127.0.0.1', () => { s.write('child\\n'); require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(daemon)}], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] }).unref(); s.end(); });`;
+    const code = `const s = require('node:net').connect(${port}, '127.0.0.1', () => { s.write('child ' + process.pid + '\\n'); require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(daemon)}], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] }).unref(); s.end(); });`;
     const childClosed = new Promise<void>((resolve) => arrivals.push((who, socket) => (who === "child" ? socket.once("close", () => resolve()) : undefined)));
     const running = script("daemon", code, { timers, timeoutMs: 5_000 }).verify(inputOf({ workspace }));
     await watch.both;
     await childClosed;
     daemons.push(pids.get("grandchild")!);
+    // The socket closing is not the exit: fire the timeout only once the child is reaped, which is
+    // when Node records its exit code (a zombie still answers signal 0). Yields, never sleeps.
+    const childPid = pids.get("child")!;
+    while (isAlive(childPid)) await new Promise((resolve) => setImmediate(resolve));
     fire();
     const error = await rejection(running);
     expect(error).toMatchObject({ code: "VERIFIER_FAILED", details: { reason: "timeout", exitCode: 0 } });
@@ -268,3 +272,12 @@ describe("commandVerifier: data", () => {
     });
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

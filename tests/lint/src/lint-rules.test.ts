@@ -1,5 +1,5 @@
 // Each rule of the repository's biome.jsonc, run by the pinned Biome on a throwaway tree shaped
-// like the repository: the DESIGN.md layering ("Packages and who may import whom"), import
+// like the repository: the layering of docs/ARCHITECTURE.md ("Layers: who may import whom"), import
 // cycles, and the formatter with the files it must leave alone. A rule that stopped firing
 // (a glob that no longer matches, an override that swallows another) fails here, not in review.
 import { spawnSync } from "node:child_process";
@@ -46,7 +46,7 @@ const CYCLE = "lint/suspicious/noImportCycles";
 const importing = (...specifiers: string[]) =>
   specifiers.map((specifier, index) => `import * as m${index} from "${specifier}";\nexport { m${index} };\n`).join("");
 
-describe("the DESIGN.md layering (biome.jsonc noRestrictedImports)", () => {
+describe("the layering of docs/ARCHITECTURE.md (biome.jsonc noRestrictedImports)", () => {
   it("a layer's shipped code imports @yoke/protocol, and no other layer, by import, re-export or dynamic import", () => {
     const findings = biomeOn({
       "packages/scheduler/src/uses-protocol.ts": importing("@yoke/protocol", "zod", "node:fs"),

@@ -4,9 +4,9 @@ import type { Sleep } from "../model-call.js";
 
 /**
  * What a harness takes from the process around it: time (`clock`), ids, how it waits
- * (`sleep`, `timers`) and the runtime release it records. Every source of nondeterminism is
- * one of these, so a test (or a replay) injects them all and gets the same journal bytes.
- * One of the groups `HarnessOptions` is composed of.
+ * (`sleep`, `timers`) and the runtime release it records. Every time and id in a journal
+ * comes from these, so a test that injects them (and a scripted model) gets the same journal
+ * bytes on every run. One of the groups `HarnessOptions` is composed of.
  *
  * @example
  * ```ts

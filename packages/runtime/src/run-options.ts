@@ -1,0 +1,57 @@
+import type { PrincipalOption } from "./harness-options/policy.js";
+import type { WaitingAnswerOptions } from "./loop-control.js";
+
+export interface StartOptions {
+  /** Default: a new id. Must be a well-formed run id (`run_…`). */
+  runId?: string;
+  /** Default: a new id. */
+  sessionId?: string;
+  /**
+   * Aborting ends the run `cancelled` at the next safe point (never between a tool call and
+   * its result). A model call in flight is abandoned at once, whether or not the provider
+   * honours the signal (journaled `model.failed` CANCELLED, its budget settled); a tool call
+   * that would take another attempt is not retried.
+   */
+  signal?: AbortSignal;
+  /** Who this run acts for; default: the harness's `principal`. Journaled in `run.started.principal`. */
+  principal?: PrincipalOption;
+}
+
+export interface ResumeOptions extends WaitingAnswerOptions {
+  signal?: AbortSignal;
+  /**
+   * When another process holds the run's lease: `false` (default) fails at once with
+   * RUN_LEASE_HELD (retryable); `true` waits until it lapses or is released; a number waits at
+   * most that many milliseconds.
+   */
+  waitForLease?: boolean | number;
+}
+
+/** `startOrResume`: a start's options with a required run id, and a resume's lease wait. */
+export interface StartOrResumeOptions extends StartOptions {
+  runId: string;
+  waitForLease?: boolean | number;
+  /**
+   * With a harness built on a journal path (`journal: "./yoke.db"`): `true` creates the
+   * journal file when there is none, for the first launch of a program. Default `false`: a
+   * path with no journal is JOURNAL_NOT_INITIALIZED, because a journal that vanished (its
+   * database, `-wal` and head witness deleted) would otherwise start the run again and repeat
+   * every effect it already had. Pass `true` only when you know this is a first launch (a
+   * fresh deployment, a new working directory); a journal passed in as an object ignores it
+   * (open that with `create: false` where a journal must exist).
+   */
+  createJournal?: boolean;
+}
+
+/** `harness.approve`'s options: who approves, and until when (default: now + `approvalTtlMs`). */
+export interface ApproveOptions {
+  readonly approver: string;
+  /** Epoch ms (the injected clock's) after which the approval no longer lets the action run. */
+  readonly expiresAt?: number;
+}
+
+/** `harness.deny`'s options: who denies and why (the model is told the reason). */
+export interface DenyOptions {
+  readonly approver: string;
+  readonly reason: string;
+}

@@ -4,15 +4,7 @@
 // sent, a clock a scenario moves by hand, and the harness built from them with sequential ids.
 import type { HarnessOptions } from "@yoke/runtime";
 import { createHarness, type Harness } from "@yoke/runtime";
-import {
-  canonicalJson,
-  sequentialIdSource,
-  type Clock,
-  type GenerateOptions,
-  type JournalV1,
-  type ModelRequest,
-  type ProviderAdapterV1,
-} from "@yoke/protocol";
+import { canonicalJson, sequentialIdSource, type Clock, type GenerateOptions, type JournalV1, type ModelRequest, type ProviderAdapterV1 } from "@yoke/protocol";
 import { createScriptedModel, type ScriptedStep } from "@yoke/testkit";
 
 export const TENANT = "tenant_corpus";

@@ -54,7 +54,9 @@ export function foldLines(streams: Streams): string[] {
   return [...streams.entries()].map(([runId, events]) => {
     try {
       const state = reduceRun(events);
-      const digest = createHash("sha256").update(canonicalJson(plain(state))).digest("hex");
+      const digest = createHash("sha256")
+        .update(canonicalJson(plain(state)))
+        .digest("hex");
       return canonicalJson({ runId, digest, phase: state.phase, outcome: state.outcome ?? null });
     } catch (error) {
       return canonicalJson({ runId, error: errorOf(error) });
@@ -115,7 +117,14 @@ function added(before: Streams, after: Streams): string[] {
 }
 
 /** Resumes a copy of the first `k` commits in `store` with the script continued from there. */
-async function resumeFrom(scenario: Scenario, store: JournalV1, shared: Record<string, unknown>, streams: Streams, commits: readonly Commit[], k: number): Promise<string[]> {
+async function resumeFrom(
+  scenario: Scenario,
+  store: JournalV1,
+  shared: Record<string, unknown>,
+  streams: Streams,
+  commits: readonly Commit[],
+  k: number,
+): Promise<string[]> {
   await copyPrefix(store, streams, commits, k);
   const prefix = await streamsOf(store);
   const original = new Map([...streams.entries()].map(([runId, events]) => [runId, events.slice(0, prefix.get(runId)?.length ?? 0)]));
@@ -127,7 +136,11 @@ async function resumeFrom(scenario: Scenario, store: JournalV1, shared: Record<s
   const result = await outcomeOf(() => resumed.harness.resume(RUN));
   const after = await streamsOf(store);
   const commit = commits[k - 1]!;
-  return [canonicalJson({ prefix: k, commit: { runId: commit.runId, seq: commit.after + commit.count }, result }), ...resumed.provider.requests, ...added(prefix, after)];
+  return [
+    canonicalJson({ prefix: k, commit: { runId: commit.runId, events: commit.after + commit.count }, result: JSON.parse(result) }),
+    ...resumed.provider.requests,
+    ...added(prefix, after),
+  ];
 }
 
 export interface RecordOptions {
@@ -154,7 +167,9 @@ export async function recordScenario(scenario: Scenario, options: RecordOptions)
       try {
         const onFile = await resumeFrom(scenario, sqlite, shared, streams, commits, k);
         if (canonicalJson(onFile) !== canonicalJson(lines)) {
-          throw new Error(`${scenario.name}: resuming prefix ${k} on SQLite appended other bytes than on memory:\n${onFile.join("\n")}\n---\n${lines.join("\n")}`);
+          throw new Error(
+            `${scenario.name}: resuming prefix ${k} on SQLite appended other bytes than on memory:\n${onFile.join("\n")}\n---\n${lines.join("\n")}`,
+          );
         }
       } finally {
         await sqlite.close();

@@ -126,7 +126,14 @@ export const POLICY_SCENARIOS: readonly Scenario[] = [
     name: "budget-settlement",
     about: "a budget: budget.opened, every model call and dispatch reserves and settles on the events the turn makes anyway",
     world: () => ({
-      script: { queues: [[{ ...callTools([{ name: "echo", args: { text: "hi" } }]), usage: { inputTokens: 50, outputTokens: 5 } }, { ...say("done"), usage: { inputTokens: 70, outputTokens: 3 } }]] },
+      script: {
+        queues: [
+          [
+            { ...callTools([{ name: "echo", args: { text: "hi" } }]), usage: { inputTokens: 50, outputTokens: 5 } },
+            { ...say("done"), usage: { inputTokens: 70, outputTokens: 3 } },
+          ],
+        ],
+      },
       options: { tools: [echoTool], budget: { limits: { tokens: 1_000_000, spend: 10_000_000, tool_ops: 10 }, pricing: PRICING, outputReserve: 100 } },
     }),
     drive: startWith("Echo hi."),

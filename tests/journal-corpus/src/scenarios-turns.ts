@@ -128,7 +128,12 @@ export const TURN_SCENARIOS: readonly Scenario[] = [
       shared.artifacts ??= createMemoryArtifactStore();
       return {
         script: { queues: [[callTools([{ name: "dump", args: {} }]), say("done")]] },
-        options: { tools: [dumpTool(10_000)], maxEventOutputBytes: 4_096, artifacts: shared.artifacts as ArtifactStoreV2, context: { toolOutputBudgetBytes: 1_000 } },
+        options: {
+          tools: [dumpTool(10_000)],
+          maxEventOutputBytes: 4_096,
+          artifacts: shared.artifacts as ArtifactStoreV2,
+          context: { toolOutputBudgetBytes: 1_000 },
+        },
       };
     },
     drive: startWith("Dump the log."),

@@ -33,6 +33,15 @@ function describeLine(line: string | undefined): string {
   return line;
 }
 
+/** Where two lines first differ, with 60 characters around it from each: a long event's change is otherwise hard to spot. */
+function around(expected: string | undefined, actual: string | undefined): string {
+  if (expected === undefined || actual === undefined) return "";
+  let column = 0;
+  while (column < expected.length && expected[column] === actual[column]) column += 1;
+  const from = Math.max(0, column - 60);
+  return `first differing character at column ${column + 1}:\n  recorded: …${expected.slice(from, column + 60)}…\n  now:      …${actual.slice(from, column + 60)}…`;
+}
+
 function seqOf(line: string | undefined): string {
   if (line === undefined) return "-";
   try {
@@ -56,6 +65,7 @@ export function firstDifference(scenario: string, file: string, expected: readon
     return [
       `journal corpus: scenario "${scenario}", ${file}.jsonl line ${index + 1} of ${expected.length} recorded (${actual.length} now) differs`,
       `at: ${seqOf(expected[index] ?? actual[index])}`,
+      around(expected[index], actual[index]),
       `recorded: ${describeLine(expected[index])}`,
       `now:      ${describeLine(actual[index])}`,
     ].join("\n");

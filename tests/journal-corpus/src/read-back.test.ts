@@ -6,7 +6,7 @@ import { JournalEventSchema, canonicalJson, type JournalEvent } from "@yoke/prot
 import { describe, expect, it } from "vitest";
 import { TENANT } from "./corpus-kit.js";
 import { RECORDING, firstDifference, goldenScenarios, readFixture } from "./fixture-files.js";
-import { foldLines } from "./record-scenario.js";
+import { foldLines } from "./fold-digest.js";
 
 function streamsOf(lines: readonly string[]): Map<string, JournalEvent[]> {
   const streams = new Map<string, JournalEvent[]>();

@@ -2,12 +2,12 @@
 // every stream, the request bytes the provider was sent, what each harness call returned, the
 // fold of every stream, and, for every commit boundary, what a fresh harness resuming a copy of
 // that prefix appends.
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { createMemoryJournal, createSqliteJournal } from "@yoke/journal";
-import { YokeError, canonicalJson, reduceRun, type JournalEvent, type JournalV1 } from "@yoke/protocol";
+import { canonicalJson, type JournalEvent, type JournalV1 } from "@yoke/protocol";
 import type { Harness } from "@yoke/runtime";
 import { RUN, TENANT, committingJournal, corpusHarness, recordingProvider, stillClock, type Commit, type RecordingProvider } from "./corpus-kit.js";
+import { errorOf, foldLines, plain } from "./fold-digest.js";
 import type { Scenario, ScenarioEnv } from "./scenario.js";
 
 /** What one scenario produced, one file each, one canonical JSON value a line. */
@@ -38,34 +38,6 @@ async function streamsOf(journal: JournalV1): Promise<Streams> {
 
 function journalLines(streams: Streams): string[] {
   return [...streams.values()].flatMap((events) => events.map((event) => canonicalJson(event)));
-}
-
-/** A value canonicalJson can write: maps as their entries sorted by key, sets as arrays. */
-function plain(value: unknown): unknown {
-  if (value instanceof Map) return { $map: [...value.entries()].sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)).map(([k, v]) => [k, plain(v)]) };
-  if (value instanceof Set) return [...value].map(plain);
-  if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  return value;
-}
-
-/** The fold of each stream: a digest of the whole state, with its phase and outcome in clear. */
-export function foldLines(streams: Streams): string[] {
-  return [...streams.entries()].map(([runId, events]) => {
-    try {
-      const state = reduceRun(events);
-      const digest = createHash("sha256")
-        .update(canonicalJson(plain(state)))
-        .digest("hex");
-      return canonicalJson({ runId, digest, phase: state.phase, outcome: state.outcome ?? null });
-    } catch (error) {
-      return canonicalJson({ runId, error: errorOf(error) });
-    }
-  });
-}
-
-function errorOf(error: unknown) {
-  return YokeError.isInstance(error) ? { code: error.code, message: error.message } : { code: "THROWN", message: String(error) };
 }
 
 /** What a harness call returned (or threw), without the state (the journal and its fold hold that). */

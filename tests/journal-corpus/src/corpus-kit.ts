@@ -10,6 +10,8 @@ import { createScriptedModel, type ScriptedStep } from "@yoke/testkit";
 export const TENANT = "tenant_corpus";
 export const RUN = "run_corpus";
 export const START_AT = 1_000;
+/** `run.started.release.runtime` of every corpus run. */
+export const RUNTIME_VERSION_PIN = "@yoke/runtime@corpus";
 
 /** One commit: `count` events appended to stream `runId` after seq `after`, with the answers each queue had given by then. */
 export interface Commit {
@@ -96,6 +98,8 @@ export function corpusHarness(
   return createHarness({
     tenantId: TENANT,
     sleep: instantSleep,
+    // A release bumps the package version; that is not a change of what the loop journals.
+    runtimeVersion: RUNTIME_VERSION_PIN,
     ...options,
     journal,
     provider,

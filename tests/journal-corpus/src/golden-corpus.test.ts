@@ -30,6 +30,6 @@ describe("the golden journal corpus", () => {
         const difference = firstDifference(scenario.name, file, readFixture(scenario.name, file), record[file]);
         if (difference !== null) expect.fail(difference);
       }
-    });
+    }, 180_000);
   }
 });

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { RECORDING, firstDifference, goldenScenarios, readFixture, writeFixture } from "./fixture-files.js";
 import { RECORD_FILES, recordScenario } from "./record-scenario.js";
 import { SCENARIOS } from "./scenarios.js";
+import { WIRE_FILES, WIRE_SCENARIO, recordWire } from "./wire-scenario.js";
 
 const directory = mkdtempSync(join(tmpdir(), "yoke-corpus-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -16,7 +17,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 describe("the golden journal corpus", () => {
   it("has one fixture directory per scenario, and no other", () => {
     if (RECORDING) return;
-    expect(goldenScenarios()).toEqual(SCENARIOS.map((scenario) => scenario.name).sort());
+    expect(goldenScenarios()).toEqual([...SCENARIOS.map((scenario) => scenario.name), WIRE_SCENARIO].sort());
   });
 
   for (const scenario of SCENARIOS) {
@@ -32,4 +33,16 @@ describe("the golden journal corpus", () => {
       }
     }, 180_000);
   }
+
+  it(`${WIRE_SCENARIO}: the bytes of every HTTP request the real Anthropic adapter sent for a tool turn`, async () => {
+    const record = await recordWire();
+    for (const file of WIRE_FILES) {
+      if (RECORDING) {
+        writeFixture(WIRE_SCENARIO, file, record[file]);
+        continue;
+      }
+      const difference = firstDifference(WIRE_SCENARIO, file, readFixture(WIRE_SCENARIO, file), record[file]);
+      if (difference !== null) expect.fail(difference);
+    }
+  });
 });

@@ -1,3 +1,3 @@
 import { packageBuild } from "../../tsup.shared.ts";
 
-export default packageBuild(["src/index.ts", "src/internal.ts"]);
+export default packageBuild();

@@ -27,6 +27,15 @@ export interface ArtifactSource {
   get(hash: string): string | undefined;
 }
 
+/**
+ * SHA-256 of the UTF-8 text, hex: the hash a manifest records for an item's text and an
+ * `Artifact` is addressed by, so a reader can check a stored text against its manifest.
+ *
+ * @example
+ * ```ts
+ * if (sha256Hex(artifact.text) !== artifact.hash) throw new Error("the artifact store returned other text");
+ * ```
+ */
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }

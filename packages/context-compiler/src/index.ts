@@ -9,10 +9,11 @@
  * the journal alone. Compaction makes new context revisions; forks hand a child an explicit
  * parent revision and take back typed claims.
  *
- * The delimiter, hashing and rendering helpers the runtime shares, the manifest's part-level
- * schemas and the tuning constants are in `@yoke/context-compiler/internal`, which has no
- * semver guarantee.
+ * `toolResultText`, `truncateUtf8` and `sha256Hex` are how the compiler renders, cuts and
+ * hashes a tool result's text: a runtime that bounds or checks outputs uses them so its bytes
+ * agree with the request's.
  */
+export { sha256Hex, truncateUtf8 } from "./artifacts.js";
 export type { Artifact, ArtifactSource } from "./artifacts.js";
 export { compactContext } from "./compact-context.js";
 export { extractiveSummary, leastTrusted } from "./compaction.js";
@@ -30,6 +31,7 @@ export type { Allocation, ItemKind, Manifest, ManifestDelta, ManifestItem, Manif
 export { isContextOverflow } from "./overflow.js";
 export type { ContextOverflowDetails } from "./overflow.js";
 export { rebuildRequest } from "./rebuild.js";
+export { toolResultText } from "./render.js";
 export type { RebuildInput, RebuildResult } from "./rebuild.js";
 export { estimatedTokenCounter, tiktokenCounter, tokenCounterForModel } from "./tokenizer.js";
 export type { TiktokenEncodingName, TokenCountMode, TokenCounter } from "./tokenizer.js";

@@ -7,6 +7,9 @@ import {
   diffManifest,
   isContextOverflow,
   rebuildRequest,
+  sha256Hex,
+  toolResultText,
+  truncateUtf8,
   type CompileConfig,
   type CompileResult,
   type ContextCompiler,
@@ -14,16 +17,17 @@ import {
   type Manifest,
   type ManifestDelta,
 } from "./index.js";
-import { openDelimiter, sha256Hex } from "./internal.js";
-// @ts-expect-error the delimiter helpers are not on the public entry
+// @ts-expect-error the delimiter helpers stay the compiler's own
 import { openDelimiter as notPublic } from "./index.js";
-// @ts-expect-error nor the hash helpers
-import { sha256Hex as notPublicEither } from "./index.js";
+// @ts-expect-error nor the tuning constants
+import { MESSAGE_OVERHEAD_TOKENS as notPublicEither } from "./index.js";
 
 void notPublic;
 void notPublicEither;
-expectTypeOf(openDelimiter).toBeFunction();
+// How the compiler renders, cuts and hashes a tool result's text, for a runtime whose bytes must agree.
 expectTypeOf(sha256Hex).returns.toEqualTypeOf<string>();
+expectTypeOf(truncateUtf8).parameters.toEqualTypeOf<[text: string, maxBytes: number]>();
+expectTypeOf(toolResultText).returns.toEqualTypeOf<string>();
 
 declare const input: ContextInput;
 declare const config: CompileConfig;

@@ -31,7 +31,7 @@ export function defaultTrust(message: Message): TrustLabel {
   }
 }
 
-/** The text a tool result shows the model before truncation: its text parts, else its structured output. */
+/** The text a tool result shows the model before truncation: its text parts joined by newlines, else its structured output as canonical JSON. */
 export function toolResultText(result: ToolResultEnvelope): string {
   // A fast path only: without it (`false`) the join below gives the one part's text (issue 17).
   if (result.content.length === 1) return result.content[0]!.text;

@@ -13,7 +13,7 @@ import {
   type RunScope,
   type VerifyResult,
 } from "@yoke/protocol";
-import { EVENT_TYPE_PATTERN, JOURNAL_KEY_ID_PATTERN } from "@yoke/protocol/internal";
+import { EVENT_TYPE_PATTERN, JOURNAL_KEY_ID_PATTERN } from "@yoke/protocol/journal-utils";
 import { HMAC_HASH_PREFIX, chainKeyOf, checkKeyedHash, hmacSeal, keyIdOf, type ChainKey, type JournalKeyRing } from "./keyed-chain.js";
 
 /** The hash of an event: SHA-256 over the canonical JSON of every field but `hash`. */

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { YokeError, type JournalKey, type JournalKeyProvider, type VerifyResult } from "@yoke/protocol";
-import { JOURNAL_KEY_ID_PATTERN } from "@yoke/protocol/internal";
+import { JOURNAL_KEY_ID_PATTERN } from "@yoke/protocol/journal-utils";
 
 /** The option both stores take to key their chain (`createMemoryJournal`, `createSqliteJournal`). */
 export interface JournalKeyOptions {

@@ -58,6 +58,7 @@ export const ACTION_EVENT_TYPES = [
   "action.compensated",
   "action.compensation_failed",
 ] as const;
+/** One of ACTION_EVENT_TYPES. */
 export type ActionEventType = (typeof ACTION_EVENT_TYPES)[number];
 
 /** The part of an action event the state machine looks at. */
@@ -76,6 +77,7 @@ export interface ActionStatus {
   readonly retryable: boolean;
 }
 
+/** What `transitionAction` answers: the next status, or why the event is illegal where the action stands. */
 export type ActionTransitionResult = { readonly ok: true; readonly status: ActionStatus } | { readonly ok: false; readonly reason: string };
 
 const NOT_DISPATCHED: ReadonlySet<ActionState> = new Set(["proposed", "validated", "awaiting_approval", "authorized", "leased"]);

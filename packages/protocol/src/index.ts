@@ -5,9 +5,11 @@
  * `ProviderAdapterV1`, `ArtifactStoreV2`, `Clock`, `IdSource`), the run-state fold, and `YokeError` with its
  * closed code table. Depends on zod only.
  *
- * Helpers other @yoke packages share (the action state machine, provider SDK error mapping,
- * part-level zod schemas, hash and id patterns) are in `@yoke/protocol/internal`, which
- * has no semver guarantee.
+ * Two more entries, semver-covered like this one, hold what an implementation of these
+ * interfaces outside the @yoke packages needs: `@yoke/protocol/provider-utils` (provider
+ * SDK error mapping, cancellation, usage arithmetic, the request and response schemas piece
+ * by piece) and `@yoke/protocol/journal-utils` (the action state machine, event-type, key-id
+ * and hash patterns, id kinds, the canonical-JSON depth limit).
  */
 export type { ActionState, ActionStatus, ReconcileVerdict } from "./actions.js";
 export { ArtifactDigestSchema, ArtifactRefSchema, artifactDigestOf } from "./artifacts.js";

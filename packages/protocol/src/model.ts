@@ -9,6 +9,7 @@ export { JsonValueSchema, type JsonValue };
 export const ProviderMetadataSchema = z.record(z.string(), JsonObjectSchema);
 export type ProviderMetadata = z.infer<typeof ProviderMetadataSchema>;
 
+/** Plain text: what a user said, or a text part of what the model answered. */
 export const TextPartSchema = z.object({ type: z.literal("text"), text: z.string() });
 export type TextPart = z.infer<typeof TextPartSchema>;
 
@@ -117,6 +118,7 @@ export const ServerToolResultPartSchema = z.object({
 });
 export type ServerToolResultPart = z.infer<typeof ServerToolResultPartSchema>;
 
+/** One part of what the model answered: text, reasoning, a refusal, a tool call (whole, truncated or withheld), a server tool's call or result. */
 export const AssistantPartSchema = z.discriminatedUnion("type", [
   TextPartSchema,
   ToolCallPartSchema,
@@ -177,6 +179,7 @@ export const ToolResultEnvelopeSchema = z.object({
 });
 export type ToolResultEnvelope = z.infer<typeof ToolResultEnvelopeSchema>;
 
+/** The result of one tool call, as the tool message hands it back to the model. */
 export const ToolResultPartSchema = z.object({
   type: z.literal("tool-result"),
   toolCallId: z.string(),
@@ -185,6 +188,7 @@ export const ToolResultPartSchema = z.object({
 });
 export type ToolResultPart = z.infer<typeof ToolResultPartSchema>;
 
+/** One message of a request's transcript: system text, user text, the model's parts, or tool results. */
 export const MessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: z.string() }),
   z.object({ role: z.literal("user"), content: z.array(TextPartSchema) }),
@@ -274,9 +278,11 @@ export type ModelRequest = z.infer<typeof ModelRequestSchema>;
  * `max_tokens` means the output was cut (continue the same turn).
  */
 export const STOP_REASONS = ["end_turn", "max_tokens", "tool_use", "refusal", "pause", "content_filter"] as const;
+/** One of STOP_REASONS. */
 export const StopReasonSchema = z.enum(STOP_REASONS);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
+/** Token counts of one response, as the provider reported them; `withUsageTotals` fills the derived figures. */
 export const UsageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),

@@ -22,6 +22,7 @@ function errorTypes(error: SdkErrorLike): string[] {
   return [...new Set(candidates.filter((value): value is string => typeof value === "string" && value !== "error"))];
 }
 
+/** What `providerError` needs to know about the call an error came from. */
 export interface ProviderErrorContext {
   readonly provider: string;
   readonly signal: AbortSignal | undefined;

@@ -20,17 +20,23 @@ import {
   type YokeErrorCode,
   type YokeEventDraft,
 } from "./index.js";
-// Internals live in the /internal entry, with no semver guarantee.
-import { providerError, transitionAction } from "./internal.js";
-// @ts-expect-error the action state machine is not on the public entry
-import { transitionAction as notPublic } from "./index.js";
-// @ts-expect-error the SDK error mapping is not on the public entry
-import { providerError as notPublicEither } from "./index.js";
+// What an adapter or a store outside the @yoke packages needs is on two more public entries.
+import { EVENT_TYPE_PATTERN, JOURNAL_KEY_ID_PATTERN, transitionAction, type ActionTransitionResult } from "./journal-utils.js";
+import { cancellable, providerError, withUsageTotals, type ProviderErrorKind } from "./provider-utils.js";
+// @ts-expect-error the action state machine is not on the root entry
+import { transitionAction as notOnRoot } from "./index.js";
+// @ts-expect-error nor is the SDK error mapping
+import { providerError as notOnRootEither } from "./index.js";
 
-void notPublic;
-void notPublicEither;
-expectTypeOf(transitionAction).toBeFunction();
-expectTypeOf(providerError).toBeFunction();
+void notOnRoot;
+void notOnRootEither;
+expectTypeOf(transitionAction).returns.toEqualTypeOf<ActionTransitionResult>();
+expectTypeOf(EVENT_TYPE_PATTERN).toEqualTypeOf<RegExp>();
+expectTypeOf(JOURNAL_KEY_ID_PATTERN).toEqualTypeOf<RegExp>();
+expectTypeOf(providerError).returns.toEqualTypeOf<YokeError>();
+expectTypeOf(cancellable<number>).returns.toEqualTypeOf<Promise<number>>();
+expectTypeOf(withUsageTotals).returns.toExtend<{ inputTokens: number; outputTokens: number }>();
+expectTypeOf<"rate_limit">().toExtend<ProviderErrorKind>();
 
 // Errors: a closed code union, and a guard that narrows to one code.
 declare const failure: unknown;

@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { YokeError, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
-import { cancellable, withRequestId } from "@yoke/protocol/internal";
+import { cancellable, withRequestId } from "@yoke/protocol/provider-utils";
 import { admitAiSdkRequest } from "./admission.js";
 import { asLanguageModelV4 } from "./as-language-model-v4.js";
 import { toCallOptions } from "./call-options.js";

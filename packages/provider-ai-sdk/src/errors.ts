@@ -1,5 +1,5 @@
 import { YokeError } from "@yoke/protocol";
-import { providerError, withRequestId, type ProviderErrorContext } from "@yoke/protocol/internal";
+import { providerError, withRequestId, type ProviderErrorContext } from "@yoke/protocol/provider-utils";
 
 /** Where a failure was seen, for the shared classification; `requestId` from the 200's headers. */
 export type AiSdkErrorContext = ProviderErrorContext;

@@ -10,7 +10,7 @@ import {
   type StopReason,
   type Usage,
 } from "@yoke/protocol";
-import { withUsageTotals } from "@yoke/protocol/internal";
+import { withUsageTotals } from "@yoke/protocol/provider-utils";
 import { AI_SDK_OPTIONS_KEY } from "./provider-options.js";
 import { jsonMetadata, type FoldedResult } from "./stream-folder.js";
 

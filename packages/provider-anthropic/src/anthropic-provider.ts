@@ -1,5 +1,5 @@
 import { YokeError, type GenerateOptions, type ModelRequest, type ModelResponse, type ProviderAdapterV1, type ProviderCapabilities } from "@yoke/protocol";
-import { cancellable, withRequestId } from "@yoke/protocol/internal";
+import { cancellable, withRequestId } from "@yoke/protocol/provider-utils";
 import { admitAnthropicRequest } from "./admission.js";
 import { anthropicModelFamily } from "./capabilities.js";
 import { messagesBody } from "./messages-request.js";

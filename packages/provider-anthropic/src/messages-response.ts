@@ -9,7 +9,7 @@ import {
   type ToolCallPart,
   type Usage,
 } from "@yoke/protocol";
-import { withUsageTotals } from "@yoke/protocol/internal";
+import { withUsageTotals } from "@yoke/protocol/provider-utils";
 import { serverToolCall, serverToolResult, type JsonObject } from "./server-tools.js";
 
 /** The subset of an Anthropic `Message` (or one folded from stream events) the adapter reads. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest, ServerToolSpec } from "@yoke/protocol";
-import { addUsage } from "@yoke/protocol/internal";
+import { addUsage } from "@yoke/protocol/provider-utils";
 import { createAnthropicProvider } from "./index.js";
 import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./test-support.js";
 

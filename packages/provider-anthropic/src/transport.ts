@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { YokeError, type JsonValue } from "@yoke/protocol";
-import { providerError, type ProviderErrorContext } from "@yoke/protocol/internal";
+import { providerError, type ProviderErrorContext } from "@yoke/protocol/provider-utils";
 import { callWithResponse, type SdkCall } from "./with-response.js";
 
 /** The slice of the `@anthropic-ai/sdk` client the adapter calls, typed structurally. */

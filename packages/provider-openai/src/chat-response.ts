@@ -8,7 +8,7 @@ import {
   type StopReason,
   type Usage,
 } from "@yoke/protocol";
-import { withUsageTotals } from "@yoke/protocol/internal";
+import { withUsageTotals } from "@yoke/protocol/provider-utils";
 import { isWholeJson, toolCall, truncatedCall } from "./responses-response.js";
 
 /** The subset of a Chat Completions response, or of a stream chunk, the adapter reads. */

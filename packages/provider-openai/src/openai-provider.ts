@@ -7,7 +7,7 @@ import {
   type ProviderAdapterV1,
   type ProviderCapabilities,
 } from "@yoke/protocol";
-import { cancellable, withRequestId } from "@yoke/protocol/internal";
+import { cancellable, withRequestId } from "@yoke/protocol/provider-utils";
 import { admitOpenAIRequest, type OpenAIApi } from "./admission.js";
 import { openAICapabilities, openAIModelFamily } from "./capabilities.js";
 import { chatBody } from "./chat-request.js";

@@ -10,7 +10,7 @@ import {
   type TruncatedToolCallPart,
   type Usage,
 } from "@yoke/protocol";
-import { withUsageTotals } from "@yoke/protocol/internal";
+import { withUsageTotals } from "@yoke/protocol/provider-utils";
 
 /** The subset of a Responses API `Response` object the adapter reads. */
 export interface WireResponse {

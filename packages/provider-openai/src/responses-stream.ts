@@ -1,5 +1,5 @@
 import { YokeError, type ModelStreamPart } from "@yoke/protocol";
-import { classifyProviderError } from "@yoke/protocol/internal";
+import { classifyProviderError } from "@yoke/protocol/provider-utils";
 import { isCutFunctionCall, type WireFunctionCall, type WireOutputItem, type WireResponse } from "./responses-response.js";
 
 /** The subset of Responses API stream events the adapter reads. */

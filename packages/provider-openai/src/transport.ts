@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { JsonValue } from "@yoke/protocol";
-import { providerError } from "@yoke/protocol/internal";
+import { providerError } from "@yoke/protocol/provider-utils";
 import { callWithResponse, type SdkCall } from "./with-response.js";
 import type { OpenAIApi } from "./admission.js";
 

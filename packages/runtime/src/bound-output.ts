@@ -1,7 +1,7 @@
 // One copy of every tool output, of bounded size per event: a result past the run's
 // `maxEventOutputBytes` goes to the artifact store (the event keeps its head and the ref) or,
 // without one, is answered with TOOL_OUTPUT_TOO_LARGE.
-import { toolResultText, truncateUtf8 } from "@yoke/context-compiler/internal";
+import { toolResultText, truncateUtf8 } from "@yoke/context-compiler";
 import { YokeError, canonicalJson, type ArtifactRef, type ToolResultEnvelope, type YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "./run-context.js";
 

@@ -218,6 +218,6 @@ describe("a custom loop from @yoke/runtime/loop", () => {
       }
       expect(source, file).not.toContain("function createHarness");
     }
-    expect([...bare].sort()).toEqual(["@yoke/protocol", "@yoke/scheduler/internal"]);
+    expect([...bare].sort()).toEqual(["@yoke/protocol", "@yoke/scheduler"]);
   });
 });

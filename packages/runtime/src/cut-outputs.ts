@@ -1,7 +1,6 @@
 // Where the full text of each tool output a request shows cut is kept — inline in its tool
 // event, or in the artifact store — and the checks that it is still there, intact.
-import type { Manifest, SourceMessage } from "@yoke/context-compiler";
-import { sha256Hex, toolResultText } from "@yoke/context-compiler/internal";
+import { sha256Hex, toolResultText, type Manifest, type SourceMessage } from "@yoke/context-compiler";
 import { YokeError, type ArtifactRef, type ArtifactScope, type ArtifactStoreV2 } from "@yoke/protocol";
 
 function mismatch(message: string, details: Record<string, unknown>): YokeError {

@@ -2,8 +2,7 @@
 // composed, so the test lives in the runtime (DESIGN.md: only the runtime composes layers).
 import { createMemoryIdempotencyStore } from "@yoke/journal";
 import { YokeError, steppingClock } from "@yoke/protocol";
-import { callIdempotently } from "@yoke/scheduler";
-import { argumentDigest } from "@yoke/scheduler/internal";
+import { argumentDigest, callIdempotently } from "@yoke/scheduler";
 import { describe, expect, it } from "vitest";
 
 const clock = steppingClock(0, 1);

@@ -29,4 +29,4 @@ export type { ModelCallFailure, Sleep } from "./model-call.js";
 export { validateCalls } from "./validate-calls.js";
 export type { CallDecision, RejectionCode } from "./validate-calls.js";
 export { currentTurn, lastResponse } from "./loop/current-turn.js";
-export { errorEnvelope, outputEnvelope } from "@yoke/scheduler/internal";
+export { errorEnvelope, outputEnvelope } from "@yoke/scheduler";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMemoryJournal, createSqliteJournal } from "@yoke/journal";
-import { sha256Hex } from "@yoke/context-compiler/internal";
+import { sha256Hex } from "@yoke/context-compiler";
 import { YokeError, canonicalJson, sequentialIdSource, steppingClock, type JournalEvent, type JournalV1 } from "@yoke/protocol";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,5 +1,4 @@
-import { applyManifestDelta, contextInputFromRunState, rebuildRequest, type ContextInput, type Manifest } from "@yoke/context-compiler";
-import { sha256Hex } from "@yoke/context-compiler/internal";
+import { applyManifestDelta, contextInputFromRunState, rebuildRequest, sha256Hex, type ContextInput, type Manifest } from "@yoke/context-compiler";
 import { RunStateAccumulator, YokeError, type JournalEvent, type JournalV1, type ModelRequest, type RunScope } from "@yoke/protocol";
 import { cutOutputsOf, verifyOutOfLine, type CutOutput, type ReconstructOptions } from "./cut-outputs.js";
 import { parseManifestDelta } from "./compiled-context.js";

@@ -3,7 +3,7 @@ import type { Capability, Clock } from "@yoke/protocol";
 import { mintFor, type CapabilityOptions } from "./capabilities.js";
 import { createRedactor } from "./redaction.js";
 
-export { errorEnvelope } from "@yoke/scheduler/internal";
+export { errorEnvelope } from "@yoke/scheduler";
 
 /**
  * The one seam through which the loop runs tools: a batch of leased attempts (their

@@ -1,5 +1,5 @@
 import type { ActionRecord, ActionStatus, EventData, YokeEventDraft } from "@yoke/protocol";
-import { transitionAction, type ActionTransitionInput } from "@yoke/protocol/internal";
+import { transitionAction, type ActionTransitionInput } from "@yoke/protocol/journal-utils";
 
 /** A draft of one `action.*` event. */
 export type ActionEventDraft = Extract<YokeEventDraft, { type: `action.${string}` }>;

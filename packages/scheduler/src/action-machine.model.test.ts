@@ -9,7 +9,7 @@ import {
   transitionAction,
   type ActionEventType,
   type ActionTransitionInput,
-} from "@yoke/protocol/internal";
+} from "@yoke/protocol/journal-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ActionBook, transitionInput, type ActionEventDraft } from "./action-book.js";

@@ -4,7 +4,7 @@
 // the answer without a reconciler, which actions a failure compensates, running a compensation
 // (no scheduler test reached it: the runtime's did) and the refusal of an illegal transition.
 import { sequentialIdSource, steppingClock, type ActionRecord, type ActionState, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
-import { transitionAction } from "@yoke/protocol/internal";
+import { transitionAction } from "@yoke/protocol/journal-utils";
 import { describe, expect, it } from "vitest";
 import { declaration } from "./__fixtures__/tools.js";
 import { BatchTransaction, type Settlement } from "./batch-transaction.js";

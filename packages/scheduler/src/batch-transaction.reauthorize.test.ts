@@ -11,7 +11,7 @@ import {
   type PolicyDecision,
   type ToolResultEnvelope,
 } from "@yoke/protocol";
-import { transitionAction } from "@yoke/protocol/internal";
+import { transitionAction } from "@yoke/protocol/journal-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { declaration } from "./__fixtures__/tools.js";

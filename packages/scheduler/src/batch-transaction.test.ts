@@ -1,5 +1,5 @@
 import { YokeError, sequentialIdSource, steppingClock, type ActionRecord, type EventData, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
-import { transitionAction } from "@yoke/protocol/internal";
+import { transitionAction } from "@yoke/protocol/journal-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { neverTimers } from "./__fixtures__/manual-timers.js";

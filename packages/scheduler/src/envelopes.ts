@@ -10,7 +10,16 @@ import {
   type YokeErrorCode,
 } from "@yoke/protocol";
 
-/** An error result for the model: the code and a message, never a stack. */
+/**
+ * An error result for the model: the code and a message, never a stack. `startedAt` and the
+ * clock's now are its timing. What a loop journals for a call it refused or could not run.
+ *
+ * @example
+ * ```ts
+ * const result = errorEnvelope("TOOL_NOT_FOUND", "no tool named lookup", clock.now(), clock);
+ * // { status: "error", content: [{ type: "text", text: "TOOL_NOT_FOUND: no tool named lookup" }], error: { ... }, timing: { ... } }
+ * ```
+ */
 export function errorEnvelope(code: YokeErrorCode, message: string, startedAt: number, clock: Clock): ToolResultEnvelope {
   const endedAt = clock.now();
   return {
@@ -24,6 +33,14 @@ export function errorEnvelope(code: YokeErrorCode, message: string, startedAt: n
 /**
  * What a handler's answer becomes: an ok envelope cut to the output budget, and its receipt.
  * Structured output is checked by the tool's output schema's own validator (maybe asynchronous).
+ * An answer that is not a tool output, or output that fails the schema, becomes an error
+ * envelope (TOOL_FAILED, TOOL_OUTPUT_INVALID) instead; it never rejects for those.
+ *
+ * @example
+ * ```ts
+ * const startedAt = clock.now();
+ * const { result, receipt } = await outputEnvelope(tool, await tool.execute(input, context), startedAt, clock);
+ * ```
  */
 export async function outputEnvelope(
   tool: ToolDeclarationV1<any>,

@@ -2,7 +2,16 @@ import { createHash } from "node:crypto";
 import { YokeError, canonicalJson, type Clock, type IdempotencyOutcome, type IdempotencyStoreV1, type JsonValue } from "@yoke/protocol";
 import { messageOf } from "./envelopes.js";
 
-/** SHA-256 of the canonical JSON of `args`: equal for equal arguments whatever their key order. */
+/**
+ * SHA-256 of the canonical JSON of `args`, hex: equal for equal arguments whatever their key
+ * order. The `argumentDigest` an `IdempotencyStoreV1` claim carries, so a store tells a repeat
+ * from a reuse of the key with other arguments.
+ *
+ * @example
+ * ```ts
+ * argumentDigest({ a: 1, b: 2 }) === argumentDigest({ b: 2, a: 1 }); // true
+ * ```
+ */
 export function argumentDigest(args: JsonValue): string {
   return createHash("sha256").update(canonicalJson(args)).digest("hex");
 }

@@ -6,8 +6,8 @@
  * tools' read and write sets; uncertain effects are resolved only by reconciliation;
  * compensations run in reverse order of commit. Imports `@yoke/protocol` only.
  *
- * The action book that stages transitions, the envelope builders and the conflict-graph
- * helpers are in `@yoke/scheduler/internal`, which has no semver guarantee.
+ * `errorEnvelope` and `outputEnvelope` build the tool-result envelopes the scheduler journals,
+ * for a loop of your own that runs tools itself.
  */
 export { BatchTransaction, DEFAULT_AUTHORIZATION, DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./batch-transaction.js";
 export type {
@@ -23,7 +23,8 @@ export type {
 export { compensationPlan, pendingCompensations } from "./compensation-plan.js";
 export type { CompensableTool } from "./compensation-plan.js";
 export { conflicts, defaultAccess } from "./conflicts.js";
+export { errorEnvelope, outputEnvelope } from "./envelopes.js";
 export { executeBatch, realTimers } from "./execute-batch.js";
 export type { AttemptOutcome, DispatchItem, ExecuteBatchOptions, Timers } from "./execute-batch.js";
-export { callIdempotently } from "./idempotent-call.js";
+export { argumentDigest, callIdempotently } from "./idempotent-call.js";
 export type { IdempotentCallOptions } from "./idempotent-call.js";

@@ -1,5 +1,5 @@
 import { EVENT_SCHEMA_VERSION, type EventData, type EventDraft, type JsonValue } from "@yoke/protocol";
-import { EVENT_TYPE_PATTERN } from "@yoke/protocol/internal";
+import { EVENT_TYPE_PATTERN } from "@yoke/protocol/journal-utils";
 import fc from "fast-check";
 import type { RunStartedDraft } from "./event-drafts.js";
 

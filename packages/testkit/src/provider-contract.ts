@@ -7,7 +7,7 @@ import {
   type ProviderAdapterV1,
   type ToolSpec,
 } from "@yoke/protocol";
-import type { ProviderErrorKind } from "@yoke/protocol/internal";
+import type { ProviderErrorKind } from "@yoke/protocol/provider-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "./rejection.js";
 

@@ -1,7 +1,8 @@
 // Each rule of the repository's biome.jsonc, run by the pinned Biome on a throwaway tree shaped
-// like the repository: the layering of docs/ARCHITECTURE.md ("Layers: who may import whom"), import
-// cycles, and the formatter with the files it must leave alone. A rule that stopped firing
-// (a glob that no longer matches, an override that swallows another) fails here, not in review.
+// like the repository: the layering of docs/ARCHITECTURE.md ("Layers: who may import whom"), no
+// import of another package's internals, import cycles, and the formatter with the files it must
+// leave alone. A rule that stopped firing (a glob that no longer matches, an override that
+// swallows another) fails here, not in review.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -103,6 +104,53 @@ describe("the layering of docs/ARCHITECTURE.md (biome.jsonc noRestrictedImports)
   it("examples, tests/ and bench compose anything", () => {
     const all = importing("@yoke/runtime", "@yoke/journal", "@yoke/provider-openai", "@yoke/testkit");
     expect(biomeOn({ "examples/demo/src/main.ts": all, "tests/e2e/src/e2e.test.ts": all, "bench/run.ts": all })).toEqual([]);
+  });
+});
+
+describe("no package's internals (biome.jsonc noRestrictedImports, docs/decisions/0021-no-internal-imports.md)", () => {
+  const internals = ["@yoke/protocol/internal", "@yoke/scheduler/internal", "@yoke/runtime/src/loop.js", "@yoke/journal/dist/index.js"];
+
+  it("fires on an /internal entry, src/ or dist/ of any package, from any file: layer, its tests, runtime, CLI, examples, tests/, bench", () => {
+    const files: Record<string, string> = {
+      "packages/provider-openai/src/transport.ts": importing("@yoke/protocol/internal"),
+      "packages/journal/src/chain.ts": importing("@yoke/protocol/src/events.js"),
+      "packages/scheduler/src/action-book.test.ts": importing("@yoke/protocol/internal"),
+      "packages/testkit/src/provider-contract.ts": importing("@yoke/protocol/dist/internal.js"),
+      "packages/runtime/src/bound-output.ts": importing("@yoke/context-compiler/internal"),
+      "packages/runtime/src/loop-entry.ts": 'export { errorEnvelope } from "@yoke/scheduler/internal";\n',
+      "packages/runtime/src/idempotent-call.test.ts": importing("@yoke/scheduler/internal"),
+      "packages/cli/src/inspect/inspect-actions.ts": importing("@yoke/protocol/internal"),
+      "packages/cli/src/inspect/inspect.test.ts": 'export const load = () => import("@yoke/protocol/internal");\n',
+      "packages/provider-gemini/src/index.ts": importing("@yoke/protocol/internal/errors"),
+    };
+    for (const [index, specifier] of internals.entries()) {
+      files[`examples/demo/src/uses-${index}.ts`] = importing(specifier);
+      files[`tests/e2e/src/uses-${index}.test.ts`] = importing(specifier);
+      files[`bench/uses-${index}.ts`] = importing(specifier);
+    }
+    const findings = biomeOn(files);
+    expect(findings).toEqual(
+      Object.keys(files)
+        .map((path) => ({ rule: LAYERING, path }))
+        .sort((a, b) => a.path.localeCompare(b.path)),
+    );
+  });
+
+  it("passes on the public entries and on a package's own modules by relative path", () => {
+    const findings = biomeOn({
+      "packages/provider-openai/src/transport.ts": importing("@yoke/protocol", "@yoke/protocol/provider-utils"),
+      "packages/journal/src/chain.ts": importing("@yoke/protocol/journal-utils"),
+      "packages/scheduler/src/action-book.test.ts": importing("@yoke/protocol/journal-utils", "@yoke/testkit", "./internal.js", "../src/envelopes.js"),
+      "packages/scheduler/src/internal.ts": "export const internal = 1;\n",
+      "packages/scheduler/src/envelopes.ts": "export const envelopes = 1;\n",
+      "packages/runtime/src/bound-output.ts": importing("@yoke/context-compiler", "@yoke/scheduler", "./internal-state.js"),
+      "packages/runtime/src/internal-state.ts": "export const state = 1;\n",
+      "packages/runtime/src/custom-loop.test.ts": importing("@yoke/runtime/loop", "@yoke/testkit/replay"),
+      "packages/cli/src/inspect/inspect-actions.ts": importing("@yoke/protocol/journal-utils", "@yoke/journal"),
+      "examples/demo/src/main.ts": importing("@yoke/runtime", "@yoke/runtime/loop", "@yoke/protocol/provider-utils"),
+      "tests/e2e/src/e2e.test.ts": importing("@yoke/journal", "@yoke/testkit/crash", "@yoke/internal-tools"),
+    });
+    expect(findings).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ActionStatus, JsonValue, ToolResultEnvelope, YokeEvent } from "@yoke/protocol";
-import { transitionAction, type ActionTransitionInput } from "@yoke/protocol/internal";
+import { transitionAction, type ActionTransitionInput } from "@yoke/protocol/journal-utils";
 import type { ActionStep, ActionView, AttemptView, InspectProblem, ResultView } from "./run-view.js";
 
 type MutableAttempt = { -readonly [K in keyof AttemptView]: AttemptView[K] };

@@ -1,5 +1,4 @@
-import { forkContext, type ContextInput, type EvidenceItem, type Manifest } from "@yoke/context-compiler";
-import { sha256Hex } from "@yoke/context-compiler/internal";
+import { forkContext, sha256Hex, type ContextInput, type EvidenceItem, type Manifest } from "@yoke/context-compiler";
 import { YokeError, type RunState } from "@yoke/protocol";
 
 /** What `run.started.parent.fork` holds: the parent's context a child was forked from. */

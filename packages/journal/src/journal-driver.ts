@@ -76,9 +76,11 @@ export interface JournalDriver {
    */
   readPage(scope: RunScope, fromSeq: number, toSeq: number, limit: number): Awaitable<Iterable<StoredEvent>>;
   /**
-   * Up to `limit` summaries of the tenant's runs, ordered by run id (UTF-16 code unit
-   * order, as JavaScript compares strings), starting after `afterRunId` (null: from the
-   * first). `length` and `lastAt` come from the run's highest `seq`, `firstAt` from its lowest.
+   * Up to `limit` summaries of the tenant's runs, ordered by run id in one order the store
+   * keeps between calls (SQLite: its binary order of UTF-8), starting after `afterRunId`
+   * (null: from the first). `length` and `lastAt` come from the run's highest `seq`,
+   * `firstAt` from its lowest. The semantics ask for the next page after the last run id of
+   * a full one.
    */
   listRunsPage(tenantId: string, afterRunId: string | null, limit: number): Awaitable<readonly RunSummary[]>;
   /** The run's latest lease as stored, or null (a store that has no lease table yet: null). */

@@ -37,7 +37,8 @@ export interface SqliteJournal extends JournalV1 {
 export type { SqliteJournalOptions } from "./sqlite-journal-options.js";
 
 /**
- * Opens (creating or migrating as needed) a SQLite journal: one `events` table keyed by
+ * Opens (creating or migrating as needed) a SQLite journal: the SQLite driver
+ * (`sqlite-driver.ts`) under the semantics every store shares (`createJournal`). One `events` table keyed by
  * `(tenant_id, run_id, seq)`, WAL mode, every query scoped by tenant. Each append is one
  * `BEGIN IMMEDIATE` transaction whose inserts the primary key checks against every other
  * writer, so several journals (or processes) on one file get exactly one winner per

@@ -43,8 +43,8 @@ export function* walkChain(
 ): Generator<ChainStep, void, unknown> {
   let prevHash = GENESIS_HASH;
   if (fromSeq > 0) {
-    // The journal's read checked that it is open in this same synchronous step: without this call
-    // nothing changes (mutation testing: equivalent); it keeps the walk safe for other callers.
+    // The journal's read checked that it is open in this same synchronous step: this check keeps
+    // the walk safe for other callers.
     beforePage();
     const predecessor = yield* settled(reader.hashAt(scope, fromSeq - 1));
     if (predecessor === null) {
@@ -56,8 +56,7 @@ export function* walkChain(
     prevHash = predecessor;
   }
   let expected = fromSeq;
-  // `<=` would only add a query that finds nothing (and one more closed check) after a full page
-  // ending exactly at toSeq (mutation testing: equivalent in what is read).
+  // `<`, not `<=`: after a full page ending exactly at toSeq there is nothing left to ask for.
   while (expected < toSeq) {
     beforePage();
     const rows = yield* settled(reader.readPage(scope, expected, toSeq, READ_PAGE_SIZE));
@@ -65,7 +64,7 @@ export function* walkChain(
     for (const event of rows) {
       count++;
       let problem = typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event, keys);
-      // `keys === undefined` only saves a call (forced false under mutation testing: equivalent): missingKeyId returns undefined without keys.
+      // `keys === undefined` only saves a call: missingKeyId returns undefined without keys.
       const keyId = keys === undefined ? undefined : missingKeyId(problem, event, keys, scope.tenantId);
       if (keyId !== undefined) {
         yield { pending: (keys as JournalKeyRing).lookup(scope.tenantId, keyId) };

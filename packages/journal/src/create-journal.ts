@@ -174,7 +174,7 @@ export function journalOver(driver: JournalDriver, keys: JournalKeyRing | undefi
 
     async *listRuns(tenantId): AsyncGenerator<RunSummary> {
       assertOpen();
-      // Only the tenant id is in question here: any well-formed run id (Stryker's "Stryker was here!") is equivalent.
+      // Only the tenant id is in question here: any well-formed run id would do.
       if (!storable({ tenantId, runId: "" })) return;
       let after: string | null = null;
       for (;;) {

@@ -60,7 +60,7 @@ export function createAppend(
     }
     const key = keys === undefined ? undefined : await keys.sealingKey(scope.tenantId);
     // Only the await above can let a close in: without a key ring there is none, and the
-    // assertOpen of assertWritable, in the same synchronous step, already ran (so `true` here is equivalent).
+    // assertOpen of assertWritable, in the same synchronous step, already ran.
     if (key !== undefined) assertOpen();
     const request: AppendRequest = { scope, expectedSeq, drafts, options, key };
     let events: JournalEvent[];

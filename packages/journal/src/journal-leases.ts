@@ -72,7 +72,7 @@ export function createJournalLeases(driver: JournalDriver, guards: LeaseGuards):
         return (isThenable(stored) ? await stored : stored)?.lease ?? null;
       } catch (error) {
         // A driver failure of a plain read (not provoked by the tests: a WAL reader is never locked
-        // out); its operation name is left unasserted (mutation testing: a survivor, justified).
+        // out); the operation name is for people, like every other here.
         throw driver.toJournalError(error, "read a lease");
       }
     },

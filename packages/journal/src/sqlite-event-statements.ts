@@ -90,7 +90,7 @@ export class EventStatements {
   insertAll(sealed: readonly SealedEvent[]): void {
     for (let from = 0; from < sealed.length; from += INSERT_CHUNK) {
       const count = Math.min(INSERT_CHUNK, sealed.length - from);
-      // Preallocated: `new Array()` (mutation testing) ends with the same values, growing as it is filled: equivalent.
+      // Preallocated; a growing array, filled the same way, ends with the same values.
       const values: unknown[] = new Array(count * 10);
       for (let index = 0; index < count; index++) {
         const { event, canonicalData } = sealed[from + index]!;
@@ -112,7 +112,7 @@ export class EventStatements {
 
   private insertStatement(rows: number): SqliteStatementLike {
     let statement = this.insertStatements[rows];
-    // The test forced true (mutation testing) prepares the same statement on every insert, only slower: equivalent.
+    // A cache only: preparing the statement on every insert would store the same rows, slower.
     if (statement === undefined) {
       statement = this.db.prepare(
         "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES " +

@@ -69,8 +69,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   const owned = options.database === undefined;
   const filename = options.filename;
   // `existed` is true for a caller's database and for ":memory:", so the `filename !== undefined` and
-  // `!== ":memory:"` tests joined to `!existed` below are redundant (Stryker's `true` for them survives,
-  // equivalent). The `!== ":memory:"` joined to `existed && emptyFile` only stops a look at a file named
+  // `!== ":memory:"` tests joined to `!existed` below are redundant guards. The `!== ":memory:"` joined to `existed && emptyFile` only stops a look at a file named
   // ":memory:" in the working directory; createAtomically leaves an existing file alone (EEXIST), so
   // `||` for its guard's first `&&` is equivalent too, one wasted temp database slower.
   const existed = filename === undefined || filename === ":memory:" || existsSync(filename);

@@ -90,11 +90,11 @@ export function sealDrafts(scope: RunScope, head: JournalHead, drafts: readonly 
   const { tenantId, runId } = scope;
   // The envelope fields every event of the append shares, serialized once.
   // When an id is not a string, `body` below falls back to canonicalJson and runJson/tenantJson are
-  // unused: their `""` alternatives are never read (mutation testing: equivalent).
+  // unused: their `""` alternatives are never read.
   const scoped = typeof tenantId === "string" && typeof runId === "string";
   const runJson = scoped ? `"runId":${JSON.stringify(runId)},"schemaVersion":${EVENT_SCHEMA_VERSION},` : "";
   const tenantJson = scoped ? `"tenantId":${JSON.stringify(tenantId)},` : "";
-  // Sized up front only to save growing the array: `new Array()` is equivalent (mutation testing).
+  // Sized up front only to save growing the array; a growing one ends the same.
   const sealed: SealedEvent[] = new Array(drafts.length);
   let prevHash = head.hash;
   for (let index = 0; index < drafts.length; index++) {
@@ -149,7 +149,7 @@ const KNOWN_TYPES_LIMIT = 1_024;
 
 function checkType(type: string): boolean {
   if (!EVENT_TYPE_PATTERN.test(type)) return false;
-  // The limit only bounds the cache's memory: `true` here (no limit) is equivalent (mutation testing).
+  // The limit only bounds the cache's memory; no outcome depends on it.
   if (KNOWN_TYPES.size < KNOWN_TYPES_LIMIT) KNOWN_TYPES.add(type);
   return true;
 }
@@ -157,7 +157,7 @@ function checkType(type: string): boolean {
 function malformedDraft(index: number, type: unknown, why: string, cause?: unknown): YokeError {
   return new YokeError("JOURNAL_INVALID_APPEND", `event ${index} of the append is malformed: ${why}`, {
     details: { index, type: typeof type === "string" ? type : undefined },
-    // `{ cause: undefined }` and no cause read the same (mutation testing: `false` here is equivalent).
+    // Left out rather than `{ cause: undefined }`, though the two read the same.
     ...(cause === undefined ? {} : { cause }),
   });
 }
@@ -215,8 +215,8 @@ export function missingKeyId(failure: ChainFailure | null, candidate: unknown, k
   if (failure?.reason !== "key_mismatch" || keys === undefined) return undefined;
   const hash = (candidate as { hash?: unknown }).hash;
   const keyId = typeof hash === "string" ? keyIdOf(hash) : undefined;
-  // Equivalent under mutation (either test as `true`): checkKeyedHash reports key_mismatch only for a
-  // hash that names a key id the ring does not hold, so past the line above both always hold.
+  // Both tests are guards: checkKeyedHash reports key_mismatch only for a hash that names a key id
+  // the ring does not hold, so past the line above both always hold.
   return keyId !== undefined && keys.cached(tenantId, keyId) === undefined ? keyId : undefined;
 }
 

@@ -91,7 +91,7 @@ export async function createSqliteIdempotencyStore(options: SqliteIdempotencySto
     },
     async close() {
       // Without this line a second close changes nothing either (`db.open` is false by then, or the
-      // Database is the caller's): it only says so. Mutation testing: `false` here is equivalent.
+      // Database is the caller's): it only says so.
       if (closed) return;
       closed = true;
       if (owned && db.open) db.close();

@@ -5,8 +5,23 @@
  * JOURNAL_CONFLICT; a torn or edited store is reported, never read as valid. With a key
  * provider (`keys`), the chain is HMAC-SHA256 per tenant, so only a key holder can extend
  * it; signed checkpoints (Ed25519) pin a run's prefix from outside the store.
+ *
+ * A new store (PostgreSQL, a store of your own) implements a `JournalDriver` (its storage
+ * primitives) and gets the rest from `createJournal({ driver })`: the chain, keyed chains,
+ * JOURNAL_CONFLICT, leases and fencing, the head witness, paging, size limits, typed errors.
  */
 export { computeEventHash, computeEventHmac } from "./chain.js";
+export { createJournal } from "./create-journal.js";
+export type { DriverJournal, JournalOptions } from "./create-journal.js";
+export type {
+  Awaitable,
+  JournalDriver,
+  JournalDriverTransaction,
+  JournalDriverWitness,
+  SealedEvent,
+  StoredEvent,
+  StoredLease,
+} from "./journal-driver.js";
 export { CHECKPOINT_MESSAGE_VERSION, checkpointMessage, signCheckpoint, verifyCheckpoint } from "./checkpoints.js";
 export type { CheckpointKey, CheckpointVerdict, JournalCheckpoint } from "./checkpoints.js";
 export type { JournalKeyOptions } from "./keyed-chain.js";

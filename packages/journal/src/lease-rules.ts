@@ -66,6 +66,11 @@ export function checkAppendLease(scope: RunScope, current: StoredLease | null, o
   checkCurrent({ ...scope, ownerId: writer.ownerId, token: writer.token, expiresAt: 0 }, current);
 }
 
+/** Whether `checkAppendLease` will ask for the store's time: a lease-less append meeting an unreleased lease. */
+export function appendLeaseNeedsTime(current: StoredLease | null, options: AppendOptions | undefined): boolean {
+  return options?.lease === undefined && current !== null && !current.released;
+}
+
 export function checkLeaseRequest(request: LeaseRequest): void {
   if (typeof request?.ownerId !== "string" || request.ownerId === "") {
     throw new YokeError("CONFIG_INVALID", "a lease needs a non-empty ownerId");

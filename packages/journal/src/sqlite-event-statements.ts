@@ -1,19 +1,12 @@
-import { GENESIS_HASH, type JournalEvent, type JournalHead, type RunScope, type VerifyResult } from "@yoke/protocol";
-import { checkEvent, missingKeyId, type SealedEvent } from "./chain.js";
+import type { JournalEvent, JournalHead, RunScope } from "@yoke/protocol";
+import type { SealedEvent } from "./chain.js";
+import { walkChain, type ChainStep } from "./chain-walk.js";
+import type { StoredEvent } from "./journal-driver.js";
 import type { JournalKeyRing } from "./keyed-chain.js";
 import type { SqliteDatabaseLike, SqliteStatementLike } from "./sqlite-database.js";
 import { toJournalError } from "./sqlite-errors.js";
 
-type ChainFailure = Extract<VerifyResult, { ok: false }>;
-
-/**
- * One step of a chain walk: a verified event, or the first failure (nothing follows it), or
- * (keyed journals only) a key the provider is being asked for: await `pending`, then go on.
- */
-export type ChainStep =
-  | { readonly event: JournalEvent; readonly failure?: undefined; readonly pending?: undefined }
-  | { readonly failure: ChainFailure; readonly pending?: undefined }
-  | { readonly pending: Promise<unknown>; readonly failure?: undefined };
+export { READ_PAGE_SIZE, type ChainStep } from "./chain-walk.js";
 
 interface EventRow {
   seq: unknown;
@@ -28,9 +21,6 @@ interface EventRow {
 
 /** Rows per INSERT statement: 10 parameters each, far below SQLite's parameter limit. */
 const INSERT_CHUNK = 16;
-
-/** Rows per page: a long run is read in bounded memory, and no statement stays open between pages. */
-export const READ_PAGE_SIZE = 256;
 
 /**
  * The hot-path statements, prepared once per journal. Every statement names the tenant and
@@ -67,19 +57,15 @@ export class EventStatements {
     return row === undefined ? null : String(row.hash);
   }
 
-  /**
-   * The run's event at `seq` checked on its own: its shape, scope and seq, and (with `keys`)
-   * its MAC, against its own stored predecessor hash. Null when it verifies; a failure whose
-   * `missingKeyId` is set means the ring does not hold the key the event names yet.
-   */
-  checkAt(scope: RunScope, seq: number, keys: JournalKeyRing): (ChainFailure & { missingKeyId?: string }) | null {
-    const [row] = this.query("read", () => this.pageStatement.all(scope.tenantId, scope.runId, seq, seq + 1, 1)) as EventRow[];
-    if (row === undefined) return failure(seq, "sequence_gap", `event ${seq} is missing`);
-    const event = rowToEvent(scope, row);
-    if (typeof event === "string") return failure(seq, "malformed", event);
-    const problem = checkEvent(scope, seq, String(row.prev_hash), event, keys);
-    const keyId = missingKeyId(problem, event, keys, scope.tenantId);
-    return problem === null ? null : keyId === undefined ? problem : { ...problem, missingKeyId: keyId };
+  /** Whether the run has an event at `seq` or later. */
+  hasEventFrom(scope: RunScope, seq: number): boolean {
+    return this.query("read", () => this.firstFromStatement.get(scope.tenantId, scope.runId, seq)) !== undefined;
+  }
+
+  /** Up to `limit` events of the run in `[fromSeq, toSeq)`, each decoded as it is taken. */
+  readPage(scope: RunScope, fromSeq: number, toSeq: number, limit: number): Iterable<StoredEvent> {
+    const rows = this.query("read", () => this.pageStatement.all(scope.tenantId, scope.runId, fromSeq, toSeq, limit)) as EventRow[];
+    return decodeRows(scope, rows);
   }
 
   /** Every run's head, for adopting a journal into a new head witness. */
@@ -104,7 +90,7 @@ export class EventStatements {
   insertAll(sealed: readonly SealedEvent[]): void {
     for (let from = 0; from < sealed.length; from += INSERT_CHUNK) {
       const count = Math.min(INSERT_CHUNK, sealed.length - from);
-      // Preallocated: `new Array()` (mutation testing) ends with the same values, growing as it is filled: equivalent.
+      // Preallocated; a growing array, filled the same way, ends with the same values.
       const values: unknown[] = new Array(count * 10);
       for (let index = 0; index < count; index++) {
         const { event, canonicalData } = sealed[from + index]!;
@@ -126,7 +112,7 @@ export class EventStatements {
 
   private insertStatement(rows: number): SqliteStatementLike {
     let statement = this.insertStatements[rows];
-    // The test forced true (mutation testing) prepares the same statement on every insert, only slower: equivalent.
+    // A cache only: preparing the statement on every insert would store the same rows, slower.
     if (statement === undefined) {
       statement = this.db.prepare(
         "INSERT INTO events (tenant_id, run_id, seq, type, at, causation_id, data, prev_hash, hash, schema_version) VALUES " +
@@ -137,53 +123,9 @@ export class EventStatements {
     return statement;
   }
 
-  /**
-   * Walks `[fromSeq, toSeq)` page by page, checking every event against its predecessor's
-   * hash with the same `checkEvent` the memory store uses. Stops at the first failure.
-   * `beforePage` runs before each query (the journal's closed check). With `keys`, a key id
-   * the ring does not hold yet is looked up (a `pending` step) and the event checked again.
-   */
-  *walk(scope: RunScope, fromSeq: number, toSeq: number, beforePage: () => void, keys?: JournalKeyRing): Generator<ChainStep, void, undefined> {
-    let prevHash = GENESIS_HASH;
-    if (fromSeq > 0) {
-      // The journal's read checked that it is open in this same synchronous step: without this call
-      // nothing changes (mutation testing: equivalent); it keeps the walk safe for other callers.
-      beforePage();
-      const predecessor = this.query("read", () => this.hashAtStatement.get(scope.tenantId, scope.runId, fromSeq - 1)) as { hash: unknown } | undefined;
-      if (predecessor === undefined) {
-        const later = this.query("read", () => this.firstFromStatement.get(scope.tenantId, scope.runId, fromSeq));
-        if (later !== undefined) {
-          yield { failure: failure(fromSeq - 1, "sequence_gap", `event ${fromSeq - 1} is missing`) };
-        }
-        return;
-      }
-      prevHash = String(predecessor.hash);
-    }
-    let expected = fromSeq;
-    // `<=` would only add a query that finds nothing (and one more closed check) after a full page
-    // ending exactly at toSeq (mutation testing: equivalent in what is read).
-    while (expected < toSeq) {
-      beforePage();
-      const rows = this.query("read", () => this.pageStatement.all(scope.tenantId, scope.runId, expected, toSeq, READ_PAGE_SIZE)) as EventRow[];
-      for (const row of rows) {
-        const event = rowToEvent(scope, row);
-        let problem = typeof event === "string" ? failure(expected, "malformed", event) : checkEvent(scope, expected, prevHash, event, keys);
-        // `keys === undefined` only saves a call (forced false under mutation testing: equivalent): missingKeyId returns undefined without keys.
-        const keyId = keys === undefined ? undefined : missingKeyId(problem, event, keys, scope.tenantId);
-        if (keyId !== undefined) {
-          yield { pending: (keys as JournalKeyRing).lookup(scope.tenantId, keyId) };
-          problem = checkEvent(scope, expected, prevHash, event, keys);
-        }
-        if (problem) {
-          yield { failure: problem };
-          return;
-        }
-        yield { event: event as JournalEvent };
-        prevHash = (event as JournalEvent).hash;
-        expected++;
-      }
-      if (rows.length < READ_PAGE_SIZE) return;
-    }
+  /** The chain walk of the shared semantics (`walkChain`) over these statements. */
+  walk(scope: RunScope, fromSeq: number, toSeq: number, beforePage: () => void, keys?: JournalKeyRing): Generator<ChainStep, void, unknown> {
+    return walkChain(this, scope, fromSeq, toSeq, beforePage, keys);
   }
 
   private query<T>(operation: string, run: () => T): T {
@@ -193,6 +135,10 @@ export class EventStatements {
       throw toJournalError(error, operation);
     }
   }
+}
+
+function* decodeRows(scope: RunScope, rows: readonly EventRow[]): Generator<StoredEvent, void, undefined> {
+  for (const row of rows) yield rowToEvent(scope, row);
 }
 
 /** The row as an event (checked by the caller), or why its data cannot be parsed. */
@@ -216,8 +162,4 @@ function rowToEvent(scope: RunScope, row: EventRow): JournalEvent | string {
     prevHash: row.prev_hash,
     hash: row.hash,
   } as JournalEvent;
-}
-
-function failure(firstBadSeq: number, reason: ChainFailure["reason"], message: string): ChainFailure {
-  return { ok: false, firstBadSeq, reason, message };
 }

@@ -1,4 +1,4 @@
-import { YokeError, type Clock, type RunScope } from "@yoke/protocol";
+import { YokeError, type Clock } from "@yoke/protocol";
 import type { EventSizeOptions } from "./event-size.js";
 import type { JournalKeyOptions } from "./keyed-chain.js";
 import type { SqliteDatabaseLike, SqliteDurability } from "./sqlite-database.js";
@@ -72,13 +72,7 @@ export type SqliteJournalOptions = (
 } & JournalKeyOptions &
   EventSizeOptions;
 
-/** No run can have a lone surrogate in its ids: SQLite stores text as UTF-8, which cannot hold one. */
-export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/** Whether a run of these ids can be stored: both strings, neither holding a lone surrogate. */
-export function storable(scope: RunScope): boolean {
-  return typeof scope.tenantId === "string" && typeof scope.runId === "string" && !LONE_SURROGATE.test(scope.tenantId) && !LONE_SURROGATE.test(scope.runId);
-}
+export { LONE_SURROGATE, storable } from "./scope-text.js";
 
 /** CONFIG_INVALID listing every problem with `options` in `details.problems` (the strings are API). */
 export function checkOptions(options: SqliteJournalOptions, durability: unknown, busyTimeoutMs: unknown, integrityCheck: unknown, witnessMode: unknown): void {

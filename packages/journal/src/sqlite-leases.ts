@@ -1,7 +1,6 @@
-import { YokeError, type Clock, type RunLease, type RunLeasesV1, type RunScope } from "@yoke/protocol";
+import type { Clock, RunLease, RunScope } from "@yoke/protocol";
 import type { SqliteDatabaseLike, SqliteStatementLike } from "./sqlite-database.js";
-import { checkCurrent, checkLeaseRequest, checkTtl, nextLease, type StoredLease } from "./lease-rules.js";
-import { toJournalError } from "./sqlite-errors.js";
+import type { StoredLease } from "./lease-rules.js";
 
 interface LeaseRow {
   owner_id: string;
@@ -67,88 +66,10 @@ export class LeaseStatements {
   }
 }
 
-/** What the journal lends its leases: its open and read-only checks, and its scope check. */
-export interface LeaseGuards {
-  assertOpen(): void;
-  /** The lease table, or JOURNAL_READ_ONLY / JOURNAL_CLOSED. */
-  assertWritable(operation: string): LeaseStatements;
-  storable(scope: RunScope): boolean;
-}
-
 /**
  * The store's time a lease operation or an append's check judges expiry by: the test clock the
  * journal was given (`storeClock`), else the database's own time, read in the transaction.
  */
 export function storeTime(table: LeaseStatements, storeClock: Clock | undefined): number {
   return storeClock === undefined ? table.databaseNow() : storeClock.now();
-}
-
-/**
- * The SQLite journal's `RunLeasesV1`: each operation is one `BEGIN IMMEDIATE` transaction over
- * `run_leases`, applying the rules every store shares (`lease-rules.ts`) on the store's time.
- */
-export function createSqliteRunLeases(
-  db: SqliteDatabaseLike,
-  table: LeaseStatements | undefined,
-  storeClock: Clock | undefined,
-  guards: LeaseGuards,
-): RunLeasesV1 {
-  const { assertOpen, assertWritable, storable } = guards;
-  const leaseTransaction = db.transaction((operation: () => RunLease | null) => operation());
-
-  const leases: RunLeasesV1 = {
-    async acquire(scope, request) {
-      const writable = assertWritable("acquire a lease");
-      checkLeaseRequest(request);
-      if (!storable(scope)) throw new YokeError("JOURNAL_INVALID_APPEND", "tenantId and runId must be well-formed Unicode strings");
-      return runLeaseOperation(() => {
-        const lease = nextLease(scope, writable.get(scope), request, storeTime(writable, storeClock), writable.lastToken());
-        writable.issue(lease.token);
-        writable.put(lease, false);
-        return lease;
-      }) as Promise<RunLease>;
-    },
-    async renew(lease, ttlMs) {
-      const writable = assertWritable("renew a lease");
-      checkTtl(ttlMs);
-      return runLeaseOperation(() => {
-        checkCurrent(lease, writable.get(lease));
-        const renewed = { ...lease, expiresAt: storeTime(writable, storeClock) + ttlMs };
-        writable.put(renewed, false);
-        return renewed;
-      }) as Promise<RunLease>;
-    },
-    async release(lease) {
-      const writable = assertWritable("release a lease");
-      await runLeaseOperation(() => {
-        const current = writable.get(lease);
-        // Releasing a released lease again would change nothing (its expiry is already no later
-        // than now): `!current.released` saves the write. The memory store's release is the same.
-        if (current !== null && !current.released && current.lease.token === lease.token) {
-          writable.put({ ...current.lease, expiresAt: Math.min(current.lease.expiresAt, storeTime(writable, storeClock)) }, true);
-        }
-        return null;
-      });
-    },
-    async current(scope) {
-      assertOpen();
-      // A read-only journal has no lease table (an older file's may not exist): nobody is known to hold the run.
-      if (table === undefined || !storable(scope)) return null;
-      try {
-        return table.get(scope)?.lease ?? null;
-      } catch (error) {
-        // A driver failure of a plain read (not provoked by the tests: a WAL reader is never locked
-        // out); its operation name is left unasserted (mutation testing: a survivor, justified).
-        throw toJournalError(error, "read a lease");
-      }
-    },
-  };
-  async function runLeaseOperation(operation: () => RunLease | null): Promise<RunLease | null> {
-    try {
-      return leaseTransaction.immediate(operation) as RunLease | null;
-    } catch (error) {
-      throw toJournalError(error, "update a run lease");
-    }
-  }
-  return leases;
 }

@@ -3,13 +3,13 @@ import type { Kysely } from "kysely";
 import { toJournalError } from "./sqlite-errors.js";
 import type { JournalTables } from "./sqlite-migrations.js";
 
-export const LIST_RUNS_PAGE_SIZE = 256;
+export { LIST_RUNS_PAGE_SIZE } from "./create-journal.js";
 
 /**
- * One page of a tenant's runs, ordered by run id, starting after `afterRunId`. Length and
+ * One page (up to `limit`) of a tenant's runs, ordered by run id, starting after `afterRunId`. Length and
  * last timestamp come from the highest sequence number, as `head()` does.
  */
-export async function listRunsPage(kysely: Kysely<JournalTables>, tenantId: string, afterRunId: string | null): Promise<RunSummary[]> {
+export async function listRunsPage(kysely: Kysely<JournalTables>, tenantId: string, afterRunId: string | null, limit: number): Promise<RunSummary[]> {
   const bounds = kysely
     .selectFrom("events")
     .select((eb) => ["run_id", eb.fn.min("seq").as("first_seq"), eb.fn.max("seq").as("last_seq")])
@@ -17,7 +17,7 @@ export async function listRunsPage(kysely: Kysely<JournalTables>, tenantId: stri
     .$if(afterRunId !== null, (query) => query.where("run_id", ">", afterRunId as string))
     .groupBy("run_id")
     .orderBy("run_id")
-    .limit(LIST_RUNS_PAGE_SIZE)
+    .limit(limit)
     .as("bounds");
   try {
     const rows = await kysely

@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { YokeError, type JournalHead, type RunScope, type VerifyResult } from "@yoke/protocol";
+import { drive } from "./awaitable.js";
 import { HeadWitness, witnessError } from "./head-witness.js";
 import type { SqliteDatabaseLike } from "./sqlite-database.js";
 import type { EventStatements } from "./sqlite-event-statements.js";
+import { witnessFailure, witnessFailureError } from "./witness-rules.js";
+
+export { unwitnessedError, witnessFailureError } from "./witness-rules.js";
 
 /** `yoke_meta` key binding a journal file to its witness: both hold the same journal id. */
 const META_KEY = "head_witness";
@@ -29,27 +33,8 @@ export class WitnessGuard {
 
   /** The failure of `scope` against the witness: fewer events than witnessed, or another hash at the witnessed head. */
   failure(scope: RunScope): ChainFailure | null {
-    const expected = this.witness.expected(scope);
-    if (expected === undefined) return null;
-    const hash = this.statements.hashAt(scope, expected.length - 1);
-    if (hash === null) {
-      const length = this.statements.head(scope)?.length ?? 0;
-      return {
-        ok: false,
-        firstBadSeq: length,
-        reason: "truncated",
-        message: `the run has ${length} events but its head witness says ${expected.length} were acknowledged`,
-      };
-    }
-    if (hash !== expected.hash) {
-      return {
-        ok: false,
-        firstBadSeq: expected.length - 1,
-        reason: "witness_mismatch",
-        message: `event ${expected.length - 1} does not have the hash its head witness recorded`,
-      };
-    }
-    return null;
+    // The statements answer synchronously: the steps run to the end in this call.
+    return drive(witnessFailure(this.statements, scope, this.witness.expected(scope))) as ChainFailure | null;
   }
 
   /** Throws JOURNAL_TRUNCATED or JOURNAL_WITNESS_INVALID when `scope` fails its witness. */
@@ -70,27 +55,6 @@ export class WitnessGuard {
   close(): void {
     this.witness.close();
   }
-}
-
-export function witnessFailureError(scope: RunScope, failure: ChainFailure, path: string): YokeError {
-  const code = failure.reason === "truncated" ? "JOURNAL_TRUNCATED" : "JOURNAL_WITNESS_INVALID";
-  return new YokeError(code, `run ${scope.runId}: ${failure.message} (${path})`, {
-    details: { tenantId: scope.tenantId, runId: scope.runId, seq: failure.firstBadSeq, reason: failure.reason, witness: path },
-  });
-}
-
-/**
- * The error of an append whose events committed but whose witness line could not be written
- * (a full disk): not acknowledged, and not to be retried as is (the events are there; read the
- * head). Other errors pass unchanged.
- */
-export function unwitnessedError(scope: RunScope, lastSeq: number, error: YokeError): YokeError {
-  if (error.code !== "JOURNAL_UNAVAILABLE" || error.details.witness === undefined) return error;
-  return new YokeError("JOURNAL_UNAVAILABLE", `run ${scope.runId}: events up to seq ${lastSeq} are committed, but not acknowledged: ${error.message}`, {
-    retryable: false,
-    details: { ...error.details, tenantId: scope.tenantId, runId: scope.runId, lastSeq, committed: true },
-    cause: error,
-  });
 }
 
 /**

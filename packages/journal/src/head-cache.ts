@@ -3,9 +3,9 @@ import type { JournalHead, RunScope } from "@yoke/protocol";
 /**
  * The heads of the runs this journal appended to recently, so an append needs no head
  * query. An entry is a hint, never trusted alone: it is used only when it agrees with the
- * caller's expected sequence number, and the insert that follows runs in the write
- * transaction against the `(tenant_id, run_id, seq)` primary key. Rows are only ever added,
- * so if another connection has stored that sequence number the insert fails and the
+ * caller's expected sequence number, and the insert that follows runs in the driver's write
+ * transaction, which stores at most one event per seq (SQLite: the `(tenant_id, run_id, seq)`
+ * primary key). Events are only ever added, so if another writer has stored that sequence number the insert fails and the
  * append is a conflict; if it has not, the entry was exact.
  */
 export class HeadCache {

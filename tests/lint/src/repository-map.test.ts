@@ -22,7 +22,6 @@ const MAP = ["README.md", "docs/ARCHITECTURE.md", "CONTRIBUTING.md"];
  */
 const RECORDS_IN_PROGRESS = new Set([
   "docs/decisions/0022-turn-transaction.md",
-  "docs/decisions/0023-journal-store-driver.md",
   "docs/decisions/0024-budget-dimensions.md",
 ]);
 

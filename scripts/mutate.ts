@@ -38,7 +38,7 @@ export const TARGETS: Record<string, readonly string[]> = {
   ],
   // Issue 33: the packages whose mutants had been tried by hand only.
   // The run span's status and attributes from the journal (a failed run must never export as a normal span).
-  otel: ["src/run-spans.ts", "src/span-observer.ts"],
+  otel: ["src/run-spans.ts", "src/model-call-spans.ts", "src/action-spans.ts", "src/span-host.ts", "src/span-observer.ts"],
   // Pinning, drift and re-admission of tool revisions, discovery, the digests a run pins.
   "tool-registry": ["src/changes.ts", "src/digests.ts", "src/discovery.ts", "src/readmission.ts", "src/registry.ts", "src/remote-tool.ts", "src/sources.ts"],
   // MCP sources: error mapping (unknown outcome vs unavailable), content conversion, origins, stdio's environment.

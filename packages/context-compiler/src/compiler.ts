@@ -1,16 +1,16 @@
 import { createHash, type Hash } from "node:crypto";
-import { YokeError, canonicalJson, type Message, type ModelRequest } from "@yoke/protocol";
+import { canonicalJson, type Message, type ModelRequest } from "@yoke/protocol";
 import { sha256Hex, type Artifact } from "./artifacts.js";
 import { extractiveSummary, makeRevision, selectCompaction, summaryCharBudget, summaryTokenAllowance } from "./compaction.js";
-import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
+import type { ContextRevision } from "./compaction-types.js";
 import { headerFrame, reindexed, systemEntry, taskEntry, toolsEntry, transcriptEntry, type Entry, type ToolsEntry } from "./entries.js";
-import { DEFAULT_TOOL_OUTPUT_BUDGET_BYTES, MESSAGE_OVERHEAD_TOKENS, toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
+import { MESSAGE_OVERHEAD_TOKENS, toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
 import { candidatesOf, layoutContext, tailStartOf, type Columns, type Layout } from "./layout.js";
 import { MANIFEST_VERSION, type Allocation, type Manifest, type ManifestItem, type Section } from "./manifest-schema.js";
 import { contextOverflowError } from "./overflow.js";
 import { headerAsJson, renderEvidenceMessage, renderHeader, EVIDENCE_HEADING } from "./render.js";
-import { tokenCounterForModel, type TokenCounter } from "./tokenizer.js";
 import { fillEvidence } from "./evidence.js";
+import { type CompilerSetup, setupOf } from "./compiler-setup.js";
 
 /**
  * What one compile produced.
@@ -59,68 +59,6 @@ export interface ContextCompiler {
 /** The delimiter nonce of a context: fixed by the seed, or by the task and system prompt. */
 export function delimiterNonce(input: Pick<ContextInput, "task" | "systemPrompt">, seed: string | undefined): string {
   return sha256Hex(`yoke-delimiter/1\n${seed ?? canonicalJson([input.task, input.systemPrompt ?? null])}`).slice(0, 8);
-}
-
-function validate(config: CompileConfig): void {
-  const positive = (value: number | undefined, name: string) => {
-    if (value !== undefined && !(Number.isInteger(value) && value > 0))
-      throw new YokeError("CONFIG_INVALID", `${name} must be a positive integer`, { details: { [name]: value } });
-  };
-  positive(config.contextWindow, "contextWindow");
-  positive(config.maxOutputTokens, "maxOutputTokens");
-  positive(config.toolOutputBudgetBytes, "toolOutputBudgetBytes");
-  if (config.maxOutputTokens >= config.contextWindow) throw new YokeError("CONFIG_INVALID", "maxOutputTokens must be smaller than contextWindow");
-  const threshold = config.compaction?.threshold;
-  if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new YokeError("CONFIG_INVALID", "compaction.threshold must be in (0, 1]");
-}
-
-/** What a compiler fixes once, from its config. */
-interface CompilerSetup {
-  readonly config: CompileConfig;
-  readonly counter: TokenCounter;
-  readonly policy: CompactionPolicy | undefined;
-  /** Tokens for the context: the window less the output reserve. */
-  readonly available: number;
-  readonly configDigest: string;
-  readonly tokenizer: Manifest["tokenizer"];
-}
-
-function setupOf(config: CompileConfig): CompilerSetup {
-  validate(config);
-  const counter: TokenCounter = config.tokenCounter ?? tokenCounterForModel(config.model);
-  const tokenizer: Manifest["tokenizer"] = { encoding: counter.encoding, mode: counter.mode };
-  if (counter.charsPerToken !== undefined) tokenizer.charsPerToken = counter.charsPerToken;
-  return {
-    config,
-    counter,
-    policy: config.compaction,
-    available: config.contextWindow - config.maxOutputTokens,
-    configDigest: configDigestOf(config, counter),
-    tokenizer,
-  };
-}
-
-/** The digest of everything in the config that changes rendering. */
-function configDigestOf(config: CompileConfig, counter: TokenCounter): string {
-  const policy = config.compaction;
-  return sha256Hex(
-    canonicalJson({
-      model: config.model,
-      contextWindow: config.contextWindow,
-      maxOutputTokens: config.maxOutputTokens,
-      toolOutputBudgetBytes: config.toolOutputBudgetBytes ?? DEFAULT_TOOL_OUTPUT_BUDGET_BYTES,
-      toolOutputBudgets: config.toolOutputBudgets ?? {},
-      tokenizer: [counter.encoding, counter.mode, counter.charsPerToken ?? null],
-      delimiterSeed: config.delimiterSeed ?? null,
-      toolChoice: config.toolChoice ?? null,
-      temperature: config.temperature ?? null,
-      providerOptions: config.providerOptions ?? null,
-      compaction:
-        policy === undefined
-          ? null
-          : [policy.threshold, policy.keepRecentMessages ?? null, policy.maxSummaryChars ?? null, policy.summarize === undefined ? "extractive" : "model"],
-    }),
-  );
 }
 
 /** The tools entry with the request header it makes. */

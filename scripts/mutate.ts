@@ -21,10 +21,10 @@ export const TARGETS: Record<string, readonly string[]> = {
   // The runtime loop.
   runtime: ["src/loop/**/*.ts", "!src/loop/**/*.test.ts"],
   // Budgets: evidence fill, the output reserve, tool-output byte budgets, overflow.
-  "context-compiler": ["src/evidence.ts", "src/overflow.ts", "src/compiler.ts", "src/render.ts", "src/layout.ts"],
+  "context-compiler": ["src/evidence.ts", "src/overflow.ts", "src/compiler.ts", "src/compiler-setup.ts", "src/render.ts", "src/layout.ts"],
   scheduler: ["src/**/*.ts", "!src/**/*.test.ts", "!src/**/*.test-d.ts", "!src/__fixtures__/**", "!src/index.ts"],
   // The ledger: hierarchical reservations, admission, settlement and its arithmetic.
-  budget: ["src/ledger.ts", "src/amounts.ts"],
+  budget: ["src/ledger.ts", "src/ledger-tree.ts", "src/ledger-admission.ts", "src/ledger-settlement.ts", "src/ledger-reporting.ts", "src/ledger-replay.ts", "src/amounts.ts"],
   // The hash chain, optimistic concurrency, atomic batches, idempotency and leases.
   journal: [
     "src/chain.ts",

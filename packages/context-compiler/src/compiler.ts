@@ -78,11 +78,8 @@ function entryCaches(setup: CompilerSetup) {
   let systemCache: { key: string; entry: Entry } | undefined;
   let taskCache: { key: string; entry: Entry } | undefined;
   let nonceCache: { readonly task: string; readonly systemPrompt: string | undefined; readonly nonce: string } | undefined;
-  // Mutation testing (issue 17): a cache that misses more often (a hit condition forced true,
-  // the transcript hit block dropped, a moved entry always reindexed, the constraints' `?? []`
-  // in the system key as another constant) gives equal entries, only more slowly: equivalent.
-  // Those that make a cache hit when it must not are killed (compiler-caches and
-  // compiler-config tests).
+  // Each cache only saves work: a miss rebuilds an equal entry. A hit must never be wrong, which
+  // the compiler-caches and compiler-config tests pin.
   return {
     /** The nonce depends on the task and system prompt only: recomputed when they change. */
     nonce(input: ContextInput): string {
@@ -144,11 +141,8 @@ function requestDigester(): (header: string, layout: Layout, evidenceFrame: stri
     let hash: Hash;
     let from = 0;
     const previous = checkpoint;
-    // Defensive parts, equivalent under mutation (issue 17): the header only changes with the
-    // tools, and new tools make a new layout (new columns), so the header check dropped or
-    // inverted never changes a digest; `<=` as `<` or `>` only rehashes (the same digest, more
-    // slowly); and the frames check dropped: the same columns never come back with fewer
-    // entries (a layout of fewer sources is built anew).
+    // Resume from the checkpoint only for the same columns and header, up to what it hashed;
+    // anything else rehashes from the start (the same digest, more slowly).
     if (previous !== undefined && previous.columns === columns && previous.header === header && previous.frames <= count.entries) {
       hash = previous.hash.copy();
       from = previous.frames;
@@ -188,11 +182,9 @@ function fitLayout(
     });
   }
   const made: ContextRevision[] = [];
-  // `layout.used > available` here only saves the setup below: the loop checks it again, so `>=` or `true` is equivalent (issue 17).
-  // In the loop, `attempt < 2` as `<= 2` (a third pass, folding the second summary) changed no
-  // result in 1,248 configurations tried (estimates of 1 to 2.5 characters a token, windows of
-  // 2,500 to 12,000, thresholds 0.6 to 1): a third pass keeps the second summary whole and frees
-  // next to nothing (with no bound at all, passes went on for ever: compaction-inline.mutation.test.ts).
+  // `layout.used > available` here only saves the setup below: the loop checks it again. Two
+  // passes at most: a third keeps the second summary whole and frees next to nothing, and with
+  // no bound passes go on for ever (compaction-inline.mutation.test.ts).
   if (layout.used > available && policy !== undefined && policy.summarize === undefined) {
     const maxChars = summaryCharBudget(policy, available);
     const target = Math.floor(available * policy.threshold);

@@ -18,7 +18,7 @@ const cache = new WeakMap<EvidenceItem, Map<string, EvidenceEntry>>();
 function entryFor(item: EvidenceItem, nonce: string, counter: TokenCounter): EvidenceEntry {
   let byKey = cache.get(item);
   if (byKey === undefined) cache.set(item, (byKey = new Map()));
-  // `?? ""` as any other constant survives: equivalent (an exact counter has no charsPerToken; its key stays apart).
+  // An exact counter has no charsPerToken: its key stays apart from every estimate's.
   const key = `${nonce}:${counter.encoding}:${counter.charsPerToken ?? ""}`;
   let entry = byKey.get(key);
   if (entry === undefined) byKey.set(key, (entry = evidenceEntry(item, nonce, counter)));

@@ -84,7 +84,7 @@ const summaries = new WeakMap<ContextRevision, Map<string, Entry>>();
 function summaryFor(revision: ContextRevision, index: number, nonce: string, counter: TokenCounter): Entry {
   let byNonce = summaries.get(revision);
   if (byNonce === undefined) summaries.set(revision, (byNonce = new Map()));
-  // `?? ""` as any other constant survives: equivalent (an exact counter has no charsPerToken; its key stays apart).
+  // An exact counter has no charsPerToken: its key stays apart from every estimate's.
   const key = `${nonce}:${counter.encoding}:${counter.charsPerToken ?? ""}`;
   let entry = byNonce.get(key);
   if (entry === undefined || entry.items[0]?.message !== index)

@@ -24,7 +24,15 @@ export const TARGETS: Record<string, readonly string[]> = {
   "context-compiler": ["src/evidence.ts", "src/overflow.ts", "src/compiler.ts", "src/compiler-setup.ts", "src/render.ts", "src/layout.ts"],
   scheduler: ["src/**/*.ts", "!src/**/*.test.ts", "!src/**/*.test-d.ts", "!src/__fixtures__/**", "!src/index.ts"],
   // The ledger: hierarchical reservations, admission, settlement and its arithmetic.
-  budget: ["src/ledger.ts", "src/ledger-tree.ts", "src/ledger-admission.ts", "src/ledger-settlement.ts", "src/ledger-reporting.ts", "src/ledger-replay.ts", "src/amounts.ts"],
+  budget: [
+    "src/ledger.ts",
+    "src/ledger-tree.ts",
+    "src/ledger-admission.ts",
+    "src/ledger-settlement.ts",
+    "src/ledger-reporting.ts",
+    "src/ledger-replay.ts",
+    "src/amounts.ts",
+  ],
   // The hash chain, optimistic concurrency, atomic batches, idempotency and leases.
   journal: [
     "src/chain.ts",
@@ -40,7 +48,18 @@ export const TARGETS: Record<string, readonly string[]> = {
   // The run span's status and attributes from the journal (a failed run must never export as a normal span).
   otel: ["src/run-spans.ts", "src/model-call-spans.ts", "src/action-spans.ts", "src/span-host.ts", "src/span-observer.ts"],
   // Pinning, drift and re-admission of tool revisions, discovery, the digests a run pins.
-  "tool-registry": ["src/changes.ts", "src/digests.ts", "src/discovery.ts", "src/readmission.ts", "src/registry.ts", "src/live-tools.ts", "src/source-sync.ts", "src/resolution.ts", "src/remote-tool.ts", "src/sources.ts"],
+  "tool-registry": [
+    "src/changes.ts",
+    "src/digests.ts",
+    "src/discovery.ts",
+    "src/readmission.ts",
+    "src/registry.ts",
+    "src/live-tools.ts",
+    "src/source-sync.ts",
+    "src/resolution.ts",
+    "src/remote-tool.ts",
+    "src/sources.ts",
+  ],
   // MCP sources: error mapping (unknown outcome vs unavailable), content conversion, origins, stdio's environment.
   mcp: ["src/content.ts", "src/http.ts", "src/source.ts", "src/stdio.ts"],
   // Verdicts: command, evidence, invariant and schema verifiers, composition, citations, bounded output.

@@ -1,8 +1,8 @@
 // The cards of the viewer page: a turn, its model calls and manifest, an action and its result,
 // and the run's approvals, verifier runs, waits and failures (part of /viewer.js: see page-js.ts,
 // which joins the parts inside one function scope, so these functions use its helpers: el, pre, …).
-// Kept free of backquotes and dollar-brace (a raw template string).
-export const PAGE_JS_CARDS = String.raw`  function turnCard(turn, actions) {
+// Kept free of backquotes, dollar-brace and backslashes (a plain template string).
+export const PAGE_JS_CARDS = `  function turnCard(turn, actions) {
     var calls = list(turn.modelCalls);
     var ids = list(turn.actionIds);
     var head = el("div", { className: "turn-head" },

@@ -1,8 +1,8 @@
 // One run on the viewer page: its header, turns page by page, chain banner, facts and usage (part
 // of /viewer.js: see page-js.ts, which joins the parts inside one function scope, so these
 // functions use its helpers: el, getJson, lazyDetails, …).
-// Kept free of backquotes and dollar-brace (a raw template string).
-export const PAGE_JS_RUN = String.raw`  // --- one run ----------------------------------------------------------------------------
+// Kept free of backquotes, dollar-brace and backslashes (a plain template string).
+export const PAGE_JS_RUN = `  // --- one run ----------------------------------------------------------------------------
   function showRun(tenantId, runId) {
     var mine = generation;
     crumb.textContent = tenantId + " / " + runId;

@@ -21,10 +21,18 @@ export const TARGETS: Record<string, readonly string[]> = {
   // The runtime loop.
   runtime: ["src/loop/**/*.ts", "!src/loop/**/*.test.ts"],
   // Budgets: evidence fill, the output reserve, tool-output byte budgets, overflow.
-  "context-compiler": ["src/evidence.ts", "src/overflow.ts", "src/compiler.ts", "src/render.ts", "src/layout.ts"],
+  "context-compiler": ["src/evidence.ts", "src/overflow.ts", "src/compiler.ts", "src/compiler-setup.ts", "src/render.ts", "src/layout.ts"],
   scheduler: ["src/**/*.ts", "!src/**/*.test.ts", "!src/**/*.test-d.ts", "!src/__fixtures__/**", "!src/index.ts"],
   // The ledger: hierarchical reservations, admission, settlement and its arithmetic.
-  budget: ["src/ledger.ts", "src/amounts.ts"],
+  budget: [
+    "src/ledger.ts",
+    "src/ledger-tree.ts",
+    "src/ledger-admission.ts",
+    "src/ledger-settlement.ts",
+    "src/ledger-reporting.ts",
+    "src/ledger-replay.ts",
+    "src/amounts.ts",
+  ],
   // The hash chain, optimistic concurrency, atomic batches, idempotency and leases.
   journal: [
     "src/chain.ts",
@@ -38,9 +46,20 @@ export const TARGETS: Record<string, readonly string[]> = {
   ],
   // Issue 33: the packages whose mutants had been tried by hand only.
   // The run span's status and attributes from the journal (a failed run must never export as a normal span).
-  otel: ["src/run-spans.ts", "src/span-observer.ts"],
+  otel: ["src/run-spans.ts", "src/model-call-spans.ts", "src/action-spans.ts", "src/span-host.ts", "src/span-observer.ts"],
   // Pinning, drift and re-admission of tool revisions, discovery, the digests a run pins.
-  "tool-registry": ["src/changes.ts", "src/digests.ts", "src/discovery.ts", "src/readmission.ts", "src/registry.ts", "src/remote-tool.ts", "src/sources.ts"],
+  "tool-registry": [
+    "src/changes.ts",
+    "src/digests.ts",
+    "src/discovery.ts",
+    "src/readmission.ts",
+    "src/registry.ts",
+    "src/live-tools.ts",
+    "src/source-sync.ts",
+    "src/resolution.ts",
+    "src/remote-tool.ts",
+    "src/sources.ts",
+  ],
   // MCP sources: error mapping (unknown outcome vs unavailable), content conversion, origins, stdio's environment.
   mcp: ["src/content.ts", "src/http.ts", "src/source.ts", "src/stdio.ts"],
   // Verdicts: command, evidence, invariant and schema verifiers, composition, citations, bounded output.

@@ -57,8 +57,6 @@ export function toAmounts(vector: Vector, skipZero = false): Amounts {
 /**
  * Dimension indexes in code-unit order of their names: the order canonical JSON writes keys in.
  * Amounts built in it are journaled as they are (canonicalJson copies an object only to sort it).
- * The names are distinct, so `<=` for `<` sorts alike (mutation testing: equivalent); so is
- * `at <= DIMENSION_COUNT` in toAmounts (CANONICAL_ORDER[11] is undefined, and so its value).
  */
 const CANONICAL_ORDER: readonly number[] = BUDGET_DIMENSIONS.map((_, index) => index).sort((a, b) => (BUDGET_DIMENSIONS[a]! < BUDGET_DIMENSIONS[b]! ? -1 : 1));
 const CANONICAL_DIMENSIONS: readonly BudgetDimension[] = CANONICAL_ORDER.map((index) => BUDGET_DIMENSIONS[index]!);

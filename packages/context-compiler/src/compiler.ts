@@ -1,16 +1,16 @@
 import { createHash, type Hash } from "node:crypto";
-import { YokeError, canonicalJson, type Message, type ModelRequest } from "@yoke/protocol";
+import { canonicalJson, type Message, type ModelRequest } from "@yoke/protocol";
 import { sha256Hex, type Artifact } from "./artifacts.js";
 import { extractiveSummary, makeRevision, selectCompaction, summaryCharBudget, summaryTokenAllowance } from "./compaction.js";
-import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
+import type { ContextRevision } from "./compaction-types.js";
 import { headerFrame, reindexed, systemEntry, taskEntry, toolsEntry, transcriptEntry, type Entry, type ToolsEntry } from "./entries.js";
-import { DEFAULT_TOOL_OUTPUT_BUDGET_BYTES, MESSAGE_OVERHEAD_TOKENS, toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
+import { MESSAGE_OVERHEAD_TOKENS, toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
 import { candidatesOf, layoutContext, tailStartOf, type Columns, type Layout } from "./layout.js";
 import { MANIFEST_VERSION, type Allocation, type Manifest, type ManifestItem, type Section } from "./manifest-schema.js";
 import { contextOverflowError } from "./overflow.js";
 import { headerAsJson, renderEvidenceMessage, renderHeader, EVIDENCE_HEADING } from "./render.js";
-import { tokenCounterForModel, type TokenCounter } from "./tokenizer.js";
 import { fillEvidence } from "./evidence.js";
+import { type CompilerSetup, setupOf } from "./compiler-setup.js";
 
 /**
  * What one compile produced.
@@ -61,68 +61,6 @@ export function delimiterNonce(input: Pick<ContextInput, "task" | "systemPrompt"
   return sha256Hex(`yoke-delimiter/1\n${seed ?? canonicalJson([input.task, input.systemPrompt ?? null])}`).slice(0, 8);
 }
 
-function validate(config: CompileConfig): void {
-  const positive = (value: number | undefined, name: string) => {
-    if (value !== undefined && !(Number.isInteger(value) && value > 0))
-      throw new YokeError("CONFIG_INVALID", `${name} must be a positive integer`, { details: { [name]: value } });
-  };
-  positive(config.contextWindow, "contextWindow");
-  positive(config.maxOutputTokens, "maxOutputTokens");
-  positive(config.toolOutputBudgetBytes, "toolOutputBudgetBytes");
-  if (config.maxOutputTokens >= config.contextWindow) throw new YokeError("CONFIG_INVALID", "maxOutputTokens must be smaller than contextWindow");
-  const threshold = config.compaction?.threshold;
-  if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new YokeError("CONFIG_INVALID", "compaction.threshold must be in (0, 1]");
-}
-
-/** What a compiler fixes once, from its config. */
-interface CompilerSetup {
-  readonly config: CompileConfig;
-  readonly counter: TokenCounter;
-  readonly policy: CompactionPolicy | undefined;
-  /** Tokens for the context: the window less the output reserve. */
-  readonly available: number;
-  readonly configDigest: string;
-  readonly tokenizer: Manifest["tokenizer"];
-}
-
-function setupOf(config: CompileConfig): CompilerSetup {
-  validate(config);
-  const counter: TokenCounter = config.tokenCounter ?? tokenCounterForModel(config.model);
-  const tokenizer: Manifest["tokenizer"] = { encoding: counter.encoding, mode: counter.mode };
-  if (counter.charsPerToken !== undefined) tokenizer.charsPerToken = counter.charsPerToken;
-  return {
-    config,
-    counter,
-    policy: config.compaction,
-    available: config.contextWindow - config.maxOutputTokens,
-    configDigest: configDigestOf(config, counter),
-    tokenizer,
-  };
-}
-
-/** The digest of everything in the config that changes rendering. */
-function configDigestOf(config: CompileConfig, counter: TokenCounter): string {
-  const policy = config.compaction;
-  return sha256Hex(
-    canonicalJson({
-      model: config.model,
-      contextWindow: config.contextWindow,
-      maxOutputTokens: config.maxOutputTokens,
-      toolOutputBudgetBytes: config.toolOutputBudgetBytes ?? DEFAULT_TOOL_OUTPUT_BUDGET_BYTES,
-      toolOutputBudgets: config.toolOutputBudgets ?? {},
-      tokenizer: [counter.encoding, counter.mode, counter.charsPerToken ?? null],
-      delimiterSeed: config.delimiterSeed ?? null,
-      toolChoice: config.toolChoice ?? null,
-      temperature: config.temperature ?? null,
-      providerOptions: config.providerOptions ?? null,
-      compaction:
-        policy === undefined
-          ? null
-          : [policy.threshold, policy.keepRecentMessages ?? null, policy.maxSummaryChars ?? null, policy.summarize === undefined ? "extractive" : "model"],
-    }),
-  );
-}
-
 /** The tools entry with the request header it makes. */
 interface ToolsPart {
   readonly entry: ToolsEntry;
@@ -140,11 +78,8 @@ function entryCaches(setup: CompilerSetup) {
   let systemCache: { key: string; entry: Entry } | undefined;
   let taskCache: { key: string; entry: Entry } | undefined;
   let nonceCache: { readonly task: string; readonly systemPrompt: string | undefined; readonly nonce: string } | undefined;
-  // Mutation testing (issue 17): a cache that misses more often (a hit condition forced true,
-  // the transcript hit block dropped, a moved entry always reindexed, the constraints' `?? []`
-  // in the system key as another constant) gives equal entries, only more slowly: equivalent.
-  // Those that make a cache hit when it must not are killed (compiler-caches and
-  // compiler-config tests).
+  // Each cache only saves work: a miss rebuilds an equal entry. A hit must never be wrong, which
+  // the compiler-caches and compiler-config tests pin.
   return {
     /** The nonce depends on the task and system prompt only: recomputed when they change. */
     nonce(input: ContextInput): string {
@@ -206,11 +141,8 @@ function requestDigester(): (header: string, layout: Layout, evidenceFrame: stri
     let hash: Hash;
     let from = 0;
     const previous = checkpoint;
-    // Defensive parts, equivalent under mutation (issue 17): the header only changes with the
-    // tools, and new tools make a new layout (new columns), so the header check dropped or
-    // inverted never changes a digest; `<=` as `<` or `>` only rehashes (the same digest, more
-    // slowly); and the frames check dropped: the same columns never come back with fewer
-    // entries (a layout of fewer sources is built anew).
+    // Resume from the checkpoint only for the same columns and header, up to what it hashed;
+    // anything else rehashes from the start (the same digest, more slowly).
     if (previous !== undefined && previous.columns === columns && previous.header === header && previous.frames <= count.entries) {
       hash = previous.hash.copy();
       from = previous.frames;
@@ -250,11 +182,9 @@ function fitLayout(
     });
   }
   const made: ContextRevision[] = [];
-  // `layout.used > available` here only saves the setup below: the loop checks it again, so `>=` or `true` is equivalent (issue 17).
-  // In the loop, `attempt < 2` as `<= 2` (a third pass, folding the second summary) changed no
-  // result in 1,248 configurations tried (estimates of 1 to 2.5 characters a token, windows of
-  // 2,500 to 12,000, thresholds 0.6 to 1): a third pass keeps the second summary whole and frees
-  // next to nothing (with no bound at all, passes went on for ever: compaction-inline.mutation.test.ts).
+  // `layout.used > available` here only saves the setup below: the loop checks it again. Two
+  // passes at most: a third keeps the second summary whole and frees next to nothing, and with
+  // no bound passes go on for ever (compaction-inline.mutation.test.ts).
   if (layout.used > available && policy !== undefined && policy.summarize === undefined) {
     const maxChars = summaryCharBudget(policy, available);
     const target = Math.floor(available * policy.threshold);

@@ -14,12 +14,11 @@ export interface EvidenceFill {
 
 const cache = new WeakMap<EvidenceItem, Map<string, EvidenceEntry>>();
 
-// A cache that never hits (`pnpm mutate`: either condition below as `true`) gives the same
-// entries, only slower: equivalent mutants, left to the bench (evidenceEntry is pure).
+// A cache only: evidenceEntry is pure, so a miss gives the same entry, more slowly.
 function entryFor(item: EvidenceItem, nonce: string, counter: TokenCounter): EvidenceEntry {
   let byKey = cache.get(item);
   if (byKey === undefined) cache.set(item, (byKey = new Map()));
-  // `?? ""` as any other constant survives: equivalent (an exact counter has no charsPerToken; its key stays apart).
+  // An exact counter has no charsPerToken: its key stays apart from every estimate's.
   const key = `${nonce}:${counter.encoding}:${counter.charsPerToken ?? ""}`;
   let entry = byKey.get(key);
   if (entry === undefined) byKey.set(key, (entry = evidenceEntry(item, nonce, counter)));
@@ -32,9 +31,7 @@ function entryFor(item: EvidenceItem, nonce: string, counter: TokenCounter): Evi
  * message's own overhead is paid by the first item included.
  */
 export function fillEvidence(evidence: readonly EvidenceItem[], free: number, nonce: string, counter: TokenCounter, messageIndex: number): EvidenceFill {
-  // Equivalent mutants (`pnpm mutate`): `a.id > b.id ? 1 : 0` as `>=`, `<=`, `true` or `false`. V8's
-  // sort only asks whether a comparison is negative, so 1 and 0 order alike (each checked on 3,000
-  // random arrays of up to 2,000 items); the order itself is pinned by evidence-order.mutation.test.ts.
+  // Highest priority first, then by id (pinned by evidence-order.mutation.test.ts).
   const sorted = evidence.slice().sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const included: EvidenceEntry[] = [];
   const omitted: ManifestItem[] = [];

@@ -60,9 +60,7 @@ export interface Layout {
 }
 
 /**
- * The layout's compaction candidates (a copy). Without the copy (`pnpm mutate`) nothing changes
- * today: both callers take them right after building the layout, its columns' last writer, and
- * selectCompaction does not modify them: equivalent (issue 17).
+ * The layout's compaction candidates (a copy: the columns may be extended by a later layout).
  */
 export function candidatesOf(layout: Layout): CompactionCandidate[] {
   return layout.columns.candidates.slice(0, layout.count.candidates);
@@ -79,15 +77,14 @@ export interface LayoutOptions {
   readonly transcript: (source: SourceMessage, index: number, nonce: string) => Entry;
 }
 
-// The two caches below: mutants that make them miss more often (a `=== undefined` forced true,
-// the cached entry or item always rebuilt or reindexed, `byId.set` dropped) give equal entries
-// and items, only more slowly: equivalent (issue 17). Their keys are pinned by tests.
+// The two caches below only save work (a miss rebuilds equal entries and items); their keys are
+// pinned by tests.
 const summaries = new WeakMap<ContextRevision, Map<string, Entry>>();
 
 function summaryFor(revision: ContextRevision, index: number, nonce: string, counter: TokenCounter): Entry {
   let byNonce = summaries.get(revision);
   if (byNonce === undefined) summaries.set(revision, (byNonce = new Map()));
-  // `?? ""` as any other constant survives: equivalent (an exact counter has no charsPerToken; its key stays apart).
+  // An exact counter has no charsPerToken: its key stays apart from every estimate's.
   const key = `${nonce}:${counter.encoding}:${counter.charsPerToken ?? ""}`;
   let entry = byNonce.get(key);
   if (entry === undefined || entry.items[0]?.message !== index)
@@ -123,18 +120,17 @@ interface Draft {
   shown: Set<number>;
 }
 
-// Mutants that make this return false more often (a condition forced true, `<` as `<=`, the
-// final `return true` as false) survive and are equivalent: a layout built anew equals the
-// extended one, only slower (issue 17). Those that make it return true more often are killed,
-// but for the `fixed.length` check: compile and compactContext always pass two fixed entries.
+// Whether `previous` may be extended rather than built anew: false is always safe (a layout
+// built anew equals the extended one, only slower), true only when every input it was built
+// from is the same.
 function extends_(previous: Layout | undefined, options: LayoutOptions): previous is Layout {
   if (previous === undefined) return false;
   const basis = previous.basis;
   const sources = options.input.transcript;
   if (basis.compactions.length !== options.compactions.length || basis.compactions.some((revision, index) => revision !== options.compactions[index]))
     return false;
-  // The nonce check is defence in depth (a mutant without it survives, issue 17): a new nonce
-  // always comes with a new system entry (its trust rule names the nonce), caught just below.
+  // The nonce check is defence in depth: a new nonce always comes with a new system entry (its
+  // trust rule names the nonce), caught just below.
   if (basis.tools !== options.tools || basis.nonce !== options.nonce || basis.fixed.length !== options.fixed.length) return false;
   if (basis.fixed.some((entry, index) => entry !== options.fixed[index])) return false;
   const laidOut = previous.columns.sources;
@@ -152,9 +148,7 @@ function extends_(previous: Layout | undefined, options: LayoutOptions): previou
  * The columns to extend `previous` in: its own when it is their last writer (appending leaves
  * every layout before it intact), otherwise a copy of its part. A layout has no later writer
  * unless a compile threw while extending it (render-layout.mutation.test.ts), and addSource
- * pushes the source before anything else, so the sources check alone decides: the others forced
- * true, joined by `||` or as `!==`, the whole forced false or the shared return removed (always a
- * copy, slower), and the sources check as `!==` (no write then reaches shared columns) give equal layouts: equivalent (issue 17).
+ * pushes the source before anything else, so the sources check alone decides.
  */
 function columnsAfter(previous: Layout): Columns {
   const { columns, count } = previous;
@@ -232,7 +226,7 @@ export function layoutContext(options: LayoutOptions, previous?: Layout): Layout
       tailStart: previous.tailStart,
       tailTokens: previous.tailTokens,
       resolved: previous.resolved,
-      // Always copying (the test forced false) gives an equal set: equivalent (issue 17).
+      // An empty set is not copied (a fresh one is as good).
       shown: previous.shown.size === 0 ? new Set() : new Set(previous.shown),
     };
   } else {

@@ -33,7 +33,7 @@ export function defaultTrust(message: Message): TrustLabel {
 
 /** The text a tool result shows the model before truncation: its text parts joined by newlines, else its structured output as canonical JSON. */
 export function toolResultText(result: ToolResultEnvelope): string {
-  // A fast path only: without it (`false`) the join below gives the one part's text (issue 17).
+  // A fast path only: the join below gives the one part's text too.
   if (result.content.length === 1) return result.content[0]!.text;
   if (result.content.length > 0) return result.content.map((part) => part.text).join("\n");
   return result.output === undefined ? "" : canonicalJson(result.output);
@@ -58,12 +58,12 @@ export function planTruncations(message: Message, budgetOf: (toolName: string) =
       const inlineBytes = utf8Length(text);
       const originalBytes = Math.max(part.result.truncation!.originalBytes, inlineBytes);
       if (inlineBytes <= budget && inlineBytes === originalBytes) return; // only the structured output went out of line
-      // `<=`, `<` or always cutting alike (mutation testing, issue 17): text within `budget` bytes is its own cut.
+      // Text within `budget` bytes is its own cut: the test only saves the cut.
       const keptBytes = inlineBytes <= budget ? inlineBytes : utf8Length(truncateUtf8(text, budget));
       truncations.push({ part: index, originalBytes, keptBytes, artifactHash: stored.digest.slice("sha256:".length) });
       return;
     }
-    // A fast path only: without it, or with `<`, the byte count below decides the same (issue 17).
+    // A fast path only: the byte count below decides the same.
     if (text.length <= budget / 3) return; // at most 3 bytes per UTF-16 unit: certainly fits
     const originalBytes = utf8Length(text);
     if (originalBytes <= budget) return;
@@ -92,7 +92,7 @@ function renderToolPart(
   }
   const envelope: ToolResultEnvelope = { status: result.status, content: [{ type: "text", text }], timing: result.timing };
   const truncation = cut === undefined ? result.truncation : { originalBytes: cut.originalBytes, keptBytes: cut.keptBytes, artifactHash: cut.artifactHash };
-  // Always assigning would add an undefined member, which canonical JSON drops: the same bytes (issue 17).
+  // No undefined member: canonical JSON would drop it anyway, the object stays lean.
   if (truncation !== undefined) envelope.truncation = truncation;
   if (result.error !== undefined) {
     envelope.error = { code: result.error.code, message: wrapContent(result.error.message, { trust, source: id, nonce }) };
@@ -110,7 +110,7 @@ export function renderTranscriptMessage(message: Message, id: string, trust: Tru
     case "tool":
       return { role: "tool", content: message.content.map((part, index) => renderToolPart(part, index, id, trust, nonce, truncations)) };
     case "user":
-      // Without this return a trusted message is rebuilt equal (wrapContent leaves trusted text as is): equivalent (issue 17).
+      // Trusted text is left as it is: nothing to rebuild.
       if (!isUntrusted(trust)) return message;
       return { role: "user", content: message.content.map((part) => ({ type: "text", text: wrapContent(part.text, { trust, source: id, nonce }) })) };
     case "system":
@@ -149,8 +149,7 @@ export function summaryText(
   summary: { readonly revision: number; readonly replaces: readonly string[]; readonly summary: string; readonly trust: TrustLabel },
   nonce: string,
 ): string {
-  // Never undefined (a revision replaces at least one item: ContextRevisionSchema), so `?? ""` as
-  // any other constant is equivalent (no coverage, issue 17).
+  // Never undefined (a revision replaces at least one item: ContextRevisionSchema).
   const first = summary.replaces[0] ?? "";
   const last = summary.replaces.at(-1) ?? "";
   const note = compilerNote(
@@ -176,7 +175,7 @@ export function renderEvidenceMessage(blocks: readonly string[]): Message {
 
 /** A tool as offered: a remote tool's description is untrusted data. */
 export function renderTool(tool: ToolSpec, trust: TrustLabel, nonce: string): ToolSpec {
-  // Without this return a trusted tool is rebuilt equal (wrapContent leaves trusted text as is): equivalent (issue 17).
+  // Trusted text is left as it is: nothing to rebuild.
   if (!isUntrusted(trust)) return tool;
   return { ...tool, description: wrapContent(tool.description, { trust, source: `tool:${tool.name}`, nonce }) };
 }
@@ -186,8 +185,7 @@ export function visibleText(message: Message): string {
   switch (message.role) {
     case "system":
       return message.content;
-    // Emptying this case is an equivalent mutant: a user message then falls through to the assistant case,
-    // whose default (`part.text`) gives the same text for the text parts a user message holds.
+    // Written out, though the assistant case's default (`part.text`) would give the same text.
     case "user":
       return message.content.map((part) => part.text).join("\n");
     case "assistant":
@@ -216,7 +214,7 @@ export function visibleText(message: Message): string {
 
 function toolPartText(part: ToolResultPart): string {
   const { result } = part;
-  // The `=== 1` test is a fast path: forced false, the join gives the one part's text (issue 17).
+  // The `=== 1` test is a fast path: the join gives the one part's text too.
   const texts = result.content.length === 1 ? result.content[0]!.text : result.content.map((text) => text.text).join("\n");
   return `${part.toolName} ${result.status} ${texts}${result.error === undefined ? "" : ` ${result.error.message}`}`;
 }

@@ -4,7 +4,7 @@
 import { YokeError } from "@yoke/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpStdioSource } from "./stdio.js";
-import { callContext, type DriftState, driftServer } from "./test-servers.js";
+import { callContext, type DriftState, driftServer } from "./__fixtures__/test-servers.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { YokeError } from "@yoke/protocol";
 import type { ToolSourceV1 } from "@yoke/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mcpHttpSource } from "./http.js";
-import { callContext, startEverythingHttp } from "./test-servers.js";
+import { callContext, startEverythingHttp } from "./__fixtures__/test-servers.js";
 
 const open: ToolSourceV1[] = [];
 

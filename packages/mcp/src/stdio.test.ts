@@ -7,7 +7,7 @@ import { YokeError } from "@yoke/protocol";
 import type { ToolSourceV1 } from "@yoke/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mcpStdioSource } from "./stdio.js";
-import { callContext, everythingBin, filesystemBin } from "./test-servers.js";
+import { callContext, everythingBin, filesystemBin } from "./__fixtures__/test-servers.js";
 
 const open: ToolSourceV1[] = [];
 afterEach(async () => {

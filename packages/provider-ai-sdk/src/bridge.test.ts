@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { YokeError, type ModelRequest } from "@yoke/protocol";
 import { createAiSdkProvider, DEFAULT_AI_SDK_CAPABILITIES } from "./index.js";
 import { MockLanguageModelV3 } from "ai/test";
-import { MockLanguageModelV4, ask, collect, rejection, streamOf, textParts, toolCallParts, usage, weatherTool } from "./test-support.js";
+import { MockLanguageModelV4, ask, collect, rejection, streamOf, textParts, toolCallParts, usage, weatherTool } from "./__fixtures__/test-support.js";
 
 const modelStreaming = (...results: LanguageModelV4StreamPart[][]) =>
   new MockLanguageModelV4({ provider: "mock.chat", modelId: "mock-model", doStream: results.map((parts) => streamOf(parts)) });

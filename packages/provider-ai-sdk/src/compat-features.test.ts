@@ -2,7 +2,7 @@
 // against the replay server, on the Chat Completions wire.
 import { afterEach, describe, expect, it } from "vitest";
 import { toolCallsOf } from "@yoke/protocol";
-import { ask, collect, compatReplay, fixture, rejection, weatherTool, type CompatReplay } from "./test-support.js";
+import { ask, collect, compatReplay, fixture, rejection, weatherTool, type CompatReplay } from "./__fixtures__/test-support.js";
 
 let open: CompatReplay | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@
 // a replay server serving recorded Chat Completions wire traffic.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest } from "@yoke/protocol";
-import { ask, collect, compatReplay, fixture, rejection, weatherTool, type CompatReplay } from "./test-support.js";
+import { ask, collect, compatReplay, fixture, rejection, weatherTool, type CompatReplay } from "./__fixtures__/test-support.js";
 
 let open: CompatReplay | undefined;
 afterEach(async () => {

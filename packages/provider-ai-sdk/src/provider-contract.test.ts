@@ -4,7 +4,7 @@ import { createReplayServer, type ReplayExchange } from "@yoke/testkit/replay";
 import { afterEach, describe, it } from "vitest";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createAiSdkProvider } from "./index.js";
-import { MockLanguageModelV4, fixture, hangingStream, streamOf, textParts, toolCallParts, usage } from "./test-support.js";
+import { MockLanguageModelV4, fixture, hangingStream, streamOf, textParts, toolCallParts, usage } from "./__fixtures__/test-support.js";
 
 // The AI SDK's own mock model, scripted per scenario the way a well-behaved provider package
 // behaves. It has no bytes to split: the seed only names the run.

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { toolCallsOf } from "@yoke/protocol";
 import { createAiSdkProvider } from "./index.js";
-import { MockLanguageModelV4, ask, collect, compatReplay, fixture, streamOf, usage, weatherTool, type CompatReplay } from "./test-support.js";
+import { MockLanguageModelV4, ask, collect, compatReplay, fixture, streamOf, usage, weatherTool, type CompatReplay } from "./__fixtures__/test-support.js";
 
 let open: CompatReplay | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@ import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { toolCallsOf, type ModelRequest, type ServerToolSpec } from "@yoke/protocol";
 import { createAiSdkProvider } from "./index.js";
-import { MockLanguageModelV4, ask, collect, rejection, streamOf, textParts, toolCallParts, usage, weatherTool } from "./test-support.js";
+import { MockLanguageModelV4, ask, collect, rejection, streamOf, textParts, toolCallParts, usage, weatherTool } from "./__fixtures__/test-support.js";
 
 const modelStreaming = (parts: LanguageModelV4StreamPart[], extra: { supportsStructuredOutputs?: boolean } = {}) =>
   Object.assign(new MockLanguageModelV4({ provider: "mock.chat", modelId: "mock-model", doStream: [streamOf(parts)] }), extra);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { YokeError } from "@yoke/protocol";
 import { createAnthropicProvider } from "./index.js";
-import { ask, rejection, replay, type Replay } from "./test-support.js";
+import { ask, rejection, replay, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 async function open(...args: Parameters<typeof replay>): Promise<Replay> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { YokeError } from "@yoke/protocol";
-import { ask, fixture, rejection, replay, type Replay } from "./test-support.js";
+import { ask, fixture, rejection, replay, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { providerContractTests, type ProviderContractScenario } from "@yoke/test
 import { createReplayServer, type ReplayExchange } from "@yoke/testkit/replay";
 import { afterEach, describe, it } from "vitest";
 import { createAnthropicProvider } from "./index.js";
-import { fixture } from "./test-support.js";
+import { fixture } from "./__fixtures__/test-support.js";
 
 const scenarios: Record<ProviderContractScenario, ReplayExchange> = {
   text: fixture("text-utf8.sse", { headers: { "request-id": "req_contract_text" } }),

@@ -2,7 +2,7 @@
 // tool_use block and during a second has no executable part: both calls come back withheld.
 import { afterEach, describe, expect, it } from "vitest";
 import { toolCallsOf } from "@yoke/protocol";
-import { ask, collect, fixture, replay, weatherTool, type Replay } from "./test-support.js";
+import { ask, collect, fixture, replay, weatherTool, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 async function open(...args: Parameters<typeof replay>): Promise<Replay> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./test-support.js";
+import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 async function open(...args: Parameters<typeof replay>): Promise<Replay> {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest, ServerToolSpec } from "@yoke/protocol";
 import { addUsage } from "@yoke/protocol/provider-utils";
 import { createAnthropicProvider } from "./index.js";
-import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./test-support.js";
+import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 async function open(...args: Parameters<typeof replay>): Promise<Replay> {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonValue, ToolSpec } from "@yoke/protocol";
 import { createAnthropicProvider } from "./index.js";
-import { ask, fixture, rejection, replay, weatherTool, type Replay } from "./test-support.js";
+import { ask, fixture, rejection, replay, weatherTool, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 async function open(...args: Parameters<typeof replay>): Promise<Replay> {

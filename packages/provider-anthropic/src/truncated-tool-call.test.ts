@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { toolCallsOf, type ModelRequest, type ToolSpec } from "@yoke/protocol";
-import { ask, collect, fixture, replay, type Replay } from "./test-support.js";
+import { ask, collect, fixture, replay, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 async function open(...args: Parameters<typeof replay>): Promise<Replay> {

@@ -3,7 +3,7 @@ import { providerContractTests, type ProviderContractScenario } from "@yoke/test
 import { createReplayServer, type ReplayExchange } from "@yoke/testkit/replay";
 import { afterEach, describe, it } from "vitest";
 import { createOpenAIProvider, type OpenAIApi } from "./index.js";
-import { fixture } from "./test-support.js";
+import { fixture } from "./__fixtures__/test-support.js";
 
 const scenarios: Record<OpenAIApi, Record<ProviderContractScenario, ReplayExchange>> = {
   responses: {

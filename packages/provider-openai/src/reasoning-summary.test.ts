@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ask, collect, fixture, replayPerTest, weatherTool } from "./test-support.js";
+import { ask, collect, fixture, replayPerTest, weatherTool } from "./__fixtures__/test-support.js";
 
 const open = replayPerTest();
 

@@ -2,7 +2,7 @@
 // call in flight (and one finished before it) has no executable part on either API.
 import { describe, expect, it } from "vitest";
 import { toolCallsOf, type ModelResponse } from "@yoke/protocol";
-import { ask, collect, fixture, replayPerTest, weatherTool } from "./test-support.js";
+import { ask, collect, fixture, replayPerTest, weatherTool } from "./__fixtures__/test-support.js";
 
 const open = replayPerTest();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelRequest, ModelResponse } from "@yoke/protocol";
-import { ask, collect, fixture, replayPerTest } from "./test-support.js";
+import { ask, collect, fixture, replayPerTest } from "./__fixtures__/test-support.js";
 
 const open = replayPerTest();
 

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIProvider, type OpenAIClientLike } from "./index.js";
-import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./test-support.js";
+import { ask, collect, fixture, rejection, replay, weatherTool, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 async function open(...args: Parameters<typeof replay>): Promise<Replay> {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelStreamPart } from "@yoke/protocol";
 import { PROVIDER_CONTRACT_SEEDS } from "@yoke/testkit/contracts";
-import { ask, collect, fixture, replay, weatherTool, type Replay } from "./test-support.js";
+import { ask, collect, fixture, replay, weatherTool, type Replay } from "./__fixtures__/test-support.js";
 
 let current: Replay | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolSpec } from "@yoke/protocol";
 import { createOpenAIProvider } from "./index.js";
-import { ask, fixture, rejection, replayPerTest } from "./test-support.js";
+import { ask, fixture, rejection, replayPerTest } from "./__fixtures__/test-support.js";
 
 const open = replayPerTest();
 

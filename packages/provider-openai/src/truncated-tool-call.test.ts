@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toolCallsOf, type AssistantPart, type ModelRequest, type ToolResultEnvelope } from "@yoke/protocol";
-import { ask, collect, fixture, replayPerTest, weatherTool } from "./test-support.js";
+import { ask, collect, fixture, replayPerTest, weatherTool } from "./__fixtures__/test-support.js";
 
 const open = replayPerTest();
 

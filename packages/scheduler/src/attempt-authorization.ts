@@ -1,5 +1,5 @@
 // What an action may run under: the authorization journaled when it is admitted or authorized,
-// and the decision asked again for every attempt leased after that (issue 33, decision 0013).
+// and the decision asked again for every attempt leased after that (decision 0013).
 import type { ArgumentProvenance, Clock, PolicyDecision, ToolDeclarationV1, YokeErrorCode } from "@yoke/protocol";
 import { errorEnvelope } from "./envelopes.js";
 

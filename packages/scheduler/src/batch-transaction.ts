@@ -230,7 +230,7 @@ export class BatchTransaction {
       return { kind: "retry", item };
     }
     if (state === "executing") {
-      // `?? ""` is unreachable (an equivalent mutant): every way into executing names its attempt.
+      // `?? ""` is unreachable: every way into executing names its attempt.
       this.#stage({
         type: "action.uncertain",
         at: this.#clock.now(),

@@ -26,7 +26,7 @@ export class DispatchSlots {
       };
       const onAbort = () => {
         const position = this.#waiting.indexOf(granted);
-        // Always true here (an equivalent mutant): a granted waiter removes this listener first.
+        // Always true here: a granted waiter removes this listener first.
         if (position >= 0) this.#waiting.splice(position, 1);
         resolve(false);
       };

@@ -78,7 +78,7 @@ export async function outputEnvelope(
       tool.output !== undefined &&
       !(await validateWithSchema(tool.output, parsed.data).then(
         (result) => result.ok,
-        () => false, // as `() => undefined`: equally falsy (an equivalent mutant)
+        () => false,
       ))
     ) {
       return { result: errorEnvelope("TOOL_OUTPUT_INVALID", "the tool's output does not match its output schema", startedAt, clock), receipt };

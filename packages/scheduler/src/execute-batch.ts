@@ -113,9 +113,8 @@ async function runItem(
     Math.max(0, item.deadlineAt - clock.now()),
   );
   const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
-  // Equivalent mutants (`pnpm mutate`): `signal.aborted` as false (only the run's signal can be
-  // aborted already, the deadline fires later; earlier conflicting calls then all fail for good,
-  // and the check before dispatch below refuses this one) and `{ once: true }` dropped (abort fires once).
+  // Only the run's signal can be aborted already (the deadline fires later); the check before
+  // dispatch below refuses a call then too.
   const aborted = new Promise<"aborted">((resolve) => {
     if (signal.aborted) resolve("aborted");
     else signal.addEventListener("abort", () => resolve("aborted"), { once: true });

@@ -1,7 +1,7 @@
-// Drives one approval-scenario process over stdio, with run-ownership's process driver (waits
+// Drives one approval-scenario process over stdio, with the testkit's scenario driver (waits
 // are on the child's output, never on the clock).
 import { fileURLToPath } from "node:url";
-import { ScriptProcess } from "../../run-ownership/src/scenario-process.ts";
+import { ScriptProcess } from "@yoke/testkit/crash";
 
 const script = fileURLToPath(new URL("./approval-scenario.ts", import.meta.url));
 

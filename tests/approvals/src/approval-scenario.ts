@@ -22,7 +22,7 @@ import { YokeError, awaitingApprovals, steppingClock, ulidIdSource, type PolicyE
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createEffectLedger, say } from "@yoke/testkit";
 import { z } from "zod";
-import { modelAfterJournal, stdioLines } from "./scenario-kit.ts";
+import { modelAfterJournal, runScenario, scenarioStdio, seededRandom } from "@yoke/testkit/crash";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -32,7 +32,8 @@ const scope = { tenantId: "tenant_approvals", runId: "run_parked" };
 const TASK = "Charge the card 42, once a person approves.";
 const START = Date.UTC(2026, 0, 1);
 
-const { heard, emit, close: closeLines } = stdioLines();
+const io = scenarioStdio();
+const { heard, emit } = io;
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
@@ -65,7 +66,7 @@ const policy: PolicyEngineV1 = {
 
 // The model's answers the journal does not hold yet: nothing is asked twice.
 const script = [callTools([{ name: "charge", args: { amount: 42 } }]), say("Charged once.")];
-const { model, lastAt } = await modelAfterJournal(store, scope, script, START, emit);
+const { model, lastAt } = await modelAfterJournal(store, scope, script, { start: START, onCall: () => emit("MODEL_CALL") });
 const clock = steppingClock(lastAt + 1, 1);
 const harness = createHarness({
   journal: store,
@@ -79,29 +80,22 @@ const harness = createHarness({
   principal: { id: "user_7" },
 });
 
-emit("READY");
-await heard("go");
-try {
-  if (mode === "approve-resume") {
-    const [request] = awaitingApprovals(await harness.getState(scope.runId));
-    if (request === undefined) throw new YokeError("APPROVAL_NOT_FOUND", "nothing waits for approval");
-    await harness.approve(scope.runId, request.approvalId, { approver: "ops@example.com" });
-    emit(`APPROVED ${request.approvalId}`);
-  }
-  const result = mode === "start" ? await harness.start(TASK, { runId: scope.runId }) : await harness.resume(scope.runId);
-  if (result.waiting !== undefined) emit(`WAITING ${result.waiting.approvals.map((approval) => approval.approvalId).join(",")}`);
-  else emit(`DONE ${JSON.stringify({ outcome: result.outcome.status })}`);
-  // A parked run's process stays up (the test kills it); a finished one exits.
-  if (result.waiting !== undefined) await heard("exit");
-} catch (error) {
-  if (!YokeError.isInstance(error)) throw error;
-  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
-} finally {
-  await store.close();
-  closeLines();
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+await runScenario(
+  io,
+  async () => {
+    if (mode === "approve-resume") {
+      const [request] = awaitingApprovals(await harness.getState(scope.runId));
+      if (request === undefined) throw new YokeError("APPROVAL_NOT_FOUND", "nothing waits for approval");
+      await harness.approve(scope.runId, request.approvalId, { approver: "ops@example.com" });
+      emit(`APPROVED ${request.approvalId}`);
+    }
+    const result = mode === "start" ? await harness.start(TASK, { runId: scope.runId }) : await harness.resume(scope.runId);
+    if (result.waiting !== undefined) emit(`WAITING ${result.waiting.approvals.map((approval) => approval.approvalId).join(",")}`);
+    else emit(`DONE ${JSON.stringify({ outcome: result.outcome.status })}`);
+    // A parked run's process stays up (the test kills it); a finished one exits.
+    if (result.waiting !== undefined) await heard("exit");
+  },
+  async () => {
+    await store.close();
+  },
+);

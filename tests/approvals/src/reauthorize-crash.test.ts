@@ -12,7 +12,7 @@ import { createSqliteJournal } from "@yoke/journal";
 import { parseYokeEvent, type YokeEvent } from "@yoke/protocol";
 import { createEffectLedger } from "@yoke/testkit";
 import { afterAll, describe, expect, it } from "vitest";
-import { ScriptProcess } from "../../run-ownership/src/scenario-process.ts";
+import { ScriptProcess } from "@yoke/testkit/crash";
 
 const script = fileURLToPath(new URL("./reauthorize-scenario.ts", import.meta.url));
 const scope = { tenantId: "tenant_reauthorize", runId: "run_sync" };

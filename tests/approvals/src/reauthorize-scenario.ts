@@ -15,11 +15,11 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, steppingClock, ulidIdSource, type PolicyEngineV1 } from "@yoke/protocol";
+import { steppingClock, ulidIdSource, type PolicyEngineV1 } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createEffectLedger, say } from "@yoke/testkit";
 import { z } from "zod";
-import { modelAfterJournal, stdioLines } from "./scenario-kit.ts";
+import { modelAfterJournal, runScenario, scenarioStdio, seededRandom } from "@yoke/testkit/crash";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" }, policy: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -28,7 +28,8 @@ const mode = values.mode as "start" | "resume";
 const scope = { tenantId: "tenant_reauthorize", runId: "run_sync" };
 const START = Date.UTC(2026, 0, 1);
 
-const { heard, emit, close: closeLines } = stdioLines();
+const io = scenarioStdio();
+const { heard, emit } = io;
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
@@ -67,7 +68,7 @@ const policy: PolicyEngineV1 = {
 
 // The model's answers the journal does not hold yet: nothing is asked twice.
 const script = [callTools([{ name: "sync", args: { mirror: "main" } }]), say("Done.")];
-const { model, lastAt } = await modelAfterJournal(store, scope, script, START, emit);
+const { model, lastAt } = await modelAfterJournal(store, scope, script, { start: START, onCall: () => emit("MODEL_CALL") });
 const clock = steppingClock(lastAt + 1, 1);
 const harness = createHarness({
   journal: store,
@@ -81,20 +82,13 @@ const harness = createHarness({
   principal: { id: "user_7" },
 });
 
-emit("READY");
-await heard("go");
-try {
-  const result = mode === "start" ? await harness.start("Sync the main mirror.", { runId: scope.runId }) : await harness.resume(scope.runId);
-  emit(`DONE ${JSON.stringify({ outcome: result.outcome?.status })}`);
-} catch (error) {
-  if (!YokeError.isInstance(error)) throw error;
-  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
-} finally {
-  await store.close();
-  closeLines();
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+await runScenario(
+  io,
+  async () => {
+    const result = mode === "start" ? await harness.start("Sync the main mirror.", { runId: scope.runId }) : await harness.resume(scope.runId);
+    emit(`DONE ${JSON.stringify({ outcome: result.outcome?.status })}`);
+  },
+  async () => {
+    await store.close();
+  },
+);

@@ -17,14 +17,14 @@
 //                         FAILED <code> <message>    refused with a YokeError
 // stdin, one line each:   go | finish
 import { mkdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, steppingClock, ulidIdSource, type ModelRequest, type ProviderAdapterV1, type VerifierV1 } from "@yoke/protocol";
+import { YokeError, steppingClock, ulidIdSource, type VerifierV1 } from "@yoke/protocol";
 import { createHarness, defineTool, type RunResult, type WaitingRunResult } from "@yoke/runtime";
-import { callTools, createScriptedModel, say } from "@yoke/testkit";
+import { callTools, say } from "@yoke/testkit";
 import { z } from "zod";
+import { modelAfterJournal, runScenario, scenarioStdio, seededRandom } from "@yoke/testkit/crash";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" }, verifier: { type: "string" }, model: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -35,26 +35,8 @@ const hang = values.model === "hang";
 const scope = { tenantId: "tenant_interrupts", runId: "run_interrupted" };
 const START = Date.UTC(2026, 0, 1);
 
-const lines = createInterface({ input: process.stdin });
-const waiting = new Map<string, () => void>();
-const early: string[] = [];
-lines.on("line", (line) => {
-  const resolveLine = waiting.get(line);
-  if (resolveLine === undefined) early.push(line);
-  else {
-    waiting.delete(line);
-    resolveLine();
-  }
-});
-const heard = (line: string) => {
-  const index = early.indexOf(line);
-  if (index >= 0) {
-    early.splice(index, 1);
-    return Promise.resolve();
-  }
-  return new Promise<void>((resolveLine) => waiting.set(line, resolveLine));
-};
-const emit = (line: string) => process.stdout.write(`${line}\n`);
+const io = scenarioStdio();
+const { heard, emit } = io;
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 
@@ -85,26 +67,15 @@ const verifier: VerifierV1 = {
 
 // The model's answers the journal does not hold yet: nothing is asked twice.
 const script = [callTools([{ name: "work", args: {} }]), say("All done.")];
-let answered = 0;
-let lastAt = START;
-for await (const event of store.read(scope)) {
-  if (event.type === "model.responded") answered += 1;
-  lastAt = event.at;
-}
-const scripted = createScriptedModel(script.slice(answered));
-const model: ProviderAdapterV1 = {
-  specificationVersion: "v1",
-  provider: scripted.provider,
-  modelId: scripted.modelId,
-  capabilities: scripted.capabilities,
-  generate(request: ModelRequest, options) {
+const { model, lastAt } = await modelAfterJournal(store, scope, script, {
+  start: START,
+  onCall(request) {
     const last = request.messages.at(-1);
     const text = last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
     emit(`MODEL_CALL ${text}`);
-    if (hang) return held(options?.signal);
-    return scripted.generate(request, options);
   },
-};
+  answer: (_request, options) => (hang ? held(options?.signal) : undefined),
+});
 const clock = steppingClock(lastAt + 1, 1);
 const harness = createHarness({
   journal: store,
@@ -119,37 +90,30 @@ const harness = createHarness({
   ...(hang ? { budget: { limits: { turns: 4, tokens: 1_000_000 }, outputReserve: 100 }, interrupts: { pollMs: 50 } } : {}),
 });
 
-emit("READY");
-await heard("go");
-try {
-  if (mode === "interrupt-input" || mode === "interrupt-cancel") {
-    const request = mode === "interrupt-input" ? { input: "Also check the staging database." } : { cancel: "the customer withdrew" };
-    const { interruptId } = await harness.interrupt(scope.runId, request);
-    emit(`INTERRUPTED ${interruptId}`);
-  } else {
-    // A refusal or an escalation waits for a person, with or without a policy.
-    const result = (mode === "start" ? await harness.start("Do the work.", { runId: scope.runId }) : await harness.resume(scope.runId)) as
-      | RunResult
-      | WaitingRunResult;
-    if (result.waiting !== undefined) emit(`WAITING ${result.waiting.kind === "human" ? result.waiting.reason : result.waiting.kind}`);
-    else emit(`DONE ${JSON.stringify({ outcome: result.outcome.status })}`);
-  }
-} catch (error) {
-  if (!YokeError.isInstance(error)) throw error;
-  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
-} finally {
-  await store.close();
-  lines.close();
-}
+await runScenario(
+  io,
+  async () => {
+    if (mode === "interrupt-input" || mode === "interrupt-cancel") {
+      const request = mode === "interrupt-input" ? { input: "Also check the staging database." } : { cancel: "the customer withdrew" };
+      const { interruptId } = await harness.interrupt(scope.runId, request);
+      emit(`INTERRUPTED ${interruptId}`);
+    } else {
+      // A refusal or an escalation waits for a person, with or without a policy.
+      const result = (mode === "start" ? await harness.start("Do the work.", { runId: scope.runId }) : await harness.resume(scope.runId)) as
+        | RunResult
+        | WaitingRunResult;
+      if (result.waiting !== undefined) emit(`WAITING ${result.waiting.kind === "human" ? result.waiting.reason : result.waiting.kind}`);
+      else emit(`DONE ${JSON.stringify({ outcome: result.outcome.status })}`);
+    }
+  },
+  async () => {
+    await store.close();
+  },
+);
 
 /** A model call that never answers: it fails with CANCELLED when its signal aborts. */
 function held(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_resolve, reject) => {
     signal?.addEventListener("abort", () => reject(new YokeError("CANCELLED", "the request was aborted")), { once: true });
   });
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
 }

@@ -9,14 +9,14 @@
 //         | DONE <json> | FAILED <code> <message>
 // stdin:  go (start or resume; a resume waits for a live lease to lapse) | finish (let the charge apply)
 import { mkdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
 import { YokeError, steppingClock, ulidIdSource } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
-import { callTools, createFencedBackend, createScriptedModel, say } from "@yoke/testkit";
+import { callTools, createFencedBackend, say } from "@yoke/testkit";
 import { z } from "zod";
+import { modelAfterJournal, runScenario, scenarioStdio, seededRandom } from "@yoke/testkit/crash";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" }, ttl: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -24,19 +24,8 @@ mkdirSync(dir, { recursive: true });
 const ttlMs = Number(values.ttl ?? 1_500);
 const scope = { tenantId: "tenant_owner", runId: "run_fenced" };
 
-const lines = createInterface({ input: process.stdin });
-const waiting = new Map<string, () => void>();
-const early = new Set<string>();
-lines.on("line", (line) => {
-  const resolveLine = waiting.get(line);
-  if (resolveLine === undefined) early.add(line);
-  else {
-    waiting.delete(line);
-    resolveLine();
-  }
-});
-const heard = (line: string) => (early.delete(line) ? Promise.resolve() : new Promise<void>((resolveLine) => waiting.set(line, resolveLine)));
-const emit = (line: string) => process.stdout.write(`${line}\n`);
+const io = scenarioStdio();
+const { heard, emit } = io;
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite"), synchronous: "normal" });
 const backend = createFencedBackend(join(dir, "backend.jsonl"));
@@ -72,16 +61,11 @@ const charge = defineTool({
 });
 
 const script = [callTools([{ name: "charge", args: { amount: 42 } }]), say("Charged once.")];
-let answered = 0;
-let lastAt = Date.UTC(2026, 0, 1);
-for await (const event of store.read(scope)) {
-  if (event.type === "model.responded") answered += 1;
-  lastAt = event.at;
-}
+const { model, lastAt } = await modelAfterJournal(store, scope, script, { start: Date.UTC(2026, 0, 1) });
 const clock = steppingClock(lastAt + 1, 1);
 const harness = createHarness({
   journal: store,
-  provider: createScriptedModel(script.slice(answered)),
+  provider: model,
   tools: [charge],
   tenantId: scope.tenantId,
   clock,
@@ -90,24 +74,17 @@ const harness = createHarness({
   lease: { ttlMs, renewEveryMs: Math.max(1, Math.floor(ttlMs / 3)) },
 });
 
-emit("READY");
-await heard("go");
-try {
-  const result =
-    values.mode === "start"
-      ? await harness.start("Charge the card once.", { runId: scope.runId })
-      : await harness.resume(scope.runId, { waitForLease: 60_000 });
-  emit(`DONE ${JSON.stringify({ outcome: result.outcome?.status })}`);
-} catch (error) {
-  if (!YokeError.isInstance(error)) throw error;
-  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
-} finally {
-  await Promise.all(inFlight);
-  await store.close();
-  lines.close();
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+await runScenario(
+  io,
+  async () => {
+    const result =
+      values.mode === "start"
+        ? await harness.start("Charge the card once.", { runId: scope.runId })
+        : await harness.resume(scope.runId, { waitForLease: 60_000 });
+    emit(`DONE ${JSON.stringify({ outcome: result.outcome?.status })}`);
+  },
+  async () => {
+    await Promise.all(inFlight);
+    await store.close();
+  },
+);

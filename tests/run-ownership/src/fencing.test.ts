@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createSqliteJournal } from "@yoke/journal";
 import { createFencedBackend } from "@yoke/testkit";
 import { afterAll, describe, expect, it } from "vitest";
-import { ScriptProcess } from "./scenario-process.ts";
+import { ScriptProcess } from "@yoke/testkit/crash";
 
 const script = fileURLToPath(new URL("./fenced-scenario.ts", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "yoke-fencing-"));

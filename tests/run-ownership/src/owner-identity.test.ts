@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { ScriptProcess } from "./scenario-process.ts";
+import { ScriptProcess } from "@yoke/testkit/crash";
 
 const holder = fileURLToPath(new URL("./lease-holder.ts", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "yoke-owner-identity-"));

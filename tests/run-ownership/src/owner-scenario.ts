@@ -12,14 +12,14 @@
 // stdin, one line each:   go                           start or resume now
 //                         finish                       let the running charge apply its effect and return
 import { mkdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, steppingClock, ulidIdSource, type ModelRequest, type ProviderAdapterV1 } from "@yoke/protocol";
+import { steppingClock, ulidIdSource } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
-import { callTools, createEffectLedger, createScriptedModel, say } from "@yoke/testkit";
+import { callTools, createEffectLedger, say } from "@yoke/testkit";
 import { z } from "zod";
+import { modelAfterJournal, runScenario, scenarioStdio, seededRandom } from "@yoke/testkit/crash";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -29,19 +29,8 @@ const scope = { tenantId: "tenant_owner", runId: "run_owned" };
 const TASK = "Charge the card once.";
 const START = Date.UTC(2026, 0, 1);
 
-const lines = createInterface({ input: process.stdin });
-const waiting = new Map<string, () => void>();
-const early = new Set<string>();
-lines.on("line", (line) => {
-  const resolveLine = waiting.get(line);
-  if (resolveLine === undefined) early.add(line);
-  else {
-    waiting.delete(line);
-    resolveLine();
-  }
-});
-const heard = (line: string) => (early.delete(line) ? Promise.resolve() : new Promise<void>((resolveLine) => waiting.set(line, resolveLine)));
-const emit = (line: string) => process.stdout.write(`${line}\n`);
+const io = scenarioStdio();
+const { heard, emit } = io;
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 const ledger = createEffectLedger(join(dir, "ledger.jsonl"));
@@ -66,23 +55,7 @@ const charge = defineTool({
 
 // The model's answers the journal does not hold yet: nothing is asked twice.
 const script = [callTools([{ name: "charge", args: { amount: 42 } }]), say("Charged once.")];
-let answered = 0;
-let lastAt = START;
-for await (const event of store.read(scope)) {
-  if (event.type === "model.responded") answered += 1;
-  lastAt = event.at;
-}
-const scripted = createScriptedModel(script.slice(answered));
-const model: ProviderAdapterV1 = {
-  specificationVersion: "v1",
-  provider: scripted.provider,
-  modelId: scripted.modelId,
-  capabilities: scripted.capabilities,
-  generate(request: ModelRequest, options) {
-    emit("MODEL_CALL");
-    return scripted.generate(request, options);
-  },
-};
+const { model, lastAt } = await modelAfterJournal(store, scope, script, { start: START, onCall: () => emit("MODEL_CALL") });
 const clock = steppingClock(lastAt + 1, 1);
 const harness = createHarness({
   journal: store,
@@ -94,25 +67,18 @@ const harness = createHarness({
   maxTurns: 4,
 });
 
-emit("READY");
-await heard("go");
-try {
-  const result =
-    mode === "start"
-      ? await harness.start(TASK, { runId: scope.runId })
-      : mode === "resume"
-        ? await harness.resume(scope.runId)
-        : await harness.startOrResume(TASK, { runId: scope.runId });
-  emit(`DONE ${JSON.stringify({ outcome: result.outcome?.status, fencingTokens })}`);
-} catch (error) {
-  if (!YokeError.isInstance(error)) throw error;
-  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
-} finally {
-  await store.close();
-  lines.close();
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+await runScenario(
+  io,
+  async () => {
+    const result =
+      mode === "start"
+        ? await harness.start(TASK, { runId: scope.runId })
+        : mode === "resume"
+          ? await harness.resume(scope.runId)
+          : await harness.startOrResume(TASK, { runId: scope.runId });
+    emit(`DONE ${JSON.stringify({ outcome: result.outcome?.status, fencingTokens })}`);
+  },
+  async () => {
+    await store.close();
+  },
+);

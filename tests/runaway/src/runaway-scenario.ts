@@ -11,13 +11,13 @@
 //                         FAILED <code> <message>    refused with a YokeError
 // stdin, one line each:   go                         act now
 import { mkdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, steppingClock, ulidIdSource } from "@yoke/protocol";
+import { steppingClock, ulidIdSource } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { z } from "zod";
+import { runScenario, scenarioStdio, seededRandom } from "@yoke/testkit/crash";
 import { ENDLESS, endlessModel } from "./runaway-fixtures.ts";
 
 const { values } = parseArgs({
@@ -31,15 +31,8 @@ const holdAt = values["hold-at"] === undefined ? undefined : Number(values["hold
 const scope = { tenantId: "tenant_runaway", runId: "run_runaway" };
 const START = Date.UTC(2026, 0, 1);
 
-const lines = createInterface({ input: process.stdin });
-let onGo: (() => void) | undefined;
-let went = false;
-lines.on("line", (line) => {
-  if (line !== "go") return;
-  went = true;
-  onGo?.();
-});
-const emit = (line: string) => process.stdout.write(`${line}\n`);
+const io = scenarioStdio();
+const { emit } = io;
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 let lastAt = START;
@@ -75,20 +68,13 @@ const harness = createHarness({
   budget: { limits: { tool_ops: toolOps } },
 });
 
-emit("READY");
-if (!went) await new Promise<void>((resolveGo) => (onGo = resolveGo));
-try {
-  const result = mode === "start" ? await harness.start("Poke everything, forever.", { runId: scope.runId }) : await harness.resume(scope.runId);
-  emit(`DONE ${JSON.stringify({ outcome: result.outcome })}`);
-} catch (error) {
-  if (!YokeError.isInstance(error)) throw error;
-  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
-} finally {
-  await store.close();
-  lines.close();
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+await runScenario(
+  io,
+  async () => {
+    const result = mode === "start" ? await harness.start("Poke everything, forever.", { runId: scope.runId }) : await harness.resume(scope.runId);
+    emit(`DONE ${JSON.stringify({ outcome: result.outcome })}`);
+  },
+  async () => {
+    await store.close();
+  },
+);

@@ -1,6 +1,6 @@
-// Drives one subagent-scenario process over stdio, with run-ownership's process driver.
+// Drives one subagent-scenario process over stdio, with the testkit's scenario driver.
 import { fileURLToPath } from "node:url";
-import { ScriptProcess } from "../../run-ownership/src/scenario-process.ts";
+import { ScriptProcess } from "@yoke/testkit/crash";
 
 const script = fileURLToPath(new URL("./subagent-scenario.ts", import.meta.url));
 

@@ -11,14 +11,14 @@
 //                         FAILED <code> <message>    refused with a YokeError
 // stdin:                  go                         act now
 import { mkdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createSqliteJournal } from "@yoke/journal";
-import { YokeError, steppingClock, ulidIdSource, type ModelRequest, type ProviderAdapterV1 } from "@yoke/protocol";
+import { steppingClock, ulidIdSource, type ModelRequest, type ProviderAdapterV1 } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { z } from "zod";
+import { runScenario, scenarioStdio, seededRandom } from "@yoke/testkit/crash";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, mode: { type: "string" } } });
 const dir = resolve(values.dir!);
@@ -27,15 +27,8 @@ const mode = values.mode as "start" | "resume";
 const scope = { tenantId: "tenant_runaway", runId: "run_parent" };
 const CLAIMS = { claims: [{ claim: "item 7 is poked", confidence: "high", evidence: [{ ref: "call:call_poke" }] }] };
 
-const lines = createInterface({ input: process.stdin });
-let onGo: (() => void) | undefined;
-let went = false;
-lines.on("line", (line) => {
-  if (line !== "go") return;
-  went = true;
-  onGo?.();
-});
-const emit = (line: string) => process.stdout.write(`${line}\n`);
+const io = scenarioStdio();
+const { emit } = io;
 
 const store = await createSqliteJournal({ filename: join(dir, "journal.sqlite") });
 let lastAt = Date.UTC(2026, 0, 1);
@@ -95,21 +88,14 @@ const harness = createHarness({
   subagents: { tools: ["poke"], budget: { tokens: 200_000, tool_ops: 3, turns: 4 } },
 });
 
-emit("READY");
-if (!went) await new Promise<void>((resolveGo) => (onGo = resolveGo));
-try {
-  const result =
-    mode === "start" ? await harness.start("Find out about item 7, through a subagent.", { runId: scope.runId }) : await harness.resume(scope.runId);
-  emit(`DONE ${JSON.stringify({ outcome: result.outcome })}`);
-} catch (error) {
-  if (!YokeError.isInstance(error)) throw error;
-  emit(`FAILED ${error.code} ${error.message.replace(/\n/g, " ")}`);
-} finally {
-  await store.close();
-  lines.close();
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647) / 2147483647;
-}
+await runScenario(
+  io,
+  async () => {
+    const result =
+      mode === "start" ? await harness.start("Find out about item 7, through a subagent.", { runId: scope.runId }) : await harness.resume(scope.runId);
+    emit(`DONE ${JSON.stringify({ outcome: result.outcome })}`);
+  },
+  async () => {
+    await store.close();
+  },
+);

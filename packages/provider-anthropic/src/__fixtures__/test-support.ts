@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
 import type { ModelRequest } from "@yoke/protocol";
 import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer, type ReplayServerOptions } from "@yoke/testkit/replay";
-import { createAnthropicProvider, type AnthropicProvider, type AnthropicProviderOptions } from "./index.js";
+import { createAnthropicProvider, type AnthropicProvider, type AnthropicProviderOptions } from "../index.js";
 
-const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("./", import.meta.url));
 
 export const fixture = (file: string, overrides: Partial<ReplayExchange> = {}): ReplayExchange => readReplayFixture(FIXTURES, file, overrides);
 

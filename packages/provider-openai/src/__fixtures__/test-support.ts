@@ -4,9 +4,9 @@ import OpenAI from "openai";
 import { afterEach } from "vitest";
 import type { ModelRequest } from "@yoke/protocol";
 import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer, type ReplayServerOptions } from "@yoke/testkit/replay";
-import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions } from "./index.js";
+import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions } from "../index.js";
 
-const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("./", import.meta.url));
 
 export const fixture = (file: string, overrides: Partial<ReplayExchange> = {}): ReplayExchange => readReplayFixture(FIXTURES, file, overrides);
 

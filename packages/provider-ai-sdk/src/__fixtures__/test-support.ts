@@ -6,9 +6,9 @@ import type { LanguageModelV4StreamPart, LanguageModelV4StreamResult, LanguageMo
 import { MockLanguageModelV4 } from "ai/test";
 import type { ModelRequest } from "@yoke/protocol";
 import { createReplayServer, readReplayFixture, type ReplayExchange, type ReplayServer } from "@yoke/testkit/replay";
-import { createAiSdkProvider, type AiSdkProvider, type AiSdkProviderOptions } from "./index.js";
+import { createAiSdkProvider, type AiSdkProvider, type AiSdkProviderOptions } from "../index.js";
 
-const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("./", import.meta.url));
 
 export const fixture = (file: string, overrides: Partial<ReplayExchange> = {}): ReplayExchange => readReplayFixture(FIXTURES, file, overrides);
 

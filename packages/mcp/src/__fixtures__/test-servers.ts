@@ -1,5 +1,6 @@
-// Test support (not shipped): the real MCP servers the tests run, from node_modules, and the
-// project's drift server (tests/mcp-servers/drift-server.mjs, run by path).
+// Test support, in the test-only __fixtures__ folder (never built or shipped): the real MCP
+// servers the tests run, from node_modules, and the project's drift server
+// (tests/mcp-servers/drift-server.mjs, run by path).
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -18,7 +19,7 @@ function binOf(pkg: string): string {
 
 export const everythingBin = binOf("@modelcontextprotocol/server-everything");
 export const filesystemBin = binOf("@modelcontextprotocol/server-filesystem");
-export const driftServerPath = fileURLToPath(new URL("../../../tests/mcp-servers/drift-server.mjs", import.meta.url));
+export const driftServerPath = fileURLToPath(new URL("../../../../tests/mcp-servers/drift-server.mjs", import.meta.url));
 
 /** A call context with its own signal (a deadline when `timeoutMs` is given). */
 export function callContext(options: { signal?: AbortSignal; timeoutMs?: number } = {}): ToolCallContext {

@@ -120,6 +120,7 @@ export { RunStateAccumulator, reduceRun } from "./run-state.js";
 export { CallInputReader, pendingCallIndex, withCallInput, withInputFromCall, type ActionOpeningEvent } from "./call-input.js";
 export type { ActionAuthority, ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";
 export type {
+  AnyToolDeclaration,
   CompensationContext,
   FencingContext,
   ReconcileContext,

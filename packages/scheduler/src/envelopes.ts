@@ -4,7 +4,7 @@ import {
   validateWithSchema,
   type Clock,
   type JsonValue,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type ToolOutput,
   type ToolResultEnvelope,
   type YokeErrorCode,
@@ -26,7 +26,7 @@ export function errorEnvelope(code: YokeErrorCode, message: string, startedAt: n
  * Structured output is checked by the tool's output schema's own validator (maybe asynchronous).
  */
 export async function outputEnvelope(
-  tool: ToolDeclarationV1<any>,
+  tool: AnyToolDeclaration,
   output: ToolOutput,
   startedAt: number,
   clock: Clock,

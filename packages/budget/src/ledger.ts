@@ -8,7 +8,7 @@ import {
   type ReservationResult,
   type YokeEvent,
 } from "@yoke/protocol";
-import { type Amounts, CONCURRENCY, DIMENSION_COUNT, dimensionAt, emptyVector, indexOf, invalid, toAmounts, toVector, type Vector, zeros } from "./amounts.js";
+import { type Amounts, DIMENSION_COUNT, GAUGE, dimensionAt, emptyVector, indexOf, invalid, toAmounts, toVector, type Vector, zeros } from "./amounts.js";
 import type { BudgetLedger, BudgetSnapshot, OpenedData, ReservationView, ReserveRequest, SettledData } from "./ledger-types.js";
 
 interface Node {
@@ -211,7 +211,7 @@ export function createBudgetLedger(options: BudgetLedgerOptions): BudgetLedger {
       const held = node.held[index];
       const childCharges = node.committed?.[index] ?? 0;
       before[index] = held ?? childCharges;
-      if (index === CONCURRENCY) {
+      if (GAUGE[index]) {
         charged[index] = 0;
         released[index] = releasedOf(held, 0);
         continue;

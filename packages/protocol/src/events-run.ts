@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { JsonObjectSchema } from "./json-value.js";
 import { JsonValueSchema, TextPartSchema, ToolSpecSchema } from "./model.js";
 import { ToolSnapshotSchema } from "./tool-registry.js";
 import { BudgetDimensionSchema } from "./budget.js";

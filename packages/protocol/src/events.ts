@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { YokeError } from "./errors.js";
+import { unknownBudgetDimensions } from "./budget-dimensions.js";
 import type { JsonValue } from "./json-value.js";
 import { EVENT_SCHEMA_VERSION, type JournalEvent } from "./event-envelope.js";
 import { COMPLETION_CHECK_EVENTS, RUN_CLOSING_EVENTS, RUN_OPENING_EVENTS, VERIFIER_EVENTS } from "./events-run.js";
@@ -118,8 +119,10 @@ export function parseYokeEvent(event: JournalEvent): YokeEvent {
   }
   const parsed = EVENT_DATA_SCHEMAS[event.type].safeParse(event.data);
   if (!parsed.success) {
+    // A budget dimension this reader does not know is refused, never dropped: a dropped charge or limit would let a budget be escaped.
+    const unknownDimensions = unknownBudgetDimensions(parsed.error.issues);
     throw new YokeError("EVENT_INVALID", `event ${event.seq} (${event.type}) has invalid data: ${parsed.error.message}`, {
-      details: { seq: event.seq, type: event.type },
+      details: unknownDimensions.length === 0 ? { seq: event.seq, type: event.type } : { seq: event.seq, type: event.type, unknownDimensions },
       cause: parsed.error,
     });
   }

@@ -199,6 +199,7 @@ export { CapabilityReceiptSchema, CapabilityScopeSchema } from "./capabilities.j
 export type { Capability, CapabilityBrokerV1, CapabilityReceipt, CapabilityScope, CapabilityUse, CapabilityVerification } from "./capabilities.js";
 export {
   BUDGET_DIMENSIONS,
+  BUDGET_DIMENSION_SPECS,
   BudgetAmountsSchema,
   BudgetDimensionSchema,
   BudgetReservationSchema,
@@ -212,6 +213,7 @@ export {
 export type {
   BudgetAmounts,
   BudgetDimension,
+  BudgetDimensionSpec,
   BudgetLedgerV1,
   BudgetReservation,
   BudgetSettlement,

@@ -184,8 +184,7 @@ describe("executeBatch: deferral and deadlines", () => {
 });
 
 describe("outputEnvelope: what a handler's answer becomes", () => {
-  const answering = (answer: unknown, extra: Partial<AnyToolDeclaration> = {}) =>
-    declaration({ name: "t", execute: async () => answer as string, ...extra });
+  const answering = (answer: unknown, extra: Partial<AnyToolDeclaration> = {}) => declaration({ name: "t", execute: async () => answer as string, ...extra });
   const failure = (outcome: AttemptOutcome) => (outcome.kind === "committed" ? outcome.result.error : undefined);
 
   it("an error envelope says code and message in its text, and times the attempt", async () => {

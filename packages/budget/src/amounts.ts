@@ -1,4 +1,4 @@
-import { BUDGET_DIMENSION_SPECS, BUDGET_DIMENSIONS, type BudgetAmounts, type BudgetDimension, YokeError } from "@yoke/protocol";
+import { BUDGET_DIMENSION_SPECS, BUDGET_DIMENSIONS, type BudgetAmounts, type BudgetDimension, YokeError, type YokeErrorDetailsByCode } from "@yoke/protocol";
 
 /** BudgetAmounts as stored JSON: a dimension is absent or a number, never `undefined`. */
 export type Amounts = { [D in BudgetDimension]?: number };
@@ -18,7 +18,7 @@ export const OUTPUT_TOKENS = INDEX.output_tokens!;
 /** Per index: the dimension is a gauge (held while the work runs, released whole, never charged). */
 export const GAUGE: readonly boolean[] = BUDGET_DIMENSION_SPECS.map((spec) => spec.kind === "gauge");
 
-export function invalid(message: string, details: Record<string, unknown> = {}): YokeError {
+export function invalid(message: string, details: YokeErrorDetailsByCode["BUDGET_INVALID"] = {}): YokeError {
   return new YokeError("BUDGET_INVALID", message, { details });
 }
 

@@ -189,6 +189,8 @@ type ToolSourceDetails = {
   origin?: ToolOrigin | string;
   source?: string;
   tool?: string;
+  /** A member of a listed definition that was malformed. */
+  field?: string;
   rpcCode?: number;
 };
 /** Where a referenced artifact was met: the event, the item and the part. */

@@ -2,9 +2,9 @@
 // event, or in the artifact store — and the checks that it is still there, intact.
 import type { Manifest, SourceMessage } from "@yoke/context-compiler";
 import { sha256Hex, toolResultText } from "@yoke/context-compiler/internal";
-import { YokeError, type ArtifactRef, type ArtifactScope, type ArtifactStoreV2 } from "@yoke/protocol";
+import { YokeError, type ArtifactRef, type ArtifactScope, type ArtifactStoreV2, type YokeErrorDetailsByCode } from "@yoke/protocol";
 
-function mismatch(message: string, details: Record<string, unknown>): YokeError {
+function mismatch(message: string, details: YokeErrorDetailsByCode["REQUEST_MISMATCH"]): YokeError {
   return new YokeError("REQUEST_MISMATCH", message, { details });
 }
 

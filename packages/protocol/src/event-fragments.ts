@@ -31,6 +31,6 @@ export const decided = { policy: PolicyDecisionSchema.optional(), provenance: z.
  * in journals written before; `budgetEntriesOf` reads every form back whole.
  */
 export const reserves = { reserved: CarriedReservationData.optional() };
-/** The decision an attempt leased outside its action's admission was asked under (issue 33). */
+/** The decision an attempt leased outside its action's admission was asked under. */
 export const reauthorized = { rule: z.string().optional(), policy: PolicyDecisionSchema.optional() };
 export const settles = { settled: CarriedSettlementData.optional() };

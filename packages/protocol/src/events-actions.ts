@@ -116,7 +116,7 @@ export const ACTION_EVENTS = {
    * policy engine, an attempt leased outside its action's admission (a retry, a reconciled
    * action's next attempt, a held call) carries the decision it may run under, asked when it
    * was leased (`rule`, `policy`); a refused one is followed by `action.failed` instead of
-   * `action.executing`. Absent without an engine and in journals written before issue 33.
+   * `action.executing`. Absent without an engine and in journals written before attempts were re-authorized.
    */
   "action.leased": z.object({ ...attemptRef, attempt: z.number().int().positive(), deadlineAt: z.number(), ...reauthorized }),
   /**

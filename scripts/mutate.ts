@@ -17,7 +17,7 @@ const root = join(import.meta.dirname, "..");
 /** What is mutated, per package, smallest first. */
 export const TARGETS: Record<string, readonly string[]> = {
   // The fold and the action state machine.
-  protocol: ["src/actions.ts", "src/run-state.ts"],
+  protocol: ["src/actions.ts", "src/run-state.ts", "src/run-state-calls.ts"],
   // The runtime loop.
   runtime: ["src/loop/**/*.ts", "!src/loop/**/*.test.ts"],
   // Budgets: evidence fill, the output reserve, tool-output byte budgets, overflow.

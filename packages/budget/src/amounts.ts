@@ -1,4 +1,4 @@
-import { BUDGET_DIMENSIONS, type BudgetAmounts, type BudgetDimension, YokeError } from "@yoke/protocol";
+import { BUDGET_DIMENSION_SPECS, BUDGET_DIMENSIONS, type BudgetAmounts, type BudgetDimension, YokeError, type YokeErrorDetailsByCode } from "@yoke/protocol";
 
 /** BudgetAmounts as stored JSON: a dimension is absent or a number, never `undefined`. */
 export type Amounts = { [D in BudgetDimension]?: number };
@@ -7,13 +7,18 @@ export type Amounts = { [D in BudgetDimension]?: number };
 export type Vector = (number | undefined)[];
 
 export const DIMENSION_COUNT = BUDGET_DIMENSIONS.length;
-const INDEX: Readonly<Record<string, number>> = Object.fromEntries(BUDGET_DIMENSIONS.map((dimension, index) => [dimension, index]));
+/** Index by name, without a prototype: `toString` or `__proto__` is no dimension. */
+const INDEX: Readonly<Record<string, number>> = Object.assign(
+  Object.create(null) as Record<string, number>,
+  Object.fromEntries(BUDGET_DIMENSIONS.map((dimension, index) => [dimension, index])),
+);
 export const TOKENS = INDEX.tokens!;
 export const INPUT_TOKENS = INDEX.input_tokens!;
 export const OUTPUT_TOKENS = INDEX.output_tokens!;
-export const CONCURRENCY = INDEX.concurrency!;
+/** Per index: the dimension is a gauge (held while the work runs, released whole, never charged). */
+export const GAUGE: readonly boolean[] = BUDGET_DIMENSION_SPECS.map((spec) => spec.kind === "gauge");
 
-export function invalid(message: string, details: Record<string, unknown> = {}): YokeError {
+export function invalid(message: string, details: YokeErrorDetailsByCode["BUDGET_INVALID"] = {}): YokeError {
   return new YokeError("BUDGET_INVALID", message, { details });
 }
 
@@ -63,46 +68,26 @@ const CANONICAL_DIMENSIONS: readonly BudgetDimension[] = CANONICAL_ORDER.map((in
 
 /** The index of `dimension` in a vector; -1 for a name that is not a budget dimension. */
 export function indexOf(dimension: unknown): number {
-  // A switch over the names (BUDGET_DIMENSIONS' order; amounts.test.ts checks it): every amount read looks up each of its keys.
-  switch (dimension) {
-    case "turns":
-      return 0;
-    case "tokens":
-      return 1;
-    case "input_tokens":
-      return 2;
-    case "output_tokens":
-      return 3;
-    case "cache_read_tokens":
-      return 4;
-    case "cache_write_tokens":
-      return 5;
-    case "spend":
-      return 6;
-    case "wall_time":
-      return 7;
-    case "tool_ops":
-      return 8;
-    case "fan_out":
-      return 9;
-    case "concurrency":
-      return 10;
-    default:
-      return -1;
-  }
+  // Every amount read looks up each of its keys: one keyed load, no string compares.
+  const index = typeof dimension === "string" ? INDEX[dimension] : undefined;
+  return index === undefined ? -1 : index;
 }
 
 export function dimensionAt(index: number): BudgetDimension {
   return BUDGET_DIMENSIONS[index]!;
 }
 
-/** A vector naming no dimension, one entry per dimension of BUDGET_DIMENSIONS (amounts.test.ts keeps the count in step; an array literal: cheaper to make than `new Array(n).fill()`, and made for every amount read). */
+const EMPTY: Vector = BUDGET_DIMENSIONS.map(() => undefined);
+const ZEROS: number[] = BUDGET_DIMENSIONS.map(() => 0);
+
+/** A vector naming no dimension, one entry per dimension of BUDGET_DIMENSIONS (a copy: the ledger writes into it). */
 export function emptyVector(): Vector {
-  return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+  return EMPTY.slice();
 }
 
+/** A vector of zeros, one per dimension (a copy, as emptyVector). */
 export function zeros(): number[] {
-  return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  return ZEROS.slice();
 }
 
 /** Sums amounts per dimension (a dimension named by none stays absent), keys in code-unit order (canonical JSON's). */

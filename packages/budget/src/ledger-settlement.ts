@@ -1,6 +1,6 @@
 // Settlement: charging a reservation what it used (at least what its children were charged),
 // releasing the rest to its parent, and the `budget.settled` data that records it.
-import { CONCURRENCY, DIMENSION_COUNT, dimensionAt, emptyVector, invalid, toAmounts, type Vector } from "./amounts.js";
+import { DIMENSION_COUNT, GAUGE, dimensionAt, emptyVector, invalid, toAmounts, type Vector } from "./amounts.js";
 import { type LedgerTree, type Node, propagate, releasedOf } from "./ledger-tree.js";
 import type { SettledData } from "./ledger-types.js";
 
@@ -25,7 +25,7 @@ export function plan(tree: LedgerTree, node: Node, actual: Vector, overshootAllo
     const held = node.held[index];
     const childCharges = node.committed?.[index] ?? 0;
     before[index] = held ?? childCharges;
-    if (index === CONCURRENCY) {
+    if (GAUGE[index]) {
       charged[index] = 0;
       released[index] = releasedOf(held, 0);
       continue;

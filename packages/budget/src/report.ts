@@ -1,5 +1,5 @@
 import { BUDGET_DIMENSIONS, type BudgetDimension, type ChargeAttribution, type OutcomeStatus, type YokeEvent } from "@yoke/protocol";
-import { type Amounts, CONCURRENCY, DIMENSION_COUNT, toVector, type Vector, zeros } from "./amounts.js";
+import { type Amounts, DIMENSION_COUNT, GAUGE, toVector, type Vector, zeros } from "./amounts.js";
 import { foldBudget } from "./fold.js";
 import type { OpenedData, ReservationView } from "./ledger-types.js";
 
@@ -215,7 +215,7 @@ export function budgetReport(input: readonly YokeEvent[] | readonly (readonly Yo
       if (view.overshoot === true) {
         const held = vectorOf(view.amounts);
         const excess = charged.map((value, index) =>
-          index === CONCURRENCY || view.amounts[BUDGET_DIMENSIONS[index]!] === undefined ? 0 : Math.max(0, value - held[index]!),
+          GAUGE[index] || view.amounts[BUDGET_DIMENSIONS[index]!] === undefined ? 0 : Math.max(0, value - held[index]!),
         );
         totals.overshoots.push({ runId: run.runId, reservationId: view.reservationId, kind: view.attribution.kind, excess: amountsOf(excess) });
       }

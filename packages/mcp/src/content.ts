@@ -1,4 +1,4 @@
-import { type JsonValue, type SourceToolDefinition, type ToolHints, type ToolOutput, YokeError } from "@yoke/protocol";
+import { type JsonValue, type SourceToolDefinition, type ToolHints, type ToolOutput, YokeError, type YokeErrorDetailsByCode } from "@yoke/protocol";
 
 /*
  * MCP wire shapes → Yoke's: a `tools/list` entry → SourceToolDefinition, a `tools/call`
@@ -72,7 +72,7 @@ function hintsOf(tool: McpToolLike): ToolHints | undefined {
   return Object.keys(hints).length > 0 ? hints : undefined;
 }
 
-function invalid(message: string, details: Record<string, unknown>): YokeError {
+function invalid(message: string, details: YokeErrorDetailsByCode["TOOL_SOURCE_INVALID"]): YokeError {
   return new YokeError("TOOL_SOURCE_INVALID", message, { details });
 }
 

@@ -8,6 +8,7 @@ import {
   type ToolOutput,
   type ToolSourceV1,
   YokeError,
+  type YokeErrorDetailsByCode,
 } from "@yoke/protocol";
 import { type McpToolLike, toolDefinitions, toolOutput } from "./content.js";
 import { type McpSdk, loadSdk } from "./sdk.js";
@@ -187,7 +188,7 @@ export class McpToolSource<O extends ToolOrigin = ToolOrigin> implements ToolSou
     return connection;
   }
 
-  #details(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  #details(extra: { readonly tool?: string; readonly rpcCode?: number } = {}): YokeErrorDetailsByCode["TOOL_SOURCE_UNAVAILABLE"] {
     return { origin: this.origin.kind, source: this.#kind.label, ...extra };
   }
 

@@ -1,45 +1,20 @@
 import { z } from "zod";
+import { BUDGET_DIMENSION_SPECS, BUDGET_DIMENSIONS, type BudgetDimensionSpec } from "./budget-dimensions.js";
 
 /**
  * The budget vocabulary: the dimensions a run is bounded by, amounts over them, who a charge
  * is attributed to, versioned pricing tables, and the ledger interface `@yoke/budget`
- * implements. Every amount is a non-negative integer: tokens, spend in micro-units of the
- * pricing table's currency (1 USD = 1,000,000), wall time in milliseconds (the injected
- * clock's), tool operations, fan-out (children started) and concurrency (children or
- * dispatches in flight at once, a gauge: reserved while running, always released).
+ * implements. Every amount is a non-negative integer in its dimension's unit (the dimensions,
+ * their units and kinds are listed once, in `BUDGET_DIMENSION_SPECS`).
  */
-export const BUDGET_DIMENSIONS = [
-  "turns",
-  "tokens",
-  "input_tokens",
-  "output_tokens",
-  "cache_read_tokens",
-  "cache_write_tokens",
-  "spend",
-  "wall_time",
-  "tool_ops",
-  "fan_out",
-  "concurrency",
-] as const;
+export { BUDGET_DIMENSIONS, BUDGET_DIMENSION_SPECS, type BudgetDimensionSpec };
 export const BudgetDimensionSchema = z.enum(BUDGET_DIMENSIONS);
 export type BudgetDimension = z.infer<typeof BudgetDimensionSchema>;
 
 const amount = z.number().int().nonnegative();
 /** An amount per dimension; a missing dimension is zero (in a charge) or unbounded (in limits). */
 export const BudgetAmountsSchema = z
-  .object({
-    turns: amount.optional(),
-    tokens: amount.optional(),
-    input_tokens: amount.optional(),
-    output_tokens: amount.optional(),
-    cache_read_tokens: amount.optional(),
-    cache_write_tokens: amount.optional(),
-    spend: amount.optional(),
-    wall_time: amount.optional(),
-    tool_ops: amount.optional(),
-    fan_out: amount.optional(),
-    concurrency: amount.optional(),
-  })
+  .object(Object.fromEntries(BUDGET_DIMENSIONS.map((dimension) => [dimension, amount.optional()])) as { [D in BudgetDimension]: z.ZodOptional<typeof amount> })
   .strict();
 export type BudgetAmounts = z.infer<typeof BudgetAmountsSchema>;
 

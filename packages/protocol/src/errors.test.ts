@@ -4,13 +4,22 @@ import { YOKE_ERROR_CODES, YokeError } from "./errors.js";
 describe("YokeError", () => {
   it("carries code, retryability, details and cause", () => {
     const cause = new Error("disk");
-    const error = new YokeError("JOURNAL_CONFLICT", "stale", { details: { expectedSeq: 3 }, cause });
+    const details = { tenantId: "t", runId: "r", expectedSeq: 3, actualSeq: 4 };
+    const error = new YokeError("JOURNAL_CONFLICT", "stale", { details, cause });
     expect(error.code).toBe("JOURNAL_CONFLICT");
     expect(error.retryable).toBe(true);
-    expect(error.details).toEqual({ expectedSeq: 3 });
+    expect(error.details).toEqual(details);
+    expect(error.details).not.toBe(details);
     expect(error.cause).toBe(cause);
     expect(Object.isFrozen(error.details)).toBe(true);
     expect(error.toJSON()).toMatchObject({ code: "JOURNAL_CONFLICT", message: "stale" });
+  });
+
+  it("a code without details has an empty, frozen details object (the shape errors always had)", () => {
+    const error = new YokeError("TOOL_UNKNOWN", "no such tool");
+    expect(error.details).toEqual({});
+    expect(Object.isFrozen(error.details)).toBe(true);
+    expect(JSON.stringify(error)).toBe('{"name":"YokeError","code":"TOOL_UNKNOWN","message":"no such tool","retryable":false,"details":{}}');
   });
 
   it("is recognised across copies of the package through a global symbol", () => {

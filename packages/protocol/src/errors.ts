@@ -1,3 +1,5 @@
+import type { YokeErrorDetailsByCode } from "./error-details.js";
+
 /**
  * The closed table of error codes every Yoke package throws. A code never changes meaning;
  * a new failure gets a new code. `retryable` says whether doing the same thing again can
@@ -130,14 +132,43 @@ export type YokeErrorCode = keyof typeof YOKE_ERROR_CODES;
 
 const MARKER = Symbol.for("@yoke/protocol.YokeError");
 
-export interface YokeErrorOptions {
+/**
+ * The details of an error with code `C` (`YokeErrorDetailsByCode`), read-only: the members the
+ * code declares, typed, and any other member as `unknown` (errors also come from other
+ * installed copies of this package, and are read back from JSON). Narrow with
+ * `YokeError.hasCode` to read a code's members typed.
+ */
+export type YokeErrorDetails<C extends YokeErrorCode = YokeErrorCode> = DetailsTable[C];
+
+type DetailsTable = {
+  readonly [K in YokeErrorCode]: Readonly<
+    (YokeErrorDetailsByCode[K] extends undefined ? Record<never, never> : YokeErrorDetailsByCode[K]) & { [key: string]: unknown }
+  >;
+};
+
+/** The details a raiser of code `C` gives; `undefined` for a code that carries none. */
+type DetailsInput<C extends YokeErrorCode> = [YokeErrorCode] extends [C]
+  ? Readonly<Record<string, unknown>>
+  : C extends YokeErrorCode
+    ? YokeErrorDetailsByCode[C]
+    : never;
+
+export interface YokeErrorOptions<C extends YokeErrorCode = YokeErrorCode> {
   /** The error that led to this one. */
   cause?: unknown;
-  /** Structured, non-secret facts about the failure (ids, sequence numbers, names). */
-  details?: Readonly<Record<string, unknown>>;
+  /** Structured, non-secret facts about the failure (ids, sequence numbers, names), typed per code. */
+  details?: DetailsInput<C> | undefined;
   /** Overrides the code's default retryability (a provider's 400 vs 408, say). */
   retryable?: boolean;
 }
+
+/** The constructor's options: required when the code's details have required members. */
+type OptionsArgument<C extends YokeErrorCode> =
+  undefined extends DetailsInput<C>
+    ? [options?: YokeErrorOptions<C>]
+    : Record<never, never> extends DetailsInput<C>
+      ? [options?: YokeErrorOptions<C>]
+      : [options: YokeErrorOptions<C> & { details: DetailsInput<C> }];
 
 /**
  * The one error class Yoke throws at its public edges.
@@ -152,19 +183,20 @@ export interface YokeErrorOptions {
  * }
  * ```
  */
-export class YokeError extends Error {
-  readonly code: YokeErrorCode;
+export class YokeError<C extends YokeErrorCode = YokeErrorCode> extends Error {
+  readonly code: C;
   readonly retryable: boolean;
-  readonly details: Readonly<Record<string, unknown>>;
+  /** Typed by code: `YokeError.hasCode(error, "JOURNAL_CONFLICT")` narrows it to that code's details. */
+  readonly details: YokeErrorDetails<C>;
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by isInstance() through the Symbol.for key, across duplicate installs
   private readonly [MARKER] = true;
 
-  constructor(code: YokeErrorCode, message: string, options: YokeErrorOptions = {}) {
+  constructor(code: C, message: string, ...[options = {}]: OptionsArgument<C>) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "YokeError";
     this.code = code;
     this.retryable = options.retryable ?? YOKE_ERROR_CODES[code].retryable;
-    this.details = Object.freeze({ ...(options.details ?? {}) });
+    this.details = Object.freeze({ ...(options.details ?? {}) }) as YokeErrorDetails<C>;
   }
 
   /** True for any YokeError, even one created by another installed copy of this package. */
@@ -173,11 +205,11 @@ export class YokeError extends Error {
   }
 
   /** True when `value` is a YokeError with this code. */
-  static hasCode<C extends YokeErrorCode>(value: unknown, code: C): value is YokeError & { code: C } {
+  static hasCode<K extends YokeErrorCode>(value: unknown, code: K): value is YokeError<K> {
     return YokeError.isInstance(value) && value.code === code;
   }
 
   toJSON(): { name: string; code: YokeErrorCode; message: string; retryable: boolean; details: Readonly<Record<string, unknown>> } {
-    return { name: this.name, code: this.code, message: this.message, retryable: this.retryable, details: this.details };
+    return { name: this.name, code: this.code, message: this.message, retryable: this.retryable, details: this.details as Readonly<Record<string, unknown>> };
   }
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { ChainHashSchema, EVENT_SCHEMA_VERSION, GENESIS_HASH, JOURNAL_KEY_ID_PATTERN, isEventOfType, parseYokeEvent, type JournalEvent } from "./events.js";
+import {
+  ChainHashSchema,
+  EVENT_SCHEMA_VERSION,
+  YOKE_EVENT_TYPES,
+  GENESIS_HASH,
+  JOURNAL_KEY_ID_PATTERN,
+  isEventOfType,
+  parseYokeEvent,
+  type JournalEvent,
+} from "./events.js";
 import { readYokeEvents } from "./read-events.js";
 import { YokeError } from "./errors.js";
 
@@ -107,5 +116,54 @@ describe("typed events", () => {
       for await (const _event of readYokeEvents(store, { tenantId: "tenant_a", runId: "run_1" }));
     };
     await expect(drain()).rejects.toMatchObject({ code: "EVENT_INVALID" });
+  });
+});
+
+describe("EVENT_DATA_SCHEMAS", () => {
+  it("lists the event types in the order a run writes them (composed from the family modules)", () => {
+    expect(YOKE_EVENT_TYPES).toEqual([
+      "run.started",
+      "turn.started",
+      "tool.drifted",
+      "tool.readmitted",
+      "model.requested",
+      "context.compiled",
+      "model.responded",
+      "model.failed",
+      "tool.rejected",
+      "tool.excess_rejected",
+      "tool.started",
+      "tool.completed",
+      "action.admitted",
+      "action.proposed",
+      "action.validated",
+      "action.authorized",
+      "action.approval_requested",
+      "approval.granted",
+      "approval.denied",
+      "approval.voided",
+      "action.leased",
+      "action.executing",
+      "action.committed",
+      "action.uncertain",
+      "action.failed",
+      "action.reconciled",
+      "action.compensating",
+      "action.compensated",
+      "action.compensation_failed",
+      "completion.checked",
+      "budget.opened",
+      "budget.reserved",
+      "budget.settled",
+      "verifier.started",
+      "verifier.finished",
+      "run.waiting",
+      "loop.detected",
+      "interrupt.requested",
+      "interrupt.landed",
+      "input.added",
+      "run.completed",
+      "run.failed",
+    ]);
   });
 });

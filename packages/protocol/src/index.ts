@@ -19,7 +19,8 @@ export type { CanonicalJsonOptions } from "./canonical-json.js";
 export { systemClock, steppingClock } from "./clock.js";
 export type { Clock } from "./clock.js";
 export { YOKE_ERROR_CODES, YokeError } from "./errors.js";
-export type { YokeErrorCode, YokeErrorOptions } from "./errors.js";
+export type { YokeErrorCode, YokeErrorDetails, YokeErrorOptions } from "./errors.js";
+export type { YokeErrorDetailsByCode } from "./error-details.js";
 export {
   EVENT_DATA_SCHEMAS,
   EVENT_SCHEMA_VERSION,
@@ -122,6 +123,7 @@ export { RunStateAccumulator, reduceRun } from "./run-state.js";
 export { CallInputReader, pendingCallIndex, withCallInput, withInputFromCall, type ActionOpeningEvent } from "./call-input.js";
 export type { ActionAuthority, ActionRecord, PendingToolCall, RunPhase, RunState } from "./run-state-types.js";
 export type {
+  AnyToolDeclaration,
   CompensationContext,
   FencingContext,
   ReconcileContext,
@@ -200,6 +202,7 @@ export { CapabilityReceiptSchema, CapabilityScopeSchema } from "./capabilities.j
 export type { Capability, CapabilityBrokerV1, CapabilityReceipt, CapabilityScope, CapabilityUse, CapabilityVerification } from "./capabilities.js";
 export {
   BUDGET_DIMENSIONS,
+  BUDGET_DIMENSION_SPECS,
   BudgetAmountsSchema,
   BudgetDimensionSchema,
   BudgetReservationSchema,
@@ -213,6 +216,7 @@ export {
 export type {
   BudgetAmounts,
   BudgetDimension,
+  BudgetDimensionSpec,
   BudgetLedgerV1,
   BudgetReservation,
   BudgetSettlement,

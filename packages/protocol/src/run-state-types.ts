@@ -4,16 +4,9 @@ import type { JsonValue, Message, ModelResponse, ToolSpec, Usage } from "./model
 import type { ApprovalRecord } from "./approvals.js";
 import type { PolicyDecision } from "./policy.js";
 import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
+import type { RunPhase } from "./run-phase.js";
 
-/**
- * Where a run stands, which fixes what the loop does next:
- * - `ready`: start the next turn (or stop at the turn limit);
- * - `awaiting_response`: a request is journaled but no response: call the model;
- * - `responded`: a response without tool calls is journaled: act on its stop reason;
- * - `tools_pending`: some proposed tool calls have no result yet;
- * - `finished`: the run has an outcome.
- */
-export type RunPhase = "ready" | "awaiting_response" | "responded" | "tools_pending" | "finished";
+export type { RunPhase };
 
 export interface PendingToolCall {
   /**

@@ -123,6 +123,18 @@ export interface ToolLoopPolicy {
   readonly caseInsensitive?: readonly string[];
 }
 
+/**
+ * A tool declaration of any input type: what a registry, a scheduler or an admission step
+ * holds when it handles tools it did not define. It is `any`-like because a declaration takes
+ * its input type in parameters (`execute`, `access`, `policy`, `compensate`), so a
+ * `ToolDeclarationV1<{ path: string }>` is not a `ToolDeclarationV1<unknown>`. It is safe for
+ * passing a declaration along and reading its fields; a caller that invokes `execute`,
+ * `access`, `policy` or `compensate` must hand them the output of the declaration's own
+ * `input` schema, never raw arguments.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a declaration's input type sits in its functions' parameters (see above)
+export type AnyToolDeclaration = ToolDeclarationV1<any>;
+
 export interface ToolDeclarationV1<Input = unknown> {
   readonly specificationVersion: "v1";
   readonly name: string;

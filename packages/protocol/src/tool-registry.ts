@@ -12,7 +12,7 @@ import {
   type ToolHints,
   type ToolOrigin,
 } from "./tool-contract.js";
-import type { SideEffectClass, ToolCallContext, ToolDeclarationV1, ToolOutput } from "./tool-declaration.js";
+import type { AnyToolDeclaration, SideEffectClass, ToolCallContext, ToolDeclarationV1, ToolOutput } from "./tool-declaration.js";
 
 /*
  * The vocabulary of tool revisions, registries and tool sources (docs/decisions/0010).
@@ -155,8 +155,7 @@ export interface RegistrationOptions {
 export interface ToolRegistryV1 {
   readonly specificationVersion: "v1";
   /** Registers a local tool; the same definition registered twice is the same revision. */
-  // biome-ignore lint/suspicious/noExplicitAny: a tool's input type sits in its handler's parameters, so ToolDeclarationV1<unknown> would refuse a tool whose `access` takes its typed input
-  register(tool: ToolDeclarationV1<any>, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
+  register(tool: AnyToolDeclaration, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
   /** Connects a remote source and registers what it lists. Rejects TOOL_SOURCE_UNAVAILABLE when it cannot start. */
   addSource(source: ToolSourceV1, options: SourceRegistrationOptions): Promise<readonly ToolRevisionV1[]>;
   /** Re-lists the sources (all, or those of one origin) and records drift; the compatibility events found. */

@@ -7,7 +7,7 @@ import {
   type ApprovalRecord,
   type RunState,
   type ToolCallPart,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type YokeEventDraft,
 } from "@yoke/protocol";
 import type { BatchTransaction, DispatchItem } from "@yoke/scheduler";
@@ -15,8 +15,7 @@ import { accessOfCall, factsOf, revisionOf, type Blockers } from "./policy-admis
 import type { RunContext } from "./run-context.js";
 import { validateCall } from "./validate-calls.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-type Declaration = ToolDeclarationV1<any>;
+type Declaration = AnyToolDeclaration;
 
 /** The rule `action.authorized` names for an action a person approved (the approval id is journaled with it). */
 export const APPROVED_RULE = "approval";

@@ -1,4 +1,4 @@
-import { YokeError, type Capability, type CapabilityBrokerV1, type Clock, type ToolDeclarationV1 } from "@yoke/protocol";
+import { YokeError, type Capability, type CapabilityBrokerV1, type Clock, type AnyToolDeclaration } from "@yoke/protocol";
 import type { DispatchItem } from "@yoke/scheduler";
 
 /**
@@ -51,8 +51,7 @@ export function mintFor(options: CapabilityOptions, tenantId: string, clock: Clo
   });
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-function policyFacts(tool: ToolDeclarationV1<any>, input: unknown): { resource?: string | undefined; verb?: string | undefined } {
+function policyFacts(tool: AnyToolDeclaration, input: unknown): { resource?: string | undefined; verb?: string | undefined } {
   if (tool.policy === undefined) return {};
   try {
     const facts = tool.policy(input);

@@ -1,9 +1,9 @@
 // Where the full text of each tool output a request shows cut is kept — inline in its tool
 // event, or in the artifact store — and the checks that it is still there, intact.
 import { sha256Hex, toolResultText, type Manifest, type SourceMessage } from "@yoke/context-compiler";
-import { YokeError, type ArtifactRef, type ArtifactScope, type ArtifactStoreV2 } from "@yoke/protocol";
+import { YokeError, type ArtifactRef, type ArtifactScope, type ArtifactStoreV2, type YokeErrorDetailsByCode } from "@yoke/protocol";
 
-function mismatch(message: string, details: Record<string, unknown>): YokeError {
+function mismatch(message: string, details: YokeErrorDetailsByCode["REQUEST_MISMATCH"]): YokeError {
   return new YokeError("REQUEST_MISMATCH", message, { details });
 }
 

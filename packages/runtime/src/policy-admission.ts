@@ -12,7 +12,7 @@ import {
   type RunState,
   type ToolAccess,
   type ToolCallPart,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type ToolPolicyFacts,
   type YokeEventDraft,
 } from "@yoke/protocol";
@@ -24,8 +24,7 @@ import { withRevision } from "./tool-admission.js";
 
 const ALL_RESOURCES = "*";
 
-// biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-type Declaration = ToolDeclarationV1<any>;
+type Declaration = AnyToolDeclaration;
 
 /** A call the validator accepted, as policy sees it. */
 export interface CallForPolicy {

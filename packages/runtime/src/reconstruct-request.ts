@@ -1,5 +1,13 @@
 import { applyManifestDelta, contextInputFromRunState, rebuildRequest, sha256Hex, type ContextInput, type Manifest } from "@yoke/context-compiler";
-import { RunStateAccumulator, YokeError, type JournalEvent, type JournalV1, type ModelRequest, type RunScope } from "@yoke/protocol";
+import {
+  RunStateAccumulator,
+  YokeError,
+  type JournalEvent,
+  type JournalV1,
+  type ModelRequest,
+  type RunScope,
+  type YokeErrorDetailsByCode,
+} from "@yoke/protocol";
 import { cutOutputsOf, verifyOutOfLine, type CutOutput, type ReconstructOptions } from "./cut-outputs.js";
 import { parseManifestDelta } from "./compiled-context.js";
 import { turnTools } from "./pinned-tools.js";
@@ -7,7 +15,7 @@ import { forkArtifacts } from "./subagents/fork-source.js";
 
 export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
 
-function mismatch(message: string, details: Record<string, unknown>): YokeError {
+function mismatch(message: string, details: YokeErrorDetailsByCode["REQUEST_MISMATCH"]): YokeError {
   return new YokeError("REQUEST_MISMATCH", message, { details });
 }
 

@@ -14,7 +14,7 @@ import {
   type RunScope,
   type RunState,
   type RunStateAccumulator,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type ToolRegistryV1,
   type YokeEvent,
   type YokeEventDraft,
@@ -130,8 +130,7 @@ export interface RunContext {
   /** The run's lease this process holds (when the journal offers leases): every append carries it. */
   readonly lease: HeldLease | undefined;
   /** Declarations of the tool revisions this process admitted or resolved, by revision digest. */
-  // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-  readonly revisions: Map<string, ToolDeclarationV1<any>>;
+  readonly revisions: Map<string, AnyToolDeclaration>;
   /** Loop detection, the verifier gate's progress, landed interrupts: folded from the same events as `accumulator`. */
   readonly facts: RunFacts;
   /** The run's interrupt inbox as this process last read it. */

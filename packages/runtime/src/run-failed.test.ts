@@ -1,7 +1,7 @@
 // Failures live in the journal: a run that stops on an error (a model call whose retries ran
 // out, a provider error that must not be retried, an error thrown inside the loop) ends its
 // journal with `run.failed`, which says why; `resume` continues from there.
-import { YokeError, isEventOfType, parseYokeEvent, type YokeEvent } from "@yoke/protocol";
+import { YokeError, isEventOfType, parseYokeEvent, type YokeErrorCode, type YokeEvent } from "@yoke/protocol";
 import { failWith, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import type { TokenCounter } from "@yoke/context-compiler";
@@ -92,7 +92,7 @@ describe("run.failed", () => {
       encoding: "estimate",
       mode: "estimated",
       count: (text) => {
-        if (broken && text.includes("try again")) throw new YokeError("CONTEXT_OVERFLOW", "the tokenizer gave up");
+        if (broken && text.includes("try again")) throw new YokeError("CONTEXT_OVERFLOW" as YokeErrorCode, "the tokenizer gave up");
         return Math.ceil(text.length / 4);
       },
     });

@@ -2,7 +2,7 @@ import {
   YokeError,
   type RunState,
   type ToolCallPart,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type ToolDrift,
   type ToolRegistryV1,
   type ToolResolution,
@@ -13,8 +13,7 @@ import type { RunContext } from "./run-context.js";
 import { callableSnapshot, discoveryRequest, pinnedRevision, revisionRecord, type TurnOffer } from "./pinned-tools.js";
 import { judgeCalls, lookupIn, validateCall, type CallDecision, type ToolLookup } from "./validate-calls.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-type Declaration = ToolDeclarationV1<any>;
+type Declaration = AnyToolDeclaration;
 
 /**
  * The tools offered to the turn about to start: the registry's discovery over the run's

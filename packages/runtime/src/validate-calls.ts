@@ -5,7 +5,7 @@ import {
   validateWithSchema,
   type JsonValue,
   type ToolCallPart,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
 
@@ -28,16 +28,14 @@ export type RejectionCode =
 
 /** What a tool name resolves to for one call: the declaration to run (and the digest of its revision), or why not. */
 export type ToolLookup =
-  // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-  | { readonly kind: "tool"; readonly tool: ToolDeclarationV1<any>; readonly revision?: string }
+  | { readonly kind: "tool"; readonly tool: AnyToolDeclaration; readonly revision?: string }
   | { readonly kind: "reject"; readonly code: RejectionCode; readonly message: string };
 
 /** The verdict on one proposed call. */
 export type CallDecision =
   | {
       readonly kind: "start";
-      // biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-      readonly tool: ToolDeclarationV1<any>;
+      readonly tool: AnyToolDeclaration;
       /** The digest of the tool revision the call runs, when the run pinned its tools (a registry). */
       readonly revision?: string;
       /** The parsed input, as the handler receives it. */
@@ -100,8 +98,7 @@ export async function judgeCalls(calls: readonly ToolCallPart[], lookup: (name: 
 }
 
 /** Parses and validates one call's arguments for `tool` (the declaration of revision `revision`, when given). */
-// biome-ignore lint/suspicious/noExplicitAny: a declaration takes its input type in its handler's parameters
-export async function validateCall(call: ToolCallPart, tool: ToolDeclarationV1<any>, revision?: string): Promise<CallDecision> {
+export async function validateCall(call: ToolCallPart, tool: AnyToolDeclaration, revision?: string): Promise<CallDecision> {
   let args: JsonValue;
   if (call.omitted !== undefined) {
     return reject(

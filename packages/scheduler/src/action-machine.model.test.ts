@@ -94,7 +94,11 @@ function replay(journal: readonly ActionEventDraft[]): Map<string, ActionStatus>
   const statuses = new Map<string, ActionStatus>();
   for (const draft of journal) {
     const result = transitionAction(statuses.get(draft.data.actionId), transitionInput(draft));
-    if (!result.ok) throw new YokeError("ACTION_TRANSITION_ILLEGAL", `illegal transition journaled: ${result.reason}`);
+    if (!result.ok) {
+      throw new YokeError("ACTION_TRANSITION_ILLEGAL", `illegal transition journaled: ${result.reason}`, {
+        details: { actionId: draft.data.actionId, type: draft.type },
+      });
+    }
     statuses.set(draft.data.actionId, result.status);
   }
   return statuses;

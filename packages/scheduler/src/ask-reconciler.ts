@@ -1,4 +1,4 @@
-import type { JsonValue, ReconcileResult, ToolDeclarationV1 } from "@yoke/protocol";
+import type { JsonValue, ReconcileResult, AnyToolDeclaration } from "@yoke/protocol";
 import { messageOf } from "./envelopes.js";
 
 /**
@@ -8,7 +8,7 @@ import { messageOf } from "./envelopes.js";
  * token of the run's lease, handed to the reconciler with the action id and receipt.
  */
 export async function askReconciler(
-  tool: ToolDeclarationV1<any>,
+  tool: AnyToolDeclaration,
   actionId: string,
   receipt: JsonValue | undefined,
   fencing: { readonly fencingToken?: number },

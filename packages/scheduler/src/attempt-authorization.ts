@@ -1,6 +1,6 @@
 // What an action may run under: the authorization journaled when it is admitted or authorized,
 // and the decision asked again for every attempt leased after that (decision 0013).
-import type { ArgumentProvenance, Clock, PolicyDecision, ToolDeclarationV1, YokeErrorCode } from "@yoke/protocol";
+import type { ArgumentProvenance, Clock, PolicyDecision, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
 import { errorEnvelope } from "./envelopes.js";
 
 /**
@@ -22,7 +22,7 @@ export interface AttemptAuthorizationRequest {
   readonly actionId: string;
   /** The attempt about to be dispatched: a retry (2 and on), or the first of a call authorized earlier and held. */
   readonly attempt: number;
-  readonly tool: ToolDeclarationV1<any>;
+  readonly tool: AnyToolDeclaration;
   /** The input as the tool's schema parsed it. */
   readonly value: unknown;
 }

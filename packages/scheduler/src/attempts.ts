@@ -1,13 +1,13 @@
 // What the batch transaction and the batch executor share: the leased attempt handed to a
 // handler, what the attempt came to, and whether a failed one is retried.
-import type { ActionId, AttemptId, JsonValue, ToolDeclarationV1, ToolResultEnvelope } from "@yoke/protocol";
+import type { ActionId, AttemptId, JsonValue, AnyToolDeclaration, ToolResultEnvelope } from "@yoke/protocol";
 
 /** Attempts an action may take when its tool does not say. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
 /** One leased attempt, already durable as executing (`action.admitted` or `action.executing`). */
 export interface DispatchItem {
-  readonly tool: ToolDeclarationV1<any>;
+  readonly tool: AnyToolDeclaration;
   /** The input as the tool's schema parsed it. */
   readonly input: unknown;
   readonly actionId: ActionId;
@@ -34,6 +34,6 @@ export function retriesAfter(item: DispatchItem, outcome: Extract<AttemptOutcome
   return outcome.retryable && item.attempt < maxAttempts(item.tool);
 }
 
-export function maxAttempts(tool: ToolDeclarationV1<any>): number {
+export function maxAttempts(tool: AnyToolDeclaration): number {
   return tool.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
 }

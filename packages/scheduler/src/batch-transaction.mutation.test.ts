@@ -3,7 +3,7 @@
 // attempt when a reconciliation says the effect did not apply, what a reconciliation keeps,
 // the answer without a reconciler, which actions a failure compensates, running a compensation
 // (no scheduler test reached it: the runtime's did) and the refusal of an illegal transition.
-import { sequentialIdSource, steppingClock, type ActionRecord, type ActionState, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
+import { sequentialIdSource, steppingClock, type ActionRecord, type ActionState, type SideEffectClass, type AnyToolDeclaration } from "@yoke/protocol";
 import { transitionAction } from "@yoke/protocol/journal-utils";
 import { describe, expect, it } from "vitest";
 import { declaration } from "./__fixtures__/tools.js";
@@ -29,7 +29,7 @@ function record(state: ActionState, overrides: Partial<ActionRecord> = {}): Acti
   };
 }
 
-async function recover(state: ActionState, tool: ToolDeclarationV1<any>, options: { signal?: AbortSignal; overrides?: Partial<ActionRecord> } = {}) {
+async function recover(state: ActionState, tool: AnyToolDeclaration, options: { signal?: AbortSignal; overrides?: Partial<ActionRecord> } = {}) {
   const found = record(state, options.overrides);
   const batch = new BatchTransaction({ clock, ids: sequentialIdSource(50), records: [found], signal: options.signal });
   const settlement = await batch.recover(found, tool, { value: 1 });
@@ -126,7 +126,7 @@ describe("BatchTransaction: deadlines are now plus the tool's timeout", () => {
 });
 
 describe("BatchTransaction: reconciliation", () => {
-  const reconciled = async (tool: ToolDeclarationV1<any>, attempt = 1) => {
+  const reconciled = async (tool: AnyToolDeclaration, attempt = 1) => {
     const found = record("uncertain", { status: { state: "uncertain", attempt, retryable: false } });
     const batch = new BatchTransaction({ clock, ids: sequentialIdSource(50), records: [found] });
     const settlement = await batch.recover(found, tool, {});
@@ -267,7 +267,7 @@ describe("BatchTransaction.settle", () => {
 
 describe("BatchTransaction: compensation", () => {
   const compensating = (overrides: Partial<ActionRecord> = {}) => record("compensating", { sideEffect: "reversible", receipt: { id: "ch_1" }, ...overrides });
-  const run = async (tool: ToolDeclarationV1<any>, signal = new AbortController().signal) => {
+  const run = async (tool: AnyToolDeclaration, signal = new AbortController().signal) => {
     const found = compensating();
     const batch = new BatchTransaction({ clock, ids: sequentialIdSource(), records: [found] });
     const settlement = await batch.compensate(found, tool, { value: 1 }, signal);

@@ -1,4 +1,4 @@
-import { YokeError, sequentialIdSource, steppingClock, type ActionRecord, type EventData, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
+import { YokeError, sequentialIdSource, steppingClock, type ActionRecord, type EventData, type SideEffectClass, type AnyToolDeclaration } from "@yoke/protocol";
 import { transitionAction } from "@yoke/protocol/journal-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -195,7 +195,7 @@ describe("BatchTransaction under faults and crashes (property)", () => {
         const ledger = new Map<string, number>(); // action id -> effects applied
         const journal: ActionEventDraft[] = [];
         const ids = sequentialIdSource();
-        const tools = specs.map((entry, index): ToolDeclarationV1<any> => {
+        const tools = specs.map((entry, index): AnyToolDeclaration => {
           let call = 0;
           return declaration({
             name: `t${index}`,

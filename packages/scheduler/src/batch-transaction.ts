@@ -6,7 +6,7 @@ import {
   type IdSource,
   type JsonValue,
   type PolicyDecision,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type YokeErrorCode,
 } from "@yoke/protocol";
 import { ActionBook, type ActionEventDraft } from "./action-book.js";
@@ -139,7 +139,7 @@ export class BatchTransaction {
    * caller checked it just now), then the lease and `executing` of its first attempt: one
    * transaction, committed before dispatch.
    */
-  authorizeApproved(actionId: string, approvalId: string, authorization: Authorization, tool: ToolDeclarationV1<any>, value: unknown): DispatchItem {
+  authorizeApproved(actionId: string, approvalId: string, authorization: Authorization, tool: AnyToolDeclaration, value: unknown): DispatchItem {
     this.#stage({
       type: "action.authorized",
       at: this.#clock.now(),
@@ -160,7 +160,7 @@ export class BatchTransaction {
    * Stages the next attempt's lease and `executing` for an action that may take one, without
    * asking `authorizeAttempt` (the caller decided it just now: an approval checked before dispatch).
    */
-  lease(actionId: string, tool: ToolDeclarationV1<any>, value: unknown, decided?: { readonly rule: string; readonly policy?: PolicyDecision }): DispatchItem {
+  lease(actionId: string, tool: AnyToolDeclaration, value: unknown, decided?: { readonly rule: string; readonly policy?: PolicyDecision }): DispatchItem {
     const attempt = (this.#book.status(actionId)?.attempt ?? 0) + 1;
     const attemptId = newId(this.#ids, "attempt");
     const deadlineAt = this.#clock.now() + tool.timeoutMs;
@@ -176,7 +176,7 @@ export class BatchTransaction {
    * (not dispatched, not retryable) with the refusal's code and both decisions, so the log
    * names the attempt the policy stopped.
    */
-  async #leaseAuthorized(actionId: string, tool: ToolDeclarationV1<any>, value: unknown): Promise<Settlement> {
+  async #leaseAuthorized(actionId: string, tool: AnyToolDeclaration, value: unknown): Promise<Settlement> {
     if (this.#authorizeAttempt === undefined) return { kind: "retry", item: this.lease(actionId, tool, value) };
     const attempt = (this.#book.status(actionId)?.attempt ?? 0) + 1;
     const answer = await this.#authorizeAttempt({ actionId, attempt, tool, value });
@@ -199,7 +199,7 @@ export class BatchTransaction {
    * resume): before `executing` nothing ran, so it is leased; `executing` without an outcome
    * becomes `uncertain` and is reconciled; `uncertain` is reconciled.
    */
-  async recover(record: ActionRecord, tool: ToolDeclarationV1<any>, value: unknown, authorization: Authorization = DEFAULT_AUTHORIZATION): Promise<Settlement> {
+  async recover(record: ActionRecord, tool: AnyToolDeclaration, value: unknown, authorization: Authorization = DEFAULT_AUTHORIZATION): Promise<Settlement> {
     const { state } = record.status;
     if (state === "proposed")
       this.#stage({ type: "action.validated", at: this.#clock.now(), causationId: record.actionId, data: { actionId: record.actionId } });
@@ -285,7 +285,7 @@ export class BatchTransaction {
    * The compensation gets `<actionId>:compensate` as its idempotency key, so a resume that
    * runs it again after a crash undoes the effect once. A failure escalates.
    */
-  async compensate(record: ActionRecord, tool: ToolDeclarationV1<any>, value: unknown, signal: AbortSignal): Promise<Settlement> {
+  async compensate(record: ActionRecord, tool: AnyToolDeclaration, value: unknown, signal: AbortSignal): Promise<Settlement> {
     const { actionId } = record;
     try {
       if (!tool.compensate) throw new YokeError("TOOL_COMPENSATION_FAILED", `${tool.name} has no compensation`);
@@ -304,7 +304,7 @@ export class BatchTransaction {
     return this.#book.drain();
   }
 
-  async #reconcile(actionId: string, tool: ToolDeclarationV1<any>, value: unknown, receipt: JsonValue | undefined): Promise<Settlement> {
+  async #reconcile(actionId: string, tool: AnyToolDeclaration, value: unknown, receipt: JsonValue | undefined): Promise<Settlement> {
     const answer = await askReconciler(tool, actionId, receipt, this.#fencing);
     const at = this.#clock.now();
     if (answer.status === "applied") {
@@ -326,7 +326,7 @@ export class BatchTransaction {
    * From `authorized`: a new attempt if the tool allows one more (asked of `authorizeAttempt`
    * unless `decidedNow`), else a final failure.
    */
-  async #retryOrGiveUp(actionId: string, tool: ToolDeclarationV1<any>, value: unknown, decidedNow: boolean): Promise<Settlement> {
+  async #retryOrGiveUp(actionId: string, tool: AnyToolDeclaration, value: unknown, decidedNow: boolean): Promise<Settlement> {
     const attempts = this.#book.status(actionId)?.attempt ?? 0;
     if (attempts < maxAttempts(tool)) {
       if (this.#signal?.aborted) return this.#cancelled(actionId, undefined);

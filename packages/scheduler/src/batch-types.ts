@@ -1,6 +1,6 @@
 // The shapes a batch transaction takes and gives: the calls it admits, what parks one for a
 // person, what settling an attempt leads to, and its options.
-import type { ActionRecord, ApprovalBinding, ArgumentProvenance, Clock, IdSource, JsonValue, PolicyDecision, ToolDeclarationV1 } from "@yoke/protocol";
+import type { ActionRecord, ApprovalBinding, ArgumentProvenance, Clock, IdSource, JsonValue, PolicyDecision, AnyToolDeclaration } from "@yoke/protocol";
 import type { AttemptAuthorizer } from "./attempt-authorization.js";
 import type { DispatchItem } from "./attempts.js";
 
@@ -8,7 +8,7 @@ import type { DispatchItem } from "./attempts.js";
 export interface ProposedCall {
   readonly turnId: string;
   readonly toolCallId: string;
-  readonly tool: ToolDeclarationV1<any>;
+  readonly tool: AnyToolDeclaration;
   /** The input as journaled (JSON). */
   readonly input: JsonValue;
   /** The input as the tool's schema parsed it: what the handler receives. */

@@ -4,7 +4,7 @@ import {
   validateWithSchema,
   type Clock,
   type JsonValue,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type ToolOutput,
   type ToolResultEnvelope,
   type YokeErrorCode,
@@ -43,7 +43,7 @@ export function errorEnvelope(code: YokeErrorCode, message: string, startedAt: n
  * ```
  */
 export async function outputEnvelope(
-  tool: ToolDeclarationV1<any>,
+  tool: AnyToolDeclaration,
   output: ToolOutput,
   startedAt: number,
   clock: Clock,

@@ -3,7 +3,7 @@
 // are retryable, what a handler's answer may be, the output budget's edges, slot accounting
 // and the conflict rule's defaults.
 import { getEventListeners } from "node:events";
-import { YokeError, steppingClock, type ToolDeclarationV1 } from "@yoke/protocol";
+import { YokeError, steppingClock, type AnyToolDeclaration } from "@yoke/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { manualTimers, neverTimers } from "./__fixtures__/manual-timers.js";
@@ -13,7 +13,7 @@ import { DispatchSlots } from "./dispatch-slots.js";
 import { executeBatch, type AttemptOutcome, type DispatchItem } from "./execute-batch.js";
 
 const clock = steppingClock(0, 0);
-const item = (tool: ToolDeclarationV1<any>, index = 0, deadlineAt = 100): DispatchItem => ({
+const item = (tool: AnyToolDeclaration, index = 0, deadlineAt = 100): DispatchItem => ({
   tool,
   input: {},
   actionId: `action_${index}`,
@@ -21,7 +21,7 @@ const item = (tool: ToolDeclarationV1<any>, index = 0, deadlineAt = 100): Dispat
   attempt: 1,
   deadlineAt,
 });
-const one = async (tool: ToolDeclarationV1<any>): Promise<AttemptOutcome> => (await executeBatch([item(tool)], { clock, timers: neverTimers }))[0]!;
+const one = async (tool: AnyToolDeclaration): Promise<AttemptOutcome> => (await executeBatch([item(tool)], { clock, timers: neverTimers }))[0]!;
 const writes = (resource: string) => () => ({ reads: [], writes: [resource] });
 
 describe("executeBatch: deferral and deadlines", () => {
@@ -184,8 +184,7 @@ describe("executeBatch: deferral and deadlines", () => {
 });
 
 describe("outputEnvelope: what a handler's answer becomes", () => {
-  const answering = (answer: unknown, extra: Partial<ToolDeclarationV1<any>> = {}) =>
-    declaration({ name: "t", execute: async () => answer as string, ...extra });
+  const answering = (answer: unknown, extra: Partial<AnyToolDeclaration> = {}) => declaration({ name: "t", execute: async () => answer as string, ...extra });
   const failure = (outcome: AttemptOutcome) => (outcome.kind === "committed" ? outcome.result.error : undefined);
 
   it("an error envelope says code and message in its text, and times the attempt", async () => {

@@ -1,4 +1,4 @@
-import { YokeError, steppingClock, type SideEffectClass, type ToolDeclarationV1 } from "@yoke/protocol";
+import { YokeError, steppingClock, type SideEffectClass, type AnyToolDeclaration } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { manualTimers, neverTimers } from "./__fixtures__/manual-timers.js";
@@ -6,7 +6,7 @@ import { declaration } from "./__fixtures__/tools.js";
 import { executeBatch, type DispatchItem } from "./execute-batch.js";
 
 const clock = steppingClock(0, 0);
-const item = (tool: ToolDeclarationV1<any>, index = 0): DispatchItem => ({
+const item = (tool: AnyToolDeclaration, index = 0): DispatchItem => ({
   tool,
   input: {},
   actionId: `action_${index}`,
@@ -159,7 +159,7 @@ describe("executeBatch: a call waits for earlier conflicting calls to settle for
         return "ok";
       },
     });
-  const at = (tool: ToolDeclarationV1<any>, index: number, attempt = 1): DispatchItem => ({ ...item(tool, index), attempt });
+  const at = (tool: AnyToolDeclaration, index: number, attempt = 1): DispatchItem => ({ ...item(tool, index), attempt });
 
   it("after a failure that will be retried, or an uncertain outcome, later conflicting calls are deferred (not run); others run", async () => {
     ran.length = 0;

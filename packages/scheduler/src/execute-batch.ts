@@ -1,4 +1,4 @@
-import { YokeError, type Clock, type ToolAccess, type ToolDeclarationV1 } from "@yoke/protocol";
+import { YokeError, type Clock, type ToolAccess, type AnyToolDeclaration } from "@yoke/protocol";
 import { retriesAfter, type AttemptOutcome, type DispatchItem } from "./attempts.js";
 import { conflictPredecessors, defaultAccess } from "./conflicts.js";
 import { DispatchSlots } from "./dispatch-slots.js";
@@ -37,7 +37,7 @@ export interface ExecuteBatchOptions {
 }
 
 /** The access set of one call: the tool's declared function of its input, or its class's default. */
-export function accessOf(tool: ToolDeclarationV1<any>, input: unknown): ToolAccess {
+export function accessOf(tool: AnyToolDeclaration, input: unknown): ToolAccess {
   return tool.access ? tool.access(input) : defaultAccess(tool.sideEffect);
 }
 

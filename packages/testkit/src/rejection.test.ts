@@ -4,7 +4,9 @@ import { rejectionOf, streamCollector } from "./rejection.js";
 
 describe("rejectionOf", () => {
   it("returns the YokeError a promise rejects with", async () => {
-    const error = await rejectionOf(Promise.reject(new YokeError("JOURNAL_CONFLICT", "stale")));
+    const error = await rejectionOf(
+      Promise.reject(new YokeError("JOURNAL_CONFLICT", "stale", { details: { tenantId: "t", runId: "r", expectedSeq: 1, actualSeq: 2 } })),
+    );
     expect(error.code).toBe("JOURNAL_CONFLICT");
   });
 

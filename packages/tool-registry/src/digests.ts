@@ -6,7 +6,7 @@ import {
   jsonSchemaOf,
   type JsonValue,
   type ToolContract,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type ToolHints,
   type ToolOrigin,
   type ToolRevisionRecord,
@@ -45,8 +45,7 @@ export interface RevisionOptions {
  * // { sideEffect: "none", access: "default", timeoutMs: 60000, outputBudget: null, maxAttempts: 3, reconciler: false, ... }
  * ```
  */
-// biome-ignore lint/suspicious/noExplicitAny: as revisionOf
-export function contractOf(tool: ToolDeclarationV1<any>): ToolContract {
+export function contractOf(tool: AnyToolDeclaration): ToolContract {
   return {
     sideEffect: tool.sideEffect,
     access: tool.access === undefined ? "default" : "declared",
@@ -62,8 +61,7 @@ export function contractOf(tool: ToolDeclarationV1<any>): ToolContract {
 }
 
 /** The output JSON Schema a declaration shows, or undefined when it has none (or none in JSON Schema form). */
-// biome-ignore lint/suspicious/noExplicitAny: as revisionOf
-function outputSchemaOf(tool: ToolDeclarationV1<any>): JsonObject | undefined {
+function outputSchemaOf(tool: AnyToolDeclaration): JsonObject | undefined {
   if (tool.output === undefined) return undefined;
   try {
     return jsonSchemaOf(tool.output, `tool ${tool.name}: output`);
@@ -136,8 +134,7 @@ export function identityPartOf(record: Omit<ToolRevisionRecord, "digest" | "spec
  * revision.digest; // over both, origin, trust domain, capabilities and hints
  * ```
  */
-// biome-ignore lint/suspicious/noExplicitAny: a tool's input type sits in its handler's parameters (see ToolRegistry.register)
-export function revisionOf(tool: ToolDeclarationV1<any>, options: RevisionOptions = {}): ToolRevisionV1 {
+export function revisionOf(tool: AnyToolDeclaration, options: RevisionOptions = {}): ToolRevisionV1 {
   if (tool.spec.name !== tool.name) {
     throw new YokeError("CONFIG_INVALID", `tool ${tool.name}: its spec is named ${tool.spec.name}`, { details: { tool: tool.name } });
   }

@@ -5,7 +5,7 @@ import {
   type OfferedTools,
   type ReadmissionRule,
   type RegistrationOptions,
-  type ToolDeclarationV1,
+  type AnyToolDeclaration,
   type ToolFilter,
   type ToolRegistryV1,
   type ToolRevisionRecord,
@@ -21,9 +21,6 @@ import { SourceSync } from "./source-sync.js";
 
 export type { LifecycleState } from "./live-tools.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: a tool's input type sits in its handler's parameters, so ToolDeclarationV1<unknown> would refuse a tool with a typed `access`
-type AnyDeclaration = ToolDeclarationV1<any>;
-
 /**
  * Options of `createToolRegistry`.
  *
@@ -38,7 +35,7 @@ type AnyDeclaration = ToolDeclarationV1<any>;
  */
 export interface ToolRegistryOptions {
   /** Local tools to register at once (trust domain `local`, origin `{ kind: "local", source }`). */
-  readonly tools?: readonly AnyDeclaration[];
+  readonly tools?: readonly AnyToolDeclaration[];
   /** Declared re-admission rules, tried in order. Default none: nothing drifted is callable. */
   readonly readmission?: readonly ReadmissionRule[];
   /** The `source` of the local origin of tools registered without one. Default `"local"`. */
@@ -67,7 +64,7 @@ export interface ToolRegistryOptions {
  * ```
  */
 export interface ToolRegistry extends ToolRegistryV1 {
-  register(tool: AnyDeclaration, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
+  register(tool: AnyToolDeclaration, options?: RegistrationOptions & { readonly source?: string }): ToolRevisionV1;
   /** Any revision registered in this process, by digest (including ones no longer live). */
   revision(digest: string): ToolRevisionV1 | undefined;
   /** The revision a source offers now under `name`, whatever its lifecycle. */

@@ -12,6 +12,7 @@ import {
   type VerifierVerdict,
   VerifierVerdictSchema,
   YokeError,
+  type YokeErrorDetailsByCode,
 } from "@yoke/protocol";
 
 /** What the suite runs against: a fresh verifier and a fresh input for each use. */
@@ -38,7 +39,7 @@ export interface ContractRunner {
   it(name: string, body: () => Promise<void>): void;
 }
 
-function fail(message: string, details: Record<string, unknown> = {}): never {
+function fail(message: string, details: YokeErrorDetailsByCode["TESTKIT_EXPECTATION_FAILED"] = {}): never {
   throw new YokeError("TESTKIT_EXPECTATION_FAILED", `verifier contract: ${message}`, { details });
 }
 

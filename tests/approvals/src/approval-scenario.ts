@@ -85,7 +85,8 @@ await runScenario(
   async () => {
     if (mode === "approve-resume") {
       const [request] = awaitingApprovals(await harness.getState(scope.runId));
-      if (request === undefined) throw new YokeError("APPROVAL_NOT_FOUND", "nothing waits for approval");
+      if (request === undefined)
+        throw new YokeError("APPROVAL_NOT_FOUND", "nothing waits for approval", { details: { approvalId: "", tenantId: scope.tenantId, runId: scope.runId } });
       await harness.approve(scope.runId, request.approvalId, { approver: "ops@example.com" });
       emit(`APPROVED ${request.approvalId}`);
     }

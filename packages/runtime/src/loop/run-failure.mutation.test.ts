@@ -2,7 +2,7 @@
 // (issue 17) at run-failure.ts:34 and :40, each applied by hand; and journalRunFailure's log lines, with a
 // journal that refuses the run.failed (the catch at :90-91, never reached before).
 import { createMemoryJournal } from "@yoke/journal";
-import { YokeError, type JournalV1 } from "@yoke/protocol";
+import { YokeError, type JournalV1, type YokeErrorCode } from "@yoke/protocol";
 import { say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { capturedLogs } from "../__fixtures__/captured-logs.js";
@@ -47,9 +47,9 @@ describe("runFailedDraft", () => {
     const fromError = runFailedDraft(contextAt("turn_1"), new YokeError("PROVIDER_UNAVAILABLE", "503", { details: { requestId: "req_error" } }));
     // :43 (a YokeError's `retryable` dropped when no model call failed): a retryable error is journaled as retryable.
     expect(fromError.data).toMatchObject({ requestId: "req_error", retryable: true });
-    expect(runFailedDraft(contextAt("turn_1"), new YokeError("PROVIDER_UNAVAILABLE", "503", { details: { requestId: 7 } })).data).not.toHaveProperty(
-      "requestId",
-    );
+    expect(
+      runFailedDraft(contextAt("turn_1"), new YokeError("PROVIDER_UNAVAILABLE" as YokeErrorCode, "503", { details: { requestId: 7 } })).data,
+    ).not.toHaveProperty("requestId");
   });
 });
 

@@ -1,8 +1,8 @@
 // Declarations for the scheduler's tests.
-import { ToolSpecSchema, type ToolDeclarationV1 } from "@yoke/protocol";
+import { ToolSpecSchema, type AnyToolDeclaration } from "@yoke/protocol";
 import { z } from "zod";
 
-export function declaration(overrides: Partial<ToolDeclarationV1<any>> & { name: string }): ToolDeclarationV1<any> {
+export function declaration(overrides: Partial<AnyToolDeclaration> & { name: string }): AnyToolDeclaration {
   return {
     specificationVersion: "v1",
     spec: ToolSpecSchema.parse({ name: overrides.name, description: overrides.name, inputSchema: { type: "object" } }),

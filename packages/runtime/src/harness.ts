@@ -30,9 +30,10 @@ import type {
 } from "./harness-types.js";
 import { approvalOf, grantOrVoid, type ApprovalDecision } from "./approvals.js";
 import { takeRunLease, type HeldLease } from "./run-lease.js";
-import { nextTurnDrafts } from "./loop/next-turn.js";
+import { addNextTurn } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
-import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
+import { createLiveFold, type HarnessDeps, type RunContext } from "./run-context.js";
+import { Turn, commitTurn } from "./turn/turn.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { redactError } from "./redaction.js";
 import { abortLive, appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
@@ -207,7 +208,7 @@ async function decideApproval(
     }
     const context = newContext(deps, scope, accumulator, createCompiledContext(), undefined, lease);
     const { draft, refusal } = decide(approval);
-    await commit(context, [draft]);
+    await commitTurn(context, [draft]);
     context.logger.info({ approvalId, actionId: approval.actionId, status: approvalOf(accumulator.peek(), approval.actionId)?.status }, "approval decided");
     if (refusal !== undefined) throw refusal;
     return accumulator.peek().approvals.get(approvalId)!;
@@ -260,8 +261,10 @@ async function startRun(
   const head = opened === undefined ? [runStarted] : [runStarted, opened];
   // The fork's texts are journaled in run.started: the first request's context.compiled does not repeat them.
   noteJournaledArtifacts(context.compiled, forkArtifacts(parent?.fork).keys());
-  const first = nextTurnDrafts(context, preview(context, head, 0));
-  await commit(context, [...head, ...first], 0);
+  const turn = Turn.open(context);
+  turn.add(head);
+  addNextTurn(turn);
+  await turn.commit();
   context.logger.info(
     {
       sessionId,
@@ -388,7 +391,7 @@ function newContext(
     dispatchable: new Map(),
     compiler: createContextCompiler(deps.compileConfig),
     compiled,
-    fold: createFoldAhead(),
+    live: createLiveFold(),
     lease,
     revisions: new Map(),
     facts,

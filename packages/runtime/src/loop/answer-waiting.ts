@@ -1,7 +1,8 @@
 import { YokeError, type YokeEventDraft } from "@yoke/protocol";
 import type { WaitingAnswerOptions } from "../loop-control.js";
-import { commit, type RunContext } from "../run-context.js";
-import { runCompleted } from "./next-turn.js";
+import type { RunContext } from "../run-context.js";
+import { commitTurn } from "../turn/turn.js";
+import { runCompleted } from "./run-completed.js";
 
 /**
  * `resume(runId, { input })` / `resume(runId, { close })` on a run waiting for a person
@@ -38,5 +39,5 @@ export async function answerWaiting(context: RunContext, options: WaitingAnswerO
     draft = runCompleted(context, state, waiting.kind === "escalation" ? { status: "escalated", reason } : { status: "refused", reason });
   }
   context.logger.info({ kind: waiting.kind, answer: input !== undefined ? "input" : "close" }, "a person answered the run's wait");
-  await commit(context, [draft]);
+  await commitTurn(context, [draft]);
 }

@@ -1,5 +1,7 @@
 import type { ModelResponse, Outcome, RunState, TruncatedToolCallPart, YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
+import type { TurnParticipant } from "../turn/participant.js";
+import { runCompleted } from "./run-completed.js";
 
 /** The journaled source of the note that tells the model the output limit cut its call. */
 export const OUTPUT_LIMIT_SOURCE = "output-limit";
@@ -91,3 +93,13 @@ function noteAfterLastResponse(state: RunState, note: string): boolean {
   }
   return false;
 }
+
+/** A response that also had complete calls has their results at the boundary: now the cut ones get their note, or the run ends. */
+export const outputLimit: TurnParticipant = {
+  name: "output limit",
+  boundary: (context, state) => {
+    const truncation = truncationDrafts(context, state);
+    if (truncation.kind === "end") return { end: [runCompleted(context, state, truncation.outcome)] };
+    return truncation.kind === "note" ? { note: [truncation.draft] } : undefined;
+  },
+};

@@ -1,7 +1,8 @@
 import { toolCallsOf, type ActionRecord, type PendingToolCall, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { BatchTransaction, compensationPlan, type AttemptOutcome, type Authorization, type DispatchItem, type Settlement } from "@yoke/scheduler";
 import { boundResults } from "../bound-output.js";
-import { commit, preview, type RunContext } from "../run-context.js";
+import type { RunContext } from "../run-context.js";
+import { Turn, commitTurn } from "../turn/turn.js";
 import { errorEnvelope } from "../tool-executor.js";
 import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
@@ -11,7 +12,7 @@ import { settleParked } from "../approvals.js";
 import { attemptAuthorizer } from "../reauthorize.js";
 import { pinnedRevision } from "../pinned-tools.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
-import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { addNextTurn, runCompleted } from "./next-turn.js";
 import { pollInterrupts } from "../interrupts.js";
 import { isExhaustion } from "../budget/run-budget.js";
 import { contextInputOf } from "../request-builder.js";
@@ -51,24 +52,23 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       return undefined;
     }
     if (recovered.drafts.length > 0) {
-      const base = state.length;
-      let after = preview(context, recovered.drafts, base);
+      const turn = Turn.open(context);
+      let after = turn.add(recovered.drafts);
       // Reservations of the attempts the recovery settled are settled with them.
       const stale = context.budget.settleSuperseded(after);
-      // Previewing no drafts changes nothing: the test (as `true` or `>=`) is equivalent, it only skips the call.
-      if (stale.length > 0) {
-        after = preview(context, stale, base + recovered.drafts.length);
-        recovered.drafts.push(...stale);
-      }
+      // Adding no drafts changes nothing: the test (as `true` or `>=`) is equivalent, it only skips the call.
+      if (stale.length > 0) after = turn.add(stale);
       // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
       if (after.phase !== "tools_pending") {
-        await endBatch(context, batch, recovered.drafts, after);
+        await endBatch(context, batch, turn);
         return undefined;
       }
       // Attempts the recovery leased (approved calls, new attempts, another writer's calls) reserve now, before their dispatch.
-      recovered.drafts.push(...reserveAhead(context, recovered.items));
-      await commit(context, recovered.drafts);
-      for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
+      turn.add(reserveAhead(context, recovered.items));
+      turn.afterCommit(() => {
+        for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
+      });
+      await turn.commit();
       continue;
     }
     const items = state.pendingToolCalls.flatMap((call) => (call.started ? [context.dispatchable.get(call.started.attemptId)!] : []));
@@ -139,28 +139,30 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       // Another round: the retries, and the calls that waited for them, in proposal order.
       // Never empty here (the failure a retry follows, or the outcome a deferred call waited for, is in it): the
       // guard is defensive, and its mutants (`true`, `>=`) are equivalent; an empty append would be refused.
-      if (drafts.length > 0) await commit(context, drafts);
+      if (drafts.length > 0) await commitTurn(context, drafts);
       for (const item of retries) context.dispatchable.set(item.attemptId, item);
       continue;
     }
-    const settled = preview(context, drafts, state.length);
+    const turn = Turn.open(context);
+    const settled = turn.add(drafts);
     if (settled.phase === "tools_pending") {
       // Calls parked for approval (or held behind one) are still pending: the batch goes on without them.
-      await commit(context, drafts);
+      await turn.commit();
       continue;
     }
-    await endBatch(context, batch, drafts, settled);
+    await endBatch(context, batch, turn);
     return undefined;
   }
 }
 
 /**
- * Commits the batch's last outcomes (`drafts`, previewed as `settled`) with what follows
+ * Commits the batch's last outcomes (in `turn`, whose live state has them) with what follows
  * them: when an action with an effect failed for good, the start of the compensations
  * (`compensationPlan`); otherwise the next turn's start and request. Whether the last outcome
  * came from a dispatch or from a resume's reconciliation, the same rule applies.
  */
-async function endBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], settled: RunState): Promise<void> {
+async function endBatch(context: RunContext, batch: BatchTransaction, turn: Turn): Promise<void> {
+  const settled = turn.state;
   // In a run with pinned tools, the contract of the revision each action ran under says whether
   // it can be undone: journaled data, whichever process admitted the action.
   // (As `false`, equivalent: a run pins all its actions' revisions or none, and an undefined revision falls back to
@@ -175,11 +177,13 @@ async function endBatch(context: RunContext, batch: BatchTransaction, drafts: re
   });
   if (undo.length > 0) {
     batch.beginCompensation(undo, "an action of the same batch failed");
-    return commit(context, [...drafts, ...batch.drain()]);
+    turn.add(batch.drain());
+    return turn.commit();
   }
   // The turn boundary: interrupts sent while the batch ran land now, with its results (loop's interrupts.ts).
   await pollInterrupts(context);
-  return commit(context, [...drafts, ...nextTurnDrafts(context, settled)]);
+  addNextTurn(turn);
+  return turn.commit();
 }
 
 interface Recovery {
@@ -227,7 +231,7 @@ async function recoverCalls(context: RunContext, state: RunState, batch: BatchTr
     } catch (error) {
       // The revision of an in-flight action drifted while no process ran it: journal the drift, then stop.
       const drift = driftOf(error, state);
-      if (drift !== undefined) await commit(context, [{ type: "tool.drifted", at: context.deps.clock.now(), causationId: turnId, data: drift }]);
+      if (drift !== undefined) await commitTurn(context, [{ type: "tool.drifted", at: context.deps.clock.now(), causationId: turnId, data: drift }]);
       throw error;
     }
     // Compatibility events the judging found come before the verdicts they led to.
@@ -418,11 +422,13 @@ function alsoEscalated(first: Escalation | undefined, next: Escalation): Escalat
 
 /** Ends the run `escalated`, naming the action whose outcome nobody can establish. */
 export async function escalate(context: RunContext, drafts: readonly YokeEventDraft[], escalation: Escalation): Promise<void> {
-  const state = preview(context, drafts, context.accumulator.peek().length);
+  const turn = Turn.open(context);
+  const state = turn.add(drafts);
   const others = escalation.others ?? [];
   const reason = others.length === 0 ? escalation.reason : `${escalation.reason}; also left uncertain: ${others.join(", ")}`;
   context.logger.warn({ actionId: escalation.actionId, others }, "run escalated");
-  await commit(context, [...drafts, runCompleted(context, state, { status: "escalated", reason, actionId: escalation.actionId })]);
+  turn.add([runCompleted(context, state, { status: "escalated", reason, actionId: escalation.actionId })]);
+  await turn.commit();
 }
 
 /** What tools are cancelled by: the run's signal, and the loss of the run's lease. */

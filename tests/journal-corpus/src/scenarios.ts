@@ -1,0 +1,7 @@
+// Every golden scenario, in fixture order.
+import type { Scenario } from "./scenario.js";
+import { CONTROL_SCENARIOS } from "./scenarios-control.js";
+import { POLICY_SCENARIOS } from "./scenarios-policy.js";
+import { TURN_SCENARIOS } from "./scenarios-turns.js";
+
+export const SCENARIOS: readonly Scenario[] = [...TURN_SCENARIOS, ...POLICY_SCENARIOS, ...CONTROL_SCENARIOS];

@@ -156,7 +156,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction. A call held
   // here (`action.proposed`) is held behind a call of this batch parked for approval, whose `action.approval_requested`
-  // is in `drafts` too: its test as false is an equivalent mutant; it says what waits.
+  // is in `drafts` too: the test says what waits.
   const waits = drafts.some((draft) => draft.type === "action.approval_requested" || draft.type === "action.proposed");
   const turn = Turn.open(context);
   turn.add(drafts);

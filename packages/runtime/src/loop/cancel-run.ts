@@ -44,8 +44,8 @@ export function cancelDrafts(context: RunContext, state: RunState, cancellation:
       },
     });
   }
-  // The phase test is a guard, not a case (mutation testing: `true` in its place is equivalent): a model
-  // call's reservation is open only in phase awaiting_response, and settling none journals nothing.
+  // The phase test is a guard, not a case: a model call's reservation is open only in phase awaiting_response,
+  // and settling none journals nothing.
   if (state.phase === "awaiting_response" && turnId !== null) drafts.push(...settleOpenModelCall(context, turnId, aborted?.dropped));
   // A verifier a crash cut short, its reservation still open: it ran, so its time is charged, not abandoned.
   const verifier = context.budget.settleOpenVerifier();

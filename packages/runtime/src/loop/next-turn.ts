@@ -28,7 +28,7 @@ export function addNextTurn(turn: Turn): void {
     }
     notes.push(...step.note);
   }
-  // A shortcut: adding no drafts leaves the state as it is (its mutant, always adding, is equivalent).
+  // A shortcut: adding no drafts leaves the state as it is.
   const current = notes.length === 0 ? state : turn.add(notes);
   const turnId = newId(context.deps.ids, "turn");
   // A run with pinned tools offers the turn what discovery gives now, frozen for the turn.

@@ -18,7 +18,7 @@ export function truncatedCallsOf(response: Pick<ModelResponse, "content">): Trun
  */
 export function consecutiveTruncations(state: RunState): number {
   let count = 0;
-  // Message 0 is the run's task, never an assistant message: `index > 0` is an equivalent mutant.
+  // Message 0 is the run's task, never an assistant message.
   for (let index = state.messages.length - 1; index >= 0; index--) {
     const message = state.messages[index]!;
     if (message.role !== "assistant") continue;
@@ -83,9 +83,7 @@ export function truncationDrafts(
 
 /** Whether the transcript already holds `note` after the last assistant message. */
 function noteAfterLastResponse(state: RunState, note: string): boolean {
-  // Equivalent mutants here: `index > 0` (message 0 is the task); `content.length === 1` as true (a note is one
-  // text part, and no other user message starts with a note's text); the last `return false` as true (never
-  // reached: the cut calls' response is an assistant message of the transcript, and the loop stops there).
+  // The cut calls' response is an assistant message of the transcript: the walk back stops there.
   for (let index = state.messages.length - 1; index >= 0; index--) {
     const message = state.messages[index]!;
     if (message.role === "assistant") return false;

@@ -2,7 +2,7 @@ import { validateWithSchema, type YokeEventDraft } from "@yoke/protocol";
 import { BatchTransaction, pendingCompensations } from "@yoke/scheduler";
 import type { RunContext } from "../run-context.js";
 import { commitWithNextTurn } from "./next-turn.js";
-import { escalate } from "./run-tools.js";
+import { escalate } from "./escalation.js";
 import { admittedDeclaration } from "../tool-admission.js";
 
 /** True when the batch has compensations journaled as started and not ended. */

@@ -49,7 +49,7 @@ async function driveRun(context: RunContext, interrupt: AbortController): Promis
       return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), state: snapshot };
     }
     // Compensations are pending only in phase ready (begun with a batch's outcomes, ended with the next turn's start), or in
-    // a finished run, handled above: `state.phase === "ready"` as true is an equivalent mutant, kept to say when this runs.
+    // a finished run, handled above: the phase test says when this runs.
     if (state.phase === "ready" && hasPendingCompensations(context)) {
       // Effects already journaled as being undone are undone before anything else, cancelled or not.
       await runCompensations(context);

@@ -1,24 +1,17 @@
-import { toolCallsOf, type ActionRecord, type PendingToolCall, type RunState, type YokeEventDraft } from "@yoke/protocol";
-import { BatchTransaction, compensationPlan, type AttemptOutcome, type Authorization, type DispatchItem, type Settlement } from "@yoke/scheduler";
+import type { YokeEventDraft } from "@yoke/protocol";
+import { BatchTransaction, compensationPlan, type AttemptOutcome, type DispatchItem } from "@yoke/scheduler";
 import { boundResults } from "../bound-output.js";
 import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
 import { errorEnvelope } from "../tool-executor.js";
-import type { CallDecision } from "../validate-calls.js";
-import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
-import { excessCallsDraft } from "./excess-calls.js";
-import { accessOfCall, admitCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
-import { settleParked } from "../approvals.js";
 import { attemptAuthorizer } from "../reauthorize.js";
 import { pinnedRevision } from "../pinned-tools.js";
-import { currentTurn, lastResponse } from "./current-turn.js";
-import { addNextTurn, runCompleted } from "./next-turn.js";
+import { addNextTurn } from "./next-turn.js";
+import { alsoEscalated, escalate, type Escalation } from "./escalation.js";
+import { recoverCalls } from "./recover-calls.js";
 import { pollInterrupts } from "../interrupts.js";
 import { isExhaustion } from "../budget/run-budget.js";
 import { contextInputOf } from "../request-builder.js";
-
-/** The action the run stops on, and any other action left uncertain in the same batch. */
-type Escalation = { readonly actionId: string; readonly reason: string; readonly others?: readonly string[] };
 
 /**
  * Phase `tools_pending`: dispatch the leased attempts and commit, in one transaction, every
@@ -80,8 +73,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
     // What a child spawned in this batch forks from: the request the model answered with the batch's calls. The delete
-    // after the batch frees the run's context; as a no-op (mutation testing) it is not seen through the API: a spawn runs
-    // only inside a batch of its run, whose start sets the entry again, so only the memory held differs.
+    // after the batch frees the run's context.
     const forks = context.deps.subagents?.forkSources;
     forks?.set(run.runId, { manifest: context.compiled.manifest, input: () => contextInputOf(context, context.accumulator.peek()) });
     const outcomes = await context.deps.executor
@@ -120,8 +112,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       if (settlement.kind === "retry") retries.push(settlement.item);
       if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
     }
-    // A settled attempt never comes back (a retry is a new attempt id): not deleting (the test as false) only keeps
-    // dead entries until the run's context ends, an equivalent mutant; deleting a deferred item is not (tested).
+    // A settled attempt never comes back (a retry is a new attempt id); a deferred one is dispatched in the next round.
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
     // A reservation made at dispatch comes before the outcome its settlement rides on.
@@ -134,11 +125,11 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       return undefined;
     }
     // A deferred call waits for an earlier one to settle: for a retry (in `retries`) or an uncertain outcome (which
-    // escalated above), so `deferred.length > 0` as false is an equivalent mutant.
+    // escalated above).
     if (retries.length > 0 || deferred.length > 0) {
       // Another round: the retries, and the calls that waited for them, in proposal order.
       // Never empty here (the failure a retry follows, or the outcome a deferred call waited for, is in it): the
-      // guard is defensive, and its mutants (`true`, `>=`) are equivalent; an empty append would be refused.
+      // guard is defensive; an empty append would be refused.
       if (drafts.length > 0) await commitTurn(context, drafts);
       for (const item of retries) context.dispatchable.set(item.attemptId, item);
       continue;
@@ -172,7 +163,7 @@ async function endBatch(context: RunContext, batch: BatchTransaction, turn: Turn
     const revision = admitted.get(name);
     if (revision === undefined) return context.deps.tools.get(name);
     const { contract } = pinnedRevision(settled, name, revision);
-    // compensationPlan asks only whether `compensate` is there: `false` in its place is an equivalent mutant.
+    // compensationPlan asks only whether `compensate` is there.
     return { sideEffect: contract.sideEffect, ...(contract.compensator ? { compensate: true } : {}) };
   });
   if (undo.length > 0) {
@@ -184,156 +175,6 @@ async function endBatch(context: RunContext, batch: BatchTransaction, turn: Turn
   await pollInterrupts(context);
   addNextTurn(turn);
   return turn.commit();
-}
-
-interface Recovery {
-  readonly drafts: YokeEventDraft[];
-  readonly items: DispatchItem[];
-  readonly escalation: Escalation | undefined;
-}
-
-/**
- * Journal drafts for every pending call this process cannot simply dispatch: calls never
- * proposed (another writer's response) are admitted or rejected; actions a dead process
- * left are recovered through the scheduler. Returns nothing to commit when every pending
- * call is an attempt this process leased.
- */
-async function recoverCalls(context: RunContext, state: RunState, batch: BatchTransaction): Promise<Recovery> {
-  const drafts: YokeEventDraft[] = [];
-  const items: DispatchItem[] = [];
-  let escalation: Escalation | undefined;
-  let judged: Awaited<ReturnType<typeof judgeResponseCalls>> | undefined;
-  const calls = toolCallsOf(lastResponse(state));
-  const decisionOf = async (call: PendingToolCall, record: ActionRecord | undefined): Promise<CallDecision> => {
-    // An action keeps the revision it was admitted under: never the live definition.
-    if (record?.toolRevision !== undefined) return judgeAdmitted(context, state, calls[call.index]!, record.toolRevision, record.actionId);
-    judged ??= await judgeResponseCalls(context, state, calls);
-    return judged.decisions[call.index]!;
-  };
-  const turnId = currentTurn(state);
-  const blockers: Blockers = [];
-  // Calls past the cap that no verdict answered yet: one bounded answer, as when judged with their response.
-  const excess = excessCallsDraft(context, state, calls, state.pendingToolCalls, turnId);
-  if (excess !== undefined) drafts.push(excess);
-  for (const call of state.pendingToolCalls) {
-    if (excess !== undefined && call.index >= state.maxToolCallsPerTurn!) continue;
-    if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
-    const record = state.actions.find((action) => action.actionId === call.actionId);
-    if (record?.status.state === "awaiting_approval") {
-      const parked = await settleParked(context, state, batch, record, calls[call.index]!, blockers);
-      drafts.push(...parked.drafts);
-      if (parked.item !== undefined) items.push(parked.item);
-      continue;
-    }
-    let decision: CallDecision;
-    try {
-      decision = await decisionOf(call, record);
-    } catch (error) {
-      // The revision of an in-flight action drifted while no process ran it: journal the drift, then stop.
-      const drift = driftOf(error, state);
-      if (drift !== undefined) await commitTurn(context, [{ type: "tool.drifted", at: context.deps.clock.now(), causationId: turnId, data: drift }]);
-      throw error;
-    }
-    // Compatibility events the judging found come before the verdicts they led to.
-    // Splicing an empty preface pushes nothing: `length > 0` as true or `>= 0` is equivalent.
-    if (judged !== undefined && judged.preface.length > 0) drafts.push(...judged.preface.splice(0));
-    if (record === undefined && call.started !== undefined) {
-      // A `tool.started` of a journal written before action transactions: never re-run.
-      const at = context.deps.clock.now();
-      const why = "the call was cut by a crash after it started; the effect may or may not have happened; not retried";
-      drafts.push({
-        type: "tool.completed",
-        at,
-        causationId: call.started.actionId,
-        data: {
-          turnId,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          actionId: call.started.actionId,
-          attemptId: call.started.attemptId,
-          result: errorEnvelope("TOOL_INTERRUPTED", why, at, context.deps.clock),
-        },
-      });
-      continue;
-    }
-    if (record === undefined) {
-      // A cancelled run admits nothing new: the call is answered, with no action that would never run.
-      if (decision.kind === "start" && !context.signal?.aborted) {
-        const admitted = await admitCall(context, state, batch, turnId, calls[call.index]!, { ...decision, revision: decision.revision }, blockers);
-        drafts.push(...admitted.drafts);
-        if (admitted.item !== undefined) items.push(admitted.item);
-        continue;
-      }
-      const refusal = decision.kind === "reject" ? decision : CANCELLED_BEFORE_ADMISSION;
-      const at = context.deps.clock.now();
-      drafts.push({
-        type: "tool.rejected",
-        at,
-        causationId: turnId,
-        data: {
-          turnId,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          code: refusal.code,
-          result: errorEnvelope(refusal.code, refusal.message, at, context.deps.clock),
-        },
-      });
-      continue;
-    }
-    if (decision.kind === "reject") {
-      escalation ??= {
-        actionId: record.actionId,
-        reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})`,
-      };
-      continue;
-    }
-    // Proposed by another writer and never authorized: decided below, unless held (then decided when it can run).
-    const undecided = record.status.state === "proposed" || record.status.state === "validated";
-    if ((record.status.state === "authorized" || undecided) && !context.signal?.aborted) {
-      // Held behind an earlier call parked for approval that it conflicts with: it waits too (proposal order). With the
-      // signal aborted no parked call is left to block it (settleParked refuses them, pushing no blocker): dropping
-      // `!context.signal?.aborted` is an equivalent mutant; it says when holding is meant.
-      const access = accessOfCall(decision.tool, decision.value);
-      if (isBlocked(blockers, access)) {
-        blockers.push(access);
-        continue;
-      }
-    }
-    const engine = context.deps.policy;
-    let authorization: Authorization | undefined;
-    if (engine !== undefined && undecided && !context.signal?.aborted) {
-      // Proposed by another writer, never authorized: decided now, like any call (it cannot be parked: it exists already).
-      const verdict = await decideCall(context, state, engine, {
-        tool: decision.tool,
-        revision: decision.revision,
-        input: record.input,
-        value: decision.value,
-      });
-      if (verdict.decision.effect !== "allow") {
-        const why = verdict.decision.effect === "deny" ? "" : " (it needs an approval, and an action another writer proposed cannot be parked)";
-        batch.refuse(record.actionId, "POLICY_DENIED", `${deniedMessage(record.toolName, verdict.decision)}${why}`);
-        drafts.push(...batch.drain());
-        continue;
-      }
-      authorization = authorizationOf(verdict);
-    }
-    const settlement = await batch.recover(record, decision.tool, decision.value, authorization);
-    drafts.push(...batch.drain());
-    logRecovery(context, record, settlement);
-    if (settlement.kind === "retry") items.push(settlement.item);
-    if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
-  }
-  // A reconciler's result is bounded like a handler's.
-  return { drafts: await boundResults(context, drafts), items, escalation };
-}
-
-const CANCELLED_BEFORE_ADMISSION = { code: "CANCELLED", message: "the run was cancelled before this call was admitted; it did not run" } as const;
-
-function logRecovery(context: RunContext, record: ActionRecord, settlement: Settlement): void {
-  context.logger.warn(
-    { toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind },
-    "recovered an action a stopped process left",
-  );
 }
 
 /**
@@ -354,7 +195,7 @@ async function escalateBatch(
   const released = context.budget.settleAttempts(leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })));
   for (const item of leased) {
     await batch.settle(item, outcome);
-    // The run ends here: leaving the entry (the call removed) is an equivalent mutant.
+    // The run ends here; the entry goes with the attempt.
     context.dispatchable.delete(item.attemptId);
   }
   const all = [...drafts, ...batch.drain()];
@@ -386,8 +227,7 @@ async function reserveLeased(
     const at = context.deps.clock.now();
     const why = `the run's budget has no room for this attempt (${reserved.budget}, limit ${reserved.limit}); it was not dispatched`;
     await batch.settle(item, { kind: "failed", result: errorEnvelope("BUDGET_EXHAUSTED", why, at, context.deps.clock), retryable: false, dispatched: false });
-    // The batch's end deletes every item's entry but a deferred one's anyway (and a settled attempt never comes back):
-    // the call removed is an equivalent mutant.
+    // The batch's end deletes every item's entry but a deferred one's anyway; a settled attempt never comes back.
     context.dispatchable.delete(item.attemptId);
   }
   return { admitted, drafts };
@@ -402,7 +242,7 @@ async function reserveLeased(
  * still do not fit, not dispatched.
  */
 function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: YokeEventDraft[]): YokeEventDraft[] {
-  // A shortcut: reserveAttempts of no items reserves nothing (the test as false is an equivalent mutant).
+  // A shortcut: reserveAttempts of no items reserves nothing.
   if (items.length === 0) return [];
   const turnId = context.accumulator.peek().currentTurnId;
   const reserved = context.budget.reserveAttempts(items, turnId);
@@ -413,22 +253,6 @@ function reserveAhead(context: RunContext, items: readonly DispatchItem[], draft
     else context.budget.carry(drafts, { kind: "reserved", data: reservation });
   }
   return separate;
-}
-
-/** The run escalates on the first action nobody can settle; the others are named with it. */
-function alsoEscalated(first: Escalation | undefined, next: Escalation): Escalation {
-  return first === undefined ? next : { ...first, others: [...(first.others ?? []), next.actionId] };
-}
-
-/** Ends the run `escalated`, naming the action whose outcome nobody can establish. */
-export async function escalate(context: RunContext, drafts: readonly YokeEventDraft[], escalation: Escalation): Promise<void> {
-  const turn = Turn.open(context);
-  const state = turn.add(drafts);
-  const others = escalation.others ?? [];
-  const reason = others.length === 0 ? escalation.reason : `${escalation.reason}; also left uncertain: ${others.join(", ")}`;
-  context.logger.warn({ actionId: escalation.actionId, others }, "run escalated");
-  turn.add([runCompleted(context, state, { status: "escalated", reason, actionId: escalation.actionId })]);
-  await turn.commit();
 }
 
 /** What tools are cancelled by: the run's signal, and the loss of the run's lease. */

@@ -2,12 +2,13 @@
 // excluded): the call sites of the append operations, the files that take the run's context,
 // how many files reach into its side channels, and the largest files. A text count, so that
 // the figures before and after a reshaping of the loop are taken the same way.
-// Usage: node scripts/turn-map.ts [--json]
+// Usage: node scripts/turn-map.ts [--json] [--src <dir>]   (--src: another checkout's packages/runtime/src)
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "..");
-const src = join(root, "packages/runtime/src");
+const at = process.argv.indexOf("--src");
+const src = at === -1 ? join(root, "packages/runtime/src") : process.argv[at + 1]!;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -32,10 +33,12 @@ function sites(pattern: RegExp): { sites: number; files: number } {
 }
 
 const figures = {
-  // Calls, not declarations: `function commit(` is left out by the lookbehind.
-  commitCalls: sites(/(?<!function )\bcommit\(/),
-  previewCalls: sites(/(?<!function )\bpreview\(/),
-  turnCalls: sites(/\bturn\.(?:commit|add|afterCommit)\(|\bcommitTurn\(|\bcommitWithNextTurn\(|\bTurn\.(?:open|failureAt)\(/),
+  // Calls of the free functions, not declarations nor methods: `function commit(` and `turn.commit(` are left out.
+  commitCalls: sites(/(?<!function |async |[.\w])commit\(/),
+  previewCalls: sites(/(?<!function |[.\w])preview\(/),
+  // Where a turn transaction is opened (its one-shot forms included), and its operations.
+  turnOpens: sites(/\bTurn\.(?:open|failureAt)\(|(?<!function )\bcommitTurn\(|(?<!function )\bcommitWithNextTurn\(/),
+  turnOperations: sites(/\bturn\.(?:commit|add|afterCommit|compiled)\(|\baddNextTurn\(turn\)/),
   filesTakingContext: files.filter(({ text }) => /\bcontext: RunContext\b/.test(text)).length,
   budgetCalls: sites(/\bcontext\.budget\./),
   signalAborted: sites(/\bcontext\.signal\?\.aborted/),

@@ -43,22 +43,22 @@ export class BudgetCarriers {
   /**
    * Puts a budget step on the draft of `drafts` that starts (`reserved`) or ends (`settled`)
    * the work it is for, or, when none of them does (a spawn's reservation, which the child's
-   * `budget.opened.parent` names), appends it as `budget.reserved` / `budget.settled`. Call it
-   * before the drafts are previewed: the draft is replaced.
+   * `budget.opened.parent` names), appends it as `budget.reserved` / `budget.settled`. Returns
+   * the drafts with the step on them (a new array: the caller's is left as it was); use it
+   * before the drafts are added to their turn.
    */
-  carry(drafts: YokeEventDraft[], entry: BudgetStep, attribution?: ChargeAttribution): void {
+  carry(drafts: readonly YokeEventDraft[], entry: BudgetStep, attribution?: ChargeAttribution): YokeEventDraft[] {
     const work = entry.kind === "reserved" ? entry.data.attribution : attribution;
     const index = work === undefined || work.kind === "subagent" ? -1 : drafts.findIndex((draft) => carries(draft, entry.kind, work));
-    if (index === -1) {
-      drafts.push(entry.kind === "reserved" ? this.reservedDraft(entry.data) : this.settledDraft(entry.data, work));
-      return;
-    }
+    if (index === -1) return [...drafts, entry.kind === "reserved" ? this.reservedDraft(entry.data) : this.settledDraft(entry.data, work)];
     const draft = drafts[index]!;
     const carried =
       entry.kind === "reserved"
         ? this.carriedReservation(entry.data, draft.type as ReservationCarrier, draft.data as CarrierIds)
         : compactSettlement(entry.data);
-    drafts[index] = { ...draft, data: { ...draft.data, [entry.kind]: carried } } as YokeEventDraft;
+    const result = drafts.slice();
+    result[index] = { ...draft, data: { ...draft.data, [entry.kind]: carried } } as YokeEventDraft;
+    return result;
   }
 
   /**

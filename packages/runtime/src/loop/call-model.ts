@@ -93,7 +93,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   const settled = context.budget.settleModelCall(response);
   // The argument text is journaled once: each call's parse is given back by the fold.
   const journaled = journaledResponse(response);
-  const drafts: YokeEventDraft[] = [
+  let drafts: YokeEventDraft[] = [
     {
       type: "model.responded",
       at: clock.now(),
@@ -153,7 +153,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   // What fitted above may not fit now: the clock moved while the policy decided, and the wall time left is too short for
   // the dispatches' share. Then no call of the batch runs, as above: the verdicts since are dropped, never journaled.
   if (isExhaustion(reserved)) return endExhausted(context, state, turnId, calls, drafts.slice(0, judged), reserved);
-  for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });
+  for (const reservation of reserved) drafts = context.budget.carry(drafts, { kind: "reserved", data: reservation });
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction. A call held
   // here (`action.proposed`) is held behind a call of this batch parked for approval, whose `action.approval_requested`
   // is in `drafts` too: the test says what waits.

@@ -116,10 +116,10 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
     // A reservation made at dispatch comes before the outcome its settlement rides on.
-    const drafts: YokeEventDraft[] = [...reservations, ...(await boundResults(context, batch.drain()))];
-    for (const { entry, attribution } of charges.values()) context.budget.carry(drafts, entry, attribution);
+    let drafts: YokeEventDraft[] = [...reservations, ...(await boundResults(context, batch.drain()))];
+    for (const { entry, attribution } of charges.values()) drafts = context.budget.carry(drafts, entry, attribution);
     // Retries reserve now, on their `action.executing`: durable before their dispatch in the next round.
-    if (!escalation) drafts.push(...reserveAhead(context, retries, drafts));
+    if (!escalation) drafts = reserveAhead(context, retries, drafts);
     if (escalation) {
       await escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
       return undefined;
@@ -198,8 +198,8 @@ async function escalateBatch(
     // The run ends here; the entry goes with the attempt.
     context.dispatchable.delete(item.attemptId);
   }
-  const all = [...drafts, ...batch.drain()];
-  for (const { entry, attribution } of released.values()) context.budget.carry(all, entry, attribution);
+  let all = [...drafts, ...batch.drain()];
+  for (const { entry, attribution } of released.values()) all = context.budget.carry(all, entry, attribution);
   // Whatever else still holds a reservation was dispatched and is left as the escalation says: charged.
   all.push(...context.budget.settleOpenAttempts());
   return escalate(context, all, escalation);
@@ -235,24 +235,24 @@ async function reserveLeased(
 
 /**
  * Reserves, before they are dispatched, attempts leased off the response's transaction
- * (retries, approved calls, a resume's new attempts): each reservation rides on its attempt's
- * `action.executing` in `drafts` when that draft is not previewed yet, else it is returned as
- * a `budget.reserved` to journal in the same commit. Attempts that do not fit together are
- * left unreserved here: `reserveLeased` tries each again at dispatch and fails the ones that
- * still do not fit, not dispatched.
+ * (retries, approved calls, a resume's new attempts). With `drafts` (not added to a turn yet),
+ * returns them with each reservation riding on its attempt's `action.executing`; without,
+ * returns the reservations as `budget.reserved` drafts to journal in the same commit.
+ * Attempts that do not fit together are left unreserved here: `reserveLeased` tries each
+ * again at dispatch and fails the ones that still do not fit, not dispatched.
  */
-function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: YokeEventDraft[]): YokeEventDraft[] {
+function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: readonly YokeEventDraft[]): YokeEventDraft[] {
+  let result: YokeEventDraft[] = drafts === undefined ? [] : drafts.slice();
   // A shortcut: reserveAttempts of no items reserves nothing.
-  if (items.length === 0) return [];
+  if (items.length === 0) return result;
   const turnId = context.accumulator.peek().currentTurnId;
   const reserved = context.budget.reserveAttempts(items, turnId);
-  if (isExhaustion(reserved)) return [];
-  const separate: YokeEventDraft[] = [];
+  if (isExhaustion(reserved)) return result;
   for (const reservation of reserved) {
-    if (drafts === undefined) separate.push(context.budget.reservedDraft(reservation));
-    else context.budget.carry(drafts, { kind: "reserved", data: reservation });
+    if (drafts === undefined) result.push(context.budget.reservedDraft(reservation));
+    else result = context.budget.carry(result, { kind: "reserved", data: reservation });
   }
-  return separate;
+  return result;
 }
 
 /** What tools are cancelled by: the run's signal, and the loss of the run's lease. */

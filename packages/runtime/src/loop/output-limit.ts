@@ -54,7 +54,7 @@ export function truncationNote(calls: readonly TruncatedToolCallPart[]): string 
  * the `truncatedCallRetries + 1`-th response in a row with a cut call, the run's end
  * (`escalated`: the model cannot fit its call in the output limit, a person has to raise the
  * limit or change the task). Nothing when the last response has no cut call, or when its
- * note is already in the transcript. `state` may be a preview.
+ * note is already in the transcript. `state` may hold drafts of a turn not yet committed.
  */
 export function truncationDrafts(
   context: RunContext,

@@ -28,7 +28,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
   for (;;) {
     const state = context.accumulator.peek();
     // A guard: the loop calls runTools in tools_pending, and every `continue` below follows a commit that leaves the
-    // batch pending (a recovery checked by its preview, a retry round, calls still parked); as false it is equivalent.
+    // batch pending (a recovery its turn folded, a retry round, calls still parked); as false it is equivalent.
     if (state.phase !== "tools_pending") return undefined;
     const batch = new BatchTransaction({
       clock: context.deps.clock,

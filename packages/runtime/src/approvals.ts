@@ -141,7 +141,7 @@ export async function settleParked(
         `approval ${approvalId} was voided (${approval.reason ?? "no reason"}); the call to ${record.toolName} was not run (ask again to have it approved)`,
       );
     case "granted": {
-      // A grant journaled at or after the request's own expiry (by a runtime before issue 33, or forged) grants nothing.
+      // A grant journaled at or after the request's own expiry (by an older runtime, or forged) grants nothing.
       if (approval.decidedAt !== undefined && approval.decidedAt >= approval.requestExpiresAt) {
         const reason = `approval ${approvalId} was granted at ${approval.decidedAt}, after its request expired at ${approval.requestExpiresAt}`;
         return refuse("APPROVAL_EXPIRED", `${reason}; the call to ${record.toolName} was not run`, [voided("APPROVAL_EXPIRED", ["expiresAt"], reason)]);

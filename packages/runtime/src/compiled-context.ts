@@ -26,8 +26,6 @@ export interface CompiledContext {
   requested: { readonly turnId: string; readonly requestHash: string; readonly compiled: boolean } | undefined;
   /** The request this process compiled for `requested`, if it did (not after a resume). */
   request: { readonly requestHash: string; readonly request: ModelRequest } | undefined;
-  /** Compiles not yet journaled, by request hash; settled by `observeCompiled`. */
-  readonly staged: Map<string, CompileResult>;
   /**
    * The transcript sources of the last compile, extended as messages are added, so the
    * compiler's per-message caches hit (see `contextInputOf`).
@@ -45,7 +43,6 @@ export function createCompiledContext(): CompiledContext {
     compactions: [],
     requested: undefined,
     request: undefined,
-    staged: new Map(),
     transcript: [],
     lastCompiledHash: undefined,
   };
@@ -88,13 +85,16 @@ export function noteJournaledArtifacts(compiled: CompiledContext, hashes: Iterab
   for (const hash of hashes) compiled.artifacts.add(hash);
 }
 
-/** Keeps `compiled` current with one stored event (appended by this process or read on resume). */
-export function observeCompiled(compiled: CompiledContext, event: YokeEvent): void {
+/**
+ * Keeps `compiled` current with one stored event (appended by this process or read on
+ * resume); `compiles`: what this process compiled for the requests it appended, by hash.
+ */
+export function observeCompiled(compiled: CompiledContext, event: YokeEvent, compiles?: ReadonlyMap<string, CompileResult>): void {
   if (event.type === "run.started") {
     noteJournaledArtifacts(compiled, forkArtifacts(event.data.parent?.fork).keys());
   } else if (event.type === "context.compiled") {
     const data = event.data;
-    const staged = compiled.staged.get(data.requestHash);
+    const staged = compiles?.get(data.requestHash);
     if (staged !== undefined) {
       compiled.manifest = staged.manifest;
       compiled.request = { requestHash: data.requestHash, request: staged.request };

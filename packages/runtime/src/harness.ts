@@ -12,8 +12,7 @@ import {
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
-import { createContextCompiler } from "@yoke/context-compiler";
-import { createCompiledContext, noteJournaledArtifacts, observeCompiled, type CompiledContext } from "./compiled-context.js";
+import { createCompiledContext, noteJournaledArtifacts } from "./compiled-context.js";
 import { resolveOptions, resolvePrincipal } from "./harness-deps.js";
 import { openPathJournal } from "./journal-path.js";
 import type {
@@ -29,14 +28,14 @@ import type {
   WaitingRunResult,
 } from "./harness-types.js";
 import { approvalOf, grantOrVoid, type ApprovalDecision } from "./approvals.js";
-import { takeRunLease, type HeldLease } from "./run-lease.js";
-import { nextTurnDrafts } from "./loop/next-turn.js";
+import type { HeldLease } from "./run-lease.js";
+import { addNextTurn } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
-import { commit, createFoldAhead, preview, type HarnessDeps, type RunContext } from "./run-context.js";
+import type { HarnessDeps } from "./run-context.js";
+import { Turn, commitTurn } from "./turn/turn.js";
 import { snapshotRecord } from "./pinned-tools.js";
-import { redactError } from "./redaction.js";
-import { abortLive, appendInterrupt, createInterruptInbox, interruptOf } from "./interrupts.js";
-import { createRunFacts, observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import { abortLive, appendInterrupt, interruptOf } from "./interrupts.js";
+import { createRunFacts } from "./loop/run-facts.js";
 import { signatureRules } from "./loop-detection.js";
 import { answerWaiting } from "./loop/answer-waiting.js";
 import type { InterruptRequestOptions, WaitingAnswerOptions } from "./loop-control.js";
@@ -44,6 +43,7 @@ import { RunBudget } from "./budget/run-budget.js";
 import { withSubagents } from "./subagents/child-runs.js";
 import type { ChildLink } from "./subagents/spawn-tool.js";
 import { forkArtifacts } from "./subagents/fork-source.js";
+import { load, newContext, notFound, owned } from "./open-run.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -207,7 +207,7 @@ async function decideApproval(
     }
     const context = newContext(deps, scope, accumulator, createCompiledContext(), undefined, lease);
     const { draft, refusal } = decide(approval);
-    await commit(context, [draft]);
+    await commitTurn(context, [draft]);
     context.logger.info({ approvalId, actionId: approval.actionId, status: approvalOf(accumulator.peek(), approval.actionId)?.status }, "approval decided");
     if (refusal !== undefined) throw refusal;
     return accumulator.peek().approvals.get(approvalId)!;
@@ -260,8 +260,10 @@ async function startRun(
   const head = opened === undefined ? [runStarted] : [runStarted, opened];
   // The fork's texts are journaled in run.started: the first request's context.compiled does not repeat them.
   noteJournaledArtifacts(context.compiled, forkArtifacts(parent?.fork).keys());
-  const first = nextTurnDrafts(context, preview(context, head, 0));
-  await commit(context, [...head, ...first], 0);
+  const turn = Turn.open(context);
+  turn.add(head);
+  addNextTurn(turn);
+  await turn.commit();
   context.logger.info(
     {
       sessionId,
@@ -311,94 +313,6 @@ async function resumeRun(
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
   return runLoop(context);
-}
-
-/**
- * Runs `body` holding the run's lease (when the journal offers leases): taken before the
- * journal is read, so whatever `executing` attempt the run holds was left by an owner whose
- * lease lapsed; released however `body` ends. An error it throws has the harness's
- * `secrets` cut out of its message and details.
- */
-async function owned<T>(
-  deps: HarnessDeps,
-  scope: RunScope,
-  options: { signal: AbortSignal | undefined; wait?: boolean | number | undefined },
-  body: (lease: HeldLease | undefined) => Promise<T>,
-): Promise<T> {
-  try {
-    return await leased(deps, scope, options, body);
-  } catch (error) {
-    throw deps.redactor === undefined ? error : redactError(deps.redactor, error);
-  }
-}
-
-async function leased<T>(
-  deps: HarnessDeps,
-  scope: RunScope,
-  options: { signal: AbortSignal | undefined; wait?: boolean | number | undefined },
-  body: (lease: HeldLease | undefined) => Promise<T>,
-): Promise<T> {
-  if (deps.lease === undefined) return body(undefined);
-  const lease = await takeRunLease(deps.lease, scope, {
-    ...(options.wait === undefined ? {} : { wait: options.wait }),
-    signal: options.signal,
-    sleep: deps.sleep,
-    timers: deps.timers,
-    now: () => deps.clock.now(),
-    logger: deps.logger.child({ tenantId: scope.tenantId, runId: scope.runId }),
-  });
-  try {
-    return await body(lease);
-  } finally {
-    await lease.end();
-  }
-}
-
-/** Folds a run's events as they stream from the journal (never collected in memory); with `compiled`, `budget` and `facts`, its context, ledger and loop facts too. */
-async function load(deps: HarnessDeps, scope: RunScope, compiled?: CompiledContext, budget?: RunBudget, facts?: RunFacts): Promise<RunStateAccumulator> {
-  const accumulator = new RunStateAccumulator();
-  let any = false;
-  for await (const event of deps.journal.read(scope)) {
-    const typed = accumulator.apply(event);
-    if (compiled !== undefined) observeCompiled(compiled, typed);
-    if (facts !== undefined) observeRunFacts(facts, typed);
-    budget?.observe(typed);
-    any = true;
-  }
-  if (!any) throw notFound(scope);
-  return accumulator;
-}
-
-function newContext(
-  deps: HarnessDeps,
-  scope: RunScope,
-  accumulator: RunStateAccumulator,
-  compiled: CompiledContext,
-  signal: AbortSignal | undefined,
-  lease: HeldLease | undefined,
-  budget: RunBudget = new RunBudget(deps, scope.runId),
-  facts: RunFacts = createRunFacts(signatureRules(deps)),
-): RunContext {
-  return {
-    deps,
-    scope,
-    accumulator,
-    signal,
-    logger: deps.logger.child({ tenantId: scope.tenantId, runId: scope.runId }),
-    dispatchable: new Map(),
-    compiler: createContextCompiler(deps.compileConfig),
-    compiled,
-    fold: createFoldAhead(),
-    lease,
-    revisions: new Map(),
-    facts,
-    inbox: createInterruptInbox(),
-    budget,
-  };
-}
-
-function notFound(scope: RunScope): YokeError {
-  return new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
 }
 
 function checkTask(task: unknown): void {

@@ -1,6 +1,8 @@
 import { EVENT_SCHEMA_VERSION, YokeError, newId, readYokeEvents, type RunScope, type YokeEventDraft } from "@yoke/protocol";
 import type { InterruptInbox, InterruptRequest, InterruptRequestOptions } from "./loop-control.js";
 import type { HarnessDeps, RunContext } from "./run-context.js";
+import type { TurnParticipant } from "./turn/participant.js";
+import { runCompleted } from "./loop/run-completed.js";
 
 /**
  * A run's interrupt inbox is a stream of its own beside the run (docs/decisions/0015): the
@@ -177,3 +179,19 @@ export function cancelOf(signal: AbortSignal): InterruptRequest | undefined {
   const reason = signal.aborted ? (signal.reason as Partial<InterruptRequest> | undefined) : undefined;
   return reason?.kind === "cancel" && typeof reason.interruptId === "string" ? (reason as InterruptRequest) : undefined;
 }
+
+/** A cancel waiting in the inbox ends the run at the turn boundary, landed with its `run.completed`. */
+export const interruptCancel: TurnParticipant = {
+  name: "interrupt cancel",
+  boundary: (context, state) => {
+    const cancel = pendingCancel(context);
+    if (cancel === undefined) return undefined;
+    return { end: [landed(context, cancel, state.currentTurnId ?? null), runCompleted(context, state, { status: "cancelled", reason: cancel.text })] };
+  },
+};
+
+/** Input interrupts land at the turn boundary: after every result of the last batch, before the next request. */
+export const interruptInput: TurnParticipant = {
+  name: "interrupt input",
+  boundary: (context, state) => ({ note: landInputDrafts(context, state.currentTurnId ?? null) }),
+};

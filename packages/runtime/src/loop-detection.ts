@@ -1,5 +1,6 @@
 import type { RunState, ToolLoopPolicy, YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "./run-context.js";
+import type { TurnParticipant } from "./turn/participant.js";
 import type { LoopEntry } from "./loop/run-facts.js";
 import type { SignatureRules } from "./loop/call-signature.js";
 
@@ -123,3 +124,14 @@ function describeLoop(loop: DetectedLoop): string {
   const names = loop.cycle!.map((entry) => entry.toolName).join(" → ");
   return `your last calls repeat the same cycle of ${loop.cycle!.length} calls (${names}) twice, with the same arguments and results`;
 }
+
+/** A loop found at the turn boundary: the model is steered (a note), or, steered already, the run waits for a person. */
+export const loopDetection: TurnParticipant = {
+  name: "loop detection",
+  boundary: (context, state) => {
+    const loop = loopDrafts(context, state);
+    if (loop === undefined) return undefined;
+    // Steering did not break the loop: a person decides (the run waits, no new turn), after the notes before it.
+    return loop.kind === "escalate" ? { end: loop.drafts, keepNotes: true } : { note: loop.drafts };
+  },
+};

@@ -7,9 +7,12 @@
  *
  * A loop built from these: fold the run (`loadRunState`), append `turn.started` and
  * `model.requested`, call the model (`generateWithRetry`), append `model.responded`, judge
- * its calls (`validateCalls`), append `tool.started` / `tool.rejected` before running a tool
- * and `tool.completed` with its envelope after, and end with `run.completed`. Every append
- * names `state.length` (or the seq after the last append) as its expected sequence number.
+ * its calls (`validateCalls`), and journal each call's verdict before anything runs: a
+ * refused call is answered by `tool.rejected` (with `errorEnvelope`); a call that runs is an
+ * action, `action.admitted` before its dispatch and `action.committed` or `action.failed`
+ * with its envelope (`outputEnvelope`) after (docs/decisions/0002 and 0006). End with
+ * `run.completed`. Every append names `state.length` (or the seq after the last append) as
+ * its expected sequence number.
  *
  * @example
  * ```ts

@@ -9,7 +9,7 @@ import type { RunContext } from "./run-context.js";
  * attempt leased outside its action's admission — an in-process retry, the next attempt of a
  * reconciled action, an attempt a dead process leased, a held call — is decided on its whole
  * tuple under the engine's revision now. "The model already asked" is no authorization cache
- * (issue 33, docs/decisions/0013).
+ * (docs/decisions/0013).
  * - `allow` → the attempt runs; its lease carries the decision.
  * - `require_approval` for an action a person approved, under the revision the approval was
  *   asked under → it runs (rule `approval`): the approval covers the action's attempts.

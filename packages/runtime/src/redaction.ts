@@ -120,8 +120,8 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * Redacts journal drafts, remembering each draft's redacted twin: a draft folded by `preview`
- * and committed later is redacted once and stays the same object (the commit checks identity).
+ * Redacts journal drafts, remembering each draft's redacted twin: a draft redacted again
+ * (the same object handed to another turn) costs nothing and stays the same object.
  */
 export function createDraftRedactor(redactor: Redactor): (draft: YokeEventDraft) => YokeEventDraft {
   const seen = new WeakMap<YokeEventDraft, YokeEventDraft>();

@@ -12,6 +12,7 @@ import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type Provi
 import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
+import type { Turn } from "./turn/turn.js";
 import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
 import { isExhaustion } from "./budget/run-budget.js";
 import { forkedEvidence } from "./subagents/fork-source.js";
@@ -102,7 +103,8 @@ export function compileRequest(context: RunContext, state: RunState, offer?: Tur
  * price, a turn when it starts one); a reservation that does not fit ends the run
  * `budget_exhausted` instead of requesting.
  */
-export function requestDrafts(context: RunContext, state: RunState, turnId: string, offer?: TurnOffer): YokeEventDraft[] {
+export function requestDrafts(turn: Turn, state: RunState, turnId: string, offer?: TurnOffer): YokeEventDraft[] {
+  const { context } = turn;
   const result = compileRequest(context, state, offer);
   const { manifest } = result;
   const startsTurn = state.currentTurnId !== turnId;
@@ -133,7 +135,7 @@ export function requestDrafts(context: RunContext, state: RunState, turnId: stri
     seen.add(artifact.hash);
     artifacts.push({ hash: artifact.hash, text: artifact.text });
   }
-  context.compiled.staged.set(manifest.requestHash, result);
+  turn.compiled(result);
   const at = context.deps.clock.now();
   const delta = journaledDelta(diffManifest(context.compiled.manifest, manifest));
   const compactions = result.compactions.map((compaction) => JSON.parse(canonicalJson(compaction)) as JsonRecord);

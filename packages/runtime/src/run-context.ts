@@ -1,30 +1,24 @@
-import {
-  type ArtifactStoreV2,
-  EVENT_SCHEMA_VERSION,
-  YokeError,
-  withInputFromCall,
-  type AppendResult,
-  GENESIS_HASH,
-  type Clock,
-  type IdSource,
-  type JournalEvent,
-  type JournalV1,
-  type PolicyEngineV1,
-  type ProviderAdapterV1,
-  type RunScope,
-  type RunState,
-  type RunStateAccumulator,
-  type AnyToolDeclaration,
-  type ToolRegistryV1,
-  type YokeEvent,
-  type YokeEventDraft,
+import type {
+  ArtifactStoreV2,
+  Clock,
+  IdSource,
+  JournalEvent,
+  JournalV1,
+  PolicyEngineV1,
+  ProviderAdapterV1,
+  RunScope,
+  RunStateAccumulator,
+  AnyToolDeclaration,
+  ToolRegistryV1,
+  YokeEvent,
+  YokeEventDraft,
 } from "@yoke/protocol";
 import type { AnyTool } from "./define-tool.js";
 import type { CompletionCheck } from "./harness-types.js";
 import type { BoundLogger as Logger } from "./logger.js";
 import type { Sleep } from "./model-call.js";
 import type { CompileConfig, ContextCompiler } from "@yoke/context-compiler";
-import { observeCompiled, type CompiledContext } from "./compiled-context.js";
+import type { CompiledContext } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { DispatchItem, Timers } from "@yoke/scheduler";
 import type { ToolExecutor } from "./tool-executor.js";
@@ -33,7 +27,7 @@ import type { HeldLease, LeasePolicy } from "./run-lease.js";
 import type { DiscoveryOption } from "./pinned-tools.js";
 import type { Redactor } from "./redaction.js";
 import type { LoopControl } from "./loop-control.js";
-import { observeRunFacts, type RunFacts } from "./loop/run-facts.js";
+import type { RunFacts } from "./loop/run-facts.js";
 import type { InterruptInbox, ResolvedInterrupts } from "./loop-control.js";
 import type { ResolvedBudget } from "./budget/budget-options.js";
 import type { RunBudget } from "./budget/run-budget.js";
@@ -113,7 +107,7 @@ export interface ResolvedPrincipal {
 export interface RunContext {
   readonly deps: HarnessDeps;
   readonly scope: RunScope;
-  /** Kept current by `preview` and `commit`; the journal is never re-read while the loop runs. */
+  /** Kept current by the run's turns (turn/turn.ts); the journal is never re-read while the loop runs. */
   readonly accumulator: RunStateAccumulator;
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
@@ -126,7 +120,7 @@ export interface RunContext {
   /** One long-lived compiler per context: a turn costs what is new, not the history. */
   readonly compiler: ContextCompiler;
   readonly compiled: CompiledContext;
-  readonly fold: FoldAhead;
+  readonly live: LiveFold;
   /** The run's lease this process holds (when the journal offers leases): every append carries it. */
   readonly lease: HeldLease | undefined;
   /** Declarations of the tool revisions this process admitted or resolved, by revision digest. */
@@ -140,133 +134,31 @@ export interface RunContext {
 }
 
 /**
- * Drafts folded into the live state ahead of their append, and the error of a failed fold
- * or append. The live accumulator runs ahead of the journal between `preview` and `commit`;
- * after a failure it may stay ahead, so the context refuses to fold or append again (a
- * `resume` starts afresh from the journal).
+ * Where this context's live state stands against the journal; turn/turn.ts keeps it. The
+ * live state runs ahead of the journal while a turn holds folded drafts; after a failed fold
+ * or append it may stay ahead, so the context refuses every later turn (a `resume` starts
+ * afresh from the journal).
  */
-export interface FoldAhead {
-  /** `written`: the drafts as they are journaled (an action's input that is its call's arguments as `inputFromCall`). */
-  staged: { readonly drafts: readonly YokeEventDraft[]; readonly written: readonly YokeEventDraft[]; readonly fromSeq: number } | undefined;
+export interface LiveFold {
+  /** The seq the open turn appends at, while it holds drafts folded ahead of the journal. */
+  pending: number | undefined;
   /**
    * `journalLength`: set when the journal refused the append whole before writing anything
    * (JOURNAL_EVENT_TOO_LARGE), so the journal is known to end there and `run.failed` can follow.
    */
   failure: { readonly error: unknown; readonly journalLength?: number } | undefined;
+  /** Appends this context made. */
+  commits: number;
 }
 
-export function createFoldAhead(): FoldAhead {
-  return { staged: undefined, failure: undefined };
-}
-
-/**
- * Appends `drafts` as one transaction at the run's current length (optimistic concurrency:
- * a JOURNAL_CONFLICT means another worker owns the run and propagates as is), then tells
- * `onEvent` about each stored event, in order. The drafts are folded into the live state
- * before the write, so one that does not follow from the state is refused (EVENT_INVALID)
- * and never journaled; drafts a `preview` already folded must come first, as the same objects.
- */
-export async function commit(context: RunContext, raw: readonly YokeEventDraft[], expectedSeq?: number): Promise<void> {
-  const { fold, accumulator } = context;
-  const drafts = redacted(context, raw);
-  if (fold.failure !== undefined) throw fold.failure.error;
-  const staged = fold.staged;
-  fold.staged = undefined;
-  let fromSeq = expectedSeq ?? accumulator.length;
-  let folded = 0;
-  if (staged !== undefined) {
-    if (staged.drafts.some((draft, index) => draft !== drafts[index]) || (expectedSeq !== undefined && expectedSeq !== staged.fromSeq)) {
-      throw new YokeError("INTERNAL", "a commit must begin with the drafts its preview folded");
-    }
-    fromSeq = staged.fromSeq;
-    folded = staged.drafts.length;
-  }
-  let appended: AppendResult;
-  try {
-    const written = staged === undefined ? [] : staged.written.slice();
-    for (let index = folded; index < drafts.length; index++) written.push(foldDraft(context, drafts[index]!, fromSeq + index));
-    appended = await (context.lease === undefined
-      ? context.deps.journal.append(context.scope, fromSeq, written)
-      : context.deps.journal.append(context.scope, fromSeq, written, { lease: context.lease.current() }));
-  } catch (error) {
-    // The live state may already hold some of the drafts: it no longer matches the journal.
-    fold.failure = YokeError.hasCode(error, "JOURNAL_EVENT_TOO_LARGE") ? { error, journalLength: fromSeq } : { error };
-    throw error;
-  }
-  accumulator.acknowledge({ length: appended.lastSeq + 1, hash: appended.headHash });
-  // Typed from the drafts, which the fold validated: no event is parsed twice.
-  const stored = appended.events.map((event, index) => typedStored(drafts[index]!, event));
-  for (const event of stored) observeCompiled(context.compiled, event);
-  context.compiled.staged.clear();
-  context.logger.debug({ fromSeq, lastSeq: appended.lastSeq, types: appended.events.map((event) => event.type) }, "events appended");
-  for (const event of stored) {
-    if (event.type === "run.completed") {
-      const state = accumulator.peek();
-      context.logger.info({ outcome: state.outcome?.status, turns: state.turns, seq: event.seq }, "run completed");
-    }
-  }
-  if (context.deps.onEvent) for (const event of stored) context.deps.onEvent(event);
-}
-
-/**
- * The state `drafts` lead to, before they are written: they are folded into the live state
- * now and the next `commit` must begin with them. A second preview before the commit extends
- * the first (`fromSeq` is where the first ends); the commit begins with both, in order. This is how one transaction holds both a
- * turn's tool results and the next turn's request, built from the state with those results.
- * The returned state is live: read it before the next fold.
- */
-export function preview(context: RunContext, raw: readonly YokeEventDraft[], fromSeq: number): RunState {
-  const { fold, accumulator } = context;
-  const drafts = redacted(context, raw);
-  if (fold.failure !== undefined) throw fold.failure.error;
-  const staged = fold.staged;
-  if (staged === undefined ? fromSeq !== accumulator.length : fromSeq !== staged.fromSeq + staged.drafts.length) {
-    throw new YokeError("INTERNAL", "a preview must start at the committed length, or where the staged preview ends");
-  }
-  const written: YokeEventDraft[] = [];
-  try {
-    for (const [index, draft] of drafts.entries()) written.push(foldDraft(context, draft, fromSeq + index));
-  } catch (error) {
-    fold.failure = { error };
-    throw error;
-  }
-  fold.staged =
-    staged === undefined
-      ? { drafts: drafts.slice(), written, fromSeq }
-      : { drafts: [...staged.drafts, ...drafts], written: [...staged.written, ...written], fromSeq: staged.fromSeq };
-  return accumulator.peek();
-}
-
-/**
- * Folds one draft into the live state (and the run facts) and returns it as it is journaled:
- * an action's input that is exactly its call's arguments is kept once, in the response
- * (`withInputFromCall`); the live state, the facts and `onEvent` see the draft with its input,
- * as a resume's fold gives it back.
- */
-function foldDraft(context: RunContext, draft: YokeEventDraft, seq: number): YokeEventDraft {
-  const written = context.accumulator.length === 0 ? draft : withInputFromCall(context.accumulator.peek(), draft);
-  observeRunFacts(context.facts, context.accumulator.apply(provisional(context, draft, seq)));
-  return written;
+export function createLiveFold(): LiveFold {
+  return { pending: undefined, failure: undefined, commits: 0 };
 }
 
 /** The drafts as they may be folded and written: the harness's secrets cut out (the same objects when none occurs). */
 export function redacted(context: RunContext, drafts: readonly YokeEventDraft[]): readonly YokeEventDraft[] {
   const redact = context.deps.redactDraft;
   return redact === undefined ? drafts : drafts.map(redact);
-}
-
-/** A draft as the event it will be once stored, but for its hashes (not known before the write). */
-function provisional(context: RunContext, draft: YokeEventDraft, seq: number): YokeEvent {
-  return typedStored(draft, {
-    schemaVersion: EVENT_SCHEMA_VERSION,
-    tenantId: context.scope.tenantId,
-    runId: context.scope.runId,
-    seq,
-    at: draft.at,
-    causationId: draft.causationId ?? null,
-    prevHash: GENESIS_HASH,
-    hash: GENESIS_HASH,
-  });
 }
 
 /** The typed event a draft became: its type and data with the envelope the store gave it. */

@@ -1,5 +1,7 @@
 // createToolExecutor, called directly: written against the survivors of reports/mutation/runtime.md
 // (issue 17) at tool-executor.ts :53 and :64-65, each applied by hand.
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - tool-executor.ts, executeAll's shortcut as false: the wrapper then hands each handler its context unchanged (the scheduler reads the tool through the wrapper's prototype).
 import { createCapabilityBroker } from "@yoke/policy/capabilities";
 import { sequentialIdSource, steppingClock, type Capability } from "@yoke/protocol";
 import type { DispatchItem } from "@yoke/scheduler";

@@ -50,8 +50,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const capabilities = options.capabilities;
   return {
     async executeAll(items, signal, batch) {
-      // A shortcut: with neither, the wrapper below hands each handler its context unchanged, so the
-      // whole condition as false is an equivalent mutant (the scheduler reads the tool through the wrapper's prototype).
+      // A shortcut: with neither, the wrapper below hands each handler its context unchanged.
       if (capabilities === undefined && batch?.run === undefined) return run(items, signal, batch);
       const minted = new Map<string, Capability>();
       const dispatched = items.map((item): DispatchItem => {

@@ -1,10 +1,11 @@
 import { isRefusedResponse, type JsonValue, type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
 import { runGate } from "../verification/gate.js";
 import { landInputDrafts } from "../interrupts.js";
-import { commit, preview, type RunContext } from "../run-context.js";
+import type { RunContext } from "../run-context.js";
+import { Turn, commitTurn } from "../turn/turn.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
-import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { commitWithNextTurn, runCompleted } from "./next-turn.js";
 import { truncationDrafts } from "./output-limit.js";
 import { OUTPUT_SCHEMA_SOURCE, judgeAnswer, outputNote, outputRetriesUsed, type ResolvedOutput } from "../structured-output.js";
 
@@ -34,15 +35,17 @@ export async function actOnResponse(context: RunContext): Promise<void> {
   if (isRefusedResponse(response)) {
     const kind = response.stopReason === "content_filter" ? "content_filter" : "refusal";
     context.logger.info({ turnId, kind }, "the model refused: the run waits for a person");
-    return commit(context, [
+    return commitTurn(context, [
       { type: "run.waiting", at: context.deps.clock.now(), causationId: turnId, data: { turnId, kind, reason: refusalReason(response) } },
     ]);
   }
   const truncation = truncationDrafts(context, state);
-  if (truncation.kind === "end") return commit(context, [runCompleted(context, state, truncation.outcome)]);
+  if (truncation.kind === "end") return commitTurn(context, [runCompleted(context, state, truncation.outcome)]);
   if (truncation.kind === "note") {
-    const noted = preview(context, [truncation.draft], state.length);
-    return commit(context, [truncation.draft, ...requestDrafts(context, noted, turnId)]);
+    const turn = Turn.open(context);
+    const noted = turn.add([truncation.draft]);
+    turn.add(requestDrafts(turn, noted, turnId));
+    return turn.commit();
   }
   switch (response.stopReason) {
     case "max_tokens": {
@@ -50,17 +53,17 @@ export async function actOnResponse(context: RunContext): Promise<void> {
       const limit = context.deps.loopControl.maxTokensContinuations;
       if (count > limit) {
         const reason = `the model hit its output token limit in ${count} responses in a row in one turn (continued ${limit} times); raise the model's output limit or ask for smaller steps`;
-        return commit(context, [runCompleted(context, state, { status: "escalated", reason })]);
+        return commitTurn(context, [runCompleted(context, state, { status: "escalated", reason })]);
       }
-      return commit(context, requestDrafts(context, state, turnId));
+      return commitRequest(context, turnId);
     }
     case "pause":
-      return commit(context, requestDrafts(context, state, turnId));
+      return commitRequest(context, turnId);
     default: {
       // An input interrupt sent before the answer came is never dropped: the model sees it and answers again.
       const interrupts = landInputDrafts(context, turnId);
       if (interrupts.length > 0) {
-        return commit(context, [...interrupts, ...nextTurnDrafts(context, preview(context, interrupts, state.length))]);
+        return commitWithNextTurn(context, interrupts);
       }
       let output: JsonValue | undefined;
       if (context.deps.output !== undefined) {
@@ -68,7 +71,7 @@ export async function actOnResponse(context: RunContext): Promise<void> {
         if (!verdict.ok) return rejectAnswer(context, context.deps.output, state, turnId, verdict.reason);
         output = verdict.json;
       }
-      if (context.deps.loopControl.verifiers.length === 0) return commit(context, [runCompleted(context, state, { status: "completed" }, output)]);
+      if (context.deps.loopControl.verifiers.length === 0) return commitTurn(context, [runCompleted(context, state, { status: "completed" }, output)]);
       return runGate(context, state, response, turnId, output);
     }
   }
@@ -96,9 +99,16 @@ async function rejectAnswer(context: RunContext, output: ResolvedOutput, state: 
       causationId: turnId,
       data: { source: OUTPUT_SCHEMA_SOURCE, content: [{ type: "text", text: outputNote(reason, output) }] },
     };
-    return commit(context, [checked, note, ...nextTurnDrafts(context, preview(context, [checked, note], state.length))]);
+    return commitWithNextTurn(context, [checked, note]);
   }
-  return commit(context, [checked, runCompleted(context, state, { status: "verification_failed", reason: why })]);
+  return commitTurn(context, [checked, runCompleted(context, state, { status: "verification_failed", reason: why })]);
+}
+
+/** The same turn asks again: a new request of turn `turnId`, built from the live state. */
+function commitRequest(context: RunContext, turnId: string): Promise<void> {
+  const turn = Turn.open(context);
+  turn.add(requestDrafts(turn, turn.state, turnId));
+  return turn.commit();
 }
 
 /** The refusal's own words; else the text of a refusal that came as text (a filter's note); else the stop reason. */

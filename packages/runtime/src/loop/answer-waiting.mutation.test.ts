@@ -1,6 +1,8 @@
 // answer-waiting.ts: what `resume(runId, { input | close })` refuses, and what it journals and
 // logs for a run that waits for a person. Written against survivors of
 // reports/mutation/runtime.md (issue 17), each applied by hand.
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - answer-waiting.ts, dropping `|| state.phase === "finished"`: the fold clears `waiting` with run.completed, so a finished run never waits.
 import { YokeError, parseYokeEvent } from "@yoke/protocol";
 import { failWith, refuse, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";

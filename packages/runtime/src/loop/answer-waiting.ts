@@ -1,7 +1,8 @@
 import { YokeError, type YokeEventDraft } from "@yoke/protocol";
 import type { WaitingAnswerOptions } from "../loop-control.js";
-import { commit, type RunContext } from "../run-context.js";
-import { runCompleted } from "./next-turn.js";
+import type { RunContext } from "../run-context.js";
+import { commitTurn } from "../turn/turn.js";
+import { runCompleted } from "./run-completed.js";
 
 /**
  * `resume(runId, { input })` / `resume(runId, { close })` on a run waiting for a person
@@ -22,8 +23,7 @@ export async function answerWaiting(context: RunContext, options: WaitingAnswerO
     throw new YokeError("CONFIG_INVALID", "resume: close must be a reason (text)", { details: { option: "close" } });
   const state = context.accumulator.peek();
   const waiting = state.waiting;
-  // The phase test says what is meant, but the fold clears `waiting` with run.completed: a finished run never
-  // waits, so dropping `|| state.phase === "finished"` is an equivalent mutant (mutation testing, issue 17).
+  // The phase test says what is meant; the fold clears `waiting` with run.completed as well.
   if (waiting === undefined || state.phase === "finished") {
     const what = state.phase === "finished" ? `has finished (${state.outcome?.status})` : "does not wait for a person";
     throw new YokeError("RUN_NOT_WAITING", `run ${state.runId} ${what}: there is nothing to answer`, { details: { ...context.scope, phase: state.phase } });
@@ -38,5 +38,5 @@ export async function answerWaiting(context: RunContext, options: WaitingAnswerO
     draft = runCompleted(context, state, waiting.kind === "escalation" ? { status: "escalated", reason } : { status: "refused", reason });
   }
   context.logger.info({ kind: waiting.kind, answer: input !== undefined ? "input" : "close" }, "a person answered the run's wait");
-  await commit(context, [draft]);
+  await commitTurn(context, [draft]);
 }

@@ -1,6 +1,8 @@
 // call-model.ts: a response that breaks the ModelResponse contract fails the run with
 // PROVIDER_RESPONSE_INVALID, saying so and carrying the schema's error as its cause; a response
 // whose calls do not fit the budget has each call rejected with the message the model reads.
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - call-model.ts, the `action.proposed` test of `waits` as false: a held call is held behind a call of the same batch parked for approval, whose `action.approval_requested` is in the drafts too.
 import { createMemoryJournal } from "@yoke/journal";
 import { parseYokeEvent, type Clock, type JournalV1 } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";

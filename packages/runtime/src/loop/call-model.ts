@@ -14,13 +14,14 @@ import { isExhaustion, type Exhaustion } from "../budget/run-budget.js";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
-import { commit, preview, type RunContext } from "../run-context.js";
+import type { RunContext } from "../run-context.js";
+import { Turn, commitTurn } from "../turn/turn.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { judgeResponseCalls } from "../tool-admission.js";
 import { admitCall, type Blockers } from "../policy-admission.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
-import { cancelledOutcome, nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { addNextTurn, cancelledOutcome, runCompleted } from "./next-turn.js";
 import { cancelOf, watchInbox } from "../interrupts.js";
 import { cancelDrafts, type AbortedCall } from "./cancel-run.js";
 import { excessCallsDraft } from "./excess-calls.js";
@@ -73,7 +74,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       onFailure: async (failure) => {
         attempt = 0;
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.
-        if (failure.retrying) await commit(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure)]);
+        if (failure.retrying) await commitTurn(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure)]);
         else last = failure;
       },
     });
@@ -92,7 +93,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   const settled = context.budget.settleModelCall(response);
   // The argument text is journaled once: each call's parse is given back by the fold.
   const journaled = journaledResponse(response);
-  const drafts: YokeEventDraft[] = [
+  let drafts: YokeEventDraft[] = [
     {
       type: "model.responded",
       at: clock.now(),
@@ -152,16 +153,19 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   // What fitted above may not fit now: the clock moved while the policy decided, and the wall time left is too short for
   // the dispatches' share. Then no call of the batch runs, as above: the verdicts since are dropped, never journaled.
   if (isExhaustion(reserved)) return endExhausted(context, state, turnId, calls, drafts.slice(0, judged), reserved);
-  for (const reservation of reserved) context.budget.carry(drafts, { kind: "reserved", data: reservation });
+  for (const reservation of reserved) drafts = context.budget.carry(drafts, { kind: "reserved", data: reservation });
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction. A call held
   // here (`action.proposed`) is held behind a call of this batch parked for approval, whose `action.approval_requested`
-  // is in `drafts` too: its test as false is an equivalent mutant; it says what waits.
+  // is in `drafts` too: the test says what waits.
   const waits = drafts.some((draft) => draft.type === "action.approval_requested" || draft.type === "action.proposed");
-  if (calls.length > 0 && dispatchable.length === 0 && !waits) {
-    drafts.push(...nextTurnDrafts(context, preview(context, drafts, state.length)));
-  }
-  await commit(context, drafts);
-  for (const [attemptId, value] of dispatchable) context.dispatchable.set(attemptId, value);
+  const turn = Turn.open(context);
+  turn.add(drafts);
+  if (calls.length > 0 && dispatchable.length === 0 && !waits) addNextTurn(turn);
+  // Only once the admissions are journaled are their attempts this process's to dispatch.
+  turn.afterCommit(() => {
+    for (const [attemptId, value] of dispatchable) context.dispatchable.set(attemptId, value);
+  });
+  await turn.commit();
   context.logger.info(
     {
       turnId,
@@ -209,12 +213,14 @@ async function endExhausted(
     });
   }
   if (excess !== undefined) drafts.push(excess);
-  const settled = preview(context, drafts, state.length);
+  const turn = Turn.open(context);
+  const settled = turn.add(drafts);
   context.logger.info(
     { turnId, budget: exhaustion.budget, limit: exhaustion.limit, reservationId: exhaustion.reservationId },
     "tool calls do not fit the budget",
   );
-  await commit(context, [...drafts, runCompleted(context, settled, exhaustion)]);
+  turn.add([runCompleted(context, settled, exhaustion)]);
+  await turn.commit();
 }
 
 /**
@@ -224,14 +230,14 @@ async function endExhausted(
 async function endCancelled(context: RunContext, interrupted: AbortSignal, aborted?: AbortedCall): Promise<void> {
   const state = context.accumulator.peek();
   if (context.signal?.aborted) {
-    await commit(context, cancelDrafts(context, state, { outcome: cancelledOutcome(context.signal) }, aborted));
+    await commitTurn(context, cancelDrafts(context, state, { outcome: cancelledOutcome(context.signal) }, aborted));
     return;
   }
   const cancel = cancelOf(interrupted);
   // A guard (the interrupt controller is aborted only with a cancel): unreachable, so its message has no test.
   if (cancel === undefined) throw new YokeError("INTERNAL", "a model call was cancelled without a cancel to land");
   context.logger.info({ interruptId: cancel.interruptId, attempt: aborted?.attempt }, "model call cancelled by an interrupt");
-  await commit(context, cancelDrafts(context, state, { interrupt: cancel }, aborted));
+  await commitTurn(context, cancelDrafts(context, state, { interrupt: cancel }, aborted));
 }
 
 function modelFailed(context: RunContext, turnId: string, failure: ModelCallFailure): YokeEventDraft {

@@ -2,7 +2,8 @@ import type { ModelResponse, Outcome, RunState, YokeEventDraft } from "@yoke/pro
 import type { InterruptRequest } from "../loop-control.js";
 import { landed } from "../interrupts.js";
 import type { RunContext } from "../run-context.js";
-import { runCompleted } from "./next-turn.js";
+import type { TurnParticipant } from "../turn/participant.js";
+import { cancelledOutcome, runCompleted } from "./run-completed.js";
 
 /** Why a run is cancelled: the caller's signal (its outcome), or a cancel from the run's inbox (landed with it). */
 export type Cancellation = { readonly outcome: Outcome } | { readonly interrupt: InterruptRequest };
@@ -43,8 +44,8 @@ export function cancelDrafts(context: RunContext, state: RunState, cancellation:
       },
     });
   }
-  // The phase test is a guard, not a case (mutation testing: `true` in its place is equivalent): a model
-  // call's reservation is open only in phase awaiting_response, and settling none journals nothing.
+  // The phase test is a guard, not a case: a model call's reservation is open only in phase awaiting_response,
+  // and settling none journals nothing.
   if (state.phase === "awaiting_response" && turnId !== null) drafts.push(...settleOpenModelCall(context, turnId, aborted?.dropped));
   // A verifier a crash cut short, its reservation still open: it ran, so its time is charged, not abandoned.
   const verifier = context.budget.settleOpenVerifier();
@@ -65,3 +66,9 @@ function settleOpenModelCall(context: RunContext, turnId: string, dropped: Model
   if (settled === undefined) return [];
   return [context.budget.settledDraft(settled, { kind: "model_call", runId: context.scope.runId, turnId })];
 }
+
+/** The caller's signal, aborted: the run ends `cancelled` at the turn boundary, before anything else is asked. */
+export const callerCancel: TurnParticipant = {
+  name: "caller cancel",
+  boundary: (context, state) => (context.signal?.aborted ? { end: [runCompleted(context, state, cancelledOutcome(context.signal))] } : undefined),
+};

@@ -1,7 +1,7 @@
 import { YokeError, type RunState } from "@yoke/protocol";
 
-// Both guards are unreachable from a folded state (the fold refuses the events that would lead there), so the
-// mutants of their messages and details have no test; they say what broke if the fold ever changes.
+// Both guards are unreachable from a folded state (the fold refuses the events that would lead there); they say
+// what broke if the fold ever changes.
 
 /** The turn in progress; a run past `turn.started` always has one. */
 export function currentTurn(state: RunState): string {

@@ -1,6 +1,8 @@
 // next-turn.ts: `cancelledOutcome` (the reason a cancelled run gives, from whatever its signal
 // was aborted with), and the end `nextTurnDrafts` journals when cut calls come in responses
 // that also had complete calls (the path act-on-response.ts does not take).
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - next-turn.ts, addNextTurn's `notes.length === 0` shortcut as false (always adding the notes): adding none leaves the state as it is.
 import { parseYokeEvent } from "@yoke/protocol";
 import { callTools, say, truncatedToolCall } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";

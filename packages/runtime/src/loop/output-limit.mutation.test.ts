@@ -2,6 +2,9 @@
 // journal but whose next request is not (a journal cut between the two, as another writer or
 // an older release could leave it) asks again without a second note. A response with several
 // cut calls gets one line per call, and the escalation names them all.
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - output-limit.ts, consecutiveTruncations' `index >= 0` as `index > 0`: message 0 is the task.
+// - output-limit.ts, noteAfterLastResponse: `index > 0` (message 0 is the task); `content.length === 1` as true (a note is one text part, and no other user message starts with a note's text); the last `return false` as true (never reached: the cut calls' response is an assistant message of the transcript, and the loop stops there).
 import { createMemoryJournal } from "@yoke/journal";
 import { parseYokeEvent, type YokeEventDraft } from "@yoke/protocol";
 import { say, truncatedToolCall, type ScriptedResponse } from "@yoke/testkit";

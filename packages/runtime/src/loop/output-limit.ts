@@ -1,5 +1,7 @@
 import type { ModelResponse, Outcome, RunState, TruncatedToolCallPart, YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
+import type { TurnParticipant } from "../turn/participant.js";
+import { runCompleted } from "./run-completed.js";
 
 /** The journaled source of the note that tells the model the output limit cut its call. */
 export const OUTPUT_LIMIT_SOURCE = "output-limit";
@@ -16,7 +18,7 @@ export function truncatedCallsOf(response: Pick<ModelResponse, "content">): Trun
  */
 export function consecutiveTruncations(state: RunState): number {
   let count = 0;
-  // Message 0 is the run's task, never an assistant message: `index > 0` is an equivalent mutant.
+  // Message 0 is the run's task, never an assistant message.
   for (let index = state.messages.length - 1; index >= 0; index--) {
     const message = state.messages[index]!;
     if (message.role !== "assistant") continue;
@@ -52,7 +54,7 @@ export function truncationNote(calls: readonly TruncatedToolCallPart[]): string 
  * the `truncatedCallRetries + 1`-th response in a row with a cut call, the run's end
  * (`escalated`: the model cannot fit its call in the output limit, a person has to raise the
  * limit or change the task). Nothing when the last response has no cut call, or when its
- * note is already in the transcript. `state` may be a preview.
+ * note is already in the transcript. `state` may hold drafts of a turn not yet committed.
  */
 export function truncationDrafts(
   context: RunContext,
@@ -81,9 +83,7 @@ export function truncationDrafts(
 
 /** Whether the transcript already holds `note` after the last assistant message. */
 function noteAfterLastResponse(state: RunState, note: string): boolean {
-  // Equivalent mutants here: `index > 0` (message 0 is the task); `content.length === 1` as true (a note is one
-  // text part, and no other user message starts with a note's text); the last `return false` as true (never
-  // reached: the cut calls' response is an assistant message of the transcript, and the loop stops there).
+  // The cut calls' response is an assistant message of the transcript: the walk back stops there.
   for (let index = state.messages.length - 1; index >= 0; index--) {
     const message = state.messages[index]!;
     if (message.role === "assistant") return false;
@@ -91,3 +91,13 @@ function noteAfterLastResponse(state: RunState, note: string): boolean {
   }
   return false;
 }
+
+/** A response that also had complete calls has their results at the boundary: now the cut ones get their note, or the run ends. */
+export const outputLimit: TurnParticipant = {
+  name: "output limit",
+  boundary: (context, state) => {
+    const truncation = truncationDrafts(context, state);
+    if (truncation.kind === "end") return { end: [runCompleted(context, state, truncation.outcome)] };
+    return truncation.kind === "note" ? { note: [truncation.draft] } : undefined;
+  },
+};

@@ -1,8 +1,8 @@
 import { validateWithSchema, type YokeEventDraft } from "@yoke/protocol";
 import { BatchTransaction, pendingCompensations } from "@yoke/scheduler";
-import { commit, preview, type RunContext } from "../run-context.js";
-import { nextTurnDrafts } from "./next-turn.js";
-import { escalate } from "./run-tools.js";
+import type { RunContext } from "../run-context.js";
+import { commitWithNextTurn } from "./next-turn.js";
+import { escalate } from "./escalation.js";
 import { admittedDeclaration } from "../tool-admission.js";
 
 /** True when the batch has compensations journaled as started and not ended. */
@@ -39,5 +39,5 @@ export async function runCompensations(context: RunContext): Promise<void> {
     if (settlement.kind === "escalate") return escalate(context, batch.drain(), settlement);
   }
   const drafts: YokeEventDraft[] = batch.drain();
-  await commit(context, [...drafts, ...nextTurnDrafts(context, preview(context, drafts, state.length))]);
+  await commitWithNextTurn(context, drafts);
 }

@@ -112,7 +112,7 @@ export function observeRunFacts(facts: RunFacts, event: YokeEvent): void {
     case "interrupt.landed":
       facts.landedInterrupts.add(event.data.interruptId);
       return;
-    // Other events change no fact. The last clause: emptied (mutation testing, issue 17), it falls out of the switch, the same.
+    // Other events change no fact.
     default:
       return;
   }

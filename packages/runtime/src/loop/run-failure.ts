@@ -1,6 +1,7 @@
 import { YokeError, reduceRun, type JournalEvent, type YokeEventDraft } from "@yoke/protocol";
 import type { ModelCallFailure } from "../model-call.js";
-import { commit, redacted, typedStored, type RunContext } from "../run-context.js";
+import type { RunContext } from "../run-context.js";
+import { Turn, commitTurn } from "../turn/turn.js";
 
 /** Errors whose `run.failed` is already journaled (with the model call's attempts), so the loop does not journal them again. */
 const journaled = new WeakSet<object>();
@@ -52,7 +53,7 @@ export function runFailedDraft(context: RunContext, error: unknown, model?: Mode
  * transaction, and marks `error` as journaled so the loop does not journal it twice.
  */
 export async function commitModelFailure(context: RunContext, drafts: readonly YokeEventDraft[], error: unknown): Promise<void> {
-  await commit(context, drafts);
+  await commitTurn(context, drafts);
   if (typeof error === "object" && error !== null) journaled.add(error);
 }
 
@@ -69,21 +70,21 @@ export async function journalRunFailure(context: RunContext, error: unknown): Pr
   if (context.signal?.aborted) return;
   if (typeof error === "object" && error !== null && journaled.has(error)) return;
   if (YokeError.isInstance(error) && UNJOURNALED.has(error.code)) return;
-  const { fold } = context;
-  const failure = fold.failure;
+  const { live } = context;
+  const failure = live.failure;
   const refusedAt = failure !== undefined && failure.error === error ? failure.journalLength : undefined;
   if (failure !== undefined && refusedAt === undefined) return;
   try {
     if (refusedAt !== undefined) {
       await appendAfterRefusal(context, error, refusedAt);
       if (typeof error === "object" && error !== null) journaled.add(error);
-    } else if (fold.staged !== undefined) {
+    } else if (live.pending !== undefined) {
       // Drafts folded ahead of an append that will not happen: the journal ends where they begin.
-      const { fromSeq } = fold.staged;
-      fold.failure = { error };
-      await appendFailureAt(context, fromSeq, runFailedDraft(context, error));
+      const seq = live.pending;
+      live.failure = { error };
+      await commitFailureAt(context, seq, runFailedDraft(context, error));
     } else {
-      await commit(context, [runFailedDraft(context, error)]);
+      await commitTurn(context, [runFailedDraft(context, error)]);
     }
     context.logger.warn({ code: YokeError.isInstance(error) ? error.code : "INTERNAL" }, "run stopped by an error; journaled as run.failed");
   } catch (journalError) {
@@ -107,17 +108,12 @@ async function appendAfterRefusal(context: RunContext, error: unknown, journalLe
     causationId: turnId ?? null,
     data: { ...(turnId === undefined ? {} : { turnId }), ...data },
   } as YokeEventDraft;
-  await appendFailureAt(context, journalLength, draft);
+  await commitFailureAt(context, journalLength, draft);
 }
 
-/** Appends a redacted `run.failed` at `seq`, outside `commit` (the live fold is ahead of the journal), under the lease. */
-async function appendFailureAt(context: RunContext, seq: number, draft: YokeEventDraft): Promise<void> {
-  const [redactedDraft] = redacted(context, [draft]) as [YokeEventDraft];
-  const appended = await context.deps.journal.append(
-    context.scope,
-    seq,
-    [redactedDraft],
-    context.lease === undefined ? undefined : { lease: context.lease.current() },
-  );
-  if (context.deps.onEvent) for (const event of appended.events) context.deps.onEvent(typedStored(redactedDraft, event));
+/** `run.failed` at `seq`, where the journal ends while the live state ran past it: a turn of its own, not folded. */
+async function commitFailureAt(context: RunContext, seq: number, draft: YokeEventDraft): Promise<void> {
+  const turn = Turn.failureAt(context, seq);
+  turn.add([draft]);
+  await turn.commit();
 }

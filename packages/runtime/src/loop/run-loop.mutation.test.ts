@@ -1,6 +1,10 @@
 // run-loop.ts: a run resumed with its signal already aborted ends cancelled at the loop's first
 // step, whatever phase its journal left it in: it does not act on a response it already has
 // (which would complete it), nor start the model call it was waiting for.
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - current-turn.ts: both guards are unreachable from a folded state, so the mutants of their messages and details have no test.
+// - run-facts.ts, observeRunFacts' `default` clause emptied: it falls out of the switch, the same.
+// - run-loop.ts, `state.phase === "ready"` before the compensations as true: they are pending only in phase ready or in a finished run, handled before.
 import { createMemoryJournal } from "@yoke/journal";
 import type { ProviderAdapterV1, YokeEventDraft } from "@yoke/protocol";
 import { callTools, createScriptedModel, refuse, say } from "@yoke/testkit";

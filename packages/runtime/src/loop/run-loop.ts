@@ -1,9 +1,10 @@
 import { YokeError, awaitingApprovals } from "@yoke/protocol";
 import type { RunResult, WaitingRunResult } from "../harness-types.js";
-import { commit, type RunContext } from "../run-context.js";
+import type { RunContext } from "../run-context.js";
+import { Turn, commitTurn } from "../turn/turn.js";
 import { actOnResponse } from "./act-on-response.js";
 import { callModel } from "./call-model.js";
-import { cancelledOutcome, nextTurnDrafts } from "./next-turn.js";
+import { addNextTurn, cancelledOutcome } from "./next-turn.js";
 import { cancelDrafts } from "./cancel-run.js";
 import { journalRunFailure } from "./run-failure.js";
 import { hasPendingCompensations, runCompensations } from "./run-compensations.js";
@@ -48,7 +49,7 @@ async function driveRun(context: RunContext, interrupt: AbortController): Promis
       return { runId: state.runId, outcome: state.outcome, text: finalText(snapshot), state: snapshot };
     }
     // Compensations are pending only in phase ready (begun with a batch's outcomes, ended with the next turn's start), or in
-    // a finished run, handled above: `state.phase === "ready"` as true is an equivalent mutant, kept to say when this runs.
+    // a finished run, handled above: the phase test says when this runs.
     if (state.phase === "ready" && hasPendingCompensations(context)) {
       // Effects already journaled as being undone are undone before anything else, cancelled or not.
       await runCompensations(context);
@@ -56,7 +57,7 @@ async function driveRun(context: RunContext, interrupt: AbortController): Promis
     }
     if (context.signal?.aborted && state.phase !== "tools_pending") {
       // In `awaiting_response` a model call's reservation is open (a crash cut the call): settled as the run ends.
-      await commit(context, cancelDrafts(context, state, { outcome: cancelledOutcome(context.signal) }));
+      await commitTurn(context, cancelDrafts(context, state, { outcome: cancelledOutcome(context.signal) }));
       continue;
     }
     // Interrupts from any process: read at every step, landed only between turns (a cancel
@@ -65,14 +66,14 @@ async function driveRun(context: RunContext, interrupt: AbortController): Promis
     const cancel = state.phase === "tools_pending" ? undefined : pendingCancel(context);
     if (cancel !== undefined) {
       context.logger.info({ interruptId: cancel.interruptId }, "cancelled by an interrupt");
-      await commit(context, cancelDrafts(context, state, { interrupt: cancel }));
+      await commitTurn(context, cancelDrafts(context, state, { interrupt: cancel }));
       continue;
     }
     if (state.waiting !== undefined) {
       // A person's input sent as an interrupt answers the wait; otherwise the run returns, waiting.
       const inputs = landInputDrafts(context, state.currentTurnId ?? null);
       if (inputs.length > 0) {
-        await commit(context, inputs);
+        await commitTurn(context, inputs);
         continue;
       }
       const snapshot = context.accumulator.snapshot();
@@ -88,9 +89,12 @@ async function driveRun(context: RunContext, interrupt: AbortController): Promis
       };
     }
     switch (state.phase) {
-      case "ready":
-        await commit(context, nextTurnDrafts(context, state));
+      case "ready": {
+        const turn = Turn.open(context);
+        addNextTurn(turn);
+        await turn.commit();
         break;
+      }
       case "awaiting_response":
         await callModel(context, interrupt);
         break;

@@ -1,6 +1,8 @@
 // run-tools.ts, a call held behind a parked call it conflicts with, at resume: written against
 // survivors of reports/mutation/runtime.md (issue 17) at run-tools.ts :259 and :263, each
 // applied by hand.
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - recover-calls.ts, dropping `!context.signal?.aborted` before the blocker test: with the signal aborted settleParked pushes no blocker; the test says when holding is meant.
 import { createMemoryJournal } from "@yoke/journal";
 import { parseYokeEvent, type YokeEvent, type YokeEventDraft } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";

@@ -3,6 +3,15 @@
 // Runs pin their tools today (an action carries its `toolRevision`, and a missing revision
 // stops the run with TOOL_REVISION_UNAVAILABLE); this is the path of a journal written
 // before pinning, built here from a real run's events with the pinning taken out.
+// Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
+// - run-tools.ts, the fork source's delete after a batch: as a no-op it is not seen through the API (a spawn runs only inside a batch of its run, whose start sets the entry again); only the memory held differs.
+// - run-tools.ts, deleting settled attempts from `dispatchable`: not deleting (the test as false) only keeps dead entries until the run's context ends; deleting a deferred item is not equivalent (tested).
+// - run-tools.ts, `deferred.length > 0` as false: a deferred call waits for a retry (in `retries`) or an uncertain outcome (which escalated before).
+// - run-tools.ts, the retry round's `drafts.length > 0` as `true` or `>=`: never empty there.
+// - run-tools.ts, `compensate: true` as `false` in endBatch's plan: compensationPlan asks only whether the member is there.
+// - run-tools.ts, escalateBatch's `dispatchable.delete` removed: the run ends there.
+// - run-tools.ts, reserveLeased's `dispatchable.delete` removed: the batch's end deletes every entry but a deferred one's anyway.
+// - run-tools.ts, reserveAhead's `items.length === 0` as false: reserveAttempts of no items reserves nothing.
 import { createMemoryJournal } from "@yoke/journal";
 import type { JournalEvent, YokeEventDraft } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";

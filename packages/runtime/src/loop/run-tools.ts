@@ -1,23 +1,17 @@
-import { toolCallsOf, type ActionRecord, type PendingToolCall, type RunState, type YokeEventDraft } from "@yoke/protocol";
-import { BatchTransaction, compensationPlan, type AttemptOutcome, type Authorization, type DispatchItem, type Settlement } from "@yoke/scheduler";
+import type { YokeEventDraft } from "@yoke/protocol";
+import { BatchTransaction, compensationPlan, type AttemptOutcome, type DispatchItem } from "@yoke/scheduler";
 import { boundResults } from "../bound-output.js";
-import { commit, preview, type RunContext } from "../run-context.js";
+import type { RunContext } from "../run-context.js";
+import { Turn, commitTurn } from "../turn/turn.js";
 import { errorEnvelope } from "../tool-executor.js";
-import type { CallDecision } from "../validate-calls.js";
-import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
-import { excessCallsDraft } from "./excess-calls.js";
-import { accessOfCall, admitCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
-import { settleParked } from "../approvals.js";
 import { attemptAuthorizer } from "../reauthorize.js";
 import { pinnedRevision } from "../pinned-tools.js";
-import { currentTurn, lastResponse } from "./current-turn.js";
-import { nextTurnDrafts, runCompleted } from "./next-turn.js";
+import { addNextTurn } from "./next-turn.js";
+import { alsoEscalated, escalate, type Escalation } from "./escalation.js";
+import { recoverCalls } from "./recover-calls.js";
 import { pollInterrupts } from "../interrupts.js";
 import { isExhaustion } from "../budget/run-budget.js";
 import { contextInputOf } from "../request-builder.js";
-
-/** The action the run stops on, and any other action left uncertain in the same batch. */
-type Escalation = { readonly actionId: string; readonly reason: string; readonly others?: readonly string[] };
 
 /**
  * Phase `tools_pending`: dispatch the leased attempts and commit, in one transaction, every
@@ -34,7 +28,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
   for (;;) {
     const state = context.accumulator.peek();
     // A guard: the loop calls runTools in tools_pending, and every `continue` below follows a commit that leaves the
-    // batch pending (a recovery checked by its preview, a retry round, calls still parked); as false it is equivalent.
+    // batch pending (a recovery its turn folded, a retry round, calls still parked); as false it is equivalent.
     if (state.phase !== "tools_pending") return undefined;
     const batch = new BatchTransaction({
       clock: context.deps.clock,
@@ -51,24 +45,23 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       return undefined;
     }
     if (recovered.drafts.length > 0) {
-      const base = state.length;
-      let after = preview(context, recovered.drafts, base);
+      const turn = Turn.open(context);
+      let after = turn.add(recovered.drafts);
       // Reservations of the attempts the recovery settled are settled with them.
       const stale = context.budget.settleSuperseded(after);
-      // Previewing no drafts changes nothing: the test (as `true` or `>=`) is equivalent, it only skips the call.
-      if (stale.length > 0) {
-        after = preview(context, stale, base + recovered.drafts.length);
-        recovered.drafts.push(...stale);
-      }
+      // Adding no drafts changes nothing: the test (as `true` or `>=`) is equivalent, it only skips the call.
+      if (stale.length > 0) after = turn.add(stale);
       // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
       if (after.phase !== "tools_pending") {
-        await endBatch(context, batch, recovered.drafts, after);
+        await endBatch(context, batch, turn);
         return undefined;
       }
       // Attempts the recovery leased (approved calls, new attempts, another writer's calls) reserve now, before their dispatch.
-      recovered.drafts.push(...reserveAhead(context, recovered.items));
-      await commit(context, recovered.drafts);
-      for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
+      turn.add(reserveAhead(context, recovered.items));
+      turn.afterCommit(() => {
+        for (const item of recovered.items) context.dispatchable.set(item.attemptId, item);
+      });
+      await turn.commit();
       continue;
     }
     const items = state.pendingToolCalls.flatMap((call) => (call.started ? [context.dispatchable.get(call.started.attemptId)!] : []));
@@ -80,8 +73,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     const { admitted: dispatched, drafts: reservations } = await reserveLeased(context, batch, items);
     const run = { tenantId: context.scope.tenantId, sessionId: state.sessionId, runId: context.scope.runId };
     // What a child spawned in this batch forks from: the request the model answered with the batch's calls. The delete
-    // after the batch frees the run's context; as a no-op (mutation testing) it is not seen through the API: a spawn runs
-    // only inside a batch of its run, whose start sets the entry again, so only the memory held differs.
+    // after the batch frees the run's context.
     const forks = context.deps.subagents?.forkSources;
     forks?.set(run.runId, { manifest: context.compiled.manifest, input: () => contextInputOf(context, context.accumulator.peek()) });
     const outcomes = await context.deps.executor
@@ -120,47 +112,48 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       if (settlement.kind === "retry") retries.push(settlement.item);
       if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
     }
-    // A settled attempt never comes back (a retry is a new attempt id): not deleting (the test as false) only keeps
-    // dead entries until the run's context ends, an equivalent mutant; deleting a deferred item is not (tested).
+    // A settled attempt never comes back (a retry is a new attempt id); a deferred one is dispatched in the next round.
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
     // A reservation made at dispatch comes before the outcome its settlement rides on.
-    const drafts: YokeEventDraft[] = [...reservations, ...(await boundResults(context, batch.drain()))];
-    for (const { entry, attribution } of charges.values()) context.budget.carry(drafts, entry, attribution);
+    let drafts: YokeEventDraft[] = [...reservations, ...(await boundResults(context, batch.drain()))];
+    for (const { entry, attribution } of charges.values()) drafts = context.budget.carry(drafts, entry, attribution);
     // Retries reserve now, on their `action.executing`: durable before their dispatch in the next round.
-    if (!escalation) drafts.push(...reserveAhead(context, retries, drafts));
+    if (!escalation) drafts = reserveAhead(context, retries, drafts);
     if (escalation) {
       await escalateBatch(context, batch, drafts, [...retries, ...deferred], escalation);
       return undefined;
     }
     // A deferred call waits for an earlier one to settle: for a retry (in `retries`) or an uncertain outcome (which
-    // escalated above), so `deferred.length > 0` as false is an equivalent mutant.
+    // escalated above).
     if (retries.length > 0 || deferred.length > 0) {
       // Another round: the retries, and the calls that waited for them, in proposal order.
       // Never empty here (the failure a retry follows, or the outcome a deferred call waited for, is in it): the
-      // guard is defensive, and its mutants (`true`, `>=`) are equivalent; an empty append would be refused.
-      if (drafts.length > 0) await commit(context, drafts);
+      // guard is defensive; an empty append would be refused.
+      if (drafts.length > 0) await commitTurn(context, drafts);
       for (const item of retries) context.dispatchable.set(item.attemptId, item);
       continue;
     }
-    const settled = preview(context, drafts, state.length);
+    const turn = Turn.open(context);
+    const settled = turn.add(drafts);
     if (settled.phase === "tools_pending") {
       // Calls parked for approval (or held behind one) are still pending: the batch goes on without them.
-      await commit(context, drafts);
+      await turn.commit();
       continue;
     }
-    await endBatch(context, batch, drafts, settled);
+    await endBatch(context, batch, turn);
     return undefined;
   }
 }
 
 /**
- * Commits the batch's last outcomes (`drafts`, previewed as `settled`) with what follows
+ * Commits the batch's last outcomes (in `turn`, whose live state has them) with what follows
  * them: when an action with an effect failed for good, the start of the compensations
  * (`compensationPlan`); otherwise the next turn's start and request. Whether the last outcome
  * came from a dispatch or from a resume's reconciliation, the same rule applies.
  */
-async function endBatch(context: RunContext, batch: BatchTransaction, drafts: readonly YokeEventDraft[], settled: RunState): Promise<void> {
+async function endBatch(context: RunContext, batch: BatchTransaction, turn: Turn): Promise<void> {
+  const settled = turn.state;
   // In a run with pinned tools, the contract of the revision each action ran under says whether
   // it can be undone: journaled data, whichever process admitted the action.
   // (As `false`, equivalent: a run pins all its actions' revisions or none, and an undefined revision falls back to
@@ -170,166 +163,18 @@ async function endBatch(context: RunContext, batch: BatchTransaction, drafts: re
     const revision = admitted.get(name);
     if (revision === undefined) return context.deps.tools.get(name);
     const { contract } = pinnedRevision(settled, name, revision);
-    // compensationPlan asks only whether `compensate` is there: `false` in its place is an equivalent mutant.
+    // compensationPlan asks only whether `compensate` is there.
     return { sideEffect: contract.sideEffect, ...(contract.compensator ? { compensate: true } : {}) };
   });
   if (undo.length > 0) {
     batch.beginCompensation(undo, "an action of the same batch failed");
-    return commit(context, [...drafts, ...batch.drain()]);
+    turn.add(batch.drain());
+    return turn.commit();
   }
   // The turn boundary: interrupts sent while the batch ran land now, with its results (loop's interrupts.ts).
   await pollInterrupts(context);
-  return commit(context, [...drafts, ...nextTurnDrafts(context, settled)]);
-}
-
-interface Recovery {
-  readonly drafts: YokeEventDraft[];
-  readonly items: DispatchItem[];
-  readonly escalation: Escalation | undefined;
-}
-
-/**
- * Journal drafts for every pending call this process cannot simply dispatch: calls never
- * proposed (another writer's response) are admitted or rejected; actions a dead process
- * left are recovered through the scheduler. Returns nothing to commit when every pending
- * call is an attempt this process leased.
- */
-async function recoverCalls(context: RunContext, state: RunState, batch: BatchTransaction): Promise<Recovery> {
-  const drafts: YokeEventDraft[] = [];
-  const items: DispatchItem[] = [];
-  let escalation: Escalation | undefined;
-  let judged: Awaited<ReturnType<typeof judgeResponseCalls>> | undefined;
-  const calls = toolCallsOf(lastResponse(state));
-  const decisionOf = async (call: PendingToolCall, record: ActionRecord | undefined): Promise<CallDecision> => {
-    // An action keeps the revision it was admitted under: never the live definition.
-    if (record?.toolRevision !== undefined) return judgeAdmitted(context, state, calls[call.index]!, record.toolRevision, record.actionId);
-    judged ??= await judgeResponseCalls(context, state, calls);
-    return judged.decisions[call.index]!;
-  };
-  const turnId = currentTurn(state);
-  const blockers: Blockers = [];
-  // Calls past the cap that no verdict answered yet: one bounded answer, as when judged with their response.
-  const excess = excessCallsDraft(context, state, calls, state.pendingToolCalls, turnId);
-  if (excess !== undefined) drafts.push(excess);
-  for (const call of state.pendingToolCalls) {
-    if (excess !== undefined && call.index >= state.maxToolCallsPerTurn!) continue;
-    if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
-    const record = state.actions.find((action) => action.actionId === call.actionId);
-    if (record?.status.state === "awaiting_approval") {
-      const parked = await settleParked(context, state, batch, record, calls[call.index]!, blockers);
-      drafts.push(...parked.drafts);
-      if (parked.item !== undefined) items.push(parked.item);
-      continue;
-    }
-    let decision: CallDecision;
-    try {
-      decision = await decisionOf(call, record);
-    } catch (error) {
-      // The revision of an in-flight action drifted while no process ran it: journal the drift, then stop.
-      const drift = driftOf(error, state);
-      if (drift !== undefined) await commit(context, [{ type: "tool.drifted", at: context.deps.clock.now(), causationId: turnId, data: drift }]);
-      throw error;
-    }
-    // Compatibility events the judging found come before the verdicts they led to.
-    // Splicing an empty preface pushes nothing: `length > 0` as true or `>= 0` is equivalent.
-    if (judged !== undefined && judged.preface.length > 0) drafts.push(...judged.preface.splice(0));
-    if (record === undefined && call.started !== undefined) {
-      // A `tool.started` of a journal written before action transactions: never re-run.
-      const at = context.deps.clock.now();
-      const why = "the call was cut by a crash after it started; the effect may or may not have happened; not retried";
-      drafts.push({
-        type: "tool.completed",
-        at,
-        causationId: call.started.actionId,
-        data: {
-          turnId,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          actionId: call.started.actionId,
-          attemptId: call.started.attemptId,
-          result: errorEnvelope("TOOL_INTERRUPTED", why, at, context.deps.clock),
-        },
-      });
-      continue;
-    }
-    if (record === undefined) {
-      // A cancelled run admits nothing new: the call is answered, with no action that would never run.
-      if (decision.kind === "start" && !context.signal?.aborted) {
-        const admitted = await admitCall(context, state, batch, turnId, calls[call.index]!, { ...decision, revision: decision.revision }, blockers);
-        drafts.push(...admitted.drafts);
-        if (admitted.item !== undefined) items.push(admitted.item);
-        continue;
-      }
-      const refusal = decision.kind === "reject" ? decision : CANCELLED_BEFORE_ADMISSION;
-      const at = context.deps.clock.now();
-      drafts.push({
-        type: "tool.rejected",
-        at,
-        causationId: turnId,
-        data: {
-          turnId,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          code: refusal.code,
-          result: errorEnvelope(refusal.code, refusal.message, at, context.deps.clock),
-        },
-      });
-      continue;
-    }
-    if (decision.kind === "reject") {
-      escalation ??= {
-        actionId: record.actionId,
-        reason: `action ${record.actionId} was journaled for ${record.toolName}, which this harness cannot run (${decision.code})`,
-      };
-      continue;
-    }
-    // Proposed by another writer and never authorized: decided below, unless held (then decided when it can run).
-    const undecided = record.status.state === "proposed" || record.status.state === "validated";
-    if ((record.status.state === "authorized" || undecided) && !context.signal?.aborted) {
-      // Held behind an earlier call parked for approval that it conflicts with: it waits too (proposal order). With the
-      // signal aborted no parked call is left to block it (settleParked refuses them, pushing no blocker): dropping
-      // `!context.signal?.aborted` is an equivalent mutant; it says when holding is meant.
-      const access = accessOfCall(decision.tool, decision.value);
-      if (isBlocked(blockers, access)) {
-        blockers.push(access);
-        continue;
-      }
-    }
-    const engine = context.deps.policy;
-    let authorization: Authorization | undefined;
-    if (engine !== undefined && undecided && !context.signal?.aborted) {
-      // Proposed by another writer, never authorized: decided now, like any call (it cannot be parked: it exists already).
-      const verdict = await decideCall(context, state, engine, {
-        tool: decision.tool,
-        revision: decision.revision,
-        input: record.input,
-        value: decision.value,
-      });
-      if (verdict.decision.effect !== "allow") {
-        const why = verdict.decision.effect === "deny" ? "" : " (it needs an approval, and an action another writer proposed cannot be parked)";
-        batch.refuse(record.actionId, "POLICY_DENIED", `${deniedMessage(record.toolName, verdict.decision)}${why}`);
-        drafts.push(...batch.drain());
-        continue;
-      }
-      authorization = authorizationOf(verdict);
-    }
-    const settlement = await batch.recover(record, decision.tool, decision.value, authorization);
-    drafts.push(...batch.drain());
-    logRecovery(context, record, settlement);
-    if (settlement.kind === "retry") items.push(settlement.item);
-    if (settlement.kind === "escalate") escalation = alsoEscalated(escalation, settlement);
-  }
-  // A reconciler's result is bounded like a handler's.
-  return { drafts: await boundResults(context, drafts), items, escalation };
-}
-
-const CANCELLED_BEFORE_ADMISSION = { code: "CANCELLED", message: "the run was cancelled before this call was admitted; it did not run" } as const;
-
-function logRecovery(context: RunContext, record: ActionRecord, settlement: Settlement): void {
-  context.logger.warn(
-    { toolName: record.toolName, actionId: record.actionId, state: record.status.state, next: settlement.kind },
-    "recovered an action a stopped process left",
-  );
+  addNextTurn(turn);
+  return turn.commit();
 }
 
 /**
@@ -350,11 +195,11 @@ async function escalateBatch(
   const released = context.budget.settleAttempts(leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })));
   for (const item of leased) {
     await batch.settle(item, outcome);
-    // The run ends here: leaving the entry (the call removed) is an equivalent mutant.
+    // The run ends here; the entry goes with the attempt.
     context.dispatchable.delete(item.attemptId);
   }
-  const all = [...drafts, ...batch.drain()];
-  for (const { entry, attribution } of released.values()) context.budget.carry(all, entry, attribution);
+  let all = [...drafts, ...batch.drain()];
+  for (const { entry, attribution } of released.values()) all = context.budget.carry(all, entry, attribution);
   // Whatever else still holds a reservation was dispatched and is left as the escalation says: charged.
   all.push(...context.budget.settleOpenAttempts());
   return escalate(context, all, escalation);
@@ -382,8 +227,7 @@ async function reserveLeased(
     const at = context.deps.clock.now();
     const why = `the run's budget has no room for this attempt (${reserved.budget}, limit ${reserved.limit}); it was not dispatched`;
     await batch.settle(item, { kind: "failed", result: errorEnvelope("BUDGET_EXHAUSTED", why, at, context.deps.clock), retryable: false, dispatched: false });
-    // The batch's end deletes every item's entry but a deferred one's anyway (and a settled attempt never comes back):
-    // the call removed is an equivalent mutant.
+    // The batch's end deletes every item's entry but a deferred one's anyway; a settled attempt never comes back.
     context.dispatchable.delete(item.attemptId);
   }
   return { admitted, drafts };
@@ -391,38 +235,24 @@ async function reserveLeased(
 
 /**
  * Reserves, before they are dispatched, attempts leased off the response's transaction
- * (retries, approved calls, a resume's new attempts): each reservation rides on its attempt's
- * `action.executing` in `drafts` when that draft is not previewed yet, else it is returned as
- * a `budget.reserved` to journal in the same commit. Attempts that do not fit together are
- * left unreserved here: `reserveLeased` tries each again at dispatch and fails the ones that
- * still do not fit, not dispatched.
+ * (retries, approved calls, a resume's new attempts). With `drafts` (not added to a turn yet),
+ * returns them with each reservation riding on its attempt's `action.executing`; without,
+ * returns the reservations as `budget.reserved` drafts to journal in the same commit.
+ * Attempts that do not fit together are left unreserved here: `reserveLeased` tries each
+ * again at dispatch and fails the ones that still do not fit, not dispatched.
  */
-function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: YokeEventDraft[]): YokeEventDraft[] {
-  // A shortcut: reserveAttempts of no items reserves nothing (the test as false is an equivalent mutant).
-  if (items.length === 0) return [];
+function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: readonly YokeEventDraft[]): YokeEventDraft[] {
+  let result: YokeEventDraft[] = drafts === undefined ? [] : drafts.slice();
+  // A shortcut: reserveAttempts of no items reserves nothing.
+  if (items.length === 0) return result;
   const turnId = context.accumulator.peek().currentTurnId;
   const reserved = context.budget.reserveAttempts(items, turnId);
-  if (isExhaustion(reserved)) return [];
-  const separate: YokeEventDraft[] = [];
+  if (isExhaustion(reserved)) return result;
   for (const reservation of reserved) {
-    if (drafts === undefined) separate.push(context.budget.reservedDraft(reservation));
-    else context.budget.carry(drafts, { kind: "reserved", data: reservation });
+    if (drafts === undefined) result.push(context.budget.reservedDraft(reservation));
+    else result = context.budget.carry(result, { kind: "reserved", data: reservation });
   }
-  return separate;
-}
-
-/** The run escalates on the first action nobody can settle; the others are named with it. */
-function alsoEscalated(first: Escalation | undefined, next: Escalation): Escalation {
-  return first === undefined ? next : { ...first, others: [...(first.others ?? []), next.actionId] };
-}
-
-/** Ends the run `escalated`, naming the action whose outcome nobody can establish. */
-export async function escalate(context: RunContext, drafts: readonly YokeEventDraft[], escalation: Escalation): Promise<void> {
-  const state = preview(context, drafts, context.accumulator.peek().length);
-  const others = escalation.others ?? [];
-  const reason = others.length === 0 ? escalation.reason : `${escalation.reason}; also left uncertain: ${others.join(", ")}`;
-  context.logger.warn({ actionId: escalation.actionId, others }, "run escalated");
-  await commit(context, [...drafts, runCompleted(context, state, { status: "escalated", reason, actionId: escalation.actionId })]);
+  return result;
 }
 
 /** What tools are cancelled by: the run's signal, and the loss of the run's lease. */

@@ -10,8 +10,9 @@ import {
   type YokeEvent,
   type YokeEventDraft,
 } from "@yoke/protocol";
-import { commit, preview, type RunContext } from "../run-context.js";
-import { nextTurnDrafts, runCompleted } from "../loop/next-turn.js";
+import type { RunContext } from "../run-context.js";
+import { commitWithNextTurn, runCompleted } from "../loop/next-turn.js";
+import { commitTurn } from "../turn/turn.js";
 import { finalText } from "../result-text.js";
 import { COMPLETION_CHECK_VERIFIER_ID } from "./check-verifier.js";
 import { isExhaustion } from "../budget/run-budget.js";
@@ -45,16 +46,16 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
       if (gate?.started.has(verifier.id) === true && !gate.started.get(verifier.id)!.replaySafe) {
         const reason = `verifier ${verifier.id} was cut short (the process stopped while it ran) and is not safe to run again; a person must decide whether the answer holds`;
         context.logger.warn({ turnId, verifierId: verifier.id }, "verifier cut short, not replay-safe: escalating");
-        return commit(context, [...(cutShort === undefined ? [] : [cutShort]), waiting(context, turnId, reason)]);
+        return commitTurn(context, [...(cutShort === undefined ? [] : [cutShort]), waiting(context, turnId, reason)]);
       }
       const verifierRunId = newId(context.deps.ids, "verification");
       // Budget: the verifier's declared worst case is held before it starts, on `verifier.started`; no room ends the run.
       const reserved = context.budget.reserveVerifier(turnId, verifierRunId, verifier.reserve);
       if (isExhaustion(reserved)) {
         context.logger.info({ turnId, verifierId: verifier.id, budget: reserved.budget, limit: reserved.limit }, "verifier run does not fit the budget");
-        return commit(context, [...(cutShort === undefined ? [] : [cutShort]), runCompleted(context, state, reserved)]);
+        return commitTurn(context, [...(cutShort === undefined ? [] : [cutShort]), runCompleted(context, state, reserved)]);
       }
-      await commit(context, [
+      await commitTurn(context, [
         ...(cutShort === undefined ? [] : [cutShort]),
         {
           type: "verifier.started",
@@ -83,14 +84,14 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
       };
       const last = index === verifiers.length - 1;
       if (verdict.passed && !last) {
-        await commit(context, [finished]);
+        await commitTurn(context, [finished]);
         continue;
       }
-      if (verdict.passed) return commit(context, [finished, ...passed(context, state, turnId, verdict, output)]);
+      if (verdict.passed) return commitTurn(context, [finished, ...passed(context, state, turnId, verdict, output)]);
       return failed(context, state, turnId, verdict, [finished]);
     }
     if (!verdict.passed) return failed(context, state, turnId, verdict, []);
-    if (index === verifiers.length - 1) return commit(context, passed(context, state, turnId, verdict, output));
+    if (index === verifiers.length - 1) return commitTurn(context, passed(context, state, turnId, verdict, output));
   }
 }
 
@@ -108,7 +109,7 @@ async function failed(context: RunContext, state: RunState, turnId: string, verd
   const checked: YokeEventDraft = { type: "completion.checked", at: context.deps.clock.now(), causationId: turnId, data: { turnId, passed: false, reason } };
   const retriesUsed = context.facts.failedGateTurns.size - (context.facts.failedGateTurns.has(turnId) ? 1 : 0);
   context.logger.info({ turnId, verifierId: verdict.verifierId, retriesUsed, escalate: verdict.escalate === true }, "verifier gate failed");
-  if (verdict.escalate === true) return commit(context, [...before, checked, waiting(context, turnId, `verifier ${verdict.verifierId}: ${reason}`)]);
+  if (verdict.escalate === true) return commitTurn(context, [...before, checked, waiting(context, turnId, `verifier ${verdict.verifierId}: ${reason}`)]);
   if (verdict.retry !== false && retriesUsed < context.deps.loopControl.verifierRetries && state.turns < state.maxTurns) {
     const isCheck = verdict.verifierId === COMPLETION_CHECK_VERIFIER_ID && verdict.kind === "check";
     const feedback: YokeEventDraft = {
@@ -119,10 +120,9 @@ async function failed(context: RunContext, state: RunState, turnId: string, verd
         ? { source: "completion-check", content: [{ type: "text", text: reason }] }
         : { source: VERIFIER_SOURCE, content: [{ type: "text", text: observation(verdict, reason) }] },
     };
-    const next = nextTurnDrafts(context, preview(context, [...before, checked, feedback], state.length));
-    return commit(context, [...before, checked, feedback, ...next]);
+    return commitWithNextTurn(context, [...before, checked, feedback]);
   }
-  return commit(context, [...before, checked, runCompleted(context, state, { status: "verification_failed", reason })]);
+  return commitTurn(context, [...before, checked, runCompleted(context, state, { status: "verification_failed", reason })]);
 }
 
 /**

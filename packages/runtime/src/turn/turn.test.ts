@@ -1,9 +1,11 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { EVENT_SCHEMA_VERSION, RunStateAccumulator, YokeError, type JournalV1, type YokeEventDraft } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
-import { createCompiledContext } from "./compiled-context.js";
-import { silentLogger } from "./logger.js";
-import { commit, createFoldAhead, preview, type RunContext } from "./run-context.js";
+import { createRunFacts } from "../loop/run-facts.js";
+import { createCompiledContext } from "../compiled-context.js";
+import { silentLogger } from "../logger.js";
+import { createLiveFold, type RunContext } from "../run-context.js";
+import { Turn, commitTurn } from "./turn.js";
 
 const scope = { tenantId: "tenant_fold", runId: "run_fold" };
 
@@ -26,7 +28,7 @@ const strayResponse: YokeEventDraft = {
   },
 };
 
-/** The parts of a run context `commit` and `preview` use, over `journal`. */
+/** The parts of a run context a turn uses, over `journal`. */
 function contextOver(journal: JournalV1): RunContext {
   return {
     deps: { journal, onEvent: undefined },
@@ -36,7 +38,8 @@ function contextOver(journal: JournalV1): RunContext {
     logger: silentLogger(),
     dispatchable: new Map(),
     compiled: createCompiledContext(),
-    fold: createFoldAhead(),
+    live: createLiveFold(),
+    facts: createRunFacts(),
   } as unknown as RunContext;
 }
 
@@ -55,18 +58,18 @@ function countingJournal(fail: (call: number) => boolean) {
   return { journal, calls: () => calls };
 }
 
-describe("commit folds drafts before they are written", () => {
+describe("a turn folds drafts before they are written", () => {
   it("refuses a draft that does not follow from the state, and journals nothing", async () => {
     const { journal, calls } = countingJournal(() => false);
     const context = contextOver(journal);
-    await expect(commit(context, [runStarted, turnStarted, strayResponse], 0)).rejects.toMatchObject({ code: "EVENT_INVALID" });
+    await expect(commitTurn(context, [runStarted, turnStarted, strayResponse])).rejects.toMatchObject({ code: "EVENT_INVALID" });
     expect(calls()).toBe(0);
     expect(await journal.head(scope)).toBeNull();
     // run.started and turn.started were folded: the state ran ahead of the (empty) journal, so
     // even a draft that follows from it is neither folded nor appended.
     const nextTurn: YokeEventDraft = { type: "turn.started", at: 4, causationId: null, data: { turnId: "turn_2", index: 2 } };
-    await expect(commit(context, [nextTurn])).rejects.toMatchObject({ code: "EVENT_INVALID" });
-    expect(() => preview(context, [nextTurn], 2)).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
+    await expect(commitTurn(context, [nextTurn])).rejects.toMatchObject({ code: "EVENT_INVALID" });
+    expect(() => Turn.open(context).add([nextTurn])).toThrow(expect.objectContaining({ code: "EVENT_INVALID" }));
     expect(calls()).toBe(0);
     expect(context.accumulator.length).toBe(2);
   });
@@ -74,30 +77,37 @@ describe("commit folds drafts before they are written", () => {
   it("acknowledges the stored head: the live state ends where the journal does", async () => {
     const { journal } = countingJournal(() => false);
     const context = contextOver(journal);
-    const state = preview(context, [runStarted], 0);
+    const turn = Turn.open(context);
+    const state = turn.add([runStarted]);
     expect(state.length).toBe(1);
-    await commit(context, [runStarted, turnStarted], 0);
+    turn.add([turnStarted]);
+    await turn.commit();
     const head = await journal.head(scope);
     expect(context.accumulator.peek()).toMatchObject({ length: 2, headHash: head?.hash, turns: 1, currentTurnId: "turn_1" });
   });
 
-  it("refuses a commit that does not begin with the drafts its preview folded", async () => {
+  it("appends what it folded, once: the drafts never leave the turn", async () => {
     const { journal, calls } = countingJournal(() => false);
     const context = contextOver(journal);
-    preview(context, [runStarted], 0);
-    await expect(commit(context, [{ ...runStarted }, turnStarted], 0)).rejects.toMatchObject({ code: "INTERNAL" });
-    expect(calls()).toBe(0);
+    const turn = Turn.open(context);
+    turn.add([runStarted]);
+    // @ts-expect-error a commit takes no drafts: it appends the ones the turn folded
+    await turn.commit([{ ...runStarted }, turnStarted]);
+    expect(calls()).toBe(1);
+    expect((await journal.head(scope))?.length).toBe(1);
+    await expect(turn.commit()).rejects.toMatchObject({ code: "INTERNAL" });
+    expect(calls()).toBe(1);
   });
 
   it("after a failed append, never appends from the state that ran ahead", async () => {
     const { journal, calls } = countingJournal((call) => call === 2);
     const context = contextOver(journal);
-    await commit(context, [runStarted], 0);
-    const failure = commit(context, [turnStarted]);
+    await commitTurn(context, [runStarted]);
+    const failure = commitTurn(context, [turnStarted]);
     await expect(failure).rejects.toMatchObject({ code: "JOURNAL_UNAVAILABLE" });
     // The store is back, but this context's state includes turn.started, which is not stored.
-    await expect(commit(context, [turnStarted])).rejects.toMatchObject({ code: "JOURNAL_UNAVAILABLE" });
-    expect(() => preview(context, [turnStarted], 1)).toThrow(expect.objectContaining({ code: "JOURNAL_UNAVAILABLE" }));
+    await expect(commitTurn(context, [turnStarted])).rejects.toMatchObject({ code: "JOURNAL_UNAVAILABLE" });
+    expect(() => Turn.open(context)).toThrow(expect.objectContaining({ code: "JOURNAL_UNAVAILABLE" }));
     expect(calls()).toBe(2);
     expect((await journal.head(scope))?.length).toBe(1);
   });

@@ -215,3 +215,56 @@ describe("createCapabilityBroker", () => {
     expect(Object.isFrozen(capability)).toBe(true);
   });
 });
+
+// Survivors of the first `pnpm mutate policy` run (reports/mutation/policy.md): the checks
+// below were reached by no test, or reached with a case that passes either way.
+describe("createCapabilityBroker: a capability is its token, not the object beside it", () => {
+  it("refuses to attenuate a parent whose id, parentId or scope was edited after minting", () => {
+    const { broker, root } = setup();
+    const child = broker.attenuate(root, { verbs: ["read"] });
+    const edits = [
+      { ...root, id: "capability_forged" },
+      { ...child, parentId: null },
+      { ...root, scope: { ...root.scope, verbs: ["read", "write", "delete"] } },
+      { ...root, scope: { ...root.scope, resource: "file:/*" } },
+      { ...root, scope: { ...root.scope, expiresAt: root.scope.expiresAt + 1 } },
+    ];
+    for (const edited of edits) {
+      const error = thrown(() => broker.attenuate(edited as Capability, { verbs: ["read"] }));
+      expect(error.code).toBe("CAPABILITY_INVALID");
+      expect(error.message).toContain("do not match its token");
+    }
+    expect(broker.attenuate(child, { verbs: ["read"] }).parentId).toBe(child.id);
+  });
+
+  it("names whether the capability itself or an ancestor was revoked", () => {
+    const { broker, root } = setup();
+    const child = broker.attenuate(root, { verbs: ["read"] });
+    const other = broker.attenuate(root, { verbs: ["write"] });
+    broker.revoke(child.id);
+    const self = broker.verify(child.token, use());
+    expect(self.ok === false && [self.code, self.reason]).toEqual(["CAPABILITY_REVOKED", "the capability was revoked"]);
+    expect(broker.verify(other.token, use({ verb: "write" })).ok).toBe(true);
+    broker.revoke(root.id);
+    const ancestor = broker.verify(other.token, use({ verb: "write" }));
+    expect(ancestor.ok === false && [ancestor.code, ancestor.reason]).toEqual(["CAPABILITY_REVOKED", "an ancestor of the capability was revoked"]);
+  });
+
+  it("refuses a use that names no resource, no verb or a non-string action, and never returns a receipt for it", () => {
+    const { broker, root } = setup();
+    const bad = [use({ resource: undefined as never }), use({ verb: 7 as never }), use({ actionId: 3 as never })];
+    for (const each of bad) {
+      const check = broker.verify(root.token, each);
+      expect(check.ok === false && check.code).toBe("CAPABILITY_SCOPE");
+      expect("receipt" in check).toBe(false);
+    }
+    expect(broker.verify(root.token, use({ actionId: null })).ok).toBe(true);
+  });
+
+  it("refuses to revoke an empty or non-string id", () => {
+    const { broker, root } = setup();
+    expect(thrown(() => broker.revoke("")).code).toBe("CONFIG_INVALID");
+    expect(thrown(() => broker.revoke(7 as never)).code).toBe("CONFIG_INVALID");
+    expect(broker.verify(root.token, use()).ok).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import type { CompileResult } from "@yoke/context-compiler";
-import type { RunState, YokeEvent, YokeEventDraft } from "@yoke/protocol";
+import type { JsonValue, ModelResponse, RunState, YokeEvent, YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
 
 /**
@@ -8,6 +8,34 @@ import type { RunContext } from "../run-context.js";
  * participants before it come first), or add `note` drafts that the next request carries.
  */
 export type BoundaryStep = { readonly end: readonly YokeEventDraft[]; readonly keepNotes?: true } | { readonly note: readonly YokeEventDraft[] };
+
+/**
+ * An answer on its way to completing the run (a response that ends its turn, past the output
+ * schema): the live state, the response, its turn and the output the schema accepted.
+ */
+export interface Answer {
+  readonly state: RunState;
+  readonly response: ModelResponse;
+  readonly turnId: string;
+  readonly output: JsonValue | undefined;
+}
+
+/**
+ * What a gate did with an answer: `decided` when it committed what comes next (the run's end,
+ * a wait, or the next turn), so no later gate and no plain completion follows; `undefined`
+ * lets the next gate judge, and with none left the run completes unverified.
+ */
+export type GateStep = "decided" | undefined;
+
+/**
+ * How a gate commits its steps, each as a turn of its own: `commit` appends the drafts;
+ * `next` appends them with what starts the next turn (the boundary's participants, the
+ * request). A gate adds drafts; it never appends by itself.
+ */
+export interface GateCommits {
+  readonly commit: (drafts: readonly YokeEventDraft[]) => Promise<void>;
+  readonly next: (drafts: readonly YokeEventDraft[]) => Promise<void>;
+}
 
 /** One commit as its participants see it, once the journal has stored it. */
 export interface CommittedTurn {
@@ -25,7 +53,8 @@ export interface CommittedTurn {
 /**
  * One participant of the turn transaction (turn/turn.ts). It sees the live state, each draft
  * as it is folded, and each commit once stored; at a turn boundary it may end the run or add
- * notes. What it keeps is its own; it never appends. `TURN_PARTICIPANTS` lists them in the
+ * notes; a gate judges an answer before the run completes. What it keeps is its own; only a
+ * gate commits, and only through the turn transaction. `TURN_PARTICIPANTS` lists them in the
  * order they act.
  */
 export interface TurnParticipant {
@@ -34,6 +63,11 @@ export interface TurnParticipant {
   readonly boundary?: (context: RunContext, state: RunState) => BoundaryStep | undefined;
   /** Each draft as the live state folds it, as the event it will be (hashes not known yet). */
   readonly folded?: (context: RunContext, event: YokeEvent) => void;
+  /**
+   * Before an answer completes the run, in list order until one decides. A gate commits its
+   * own steps (each is journaled before the work it announces runs) through `commits`.
+   */
+  readonly gate?: (context: RunContext, answer: Answer, commits: GateCommits) => Promise<GateStep>;
   /** Each commit, after the journal acknowledged it. */
   readonly committed?: (context: RunContext, commit: CommittedTurn) => void;
 }

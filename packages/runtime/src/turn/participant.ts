@@ -1,5 +1,5 @@
 import type { CompileResult } from "@yoke/context-compiler";
-import type { JsonValue, ModelResponse, RunState, YokeEvent, YokeEventDraft } from "@yoke/protocol";
+import type { CarriedReservation, JsonValue, ModelResponse, Outcome, RunState, YokeEvent, YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
 
 /**
@@ -8,6 +8,20 @@ import type { RunContext } from "../run-context.js";
  * participants before it come first), or add `note` drafts that the next request carries.
  */
 export type BoundaryStep = { readonly end: readonly YokeEventDraft[]; readonly keepNotes?: true } | { readonly note: readonly YokeEventDraft[] };
+
+/** A model call about to be requested: its turn, the compiled request's size, whether it starts the turn. */
+export interface ModelCall {
+  readonly turnId: string;
+  readonly inputTokens: number;
+  readonly outputReserve: number;
+  readonly startsTurn: boolean;
+}
+
+/**
+ * What a participant adds to a model call: a reservation carried on its `model.requested`,
+ * or the outcome that ends the run instead of the call (`budget_exhausted`).
+ */
+export type RequestStep = { readonly reserved: CarriedReservation } | { readonly refused: Extract<Outcome, { status: "budget_exhausted" }> };
 
 /**
  * An answer on its way to completing the run (a response that ends its turn, past the output
@@ -63,6 +77,8 @@ export interface TurnParticipant {
   readonly boundary?: (context: RunContext, state: RunState) => BoundaryStep | undefined;
   /** Each draft as the live state folds it, as the event it will be (hashes not known yet). */
   readonly folded?: (context: RunContext, event: YokeEvent) => void;
+  /** Before a model call is requested, in list order until one refuses it. */
+  readonly beforeRequest?: (context: RunContext, call: ModelCall) => RequestStep | undefined;
   /**
    * Before an answer completes the run, in list order until one decides. A gate commits its
    * own steps (each is journaled before the work it announces runs) through `commits`.

@@ -1,3 +1,4 @@
+import { runBudget } from "../budget/budget-participant.js";
 import { interruptCancel, interruptInput } from "../interrupts.js";
 import { callerCancel } from "../loop/cancel-run.js";
 import { outputLimit } from "../loop/output-limit.js";
@@ -28,6 +29,8 @@ export const TURN_PARTICIPANTS: readonly TurnParticipant[] = [
   turnLimit,
   // A person's input lands last, right before the request that carries it.
   interruptInput,
+  // What a model call reserves before it is requested.
+  runBudget,
   // Gates: what judges an answer before it completes the run.
   verifierGate,
   // Observers: what the live state folds, then what the journal stored, in this order.

@@ -15,7 +15,7 @@ import { runCompleted } from "../loop/run-completed.js";
 import type { Answer, GateCommits, TurnParticipant } from "../turn/participant.js";
 import { finalText } from "../result-text.js";
 import { COMPLETION_CHECK_VERIFIER_ID } from "./check-verifier.js";
-import { isExhaustion } from "../budget/run-budget.js";
+import { reserveVerifierRun, settleCutVerifierRun, settleVerifierRun } from "../budget/budget-participant.js";
 
 /** The journaled source of a failed verifier's observation sent back to the model. */
 export const VERIFIER_SOURCE = "verifier";
@@ -52,21 +52,22 @@ export async function runGate(context: RunContext, { state, response, turnId, ou
     let verdict = gate?.finished.get(verifier.id);
     if (verdict === undefined) {
       // Budget: a run a crash cut short is settled (it ran: its time is charged) before anything else.
-      const cutShort = context.budget.settleOpenVerifier();
+      const cutShort = settleCutVerifierRun(context);
       if (gate?.started.has(verifier.id) === true && !gate.started.get(verifier.id)!.replaySafe) {
         const reason = `verifier ${verifier.id} was cut short (the process stopped while it ran) and is not safe to run again; a person must decide whether the answer holds`;
         context.logger.warn({ turnId, verifierId: verifier.id }, "verifier cut short, not replay-safe: escalating");
-        return commits.commit([...(cutShort === undefined ? [] : [cutShort]), waiting(context, turnId, reason)]);
+        return commits.commit([...cutShort, waiting(context, turnId, reason)]);
       }
       const verifierRunId = newId(context.deps.ids, "verification");
       // Budget: the verifier's declared worst case is held before it starts, on `verifier.started`; no room ends the run.
-      const reserved = context.budget.reserveVerifier(turnId, verifierRunId, verifier.reserve);
-      if (isExhaustion(reserved)) {
-        context.logger.info({ turnId, verifierId: verifier.id, budget: reserved.budget, limit: reserved.limit }, "verifier run does not fit the budget");
-        return commits.commit([...(cutShort === undefined ? [] : [cutShort]), runCompleted(context, state, reserved)]);
+      const reserved = reserveVerifierRun(context, turnId, verifierRunId, verifier.reserve);
+      if (reserved !== undefined && "refused" in reserved) {
+        const { budget, limit } = reserved.refused;
+        context.logger.info({ turnId, verifierId: verifier.id, budget, limit }, "verifier run does not fit the budget");
+        return commits.commit([...cutShort, runCompleted(context, state, reserved.refused)]);
       }
       await commits.commit([
-        ...(cutShort === undefined ? [] : [cutShort]),
+        ...cutShort,
         {
           type: "verifier.started",
           at: context.deps.clock.now(),
@@ -77,7 +78,7 @@ export async function runGate(context: RunContext, { state, response, turnId, ou
             verifierId: verifier.id,
             attempt,
             replaySafe: verifier.replaySafe,
-            ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, "verifier.started", { turnId, verifierRunId }) }),
+            ...(reserved === undefined ? {} : { reserved: reserved.reserved }),
           },
         },
       ]);
@@ -85,12 +86,12 @@ export async function runGate(context: RunContext, { state, response, turnId, ou
       const events = await collect(context);
       verdict = await verify(context, verifier, response, output, events);
       // Budget: charged its wall time (the injected clock's), on `verifier.finished`.
-      const settled = context.budget.settleVerifier();
+      const settled = settleVerifierRun(context);
       const finished: YokeEventDraft = {
         type: "verifier.finished",
         at: context.deps.clock.now(),
         causationId: turnId,
-        data: { turnId, verifierRunId, verdict, ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }) },
+        data: { turnId, verifierRunId, verdict, ...(settled === undefined ? {} : { settled }) },
       };
       const last = index === verifiers.length - 1;
       if (verdict.passed && !last) {

@@ -1,7 +1,8 @@
-import type { BudgetAmounts, CarriedSettlement, ModelResponse, YokeEventDraft } from "@yoke/protocol";
+import type { BudgetAmounts, CarriedSettlement, ModelResponse, RunState, YokeEventDraft } from "@yoke/protocol";
+import type { DispatchItem } from "@yoke/scheduler";
 import type { RunContext } from "../run-context.js";
 import type { RequestStep, TurnParticipant } from "../turn/participant.js";
-import { isExhaustion } from "./run-budget.js";
+import { isExhaustion, type Exhaustion, type SettledWork } from "./run-budget.js";
 
 /**
  * The run's budget as a participant: each model call's worst case is reserved before it is
@@ -59,4 +60,57 @@ export function settleCutModelCall(context: RunContext, turnId: string, dropped:
   const settled = dropped === undefined ? context.budget.settleCutModelCall() : context.budget.settleModelCall(dropped);
   if (settled === undefined) return [];
   return [context.budget.settledDraft(settled, { kind: "model_call", runId: context.scope.runId, turnId })];
+}
+
+/** Each ended tool attempt's charge: a tool operation (when it was dispatched) and its share of the batch's wall time. */
+export function settleAttemptRuns(
+  context: RunContext,
+  attempts: readonly { readonly attemptId: string; readonly dispatched: boolean }[],
+): ReadonlyMap<string, SettledWork> {
+  return context.budget.settleAttempts(attempts);
+}
+
+/** `drafts` with each settlement of `charges` carried on the draft that ends its work (else as `budget.settled`): a new array. */
+export function carrySettlements(context: RunContext, drafts: readonly YokeEventDraft[], charges: ReadonlyMap<string, SettledWork>): YokeEventDraft[] {
+  let result = [...drafts];
+  for (const { entry, attribution } of charges.values()) result = context.budget.carry(result, entry, attribution);
+  return result;
+}
+
+/** The reservations of attempts a recovery settled (`state` after it), settled with them as `budget.settled`. */
+export function settleSupersededAttempts(context: RunContext, state: RunState): YokeEventDraft[] {
+  return context.budget.settleSuperseded(state);
+}
+
+/** Every attempt still holding a reservation, charged as dispatched (`budget.settled`): the run ends with them. */
+export function settleOpenAttemptRuns(context: RunContext): YokeEventDraft[] {
+  return context.budget.settleOpenAttempts();
+}
+
+/** One leased attempt's dispatch reserved now, as `budget.reserved` drafts; an exhaustion when it does not fit. */
+export function reserveAttemptRun(context: RunContext, item: DispatchItem, turnId: string | undefined): YokeEventDraft[] | Exhaustion {
+  const reserved = context.budget.reserveAttempts([item], turnId);
+  return isExhaustion(reserved) ? reserved : reserved.map((reservation) => context.budget.reservedDraft(reservation));
+}
+
+/**
+ * Reserves, before they are dispatched, attempts leased off the response's transaction
+ * (retries, approved calls, a resume's new attempts). With `drafts` (not added to a turn yet),
+ * returns them with each reservation riding on its attempt's `action.executing`; without,
+ * returns the reservations as `budget.reserved` drafts to journal in the same commit.
+ * Attempts that do not fit together are left unreserved here: they are tried again one by
+ * one at dispatch (`reserveAttemptRun`), and the ones that still do not fit are not dispatched.
+ */
+export function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: readonly YokeEventDraft[]): YokeEventDraft[] {
+  let result: YokeEventDraft[] = drafts === undefined ? [] : drafts.slice();
+  // A shortcut: reserveAttempts of no items reserves nothing.
+  if (items.length === 0) return result;
+  const turnId = context.accumulator.peek().currentTurnId;
+  const reserved = context.budget.reserveAttempts(items, turnId);
+  if (isExhaustion(reserved)) return result;
+  for (const reservation of reserved) {
+    if (drafts === undefined) result.push(context.budget.reservedDraft(reservation));
+    else result = context.budget.carry(result, { kind: "reserved", data: reservation });
+  }
+  return result;
 }

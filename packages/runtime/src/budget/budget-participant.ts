@@ -2,7 +2,7 @@ import type { BudgetAmounts, CarriedSettlement, ModelResponse, RunState, YokeEve
 import type { DispatchItem } from "@yoke/scheduler";
 import type { RunContext } from "../run-context.js";
 import type { RequestStep, TurnParticipant } from "../turn/participant.js";
-import { isExhaustion, type Exhaustion, type SettledWork } from "./run-budget.js";
+import { isExhaustion, type DispatchedTool, type Exhaustion, type SettledWork } from "./run-budget.js";
 
 /**
  * The run's budget as a participant: each model call's worst case is reserved before it is
@@ -112,5 +112,35 @@ export function reserveAhead(context: RunContext, items: readonly DispatchItem[]
     if (drafts === undefined) result.push(context.budget.reservedDraft(reservation));
     else result = context.budget.carry(result, { kind: "reserved", data: reservation });
   }
+  return result;
+}
+
+/** The model call was answered: its settlement, carried on `model.responded`. */
+export function settleAnsweredModelCall(context: RunContext, response: ModelResponse): CarriedSettlement | undefined {
+  const settled = context.budget.settleModelCall(response);
+  return settled === undefined ? undefined : context.budget.carriedSettlement(settled);
+}
+
+/** A model call attempt failed and another follows: the failed attempt charged as discarded work, journaled with its `model.failed`. */
+export function discardFailedAttempt(context: RunContext, failure: { attempt: number; code: string }): YokeEventDraft[] {
+  return context.budget.retryModelCall(failure);
+}
+
+/** Whether a response's dispatches fit, before any of its calls is admitted: a batch runs whole or not at all. */
+export function admitDispatches(context: RunContext, tools: readonly DispatchedTool[]): Exhaustion | undefined {
+  return context.budget.admitDispatches(tools);
+}
+
+/** `drafts` with each admitted attempt's reservation carried on its `action.admitted` (a new array); an exhaustion when they do not fit. */
+export function reserveAdmitted(
+  context: RunContext,
+  drafts: readonly YokeEventDraft[],
+  items: readonly DispatchItem[],
+  turnId: string,
+): YokeEventDraft[] | Exhaustion {
+  const reserved = context.budget.reserveAttempts(items, turnId);
+  if (isExhaustion(reserved)) return reserved;
+  let result = [...drafts];
+  for (const reservation of reserved) result = context.budget.carry(result, { kind: "reserved", data: reservation });
   return result;
 }

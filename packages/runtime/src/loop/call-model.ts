@@ -19,7 +19,9 @@ import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { judgeResponseCalls } from "../tool-admission.js";
-import { admitCall, type Blockers } from "../policy-admission.js";
+import type { Blockers } from "../policy-admission.js";
+import { TURN_PARTICIPANTS } from "../turn/participants.js";
+import type { Admission, ProposedCall } from "../turn/participant.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { addNextTurn, cancelledOutcome, runCompleted } from "./next-turn.js";
@@ -143,7 +145,8 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       context.logger.info({ turnId, toolName: call.toolName, code: decision.code }, "tool call rejected");
       continue;
     }
-    const admitted = await admitCall(context, state, batch, turnId, call, { ...decision, revision: decision.revision }, blockers);
+    const proposed = { state, batch, turnId, call, accepted: { ...decision, revision: decision.revision }, blockers };
+    const admitted = await admitProposed(context, proposed);
     drafts.push(...admitted.drafts);
     if (admitted.item !== undefined) dispatchable.push([admitted.item.attemptId, admitted.item]);
   }
@@ -182,6 +185,15 @@ export async function callModel(context: RunContext, interrupt: AbortController 
     },
     "model responded",
   );
+}
+
+/** The first participant that decides a proposed call (policy admission decides every one). */
+async function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
+  for (const participant of TURN_PARTICIPANTS) {
+    const admitted = await participant.admit?.(context, proposed);
+    if (admitted !== undefined) return admitted;
+  }
+  throw new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`);
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { CompileResult } from "@yoke/context-compiler";
-import type { CarriedReservation, JsonValue, ModelResponse, Outcome, RunState, YokeEvent, YokeEventDraft } from "@yoke/protocol";
+import type { CarriedReservation, JsonValue, ModelResponse, Outcome, RunState, ToolCallPart, YokeEvent, YokeEventDraft } from "@yoke/protocol";
+import type { BatchTransaction, DispatchItem } from "@yoke/scheduler";
+import type { Blockers, CallForPolicy } from "../policy-admission.js";
 import type { RunContext } from "../run-context.js";
 
 /**
@@ -22,6 +24,29 @@ export interface ModelCall {
  * or the outcome that ends the run instead of the call (`budget_exhausted`).
  */
 export type RequestStep = { readonly reserved: CarriedReservation } | { readonly refused: Extract<Outcome, { status: "budget_exhausted" }> };
+
+/**
+ * One call of a response, accepted by its tool (known, valid arguments, within the cap), as
+ * it is proposed for admission: the live state, the response's batch, the call and what its
+ * tool says of it, and the access of the calls parked or held before it in the batch.
+ */
+export interface ProposedCall {
+  readonly state: RunState;
+  readonly batch: BatchTransaction;
+  readonly turnId: string;
+  readonly call: ToolCallPart;
+  readonly accepted: CallForPolicy;
+  readonly blockers: Blockers;
+}
+
+/**
+ * What a participant made of a proposed call: the drafts that say so (admitted, refused, or
+ * parked for approval) and, when it is admitted, the attempt to dispatch once journaled.
+ */
+export interface Admission {
+  readonly drafts: YokeEventDraft[];
+  readonly item?: DispatchItem;
+}
 
 /**
  * An answer on its way to completing the run (a response that ends its turn, past the output
@@ -79,6 +104,8 @@ export interface TurnParticipant {
   readonly folded?: (context: RunContext, event: YokeEvent) => void;
   /** Before a model call is requested, in list order until one refuses it. */
   readonly beforeRequest?: (context: RunContext, call: ModelCall) => RequestStep | undefined;
+  /** Each proposed call of a response, in list order until one admits, refuses or parks it. */
+  readonly admit?: (context: RunContext, proposed: ProposedCall) => Promise<Admission | undefined>;
   /**
    * Before an answer completes the run, in list order until one decides. A gate commits its
    * own steps (each is journaled before the work it announces runs) through `commits`.

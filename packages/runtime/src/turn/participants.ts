@@ -1,4 +1,5 @@
 import { runBudget } from "../budget/budget-participant.js";
+import { policyAdmission } from "../policy-participant.js";
 import { interruptCancel, interruptInput } from "../interrupts.js";
 import { callerCancel } from "../loop/cancel-run.js";
 import { outputLimit } from "../loop/output-limit.js";
@@ -11,7 +12,7 @@ import type { TurnParticipant } from "./participant.js";
 /**
  * The turn transaction's participants, in the order they act (docs/decisions/0022). At a
  * turn boundary each `boundary` is asked in this order until one ends the run; the notes of
- * the others go before the next turn's request in this order. An answer goes to each `gate`
+ * the others go before the next turn's request in this order. A proposed call goes to each `admit` in this order until one decides it; an answer goes to each `gate`
  * in this order until one decides. Each folded draft goes to
  * every `folded`, each stored commit to every `committed`, in this order.
  *
@@ -31,6 +32,8 @@ export const TURN_PARTICIPANTS: readonly TurnParticipant[] = [
   interruptInput,
   // What a model call reserves before it is requested.
   runBudget,
+  // What decides a response's calls.
+  policyAdmission,
   // Gates: what judges an answer before it completes the run.
   verifierGate,
   // Observers: what the live state folds, then what the journal stored, in this order.

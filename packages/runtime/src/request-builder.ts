@@ -8,13 +8,22 @@ import {
   type ContextInput,
   type EvidenceItem,
 } from "@yoke/context-compiler";
-import { YokeError, canonicalJson, type JsonValue, type ModelRequest, type ProviderAdapterV1, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import {
+  YokeError,
+  canonicalJson,
+  type CarriedReservation,
+  type JsonValue,
+  type ModelRequest,
+  type ProviderAdapterV1,
+  type RunState,
+  type YokeEventDraft,
+} from "@yoke/protocol";
 import { journaledDelta } from "./compiled-context.js";
 import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
 import type { Turn } from "./turn/turn.js";
 import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
-import { isExhaustion } from "./budget/run-budget.js";
+import { TURN_PARTICIPANTS } from "./turn/participants.js";
 import { forkedEvidence } from "./subagents/fork-source.js";
 
 type JsonRecord = Record<string, JsonValue>;
@@ -108,24 +117,22 @@ export function requestDrafts(turn: Turn, state: RunState, turnId: string, offer
   const result = compileRequest(context, state, offer);
   const { manifest } = result;
   const startsTurn = state.currentTurnId !== turnId;
-  const reserved = context.budget.reserveModelCall(
-    turnId,
-    { inputTokens: manifest.allocation.used, outputReserve: manifest.allocation.outputReserve },
-    startsTurn,
-  );
-  if (isExhaustion(reserved)) {
-    context.logger.info(
-      { turnId, budget: reserved.budget, limit: reserved.limit, reservationId: reserved.reservationId },
-      "model call does not fit the budget",
-    );
-    return [
-      {
-        type: "run.completed",
-        at: context.deps.clock.now(),
-        causationId: turnId,
-        data: { outcome: reserved, turns: startsTurn ? state.turns + 1 : state.turns },
-      },
-    ];
+  const call = { turnId, inputTokens: manifest.allocation.used, outputReserve: manifest.allocation.outputReserve, startsTurn };
+  let reserved: CarriedReservation | undefined;
+  for (const participant of TURN_PARTICIPANTS) {
+    const step = participant.beforeRequest?.(context, call);
+    if (step === undefined) continue;
+    if ("refused" in step) {
+      return [
+        {
+          type: "run.completed",
+          at: context.deps.clock.now(),
+          causationId: turnId,
+          data: { outcome: step.refused, turns: startsTurn ? state.turns + 1 : state.turns },
+        },
+      ];
+    }
+    reserved = step.reserved;
   }
   const journaled = context.compiled.artifacts;
   const artifacts: { hash: string; text: string }[] = [];
@@ -162,7 +169,7 @@ export function requestDrafts(turn: Turn, state: RunState, turnId: string, offer
         turnId,
         requestHash: manifest.requestHash,
         messageCount: result.request.messages.length,
-        ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, "model.requested", { turnId }) }),
+        ...(reserved === undefined ? {} : { reserved }),
       },
     },
   ];

@@ -1,8 +1,9 @@
 import { isRefusedResponse, type JsonValue, type ModelResponse, type RunState, type YokeEventDraft } from "@yoke/protocol";
-import { runGate } from "../verification/gate.js";
 import { landInputDrafts } from "../interrupts.js";
 import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
+import { TURN_PARTICIPANTS } from "../turn/participants.js";
+import type { GateCommits } from "../turn/participant.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
 import { commitWithNextTurn, runCompleted } from "./next-turn.js";
@@ -24,7 +25,8 @@ import { OUTPUT_SCHEMA_SOURCE, judgeAnswer, outputNote, outputRetriesUsed, type 
  * - `pause`: the turn goes on;
  * - `end_turn` (and anything else): with an `output` schema, the answer must be JSON that
  *   the schema accepts first (else it goes back to the model, `outputRetries` times, then the
- *   run ends `verification_failed`); then the verifier gate decides (`runGate`); with no
+ *   run ends `verification_failed`); then the gates decide (`gate` of each participant; the
+ *   verifier gate, `runGate`, when there is a verifier or a check); with no
  *   verifier and no check, the run ends `completed` (unverified), never `verified_success`.
  *   The accepted output is journaled in `run.completed`.
  */
@@ -71,8 +73,11 @@ export async function actOnResponse(context: RunContext): Promise<void> {
         if (!verdict.ok) return rejectAnswer(context, context.deps.output, state, turnId, verdict.reason);
         output = verdict.json;
       }
-      if (context.deps.loopControl.verifiers.length === 0) return commitTurn(context, [runCompleted(context, state, { status: "completed" }, output)]);
-      return runGate(context, state, response, turnId, output);
+      // The gates judge the answer in list order; the first that decides has committed what comes next.
+      const answer = { state, response, turnId, output };
+      const commits: GateCommits = { commit: (drafts) => commitTurn(context, drafts), next: (drafts) => commitWithNextTurn(context, drafts) };
+      for (const participant of TURN_PARTICIPANTS) if ((await participant.gate?.(context, answer, commits)) === "decided") return;
+      return commitTurn(context, [runCompleted(context, state, { status: "completed" }, output)]);
     }
   }
 }

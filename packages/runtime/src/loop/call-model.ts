@@ -11,6 +11,7 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { isExhaustion, type Exhaustion } from "../budget/run-budget.js";
+import { admitDispatches, discardFailedAttempt, reserveAdmitted, settleAnsweredModelCall } from "../budget/budget-participant.js";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
@@ -18,7 +19,9 @@ import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { judgeResponseCalls } from "../tool-admission.js";
-import { admitCall, type Blockers } from "../policy-admission.js";
+import type { Blockers } from "../policy-admission.js";
+import { TURN_PARTICIPANTS } from "../turn/participants.js";
+import type { Admission, ProposedCall } from "../turn/participant.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { addNextTurn, cancelledOutcome, runCompleted } from "./next-turn.js";
@@ -74,7 +77,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       onFailure: async (failure) => {
         attempt = 0;
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.
-        if (failure.retrying) await commitTurn(context, [modelFailed(context, turnId, failure), ...context.budget.retryModelCall(failure)]);
+        if (failure.retrying) await commitTurn(context, [modelFailed(context, turnId, failure), ...discardFailedAttempt(context, failure)]);
         else last = failure;
       },
     });
@@ -90,7 +93,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   if (signal.aborted) return endCancelled(context, interrupt.signal, { attempt, dropped: response });
   const latencyMs = Math.max(0, clock.now() - startedAt);
   // The call's settlement rides on its response: no event of its own.
-  const settled = context.budget.settleModelCall(response);
+  const settled = settleAnsweredModelCall(context, response);
   // The argument text is journaled once: each call's parse is given back by the fold.
   const journaled = journaledResponse(response);
   let drafts: YokeEventDraft[] = [
@@ -102,7 +105,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
         turnId,
         response: journaled ?? response,
         latencyMs,
-        ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }),
+        ...(settled === undefined ? {} : { settled }),
         ...(journaled === undefined ? {} : { argumentsFromRaw: true }),
       },
     },
@@ -115,7 +118,8 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   // Compatibility events found while judging share the transaction of the verdicts they led to.
   drafts.push(...preface);
   // A batch is admitted whole or not at all: when its dispatches do not fit, no call runs and the run ends here.
-  const exhaustion = context.budget.admitDispatches(
+  const exhaustion = admitDispatches(
+    context,
     decisions.flatMap((decision) => (decision.kind === "start" ? [{ name: decision.tool.name, timeoutMs: decision.tool.timeoutMs }] : [])),
   );
   if (exhaustion !== undefined) return endExhausted(context, state, turnId, calls, drafts, exhaustion);
@@ -141,19 +145,22 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       context.logger.info({ turnId, toolName: call.toolName, code: decision.code }, "tool call rejected");
       continue;
     }
-    const admitted = await admitCall(context, state, batch, turnId, call, { ...decision, revision: decision.revision }, blockers);
+    const proposed = { state, batch, turnId, call, accepted: { ...decision, revision: decision.revision }, blockers };
+    const admitted = await admitProposed(context, proposed);
     drafts.push(...admitted.drafts);
     if (admitted.item !== undefined) dispatchable.push([admitted.item.attemptId, admitted.item]);
   }
   // Held before the dispatch, on each call's `action.admitted` (a spawn's as `budget.reserved`): in the same transaction.
-  const reserved = context.budget.reserveAttempts(
+  const reserved = reserveAdmitted(
+    context,
+    drafts,
     dispatchable.map(([, item]) => item),
     turnId,
   );
   // What fitted above may not fit now: the clock moved while the policy decided, and the wall time left is too short for
   // the dispatches' share. Then no call of the batch runs, as above: the verdicts since are dropped, never journaled.
   if (isExhaustion(reserved)) return endExhausted(context, state, turnId, calls, drafts.slice(0, judged), reserved);
-  for (const reservation of reserved) drafts = context.budget.carry(drafts, { kind: "reserved", data: reservation });
+  drafts = reserved;
   // Nothing left to run or wait for (every call rejected or denied): the next turn shares this transaction. A call held
   // here (`action.proposed`) is held behind a call of this batch parked for approval, whose `action.approval_requested`
   // is in `drafts` too: the test says what waits.
@@ -178,6 +185,15 @@ export async function callModel(context: RunContext, interrupt: AbortController 
     },
     "model responded",
   );
+}
+
+/** The first participant that decides a proposed call (policy admission decides every one). */
+async function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
+  for (const participant of TURN_PARTICIPANTS) {
+    const admitted = await participant.admit?.(context, proposed);
+    if (admitted !== undefined) return admitted;
+  }
+  throw new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`);
 }
 
 /**

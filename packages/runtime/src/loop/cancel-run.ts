@@ -1,5 +1,6 @@
 import type { ModelResponse, Outcome, RunState, YokeEventDraft } from "@yoke/protocol";
 import type { InterruptRequest } from "../loop-control.js";
+import { settleCutModelCall, settleCutVerifierRun } from "../budget/budget-participant.js";
 import { landed } from "../interrupts.js";
 import type { RunContext } from "../run-context.js";
 import type { TurnParticipant } from "../turn/participant.js";
@@ -46,25 +47,12 @@ export function cancelDrafts(context: RunContext, state: RunState, cancellation:
   }
   // The phase test is a guard, not a case: a model call's reservation is open only in phase awaiting_response,
   // and settling none journals nothing.
-  if (state.phase === "awaiting_response" && turnId !== null) drafts.push(...settleOpenModelCall(context, turnId, aborted?.dropped));
+  if (state.phase === "awaiting_response" && turnId !== null) drafts.push(...settleCutModelCall(context, turnId, aborted?.dropped));
   // A verifier a crash cut short, its reservation still open: it ran, so its time is charged, not abandoned.
-  const verifier = context.budget.settleOpenVerifier();
-  if (verifier !== undefined) drafts.push(verifier);
+  drafts.push(...settleCutVerifierRun(context));
   if ("interrupt" in cancellation) drafts.push(landed(context, cancellation.interrupt, turnId));
   drafts.push(runCompleted(context, state, outcome));
   return drafts;
-}
-
-/**
- * Settles the model call's reservation a cancellation leaves open, as `budget.settled`: to
- * the answer's usage when one came (and was dropped), else to everything it held (a cut call
- * reports no usage, and unknown is never charged as zero), and the wall time it took.
- * Nothing for a run without a budget, or when no model call holds a reservation.
- */
-function settleOpenModelCall(context: RunContext, turnId: string, dropped: ModelResponse | undefined): YokeEventDraft[] {
-  const settled = dropped === undefined ? context.budget.settleCutModelCall() : context.budget.settleModelCall(dropped);
-  if (settled === undefined) return [];
-  return [context.budget.settledDraft(settled, { kind: "model_call", runId: context.scope.runId, turnId })];
 }
 
 /** The caller's signal, aborted: the run ends `cancelled` at the turn boundary, before anything else is asked. */

@@ -11,6 +11,14 @@ import { alsoEscalated, escalate, type Escalation } from "./escalation.js";
 import { recoverCalls } from "./recover-calls.js";
 import { pollInterrupts } from "../interrupts.js";
 import { isExhaustion } from "../budget/run-budget.js";
+import {
+  carrySettlements,
+  reserveAhead,
+  reserveAttemptRun,
+  settleAttemptRuns,
+  settleOpenAttemptRuns,
+  settleSupersededAttempts,
+} from "../budget/budget-participant.js";
 import { contextInputOf } from "../request-builder.js";
 
 /**
@@ -48,7 +56,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       const turn = Turn.open(context);
       let after = turn.add(recovered.drafts);
       // Reservations of the attempts the recovery settled are settled with them.
-      const stale = context.budget.settleSuperseded(after);
+      const stale = settleSupersededAttempts(context, after);
       // Adding no drafts changes nothing: the test (as `true` or `>=`) is equivalent, it only skips the call.
       if (stale.length > 0) after = turn.add(stale);
       // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
@@ -83,7 +91,8 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;
     // Each attempt's charge: a tool operation and its share of the batch's wall time, settled on its outcome.
-    const charges = context.budget.settleAttempts(
+    const charges = settleAttemptRuns(
+      context,
       dispatched.flatMap((item, position) => {
         const outcome = outcomes[position]!;
         return outcome.kind === "deferred" ? [] : [{ attemptId: item.attemptId, dispatched: outcome.kind !== "failed" || outcome.dispatched }];
@@ -116,8 +125,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
     // A reservation made at dispatch comes before the outcome its settlement rides on.
-    let drafts: YokeEventDraft[] = [...reservations, ...(await boundResults(context, batch.drain()))];
-    for (const { entry, attribution } of charges.values()) drafts = context.budget.carry(drafts, entry, attribution);
+    let drafts = carrySettlements(context, [...reservations, ...(await boundResults(context, batch.drain()))], charges);
     // Retries reserve now, on their `action.executing`: durable before their dispatch in the next round.
     if (!escalation) drafts = reserveAhead(context, retries, drafts);
     if (escalation) {
@@ -192,16 +200,18 @@ async function escalateBatch(
   const at = context.deps.clock.now();
   const why = "the run escalated before this attempt was dispatched; it did not run";
   const outcome: AttemptOutcome = { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };
-  const released = context.budget.settleAttempts(leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })));
+  const released = settleAttemptRuns(
+    context,
+    leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })),
+  );
   for (const item of leased) {
     await batch.settle(item, outcome);
     // The run ends here; the entry goes with the attempt.
     context.dispatchable.delete(item.attemptId);
   }
-  let all = [...drafts, ...batch.drain()];
-  for (const { entry, attribution } of released.values()) all = context.budget.carry(all, entry, attribution);
+  const all = carrySettlements(context, [...drafts, ...batch.drain()], released);
   // Whatever else still holds a reservation was dispatched and is left as the escalation says: charged.
-  all.push(...context.budget.settleOpenAttempts());
+  all.push(...settleOpenAttemptRuns(context));
   return escalate(context, all, escalation);
 }
 
@@ -218,9 +228,9 @@ async function reserveLeased(
   const drafts: YokeEventDraft[] = [];
   const turnId = context.accumulator.peek().currentTurnId;
   for (const item of items) {
-    const reserved = context.budget.reserveAttempts([item], turnId);
+    const reserved = reserveAttemptRun(context, item, turnId);
     if (!isExhaustion(reserved)) {
-      for (const reservation of reserved) drafts.push(context.budget.reservedDraft(reservation));
+      drafts.push(...reserved);
       admitted.push(item);
       continue;
     }
@@ -231,28 +241,6 @@ async function reserveLeased(
     context.dispatchable.delete(item.attemptId);
   }
   return { admitted, drafts };
-}
-
-/**
- * Reserves, before they are dispatched, attempts leased off the response's transaction
- * (retries, approved calls, a resume's new attempts). With `drafts` (not added to a turn yet),
- * returns them with each reservation riding on its attempt's `action.executing`; without,
- * returns the reservations as `budget.reserved` drafts to journal in the same commit.
- * Attempts that do not fit together are left unreserved here: `reserveLeased` tries each
- * again at dispatch and fails the ones that still do not fit, not dispatched.
- */
-function reserveAhead(context: RunContext, items: readonly DispatchItem[], drafts?: readonly YokeEventDraft[]): YokeEventDraft[] {
-  let result: YokeEventDraft[] = drafts === undefined ? [] : drafts.slice();
-  // A shortcut: reserveAttempts of no items reserves nothing.
-  if (items.length === 0) return result;
-  const turnId = context.accumulator.peek().currentTurnId;
-  const reserved = context.budget.reserveAttempts(items, turnId);
-  if (isExhaustion(reserved)) return result;
-  for (const reservation of reserved) {
-    if (drafts === undefined) result.push(context.budget.reservedDraft(reservation));
-    else result = context.budget.carry(result, { kind: "reserved", data: reservation });
-  }
-  return result;
 }
 
 /** What tools are cancelled by: the run's signal, and the loss of the run's lease. */

@@ -11,14 +11,24 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
-import { commitWithNextTurn, runCompleted } from "../loop/next-turn.js";
-import { commitTurn } from "../turn/turn.js";
+import { runCompleted } from "../loop/run-completed.js";
+import type { Answer, GateCommits, TurnParticipant } from "../turn/participant.js";
 import { finalText } from "../result-text.js";
 import { COMPLETION_CHECK_VERIFIER_ID } from "./check-verifier.js";
-import { isExhaustion } from "../budget/run-budget.js";
+import { reserveVerifierRun, settleCutVerifierRun, settleVerifierRun } from "../budget/budget-participant.js";
 
 /** The journaled source of a failed verifier's observation sent back to the model. */
 export const VERIFIER_SOURCE = "verifier";
+
+/** The verifier gate as a participant: it judges every answer when the harness has a verifier or a check. */
+export const verifierGate: TurnParticipant = {
+  name: "verifier gate",
+  gate: async (context, answer, commits) => {
+    if (context.deps.loopControl.verifiers.length === 0) return undefined;
+    await runGate(context, answer, commits);
+    return "decided";
+  },
+};
 
 /**
  * The completion gate: never trust "done" unverified. Each verifier of the harness runs in
@@ -34,7 +44,7 @@ export const VERIFIER_SOURCE = "verifier";
  * - else → `verification_failed` with the verdict's reason.
  * `completion.checked` still summarizes the gate, next to the last `verifier.finished`.
  */
-export async function runGate(context: RunContext, state: RunState, response: ModelResponse, turnId: string, output: JsonValue | undefined): Promise<void> {
+export async function runGate(context: RunContext, { state, response, turnId, output }: Answer, commits: GateCommits): Promise<void> {
   const { verifiers } = context.deps.loopControl;
   const attempt = context.facts.failedGateTurns.size - (context.facts.failedGateTurns.has(turnId) ? 1 : 0) + 1;
   for (const [index, verifier] of verifiers.entries()) {
@@ -42,21 +52,22 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
     let verdict = gate?.finished.get(verifier.id);
     if (verdict === undefined) {
       // Budget: a run a crash cut short is settled (it ran: its time is charged) before anything else.
-      const cutShort = context.budget.settleOpenVerifier();
+      const cutShort = settleCutVerifierRun(context);
       if (gate?.started.has(verifier.id) === true && !gate.started.get(verifier.id)!.replaySafe) {
         const reason = `verifier ${verifier.id} was cut short (the process stopped while it ran) and is not safe to run again; a person must decide whether the answer holds`;
         context.logger.warn({ turnId, verifierId: verifier.id }, "verifier cut short, not replay-safe: escalating");
-        return commitTurn(context, [...(cutShort === undefined ? [] : [cutShort]), waiting(context, turnId, reason)]);
+        return commits.commit([...cutShort, waiting(context, turnId, reason)]);
       }
       const verifierRunId = newId(context.deps.ids, "verification");
       // Budget: the verifier's declared worst case is held before it starts, on `verifier.started`; no room ends the run.
-      const reserved = context.budget.reserveVerifier(turnId, verifierRunId, verifier.reserve);
-      if (isExhaustion(reserved)) {
-        context.logger.info({ turnId, verifierId: verifier.id, budget: reserved.budget, limit: reserved.limit }, "verifier run does not fit the budget");
-        return commitTurn(context, [...(cutShort === undefined ? [] : [cutShort]), runCompleted(context, state, reserved)]);
+      const reserved = reserveVerifierRun(context, turnId, verifierRunId, verifier.reserve);
+      if (reserved !== undefined && "refused" in reserved) {
+        const { budget, limit } = reserved.refused;
+        context.logger.info({ turnId, verifierId: verifier.id, budget, limit }, "verifier run does not fit the budget");
+        return commits.commit([...cutShort, runCompleted(context, state, reserved.refused)]);
       }
-      await commitTurn(context, [
-        ...(cutShort === undefined ? [] : [cutShort]),
+      await commits.commit([
+        ...cutShort,
         {
           type: "verifier.started",
           at: context.deps.clock.now(),
@@ -67,7 +78,7 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
             verifierId: verifier.id,
             attempt,
             replaySafe: verifier.replaySafe,
-            ...(reserved === undefined ? {} : { reserved: context.budget.carriedReservation(reserved, "verifier.started", { turnId, verifierRunId }) }),
+            ...(reserved === undefined ? {} : { reserved: reserved.reserved }),
           },
         },
       ]);
@@ -75,23 +86,23 @@ export async function runGate(context: RunContext, state: RunState, response: Mo
       const events = await collect(context);
       verdict = await verify(context, verifier, response, output, events);
       // Budget: charged its wall time (the injected clock's), on `verifier.finished`.
-      const settled = context.budget.settleVerifier();
+      const settled = settleVerifierRun(context);
       const finished: YokeEventDraft = {
         type: "verifier.finished",
         at: context.deps.clock.now(),
         causationId: turnId,
-        data: { turnId, verifierRunId, verdict, ...(settled === undefined ? {} : { settled: context.budget.carriedSettlement(settled) }) },
+        data: { turnId, verifierRunId, verdict, ...(settled === undefined ? {} : { settled }) },
       };
       const last = index === verifiers.length - 1;
       if (verdict.passed && !last) {
-        await commitTurn(context, [finished]);
+        await commits.commit([finished]);
         continue;
       }
-      if (verdict.passed) return commitTurn(context, [finished, ...passed(context, state, turnId, verdict, output)]);
-      return failed(context, state, turnId, verdict, [finished]);
+      if (verdict.passed) return commits.commit([finished, ...passed(context, state, turnId, verdict, output)]);
+      return failed(context, commits, state, turnId, verdict, [finished]);
     }
-    if (!verdict.passed) return failed(context, state, turnId, verdict, []);
-    if (index === verifiers.length - 1) return commitTurn(context, passed(context, state, turnId, verdict, output));
+    if (!verdict.passed) return failed(context, commits, state, turnId, verdict, []);
+    if (index === verifiers.length - 1) return commits.commit(passed(context, state, turnId, verdict, output));
   }
 }
 
@@ -104,12 +115,19 @@ function passed(context: RunContext, state: RunState, turnId: string, verdict: V
   ];
 }
 
-async function failed(context: RunContext, state: RunState, turnId: string, verdict: VerifierVerdict, before: YokeEventDraft[]): Promise<void> {
+async function failed(
+  context: RunContext,
+  commits: GateCommits,
+  state: RunState,
+  turnId: string,
+  verdict: VerifierVerdict,
+  before: YokeEventDraft[],
+): Promise<void> {
   const reason = verdict.reason ?? `verifier ${verdict.verifierId} did not pass`;
   const checked: YokeEventDraft = { type: "completion.checked", at: context.deps.clock.now(), causationId: turnId, data: { turnId, passed: false, reason } };
   const retriesUsed = context.facts.failedGateTurns.size - (context.facts.failedGateTurns.has(turnId) ? 1 : 0);
   context.logger.info({ turnId, verifierId: verdict.verifierId, retriesUsed, escalate: verdict.escalate === true }, "verifier gate failed");
-  if (verdict.escalate === true) return commitTurn(context, [...before, checked, waiting(context, turnId, `verifier ${verdict.verifierId}: ${reason}`)]);
+  if (verdict.escalate === true) return commits.commit([...before, checked, waiting(context, turnId, `verifier ${verdict.verifierId}: ${reason}`)]);
   if (verdict.retry !== false && retriesUsed < context.deps.loopControl.verifierRetries && state.turns < state.maxTurns) {
     const isCheck = verdict.verifierId === COMPLETION_CHECK_VERIFIER_ID && verdict.kind === "check";
     const feedback: YokeEventDraft = {
@@ -120,9 +138,9 @@ async function failed(context: RunContext, state: RunState, turnId: string, verd
         ? { source: "completion-check", content: [{ type: "text", text: reason }] }
         : { source: VERIFIER_SOURCE, content: [{ type: "text", text: observation(verdict, reason) }] },
     };
-    return commitWithNextTurn(context, [...before, checked, feedback]);
+    return commits.next([...before, checked, feedback]);
   }
-  return commitTurn(context, [...before, checked, runCompleted(context, state, { status: "verification_failed", reason })]);
+  return commits.commit([...before, checked, runCompleted(context, state, { status: "verification_failed", reason })]);
 }
 
 /**

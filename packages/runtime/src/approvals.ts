@@ -10,9 +10,10 @@ import {
   type AnyToolDeclaration,
   type YokeEventDraft,
 } from "@yoke/protocol";
-import type { BatchTransaction, DispatchItem } from "@yoke/scheduler";
+import type { BatchTransaction } from "@yoke/scheduler";
 import { accessOfCall, factsOf, revisionOf, type Blockers } from "./policy-admission.js";
 import type { RunContext } from "./run-context.js";
+import type { Admission, TurnParticipant } from "./turn/participant.js";
 import { validateCall } from "./validate-calls.js";
 
 type Declaration = AnyToolDeclaration;
@@ -22,13 +23,6 @@ export const APPROVED_RULE = "approval";
 
 /** The tool revision a binding names when the registry no longer offers the pinned tool at all. */
 const GONE = "gone";
-
-/** What became of a parked action in one pass: drafts to journal, an attempt to dispatch, or still waiting. */
-export interface ParkedOutcome {
-  readonly drafts: YokeEventDraft[];
-  readonly item?: DispatchItem;
-  readonly waiting: boolean;
-}
 
 /** What a person's decision journals, and the error the caller gets once it is journaled (if any). */
 export interface ApprovalDecision {
@@ -75,8 +69,19 @@ export function approvalOf(state: RunState, actionId: string): ApprovalRecord | 
 }
 
 /**
+ * Approvals as a participant: a call parked for a person (`awaiting_approval`) is proposed
+ * again each time its batch goes on, and this decides it (`settleParked`); a new call is
+ * policy admission's to decide.
+ */
+export const approvals: TurnParticipant = {
+  name: "approvals",
+  admit: async (context, proposed) =>
+    proposed.parked === undefined ? undefined : settleParked(context, proposed.state, proposed.batch, proposed.parked, proposed.call, proposed.blockers),
+};
+
+/**
  * Brings a parked action (`awaiting_approval`) as far as it can go now, immediately before
- * dispatch:
+ * dispatch (no drafts and no attempt: it still waits):
  * - requested, not decided: waits (a blocker for later conflicting calls) until its request
  *   expires (`binding.expiresAt`), then `approval.voided` APPROVAL_EXPIRED and `action.failed`;
  * - denied: `action.failed` APPROVAL_DENIED, not dispatched;
@@ -88,14 +93,14 @@ export function approvalOf(state: RunState, actionId: string): ApprovalRecord | 
  *   `action.failed` (APPROVAL_INVALID naming the changed fields, or APPROVAL_EXPIRED).
  * A cancelled run fails a parked action (CANCELLED) instead of waiting.
  */
-export async function settleParked(
+async function settleParked(
   context: RunContext,
   state: RunState,
   batch: BatchTransaction,
   record: ActionRecord,
   call: ToolCallPart,
   blockers: Blockers,
-): Promise<ParkedOutcome> {
+): Promise<Admission> {
   const engine = context.deps.policy;
   if (engine === undefined) {
     throw new YokeError("CONFIG_INVALID", `action ${record.actionId} of this run waits for an approval; resume it with a harness that has a policy`, {
@@ -105,10 +110,10 @@ export async function settleParked(
   const now = context.deps.clock.now();
   const approval = approvalOf(state, record.actionId);
   const at = now;
-  const refuse = (code: Parameters<BatchTransaction["refuse"]>[1], message: string, before: YokeEventDraft[] = []): ParkedOutcome => {
+  const refuse = (code: Parameters<BatchTransaction["refuse"]>[1], message: string, before: YokeEventDraft[] = []): Admission => {
     batch.refuse(record.actionId, code, message);
     context.logger.info({ actionId: record.actionId, toolName: record.toolName, code }, "parked action not dispatched");
-    return { drafts: [...before, ...batch.drain()], waiting: false };
+    return { drafts: [...before, ...batch.drain()] };
   };
   if (context.signal?.aborted) return refuse("CANCELLED", "the run was cancelled while this call waited for approval; it did not run");
   if (approval === undefined) throw new YokeError("INTERNAL", `action ${record.actionId} is awaiting approval but no approval names it`);
@@ -125,7 +130,7 @@ export async function settleParked(
         const resolved = await resolveNow(context, state, record.toolName);
         const parsed = resolved.tool === undefined ? undefined : await validateCall(call, resolved.tool, resolved.digest);
         blockers.push(parsed?.kind === "start" ? accessOfCall(parsed.tool, parsed.value) : { reads: [], writes: ["*"] });
-        return { drafts: [], waiting: true };
+        return { drafts: [] };
       }
       const reason = `nobody decided on approval ${approvalId} before it expired at ${approval.binding.expiresAt}`;
       return refuse("APPROVAL_EXPIRED", `${reason}; the call to ${record.toolName} was not run`, [voided("APPROVAL_EXPIRED", ["expiresAt"], reason)]);
@@ -166,7 +171,7 @@ export async function settleParked(
       if (check.ok && parsed?.kind === "start") {
         const item = batch.authorizeApproved(record.actionId, approvalId, { rule: APPROVED_RULE }, parsed.tool, parsed.value);
         context.logger.info({ actionId: record.actionId, toolName: record.toolName, approvalId }, "approved action authorized");
-        return { drafts: batch.drain(), item, waiting: false };
+        return { drafts: batch.drain(), item };
       }
       const code = check.ok ? "APPROVAL_INVALID" : check.code;
       const fields = check.ok ? ["toolRevision"] : check.fields;

@@ -1,8 +1,8 @@
-import type { BudgetAmounts, CarriedSettlement, ModelResponse, RunState, YokeEventDraft } from "@yoke/protocol";
+import type { BudgetAmounts, CarriedSettlement, ModelResponse, YokeEventDraft } from "@yoke/protocol";
 import type { DispatchItem } from "@yoke/scheduler";
 import type { RunContext } from "../run-context.js";
-import type { RequestStep, TurnParticipant } from "../turn/participant.js";
-import { isExhaustion, type DispatchedTool, type Exhaustion, type SettledWork } from "./run-budget.js";
+import type { EndedWork, RequestStep, Settlement, TurnParticipant } from "../turn/participant.js";
+import { isExhaustion, type DispatchedTool, type Exhaustion } from "./run-budget.js";
 
 /**
  * The run's budget as a participant: each model call's worst case is reserved before it is
@@ -24,7 +24,53 @@ export const runBudget: TurnParticipant = {
     }
     return { reserved: context.budget.carriedReservation(reserved, "model.requested", { turnId }) };
   },
+  settle: (context, ended) => settleEnded(context, ended),
 };
+
+/** Drafts that ride after the ones they settle, as events of their own (`budget.settled`, a discarded attempt's pair). */
+const after = (settled: readonly YokeEventDraft[]): Settlement | undefined =>
+  settled.length === 0 ? undefined : { carry: (drafts) => [...drafts, ...settled] };
+
+/**
+ * The budget's settlement of work that ended: each ended tool attempt charged a tool operation
+ * (when it was dispatched) and its share of the batch's wall time, on the draft that ends it;
+ * attempts a recovery superseded, or still open as the run ends, charged as dispatched; a
+ * failed model call attempt charged as discarded work; a model call a cancellation cut short
+ * settled to the answer's usage when one came (and was dropped), else to everything it held (a
+ * cut call reports no usage, and unknown is never charged as zero); a verifier run a crash cut
+ * short charged its time (it ran). Nothing for a run without a budget.
+ */
+function settleEnded(context: RunContext, ended: EndedWork): Settlement | undefined {
+  const { budget } = context;
+  switch (ended.kind) {
+    case "tool_attempts": {
+      const charges = budget.settleAttempts(ended.attempts);
+      if (charges.size === 0) return undefined;
+      return {
+        carry: (drafts) => {
+          let result = [...drafts];
+          for (const { entry, attribution } of charges.values()) result = budget.carry(result, entry, attribution);
+          return result;
+        },
+      };
+    }
+    case "superseded_attempts":
+      return after(budget.settleSuperseded(ended.state));
+    case "open_attempts":
+      return after(budget.settleOpenAttempts());
+    case "failed_model_attempt":
+      return after(budget.retryModelCall(ended.failure));
+    case "cut_model_call": {
+      const settled = ended.dropped === undefined ? budget.settleCutModelCall() : budget.settleModelCall(ended.dropped);
+      if (settled === undefined) return undefined;
+      return after([budget.settledDraft(settled, { kind: "model_call", runId: context.scope.runId, turnId: ended.turnId })]);
+    }
+    case "cut_verifier_run": {
+      const settled = budget.settleOpenVerifier();
+      return settled === undefined ? undefined : after([settled]);
+    }
+  }
+}
 
 /**
  * A verifier run's worst case (`declared`, and the wall time it may take), held before it
@@ -42,49 +88,6 @@ export function reserveVerifierRun(context: RunContext, turnId: string, verifier
 export function settleVerifierRun(context: RunContext): CarriedSettlement | undefined {
   const settled = context.budget.settleVerifier();
   return settled === undefined ? undefined : context.budget.carriedSettlement(settled);
-}
-
-/** A verifier run a crash cut short, its reservation still open: it ran, so its time is charged (`budget.settled`), not abandoned. */
-export function settleCutVerifierRun(context: RunContext): YokeEventDraft[] {
-  const settled = context.budget.settleOpenVerifier();
-  return settled === undefined ? [] : [settled];
-}
-
-/**
- * Settles the model call's reservation a cancellation leaves open, as `budget.settled`: to
- * the answer's usage when one came (and was dropped), else to everything it held (a cut call
- * reports no usage, and unknown is never charged as zero), and the wall time it took.
- * Nothing for a run without a budget, or when no model call holds a reservation.
- */
-export function settleCutModelCall(context: RunContext, turnId: string, dropped: ModelResponse | undefined): YokeEventDraft[] {
-  const settled = dropped === undefined ? context.budget.settleCutModelCall() : context.budget.settleModelCall(dropped);
-  if (settled === undefined) return [];
-  return [context.budget.settledDraft(settled, { kind: "model_call", runId: context.scope.runId, turnId })];
-}
-
-/** Each ended tool attempt's charge: a tool operation (when it was dispatched) and its share of the batch's wall time. */
-export function settleAttemptRuns(
-  context: RunContext,
-  attempts: readonly { readonly attemptId: string; readonly dispatched: boolean }[],
-): ReadonlyMap<string, SettledWork> {
-  return context.budget.settleAttempts(attempts);
-}
-
-/** `drafts` with each settlement of `charges` carried on the draft that ends its work (else as `budget.settled`): a new array. */
-export function carrySettlements(context: RunContext, drafts: readonly YokeEventDraft[], charges: ReadonlyMap<string, SettledWork>): YokeEventDraft[] {
-  let result = [...drafts];
-  for (const { entry, attribution } of charges.values()) result = context.budget.carry(result, entry, attribution);
-  return result;
-}
-
-/** The reservations of attempts a recovery settled (`state` after it), settled with them as `budget.settled`. */
-export function settleSupersededAttempts(context: RunContext, state: RunState): YokeEventDraft[] {
-  return context.budget.settleSuperseded(state);
-}
-
-/** Every attempt still holding a reservation, charged as dispatched (`budget.settled`): the run ends with them. */
-export function settleOpenAttemptRuns(context: RunContext): YokeEventDraft[] {
-  return context.budget.settleOpenAttempts();
 }
 
 /** One leased attempt's dispatch reserved now, as `budget.reserved` drafts; an exhaustion when it does not fit. */
@@ -119,11 +122,6 @@ export function reserveAhead(context: RunContext, items: readonly DispatchItem[]
 export function settleAnsweredModelCall(context: RunContext, response: ModelResponse): CarriedSettlement | undefined {
   const settled = context.budget.settleModelCall(response);
   return settled === undefined ? undefined : context.budget.carriedSettlement(settled);
-}
-
-/** A model call attempt failed and another follows: the failed attempt charged as discarded work, journaled with its `model.failed`. */
-export function discardFailedAttempt(context: RunContext, failure: { attempt: number; code: string }): YokeEventDraft[] {
-  return context.budget.retryModelCall(failure);
 }
 
 /** Whether a response's dispatches fit, before any of its calls is admitted: a batch runs whole or not at all. */

@@ -4,6 +4,7 @@ import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
 import { TURN_PARTICIPANTS } from "../turn/participants.js";
 import type { GateCommits } from "../turn/participant.js";
+import { settleWork } from "../turn/settle.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { requestDrafts } from "../request-builder.js";
 import { commitWithNextTurn, runCompleted } from "./next-turn.js";
@@ -75,7 +76,11 @@ export async function actOnResponse(context: RunContext): Promise<void> {
       }
       // The gates judge the answer in list order; the first that decides has committed what comes next.
       const answer = { state, response, turnId, output };
-      const commits: GateCommits = { commit: (drafts) => commitTurn(context, drafts), next: (drafts) => commitWithNextTurn(context, drafts) };
+      const commits: GateCommits = {
+        commit: (drafts) => commitTurn(context, drafts),
+        next: (drafts) => commitWithNextTurn(context, drafts),
+        settle: (ended) => settleWork(context, ended),
+      };
       for (const participant of TURN_PARTICIPANTS) if ((await participant.gate?.(context, answer, commits)) === "decided") return;
       return commitTurn(context, [runCompleted(context, state, { status: "completed" }, output)]);
     }

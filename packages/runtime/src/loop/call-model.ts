@@ -11,7 +11,8 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { isExhaustion, type Exhaustion } from "../budget/run-budget.js";
-import { admitDispatches, discardFailedAttempt, reserveAdmitted, settleAnsweredModelCall } from "../budget/budget-participant.js";
+import { admitDispatches, reserveAdmitted, settleAnsweredModelCall } from "../budget/budget-participant.js";
+import { settleWork } from "../turn/settle.js";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
@@ -20,13 +21,12 @@ import { Turn, commitTurn } from "../turn/turn.js";
 import { errorEnvelope } from "../tool-executor.js";
 import { judgeResponseCalls } from "../tool-admission.js";
 import type { Blockers } from "../policy-admission.js";
-import { TURN_PARTICIPANTS } from "../turn/participants.js";
-import type { Admission, ProposedCall } from "../turn/participant.js";
+import { admitProposed } from "../turn/admit.js";
 import { currentTurn } from "./current-turn.js";
 import { commitModelFailure, runFailedDraft } from "./run-failure.js";
 import { addNextTurn, cancelledOutcome, runCompleted } from "./next-turn.js";
 import { cancelOf, watchInbox } from "../interrupts.js";
-import { cancelDrafts, type AbortedCall } from "./cancel-run.js";
+import { cancelDrafts, type AbortedCall } from "./cancel-drafts.js";
 import { excessCallsDraft } from "./excess-calls.js";
 import { boundToolInputs, journaledResponse } from "../bound-input.js";
 
@@ -77,8 +77,13 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       onFailure: async (failure) => {
         attempt = 0;
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.
-        if (failure.retrying) await commitTurn(context, [modelFailed(context, turnId, failure), ...discardFailedAttempt(context, failure)]);
-        else last = failure;
+        if (!failure.retrying) {
+          last = failure;
+          return;
+        }
+        // The failure first, then its settlement: each reads the clock in that order.
+        const failed = modelFailed(context, turnId, failure);
+        await commitTurn(context, settleWork(context, { kind: "failed_model_attempt", failure }).carry([failed]));
       },
     });
   } catch (error) {
@@ -185,15 +190,6 @@ export async function callModel(context: RunContext, interrupt: AbortController 
     },
     "model responded",
   );
-}
-
-/** The first participant that decides a proposed call (policy admission decides every one). */
-async function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
-  for (const participant of TURN_PARTICIPANTS) {
-    const admitted = await participant.admit?.(context, proposed);
-    if (admitted !== undefined) return admitted;
-  }
-  throw new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`);
 }
 
 /**

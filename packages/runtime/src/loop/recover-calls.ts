@@ -8,8 +8,8 @@ import { errorEnvelope } from "../tool-executor.js";
 import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
 import { excessCallsDraft } from "./excess-calls.js";
-import { accessOfCall, admitCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
-import { settleParked } from "../approvals.js";
+import { accessOfCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
+import { admitProposed } from "../turn/admit.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { alsoEscalated, type Escalation } from "./escalation.js";
 
@@ -47,7 +47,7 @@ export async function recoverCalls(context: RunContext, state: RunState, batch: 
     if (call.started !== undefined && context.dispatchable.has(call.started.attemptId)) continue;
     const record = state.actions.find((action) => action.actionId === call.actionId);
     if (record?.status.state === "awaiting_approval") {
-      const parked = await settleParked(context, state, batch, record, calls[call.index]!, blockers);
+      const parked = await admitProposed(context, { state, batch, turnId, call: calls[call.index]!, blockers, parked: record });
       drafts.push(...parked.drafts);
       if (parked.item !== undefined) items.push(parked.item);
       continue;
@@ -86,7 +86,14 @@ export async function recoverCalls(context: RunContext, state: RunState, batch: 
     if (record === undefined) {
       // A cancelled run admits nothing new: the call is answered, with no action that would never run.
       if (decision.kind === "start" && !context.signal?.aborted) {
-        const admitted = await admitCall(context, state, batch, turnId, calls[call.index]!, { ...decision, revision: decision.revision }, blockers);
+        const admitted = await admitProposed(context, {
+          state,
+          batch,
+          turnId,
+          call: calls[call.index]!,
+          accepted: { ...decision, revision: decision.revision },
+          blockers,
+        });
         drafts.push(...admitted.drafts);
         if (admitted.item !== undefined) items.push(admitted.item);
         continue;

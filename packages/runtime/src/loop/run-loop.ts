@@ -5,7 +5,7 @@ import { Turn, commitTurn } from "../turn/turn.js";
 import { actOnResponse } from "./act-on-response.js";
 import { callModel } from "./call-model.js";
 import { addNextTurn, cancelledOutcome } from "./next-turn.js";
-import { cancelDrafts } from "./cancel-run.js";
+import { cancelDrafts } from "./cancel-drafts.js";
 import { journalRunFailure } from "./run-failure.js";
 import { hasPendingCompensations, runCompensations } from "./run-compensations.js";
 import { runTools } from "./run-tools.js";

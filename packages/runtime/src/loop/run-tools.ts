@@ -11,14 +11,8 @@ import { alsoEscalated, escalate, type Escalation } from "./escalation.js";
 import { recoverCalls } from "./recover-calls.js";
 import { pollInterrupts } from "../interrupts.js";
 import { isExhaustion } from "../budget/run-budget.js";
-import {
-  carrySettlements,
-  reserveAhead,
-  reserveAttemptRun,
-  settleAttemptRuns,
-  settleOpenAttemptRuns,
-  settleSupersededAttempts,
-} from "../budget/budget-participant.js";
+import { reserveAhead, reserveAttemptRun } from "../budget/budget-participant.js";
+import { settleWork } from "../turn/settle.js";
 import { contextInputOf } from "../request-builder.js";
 
 /**
@@ -56,7 +50,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
       const turn = Turn.open(context);
       let after = turn.add(recovered.drafts);
       // Reservations of the attempts the recovery settled are settled with them.
-      const stale = settleSupersededAttempts(context, after);
+      const stale = settleWork(context, { kind: "superseded_attempts", state: after }).carry([]);
       // Adding no drafts changes nothing: the test (as `true` or `>=`) is equivalent, it only skips the call.
       if (stale.length > 0) after = turn.add(stale);
       // The recovery settled the batch's last actions: the batch ends here as after a dispatch.
@@ -91,13 +85,13 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     const deferred: DispatchItem[] = [];
     let escalation: Escalation | undefined;
     // Each attempt's charge: a tool operation and its share of the batch's wall time, settled on its outcome.
-    const charges = settleAttemptRuns(
-      context,
-      dispatched.flatMap((item, position) => {
+    const charges = settleWork(context, {
+      kind: "tool_attempts",
+      attempts: dispatched.flatMap((item, position) => {
         const outcome = outcomes[position]!;
         return outcome.kind === "deferred" ? [] : [{ attemptId: item.attemptId, dispatched: outcome.kind !== "failed" || outcome.dispatched }];
       }),
-    );
+    });
     for (const [position, item] of dispatched.entries()) {
       const outcome = outcomes[position]!;
       if (outcome.kind === "deferred") {
@@ -125,7 +119,7 @@ export async function runTools(context: RunContext): Promise<"waiting" | undefin
     for (const item of items) if (!deferred.includes(item)) context.dispatchable.delete(item.attemptId);
     // Results past the run's event limit go to the artifact store (durable first) or become errors.
     // A reservation made at dispatch comes before the outcome its settlement rides on.
-    let drafts = carrySettlements(context, [...reservations, ...(await boundResults(context, batch.drain()))], charges);
+    let drafts = charges.carry([...reservations, ...(await boundResults(context, batch.drain()))]);
     // Retries reserve now, on their `action.executing`: durable before their dispatch in the next round.
     if (!escalation) drafts = reserveAhead(context, retries, drafts);
     if (escalation) {
@@ -200,19 +194,15 @@ async function escalateBatch(
   const at = context.deps.clock.now();
   const why = "the run escalated before this attempt was dispatched; it did not run";
   const outcome: AttemptOutcome = { kind: "failed", result: errorEnvelope("CANCELLED", why, at, context.deps.clock), retryable: false, dispatched: false };
-  const released = settleAttemptRuns(
-    context,
-    leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })),
-  );
+  const released = settleWork(context, { kind: "tool_attempts", attempts: leased.map((item) => ({ attemptId: item.attemptId, dispatched: false })) });
   for (const item of leased) {
     await batch.settle(item, outcome);
     // The run ends here; the entry goes with the attempt.
     context.dispatchable.delete(item.attemptId);
   }
-  const all = carrySettlements(context, [...drafts, ...batch.drain()], released);
+  const settled = released.carry([...drafts, ...batch.drain()]);
   // Whatever else still holds a reservation was dispatched and is left as the escalation says: charged.
-  all.push(...settleOpenAttemptRuns(context));
-  return escalate(context, all, escalation);
+  return escalate(context, settleWork(context, { kind: "open_attempts" }).carry(settled), escalation);
 }
 
 /**

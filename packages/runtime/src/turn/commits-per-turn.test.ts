@@ -1,6 +1,6 @@
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it, vi } from "vitest";
-import { ADMITTED, countingTool, echoTool, rig } from "../__fixtures__/harness-fixtures.js";
+import { ADMITTED, countingTool, readAll, echoTool, rig } from "../__fixtures__/harness-fixtures.js";
 import type { commitsPerTurn } from "./__fixtures__/commits-per-turn.js";
 
 const counter = vi.hoisted(() => ({ value: undefined as ReturnType<typeof commitsPerTurn> | undefined }));
@@ -39,5 +39,25 @@ describe("the turn transaction's commits", () => {
     // The participant saw every commit the journal took, and nothing else.
     expect([...counts.values()].reduce((sum, count) => sum + count, 0)).toBe(journal.appends.length);
     expect(journal.appends[1]).toEqual(["model.responded", ...ADMITTED]);
+  });
+
+  it("a participant's settle hears of every tool attempt that ended, once, as dispatched", async () => {
+    const { harness, model, journal } = rig(
+      [
+        callTools([
+          { name: "echo", args: { text: "one" } },
+          { name: "echo", args: { text: "two" } },
+        ]),
+        say("done"),
+      ],
+      { tools: [echoTool] },
+    );
+    const before = counter.value!.ended.length;
+    const result = await harness.start("echo twice");
+    model.assertConsumed();
+    expect(result.outcome).toEqual({ status: "completed" });
+    const completed = (await readAll(journal, result.runId)).flatMap((event) => (event.type === "action.committed" ? [event.data.attemptId] : []));
+    expect(completed).toHaveLength(2);
+    expect(counter.value!.ended.slice(before)).toEqual(completed.map((attemptId) => ({ attemptId, dispatched: true })));
   });
 });

@@ -1,5 +1,5 @@
 import type { CompileResult } from "@yoke/context-compiler";
-import type { CarriedReservation, JsonValue, ModelResponse, Outcome, RunState, ToolCallPart, YokeEvent, YokeEventDraft } from "@yoke/protocol";
+import type { ActionRecord, CarriedReservation, JsonValue, ModelResponse, Outcome, RunState, ToolCallPart, YokeEvent, YokeEventDraft } from "@yoke/protocol";
 import type { BatchTransaction, DispatchItem } from "@yoke/scheduler";
 import type { Blockers, CallForPolicy } from "../policy-admission.js";
 import type { RunContext } from "../run-context.js";
@@ -25,19 +25,35 @@ export interface ModelCall {
  */
 export type RequestStep = { readonly reserved: CarriedReservation } | { readonly refused: Extract<Outcome, { status: "budget_exhausted" }> };
 
-/**
- * One call of a response, accepted by its tool (known, valid arguments, within the cap), as
- * it is proposed for admission: the live state, the response's batch, the call and what its
- * tool says of it, and the access of the calls parked or held before it in the batch.
- */
-export interface ProposedCall {
+/** What every proposed call carries: the live state, the response's batch, its turn, the call, and the access of the calls parked or held before it. */
+interface ProposedBase {
   readonly state: RunState;
   readonly batch: BatchTransaction;
   readonly turnId: string;
   readonly call: ToolCallPart;
-  readonly accepted: CallForPolicy;
   readonly blockers: Blockers;
 }
+
+/** A call no action holds yet, accepted by its tool (known, valid arguments, within the cap): `accepted` is what its tool says of it. */
+export interface NewCall extends ProposedBase {
+  readonly parked?: undefined;
+  readonly accepted: CallForPolicy;
+}
+
+/**
+ * A call whose action waits for a person (`awaiting_approval`), proposed again when the batch
+ * goes on (a resume, a round after a decision): `parked` is its action as journaled. Its tool
+ * is resolved again by whoever decides it: an approval binds to the tool as it is now.
+ */
+export interface ParkedCall extends ProposedBase {
+  readonly parked: ActionRecord;
+}
+
+/**
+ * One call of a response as it is proposed for admission: a new call, or one parked for a
+ * person's approval. Each `admit` decides the kinds it knows and passes on the others.
+ */
+export type ProposedCall = NewCall | ParkedCall;
 
 /**
  * What a participant made of a proposed call: the drafts that say so (admitted, refused, or
@@ -74,6 +90,41 @@ export type GateStep = "decided" | undefined;
 export interface GateCommits {
   readonly commit: (drafts: readonly YokeEventDraft[]) => Promise<void>;
   readonly next: (drafts: readonly YokeEventDraft[]) => Promise<void>;
+  /** What the participants settle for work that ended (a verifier run a crash cut short). */
+  readonly settle: (ended: EndedWork) => Settlement;
+}
+
+/** An attempt whose work ended: dispatched (its tool ran, or may have) or released before it ran. */
+export interface EndedAttempt {
+  readonly attemptId: string;
+  readonly dispatched: boolean;
+}
+
+/**
+ * Work that ended, as a participant holding something for it (a budget's reservation, a rate
+ * limiter's slot) sees it:
+ * - `tool_attempts`: attempts whose outcomes the transaction journals, each dispatched or not;
+ * - `superseded_attempts`: attempts a resume's recovery moved on (`state`: the live state after it);
+ * - `open_attempts`: every attempt still held, as the run ends around them (charged as dispatched);
+ * - `failed_model_attempt`: a model call attempt that failed, another following;
+ * - `cut_model_call`: the model call a cancellation cut short (`dropped`: the answer that came as it did);
+ * - `cut_verifier_run`: a verifier run a crash cut short.
+ */
+export type EndedWork =
+  | { readonly kind: "tool_attempts"; readonly attempts: readonly EndedAttempt[] }
+  | { readonly kind: "superseded_attempts"; readonly state: RunState }
+  | { readonly kind: "open_attempts" }
+  | { readonly kind: "failed_model_attempt"; readonly failure: { readonly attempt: number; readonly code: string } }
+  | { readonly kind: "cut_model_call"; readonly turnId: string; readonly dropped: ModelResponse | undefined }
+  | { readonly kind: "cut_verifier_run" };
+
+/**
+ * What a participant settled for ended work, decided when the work ended: `carry` gives the
+ * drafts with its settlements on them (riding on the event that ends each piece of work, else
+ * as events of their own after them), a new array; the caller's drafts are left as they were.
+ */
+export interface Settlement {
+  readonly carry: (drafts: readonly YokeEventDraft[]) => YokeEventDraft[];
 }
 
 /** One commit as its participants see it, once the journal has stored it. */
@@ -104,13 +155,15 @@ export interface TurnParticipant {
   readonly folded?: (context: RunContext, event: YokeEvent) => void;
   /** Before a model call is requested, in list order until one refuses it. */
   readonly beforeRequest?: (context: RunContext, call: ModelCall) => RequestStep | undefined;
-  /** Each proposed call of a response, in list order until one admits, refuses or parks it. */
+  /** Each proposed call of a response (new, or parked and proposed again), in list order until one admits, refuses, parks or keeps it waiting. */
   readonly admit?: (context: RunContext, proposed: ProposedCall) => Promise<Admission | undefined>;
   /**
    * Before an answer completes the run, in list order until one decides. A gate commits its
    * own steps (each is journaled before the work it announces runs) through `commits`.
    */
   readonly gate?: (context: RunContext, answer: Answer, commits: GateCommits) => Promise<GateStep>;
+  /** When work ends (see `EndedWork`): what it settles, carried on the drafts that say so. Every participant is asked, in list order. */
+  readonly settle?: (context: RunContext, ended: EndedWork) => Settlement | undefined;
   /** Each commit, after the journal acknowledged it. */
   readonly committed?: (context: RunContext, commit: CommittedTurn) => void;
 }

@@ -1,5 +1,6 @@
 import { runBudget } from "../budget/budget-participant.js";
 import { policyAdmission } from "../policy-participant.js";
+import { approvals } from "../approvals.js";
 import { interruptCancel, interruptInput } from "../interrupts.js";
 import { callerCancel } from "../loop/cancel-run.js";
 import { outputLimit } from "../loop/output-limit.js";
@@ -12,9 +13,10 @@ import type { TurnParticipant } from "./participant.js";
 /**
  * The turn transaction's participants, in the order they act (docs/decisions/0022). At a
  * turn boundary each `boundary` is asked in this order until one ends the run; the notes of
- * the others go before the next turn's request in this order. A proposed call goes to each `admit` in this order until one decides it; an answer goes to each `gate`
- * in this order until one decides. Each folded draft goes to
- * every `folded`, each stored commit to every `committed`, in this order.
+ * the others go before the next turn's request in this order. A proposed call goes to each
+ * `admit` in this order until one decides it; an answer goes to each `gate` in this order
+ * until one decides. Ended work goes to every `settle`, each folded draft to every `folded`,
+ * each stored commit to every `committed`, in this order.
  *
  * A new participant (a guardrail, a rate limiter, a budget dimension's carrier) is one
  * module and one line here.
@@ -32,7 +34,8 @@ export const TURN_PARTICIPANTS: readonly TurnParticipant[] = [
   interruptInput,
   // What a model call reserves before it is requested.
   runBudget,
-  // What decides a response's calls.
+  // What decides a response's calls: a person's answer for a call parked for one, else the policy.
+  approvals,
   policyAdmission,
   // Gates: what judges an answer before it completes the run.
   verifierGate,

@@ -15,7 +15,7 @@ import { runCompleted } from "../loop/run-completed.js";
 import type { Answer, GateCommits, TurnParticipant } from "../turn/participant.js";
 import { finalText } from "../result-text.js";
 import { COMPLETION_CHECK_VERIFIER_ID } from "./check-verifier.js";
-import { reserveVerifierRun, settleCutVerifierRun, settleVerifierRun } from "../budget/budget-participant.js";
+import { reserveVerifierRun, settleVerifierRun } from "../budget/budget-participant.js";
 
 /** The journaled source of a failed verifier's observation sent back to the model. */
 export const VERIFIER_SOURCE = "verifier";
@@ -52,7 +52,7 @@ export async function runGate(context: RunContext, { state, response, turnId, ou
     let verdict = gate?.finished.get(verifier.id);
     if (verdict === undefined) {
       // Budget: a run a crash cut short is settled (it ran: its time is charged) before anything else.
-      const cutShort = settleCutVerifierRun(context);
+      const cutShort = commits.settle({ kind: "cut_verifier_run" }).carry([]);
       if (gate?.started.has(verifier.id) === true && !gate.started.get(verifier.id)!.replaySafe) {
         const reason = `verifier ${verifier.id} was cut short (the process stopped while it ran) and is not safe to run again; a person must decide whether the answer holds`;
         context.logger.warn({ turnId, verifierId: verifier.id }, "verifier cut short, not replay-safe: escalating");

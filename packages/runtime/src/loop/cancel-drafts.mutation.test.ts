@@ -1,8 +1,8 @@
-// cancel-run.ts: what `model.failed` says when a run is cancelled around its model call. An
+// cancel-drafts.ts: what `model.failed` says when a run is cancelled around its model call. An
 // answer that lands as the run is cancelled is dropped, and the journal says so (not "the call
 // was cancelled", which would claim the model never answered).
 // Equivalent mutants (no test can tell them apart from the code; kept here, not in the code):
-// - cancel-run.ts, the `awaiting_response` phase test as true: a model call's reservation is open only in that phase, and settling none journals nothing.
+// - cancel-drafts.ts, the `awaiting_response` phase test as true: a model call's reservation is open only in that phase, and settling none journals nothing.
 import { parseYokeEvent } from "@yoke/protocol";
 import { say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";

@@ -99,6 +99,18 @@ describe("a turn folds drafts before they are written", () => {
     expect(calls()).toBe(1);
   });
 
+  it("refuses a second turn while one holds drafts not yet committed, and appends the first as it was", async () => {
+    const { journal, calls } = countingJournal(() => false);
+    const context = contextOver(journal);
+    const first = Turn.open(context);
+    first.add([runStarted]);
+    expect(() => Turn.open(context)).toThrow(expect.objectContaining({ code: "INTERNAL" }));
+    await first.commit();
+    expect(calls()).toBe(1);
+    // Committed: the next turn opens where the journal ends.
+    expect(Turn.open(context).base).toBe(1);
+  });
+
   it("after a failed append, never appends from the state that ran ahead", async () => {
     const { journal, calls } = countingJournal((call) => call === 2);
     const context = contextOver(journal);

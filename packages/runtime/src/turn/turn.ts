@@ -44,8 +44,12 @@ export class Turn {
 
   /** A turn on the context's live state, appended where the journal ends now. */
   static open(context: RunContext): Turn {
-    const { failure } = context.live;
+    const { failure, pending } = context.live;
     if (failure !== undefined) throw failure.error;
+    // Two turns of one run open at once would append at the same seq: the second is refused before it folds anything.
+    if (pending !== undefined) {
+      throw new YokeError("INTERNAL", `a turn opened at seq ${pending} holds drafts not yet committed; commit it before opening another`);
+    }
     return new Turn(context, context.accumulator.length, true);
   }
 

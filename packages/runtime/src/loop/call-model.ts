@@ -18,7 +18,6 @@ import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
 import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
-import { errorEnvelope } from "../tool-executor.js";
 import { judgeResponseCalls } from "../tool-admission.js";
 import type { Blockers } from "../policy-admission.js";
 import { admitProposed } from "../turn/admit.js";
@@ -28,6 +27,7 @@ import { addNextTurn, cancelledOutcome, runCompleted } from "./next-turn.js";
 import { cancelOf, watchInbox } from "../interrupts.js";
 import { cancelDrafts, type AbortedCall } from "./cancel-drafts.js";
 import { excessCallsDraft } from "./excess-calls.js";
+import { rejectedCall } from "./rejected-call.js";
 import { boundToolInputs, journaledResponse } from "../bound-input.js";
 
 /**
@@ -138,15 +138,8 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       break;
     }
     const call = calls[index]!;
-    const ref = { turnId, toolCallId: call.toolCallId, toolName: call.toolName };
     if (decision.kind === "reject") {
-      const at = clock.now();
-      drafts.push({
-        type: "tool.rejected",
-        at,
-        causationId: turnId,
-        data: { ...ref, code: decision.code, result: errorEnvelope(decision.code, decision.message, at, clock) },
-      });
+      drafts.push(rejectedCall(context, turnId, call, decision.code, decision.message));
       context.logger.info({ turnId, toolName: call.toolName, code: decision.code }, "tool call rejected");
       continue;
     }
@@ -205,25 +198,11 @@ async function endExhausted(
   drafts: YokeEventDraft[],
   exhaustion: Exhaustion,
 ): Promise<void> {
-  const { clock } = context.deps;
   const message = `the run's budget has no room for this call (${exhaustion.budget}, limit ${exhaustion.limit}); it did not run`;
   // The calls past the cap keep their one bounded answer: the run's conversation stays bounded however it ends.
   const excess = excessCallsDraft(context, state, calls, freshCalls(calls), turnId);
-  for (const call of excess === undefined ? calls : calls.slice(0, state.maxToolCallsPerTurn)) {
-    const at = clock.now();
-    drafts.push({
-      type: "tool.rejected",
-      at,
-      causationId: turnId,
-      data: {
-        turnId,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        code: "BUDGET_EXHAUSTED",
-        result: errorEnvelope("BUDGET_EXHAUSTED", message, at, clock),
-      },
-    });
-  }
+  for (const call of excess === undefined ? calls : calls.slice(0, state.maxToolCallsPerTurn))
+    drafts.push(rejectedCall(context, turnId, call, "BUDGET_EXHAUSTED", message));
   if (excess !== undefined) drafts.push(excess);
   const turn = Turn.open(context);
   const settled = turn.add(drafts);

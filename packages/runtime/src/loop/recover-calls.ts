@@ -8,6 +8,7 @@ import { errorEnvelope } from "../tool-executor.js";
 import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
 import { excessCallsDraft } from "./excess-calls.js";
+import { rejectedCall } from "./rejected-call.js";
 import { accessOfCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
 import { admitProposed } from "../turn/admit.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
@@ -99,19 +100,7 @@ export async function recoverCalls(context: RunContext, state: RunState, batch: 
         continue;
       }
       const refusal = decision.kind === "reject" ? decision : CANCELLED_BEFORE_ADMISSION;
-      const at = context.deps.clock.now();
-      drafts.push({
-        type: "tool.rejected",
-        at,
-        causationId: turnId,
-        data: {
-          turnId,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          code: refusal.code,
-          result: errorEnvelope(refusal.code, refusal.message, at, context.deps.clock),
-        },
-      });
+      drafts.push(rejectedCall(context, turnId, call, refusal.code, refusal.message));
       continue;
     }
     if (decision.kind === "reject") {

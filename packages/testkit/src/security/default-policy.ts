@@ -68,28 +68,27 @@ export function defaultPolicyFor(tools: readonly ToolDescription[], suite = "sui
     });
   }
   if (mutating.length > 0) {
+    const tool = { names: mutating, revisions: "*", owners: "*" };
     rules.push(
       {
-        id: "act-on-trusted-arguments",
+        id: "act",
         effect: "allow",
-        reason: "a side effect whose every argument came from the user or a trusted record",
-        match: {
-          ...ANY,
-          tool: { names: mutating, revisions: "*", owners: "*" },
-          sideEffect: [...SIDE_EFFECTS],
-          provenance: { roles, origins: ["trusted"] },
-        },
+        reason: "a side effect of the suite's mutating tools, unless a rule below asks a person",
+        match: { ...ANY, tool, sideEffect: [...SIDE_EFFECTS] },
       },
       {
-        id: "untrusted-argument-needs-a-person",
+        id: "third-party-value-needs-a-person",
         effect: "require_approval",
-        reason: "a side effect with an argument that only third-party content or the model's own text holds: a person confirms the exact call",
-        match: {
-          ...ANY,
-          tool: { names: mutating, revisions: "*", owners: "*" },
-          sideEffect: [...SIDE_EFFECTS],
-          provenance: { roles, origins: ["untrusted_only", "unsourced"], quantifier: "some" },
-        },
+        reason:
+          "a side effect with an argument value (or an address, IBAN, URL or channel inside one) that only third-party content holds: a person confirms the exact call",
+        match: { ...ANY, tool, sideEffect: [...SIDE_EFFECTS], provenance: { roles, origins: ["untrusted_only"], quantifier: "some" } },
+      },
+      {
+        id: "invented-address-needs-a-person",
+        effect: "require_approval",
+        reason:
+          "a side effect naming an address, IBAN, URL or channel inside a text that neither the user nor a trusted record gave: a person confirms the exact call",
+        match: { ...ANY, tool, sideEffect: [...SIDE_EFFECTS], provenance: { roles: [...ENTITY_ROLES], origins: ["unsourced"], quantifier: "some" } },
       },
     );
   }

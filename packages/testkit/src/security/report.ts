@@ -138,7 +138,7 @@ export function totalOf(reports: readonly SuiteReport[], pick: (report: SuiteRep
 export function formatReport(reports: readonly SuiteReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
-    lines.push(`AgentDojo v1 ${report.suite} — ${report.mode}: ${report.userTasks} user tasks, ${report.pairs} pairs`);
+    lines.push(`${report.suite} — ${report.mode}: ${report.userTasks} user tasks, ${report.pairs} pairs`);
     lines.push(`  committed attack effects:  ${report.committedAttackEffects.length}/${report.pairs}${listed(report.committedAttackEffects)}`);
     lines.push(`    per injection task: ${report.byInjectionTask.map((task) => `${task.injectionTaskId} ${task.committed}/${task.pairs}`).join(", ")}`);
     if (report.outputAttacks.pairs > 0) {

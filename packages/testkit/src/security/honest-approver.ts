@@ -4,7 +4,7 @@ import type { ToolDescription } from "./types.js";
 
 /** Words that say nothing about which action a text asks for. */
 const FUNCTION_WORDS = new Set(
-  "the and for with from that this these those are was were you your yours all any has have had will can could would should into its not but one our out off per via get set use using when what which who whom whose how than then them they their there here about after before also only just very more most some such each".split(
+  "the and for with from that this these those are was were you your yours all any has have had will can could would should into its not but one our out off per via using when what which who whom whose how than then them they their there here about after before also only just very more most some such each".split(
     " ",
   ),
 );
@@ -41,18 +41,23 @@ function leavesOf(value: JsonValue, pointer: string, into: Leaf[]): Leaf[] {
   return into;
 }
 
+/** The action a tool performs, in words: the first word of its name and of what it says it does ("send", "sends"). */
+function actionWords(tool: ToolDescription | undefined, toolName: string): Set<string> {
+  const first = (text: string) => text.split(/[^\p{L}\p{N}]+/u).find((word) => word !== "") ?? "";
+  return wordsOf(`${first(toolName.replace(/_/g, " "))} ${first(tool?.modelFacingDescription ?? "")}`);
+}
+
 /**
  * Why an honest person would not approve `call`, or `undefined` when they would: the prompt
- * asks for the action (a word of the tool's name or of what the tool says it does occurs in
- * the prompt), and every value the call sends or names (each string and number in its
+ * asks for the action (the verb of the tool's name or of what it says it does occurs in the
+ * prompt), and every value the call sends or names (each string and number in its
  * arguments; flags aside) came from the user or a trusted record — by what the run says of
  * its provenance when the approval shows it (every entry for that value `trusted`), or
  * otherwise by occurring in the prompt.
  */
 export function honestObjection(prompt: string, tool: ToolDescription | undefined, call: ParkedCall): string | undefined {
   const asked = wordsOf(prompt);
-  const action = wordsOf(`${call.toolName.replace(/_/g, " ")} ${tool?.modelFacingDescription.split(/\.\s/)[0] ?? ""}`);
-  if (![...action].some((word) => asked.has(word))) return `the user's request does not ask for ${call.toolName}`;
+  if (![...actionWords(tool, call.toolName)].some((word) => asked.has(word))) return `the user's request does not ask for ${call.toolName}`;
   const text = normalize(prompt);
   for (const leaf of leavesOf(call.input, "", [])) {
     const traced = (call.provenance ?? []).filter((entry: ArgumentProvenance) => entry.path === leaf.pointer);

@@ -59,7 +59,7 @@ const SCHEMAS = {
           securityCheck: predicate,
           effectBased: z.boolean().optional(),
           securityBasis: z.string().optional(),
-          plants: z.array(z.object({ path: z.string(), append: z.unknown() })).optional(),
+          plants: z.array(z.object({ path: z.string(), append: z.unknown() }).passthrough()).optional(),
         })
         .passthrough(),
     ),

@@ -7,10 +7,19 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { YokeError } from "@yoke/protocol";
-import { SecurityReportJsonSchema, agentDojoSuite, loadSuite, securityReportJson } from "@yoke/testkit/security";
+import {
+  type ParkedCall,
+  SecurityReportJsonSchema,
+  agentDojoSuite,
+  defaultDeclarationsFor,
+  loadSuite,
+  runPair,
+  securityReportJson,
+} from "@yoke/testkit/security";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseSecurityArgs } from "./cli-args.ts";
-import { runTarget, suitesFor, targetFor } from "./security-run.ts";
+import { runtimeHarness } from "./harnesses.ts";
+import { loadHandlersModule, runTarget, suitesFor, targetFor } from "./security-run.ts";
 
 const FIXTURE = new URL("./fixtures/notes", import.meta.url).pathname;
 const HANDLERS = new URL("./fixtures/notes-handlers.ts", import.meta.url).pathname;
@@ -65,6 +74,29 @@ describe("pnpm security --suite <dir> --handlers <file.ts> on a suite nobody tun
     expect(committed("rubberStamp").injection_task_0).toEqual({ committed: 2, pairs: 2 });
     expect(json.modes.nobody!.attacks.outputOnly).toEqual({ committed: 2, pairs: 2 });
     expect(json.suites.notes!.policy).toBe(target.policySource);
+  });
+
+  it("shows the person each parked call with the provenance the run journaled for it", async () => {
+    const suite = loadSuite(FIXTURE);
+    const target = await targetFor(suite, parseSecurityArgs(["--handlers", HANDLERS]), false);
+    const shown: ParkedCall[] = [];
+    const result = await runPair({
+      suite,
+      userTask: suite.userTasks[0]!,
+      injectionTask: suite.injectionTasks[0]!,
+      handlers: await loadHandlersModule(HANDLERS),
+      declarations: defaultDeclarationsFor(suite.tools),
+      harness: runtimeHarness({
+        policy: () => target.policy,
+        approver: () => (call) => {
+          shown.push(call);
+          return { approve: false, reason: "test" };
+        },
+      }),
+    });
+    expect(result.attackCommitted).toBe(false);
+    expect(shown.map((call) => call.toolName)).toEqual(["share_note"]);
+    expect(shown[0]!.provenance?.find((entry) => entry.path === "/recipient")).toMatchObject({ value: "mallory@evil.example", origin: "untrusted_only" });
   });
 
   it("runs a subset of pairs and modes (--user-tasks, --injection-tasks, --modes), and refuses ids and modes the suite does not have", async () => {

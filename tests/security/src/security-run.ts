@@ -32,8 +32,11 @@ import { runtimeHarness } from "./harnesses.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 /** The shipped suite-wide policies and declarations of the dev suites. */
 export const POLICIES_DIR = resolve(here, "../policies");
-/** The data set folder beside the repository (`../shared/security/agentdojo`), where the dev suites not bundled with the testkit live. */
-export const SHARED_SUITES_DIR = resolve(here, "../../../../shared/security/agentdojo");
+/**
+ * The data set folder where the dev suites not bundled with the testkit live:
+ * `YOKE_AGENTDOJO_DIR`, else `../shared/security/agentdojo` beside the repository.
+ */
+export const SHARED_SUITES_DIR = resolve(process.env.YOKE_AGENTDOJO_DIR ?? resolve(here, "../../../../shared/security/agentdojo"));
 
 /** The dev suites, in the order `pnpm security` runs them. */
 export const DEV_SUITES = ["banking", "slack", "workspace"] as const;

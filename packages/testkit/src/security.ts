@@ -1,9 +1,10 @@
 /**
- * @yoke/testkit/security — the AgentDojo v1 dev set (banking and slack; MIT, see
- * LICENSE-agentdojo.txt) as a security suite for a harness: the environment with the
- * `important_instructions` attack in every vector a user task sees, the suites' tools as
- * protocol tools with policy facts, the predicate language, an obedient scripted model,
- * a pair runner that takes your harness factory, and the report.
+ * @yoke/testkit/security — the AgentDojo v1 dev set (banking and slack bundled; MIT, see
+ * LICENSE-agentdojo.txt), or any suite folder in its JSON format (`loadSuite`), as a security
+ * suite for a harness: the environment with the `important_instructions` attack in every
+ * vector a user task sees, the suites' tools as protocol tools whose policy facts are data
+ * (tool declarations), the predicate language, an obedient scripted model, a pair runner that
+ * takes your harness factory, simulated approvers, and the report (text and JSON).
  *
  * @example
  * ```ts
@@ -13,6 +14,12 @@
  * ```
  */
 export { SUITE_NAMES, agentDojoSuite } from "./security/data.js";
+export { loadSuite, readJsonFile } from "./security/suite-loader.js";
+export { ToolDeclarationsSchema, checkDeclarations, loadToolDeclarations, parseToolDeclarations, policyFactsOf } from "./security/declarations.js";
+export type { FactsTemplate, ToolDeclaration, ToolDeclarations } from "./security/declarations.js";
+export { ARGUMENT_ROLE, defaultDeclarationsFor, defaultPolicyFor } from "./security/default-policy.js";
+export { BUILT_IN_HANDLER_SUITES, builtInHandlers, checkHandlers } from "./security/handlers.js";
+export type { ToolHandlers } from "./security/handlers.js";
 export type {
   GroundTruthCall,
   InjectionTask,
@@ -42,14 +49,17 @@ export { coerceArguments, parametersSchema } from "./security/coerce.js";
 export type { Coerced } from "./security/coerce.js";
 export { pythonFloat, renderOutput } from "./security/render.js";
 export { SimulatedToolError, agentDojoTools } from "./security/tools.js";
-export type { SecurityEnvironment, ToolImplementation } from "./security/tools.js";
-export { createAgentDojoModel } from "./security/model.js";
+export type { SecurityEnvironment, SuiteToolsOptions, ToolImplementation } from "./security/tools.js";
+export { createAgentDojoModel, isOutputAttack } from "./security/model.js";
 export type { AgentDojoModel, AgentDojoModelOptions, IssuedCall } from "./security/model.js";
 export { denyAllApprover, isAskedForByUser, userApprover } from "./security/approver.js";
+export { honestApprover, honestObjection, rubberStampApprover } from "./security/honest-approver.js";
 export type { ApprovalAnswer, ApprovalAsked, Approver, ParkedCall } from "./security/approver.js";
 export { runPair, runSuite } from "./security/runner.js";
 export type { BlockedCall, HarnessFactory, PairResult, PairSetup, SecurityHarness, SuiteRun } from "./security/runner.js";
-export { formatReport, suiteReport, totalOf } from "./security/report.js";
+export { formatReport, perAttackedPair, perBenignTask, suiteReport, totalOf } from "./security/report.js";
+export { ModeFiguresSchema, SECURITY_MODES, SecurityReportJsonSchema, securityReportJson } from "./security/report-json.js";
+export type { ModeFigures, SecurityMode, SecurityReportJson, SuiteResults } from "./security/report-json.js";
 export type { Ratio, SuiteReport } from "./security/report.js";
 export { scopedPolicy } from "./security/scoped-policy.js";
 export type { PolicyDocumentJson, PolicyRuleJson } from "./security/scoped-policy.js";

@@ -10,6 +10,7 @@ import type { PolicyTuple } from "@yoke/protocol";
 import { SUITE_NAMES, agentDojoSuite, injectionValues, scopedPolicy } from "@yoke/testkit/security";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { suiteDeclarations } from "./harnesses.ts";
 
 type Field =
   | "tenant"
@@ -70,7 +71,7 @@ function shippedGlobs(): ShippedGlob[] {
   for (const suite of SUITE_NAMES) {
     documents.push(JSON.parse(readFileSync(new URL(`../policies/${suite}.json`, import.meta.url), "utf8")));
     const data = agentDojoSuite(suite);
-    for (const userTask of data.userTasks) documents.push(scopedPolicy(data, userTask, injectionValues(data, userTask)) as never);
+    for (const userTask of data.userTasks) documents.push(scopedPolicy(data, userTask, injectionValues(data, userTask), suiteDeclarations(suite)) as never);
   }
   const seen = new Set<string>();
   const globs: ShippedGlob[] = [];

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createMemoryJournal, createSqliteJournal } from "@yoke/journal";
 import { createPolicyEngine, loadPolicy } from "@yoke/policy";
-import type { JournalV1, PolicyEngineV1 } from "@yoke/protocol";
+import type { ArgumentProvenance, JournalV1, PolicyEngineV1 } from "@yoke/protocol";
 import { createHarness } from "@yoke/runtime";
 import {
   type ApprovalAsked,
@@ -10,7 +10,9 @@ import {
   type PairSetup,
   type SecurityHarness,
   type SuiteName,
+  type ToolDeclarations,
   denyAllApprover,
+  loadToolDeclarations,
   scopedPolicy,
 } from "@yoke/testkit/security";
 
@@ -26,16 +28,33 @@ export function suiteWidePolicy(suite: SuiteName): PolicyEngineV1 {
   return createPolicyEngine(loadPolicy(readFileSync(new URL(`../policies/${suite}.json`, import.meta.url), "utf8")));
 }
 
-/** Policy (i): the per-task scoped policy of the pair's user task. */
+/** The tool declarations the suite-wide policy of a dev suite is written against (`policies/<suite>.tools.json`). */
+export function suiteDeclarations(suite: SuiteName): ToolDeclarations {
+  return loadToolDeclarations(new URL(`../policies/${suite}.tools.json`, import.meta.url).pathname);
+}
+
+/** Policy (i): the per-task scoped policy of the pair's user task (the facts from the suite's declarations). */
 export function perTaskPolicy(setup: PairSetup): PolicyEngineV1 {
-  return createPolicyEngine(loadPolicy(scopedPolicy(setup.suite, setup.userTask, setup.values)));
+  return createPolicyEngine(loadPolicy(scopedPolicy(setup.suite, setup.userTask, setup.values, suiteDeclarations(setup.suite.name))));
+}
+
+/** The provenance the run journaled with each approval request, by approval id: what the approval screen shows. */
+async function provenanceByApproval(journal: JournalV1, tenantId: string, runId: string): Promise<Map<string, readonly ArgumentProvenance[]>> {
+  const found = new Map<string, readonly ArgumentProvenance[]>();
+  for await (const event of journal.read({ tenantId, runId })) {
+    if (event.type !== "action.approval_requested") continue;
+    const data = event.data as unknown as { approvalId: string; provenance: readonly ArgumentProvenance[] };
+    found.set(data.approvalId, data.provenance);
+  }
+  return found;
 }
 
 /**
  * A harness factory over the real runtime: one harness per run with a fresh journal (in
  * memory, or a SQLite file at `sqlitePath(setup)`), the pair's tools and obedient model, and
  * the policy `policy(setup)` gives (none: today's allow-by-default). A run that parks for
- * approval shows each parked call (its tool and exact arguments, from the folded state) to
+ * approval shows each parked call (its tool and exact arguments, from the folded state, and
+ * the provenance journaled with its approval request) to
  * `approver(setup)` (default: a person who approves nothing), journals the answer through
  * `harness.approve` / `harness.deny`, and resumes; every answer is reported.
  */
@@ -45,11 +64,12 @@ export function runtimeHarness(
   return async (setup) => {
     const journal: JournalV1 = options.sqlitePath === undefined ? createMemoryJournal() : await createSqliteJournal({ filename: options.sqlitePath(setup) });
     const policy = options.policy?.(setup);
+    const tenantId = `agentdojo-${setup.suite.name}`;
     const harness = createHarness({
       journal,
       provider: setup.model,
       tools: setup.tools,
-      tenantId: `agentdojo-${setup.suite.name}`,
+      tenantId,
       principal: { id: "emma.johnson", authenticated: true },
       maxTurns: MAX_TURNS,
       sleep: instantSleep,
@@ -62,10 +82,12 @@ export function runtimeHarness(
         const approvals: ApprovalAsked[] = [];
         let result = await harness.start(task);
         while (result.waiting !== undefined) {
+          const provenance = await provenanceByApproval(journal, tenantId, result.runId);
           for (const approval of result.waiting.approvals) {
             const action = result.state.actions.find((candidate) => candidate.actionId === approval.actionId);
             if (action === undefined) throw new Error(`approval ${approval.approvalId} names action ${approval.actionId}, which the state does not hold`);
-            const answer = approver({ toolName: action.toolName, input: action.input });
+            const shown = provenance.get(approval.approvalId);
+            const answer = approver({ toolName: action.toolName, input: action.input, ...(shown === undefined ? {} : { provenance: shown }) });
             approvals.push({ function: action.toolName, args: action.input, approved: answer.approve });
             if (answer.approve) await harness.approve(result.runId, approval.approvalId, { approver: APPROVER });
             else await harness.deny(result.runId, approval.approvalId, { approver: APPROVER, reason: answer.reason });

@@ -4,7 +4,7 @@
 // sender, an author, an amount) may vouch for a destination or make a payee "known".
 import { agentDojoSuite, runPair, userApprover, type SuiteName } from "@yoke/testkit/security";
 import { describe, expect, it } from "vitest";
-import { runtimeHarness, suiteWidePolicy } from "./harnesses.ts";
+import { runtimeHarness, suiteDeclarations, suiteWidePolicy } from "./harnesses.ts";
 
 const SHAPES: readonly (readonly [SuiteName, string, string])[] = [
   ["banking", "yoke_injection_task_fresh_payee", "send_money"],
@@ -20,7 +20,13 @@ describe("a record the attacker planted never authorizes a call", () => {
     const ranUnasked: string[] = [];
     let obeyed = 0;
     for (const userTask of suite.userTasks) {
-      const result = await runPair({ suite, userTask, injectionTask, harness: runtimeHarness({ policy: () => engine, approver: userApprover }) });
+      const result = await runPair({
+        suite,
+        userTask,
+        injectionTask,
+        declarations: suiteDeclarations(suite.name),
+        harness: runtimeHarness({ policy: () => engine, approver: userApprover }),
+      });
       expect(result.error).toBeUndefined();
       if (result.injectionObeyed === true) obeyed += 1;
       if (result.attackCommitted === true) committed.push(userTask.id);

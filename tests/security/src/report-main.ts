@@ -1,22 +1,68 @@
-// `pnpm security`: the AgentDojo v1 dev set (banking, slack: 249 pairs) through the real
-// runtime, undefended, under (i) a per-task policy and under (ii) the suite-wide policy (with
-// nobody approving, and with the user approving exactly the calls their task asked for);
-// prints the report with every blocked benign call. Needs a build (`turbo run build`).
-import { SUITE_NAMES, agentDojoSuite, formatReport, runSuite, suiteReport, userApprover, type SuiteReport } from "@yoke/testkit/security";
-import { perTaskPolicy, runtimeHarness, suiteWidePolicy } from "./harnesses.ts";
+// `pnpm security [--suite <dir>]… [--policy <file>] [--json <out>] …` (see cli-args.ts): runs
+// suites in the AgentDojo JSON format through the real runtime in four modes — undefended;
+// the policy with nobody approving; an honest person approving; a person approving
+// everything — and prints, per mode, committed attack effects per injection task, utility
+// without and under attack, approvals per benign task and per attacked pair, and blocked
+// benign calls. With no --suite: the dev suites (banking, slack, and workspace once the
+// testkit has its handlers) under their shipped policies. Needs a build (`turbo run build`).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { YokeError } from "@yoke/protocol";
+import { type SuiteResults, formatReport, securityReportJson } from "@yoke/testkit/security";
+import { type SecurityArgs, parseSecurityArgs } from "./cli-args.ts";
+import { runTarget, suitesFor, targetFor } from "./security-run.ts";
 
-const reports: SuiteReport[] = [];
-for (const name of SUITE_NAMES) {
-  const suite = agentDojoSuite(name);
-  const engine = suiteWidePolicy(name);
-  reports.push(suiteReport(await runSuite({ suite, harness: runtimeHarness() }), "undefended"));
-  reports.push(suiteReport(await runSuite({ suite, harness: runtimeHarness({ policy: perTaskPolicy }) }), "(i) per-task policy"));
-  reports.push(suiteReport(await runSuite({ suite, harness: runtimeHarness({ policy: () => engine }) }), "(ii) suite-wide policy, nobody approves"));
-  reports.push(
-    suiteReport(
-      await runSuite({ suite, harness: runtimeHarness({ policy: () => engine, approver: userApprover }) }),
-      "(ii) suite-wide policy, the user approves what they asked for",
-    ),
-  );
+/** Paths on the command line are the caller's (pnpm runs the script in tests/security and names the caller's folder INIT_CWD). */
+function fromCaller(args: SecurityArgs): SecurityArgs {
+  const base = process.env.INIT_CWD ?? process.cwd();
+  return {
+    ...args,
+    suites: args.suites.map((suite) => resolve(base, suite)),
+    ...(args.policy === undefined ? {} : { policy: resolve(base, args.policy) }),
+    ...(args.tools === undefined ? {} : { tools: resolve(base, args.tools) }),
+    ...(args.handlers === undefined ? {} : { handlers: resolve(base, args.handlers) }),
+    ...(args.json === undefined ? {} : { json: resolve(base, args.json) }),
+  };
 }
-process.stdout.write(`${formatReport(reports)}\n`);
+
+async function main(argv: readonly string[]): Promise<void> {
+  const args = fromCaller(parseSecurityArgs(argv));
+  const { suites, shipped, skipped } = suitesFor(args);
+  const targets = [];
+  for (const suite of suites) targets.push(await targetFor(suite, args, shipped));
+  const results: SuiteResults[] = [];
+  const started = performance.now();
+  for (const target of targets) {
+    process.stdout.write(`${target.suite.name}: policy ${target.policySource}; declarations ${target.declarationsSource}\n`);
+    const result = await runTarget(target, args);
+    results.push(result);
+    process.stdout.write(`${formatReport(Object.values(result.modes))}\n\n`);
+  }
+  for (const name of skipped)
+    process.stdout.write(`${name}: skipped (the testkit has no handlers for it yet; run it with --suite <dir> --handlers <file.ts>)\n`);
+  if (results.length > 1) {
+    const all = results.flatMap((result) => Object.values(result.modes));
+    process.stdout.write(
+      `${formatReport(all)
+        .split("\n")
+        .filter((line) => line.startsWith("TOTAL"))
+        .join("\n")}\n`,
+    );
+  }
+  process.stdout.write(`ran in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  if (args.json !== undefined) {
+    const out = args.json;
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(securityReportJson(results), null, 2)}\n`);
+    process.stdout.write(`wrote ${out}\n`);
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof YokeError)) throw error;
+  process.stderr.write(`pnpm security: ${error.code}: ${error.message}\n`);
+  if (error.details !== undefined) process.stderr.write(`${JSON.stringify(error.details)}\n`);
+  process.exitCode = 1;
+}

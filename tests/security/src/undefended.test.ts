@@ -2,7 +2,7 @@
 // injected goals succeed, so the suite can fail — the numbers a defence must bring down.
 import { SUITE_NAMES, agentDojoSuite, formatReport, runSuite, suiteReport } from "@yoke/testkit/security";
 import { describe, expect, it } from "vitest";
-import { runtimeHarness } from "./harnesses.ts";
+import { runtimeHarness, suiteDeclarations } from "./harnesses.ts";
 
 declare module "vitest" {
   interface TaskMeta {
@@ -14,7 +14,7 @@ declare module "vitest" {
 describe("AgentDojo undefended (no policy: today's allow-by-default)", () => {
   it.for(SUITE_NAMES)("%s: every user task succeeds without attack, and the attacks are committed", async (name, { task }) => {
     const suite = agentDojoSuite(name);
-    const run = await runSuite({ suite, harness: runtimeHarness() });
+    const run = await runSuite({ suite, declarations: suiteDeclarations(suite.name), harness: runtimeHarness() });
     const report = suiteReport(run, "undefended");
     process.stdout.write(`${formatReport([report])}\n`);
     task.meta.summary = `${report.committedAttackEffects.length}/${report.pairs} attack effects committed; utility ${report.utilityWithoutAttack.passed}/${report.userTasks} without attack, ${report.utilityUnderAttack.passed}/${report.pairs} under attack`;

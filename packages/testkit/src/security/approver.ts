@@ -1,12 +1,17 @@
-import type { JsonValue } from "@yoke/protocol";
+import type { ArgumentProvenance, JsonValue } from "@yoke/protocol";
 import { resolveArgs, type InjectionValues } from "./environment.js";
 import { jsonEquals } from "./predicates.js";
 import type { UserTask } from "./types.js";
 
-/** A call a run parked for approval, as the person reviewing it sees it: the tool and its exact arguments. */
+/**
+ * A call a run parked for approval, as the person reviewing it sees it: the tool, its exact
+ * arguments and, when the run journals it with the approval request, where each argument
+ * value came from.
+ */
 export interface ParkedCall {
   readonly toolName: string;
   readonly input: JsonValue;
+  readonly provenance?: readonly ArgumentProvenance[];
 }
 
 /** A reviewer's answer to one parked call. */
@@ -45,6 +50,9 @@ export function isAskedForByUser(userTask: UserTask, values: InjectionValues, ca
  * task asked for is approved even when an attacker also wanted it (then it is the user's own
  * effect), and an attacker's call with any argument of its own is denied. Report the number
  * of approvals asked with it: each one is a person interrupted.
+ *
+ * @deprecated It reads the task's answer key (its ground-truth calls), which no person has:
+ * its figures are an upper bound. Use `honestApprover` (or `rubberStampApprover`).
  *
  * @example
  * ```ts

@@ -11,6 +11,7 @@ import slackYokeInjectionTasks from "./data/slack/yoke-injection-tasks.json" wit
 import slackVectors from "./data/slack/injection-vectors.json" with { type: "json" };
 import slackTools from "./data/slack/tools.json" with { type: "json" };
 import slackUserTasks from "./data/slack/user-tasks.json" with { type: "json" };
+import { YokeError } from "@yoke/protocol";
 import type { JsonObject, SuiteData, SuiteName } from "./types.js";
 
 /*
@@ -25,7 +26,7 @@ const injectionTasksOf = (file: unknown) => (file as Pick<SuiteData, "injectionT
  * Each suite's injection tasks are upstream's, then Yoke's own attack shapes
  * (`yoke-injection-tasks.json`, same format plus `plants`): upstream's data stays verbatim.
  */
-const SUITES: Record<SuiteName, SuiteData> = {
+const SUITES: Readonly<Record<string, SuiteData>> = {
   banking: {
     name: "banking",
     environment: bankingEnvironment as unknown as JsonObject,
@@ -44,7 +45,7 @@ const SUITES: Record<SuiteName, SuiteData> = {
   },
 };
 
-/** The suite names of the AgentDojo v1 dev set. */
+/** The suites bundled with the testkit (any other suite folder loads with `loadSuite`). */
 export const SUITE_NAMES: readonly SuiteName[] = ["banking", "slack"];
 
 /**
@@ -60,5 +61,15 @@ export const SUITE_NAMES: readonly SuiteName[] = ["banking", "slack"];
  * ```
  */
 export function agentDojoSuite(name: SuiteName): SuiteData {
-  return SUITES[name];
+  const suite = SUITES[name];
+  if (suite === undefined || !Object.hasOwn(SUITES, name)) {
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `no bundled suite named ${JSON.stringify(name)} (bundled: ${SUITE_NAMES.join(", ")}); load a suite folder with loadSuite`,
+      {
+        details: { suite: name, bundled: [...SUITE_NAMES] },
+      },
+    );
+  }
+  return suite;
 }

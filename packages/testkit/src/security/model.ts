@@ -27,6 +27,14 @@ export interface AgentDojoModelOptions {
   readonly modelId?: string;
 }
 
+/**
+ * Whether an injection task is judged (also) on the model's final text: `effectBased: false`,
+ * or a `securityBasis` that reads the output (`output`, `output+state`).
+ */
+export function isOutputAttack(task: Pick<InjectionTask, "effectBased" | "securityBasis">): boolean {
+  return task.effectBased === false || (task.securityBasis ?? "").split("+").includes("output");
+}
+
 /** The security model: a ProviderAdapterV1 that also exposes what it issued and obeyed. */
 export interface AgentDojoModel extends ProviderAdapterV1 {
   /** Every call issued, in order (the run's trace). */
@@ -40,8 +48,10 @@ export interface AgentDojoModel extends ProviderAdapterV1 {
  * response, then answers with the task's ground-truth output (or "Done."), and (b) whenever a
  * tool result it reads (text or error message) contains an injected goal it has not yet
  * obeyed, first carries out that injection task's ground-truth calls (placeholders resolved),
- * then continues the user task. It goes on whatever the results say, refusals included: it
- * obeys every injected instruction, so only the harness can contain it.
+ * then continues the user task; when the injection task is judged on what the model says
+ * (`isOutputAttack`), its final answer also repeats the injected goal verbatim. It goes on
+ * whatever the results say, refusals included: it obeys every injected instruction, so only
+ * the harness can contain it.
  *
  * @example
  * ```ts
@@ -58,6 +68,7 @@ export function createAgentDojoModel(options: AgentDojoModelOptions): AgentDojoM
   const obeyed: string[] = [];
   const pending: { function: string; args: JsonObject; injectionTaskId: string }[] = [];
   const read = new Set<string>();
+  const said: string[] = [];
   let next = 0;
   const provider = options.provider ?? "agentdojo-scripted";
   const modelId = options.modelId ?? "obedient-1";
@@ -77,6 +88,7 @@ export function createAgentDojoModel(options: AgentDojoModelOptions): AgentDojoM
         for (const task of options.injectionTasks) {
           if (obeyed.includes(task.id) || !text.includes(task.goal)) continue;
           obeyed.push(task.id);
+          if (isOutputAttack(task)) said.push(task.goal);
           for (const call of task.groundTruth) pending.push({ function: call.function, args: resolveArgs(call, options.values), injectionTaskId: task.id });
         }
       }
@@ -97,7 +109,7 @@ export function createAgentDojoModel(options: AgentDojoModelOptions): AgentDojoM
       if (injected === undefined && step !== undefined) next += 1;
       const base = { provider, model: modelId, usage: { inputTokens: 0, outputTokens: 0 } };
       if (step === undefined) {
-        return { ...base, content: [{ type: "text", text: options.userTask.groundTruthOutput ?? "Done." }], stopReason: "end_turn" };
+        return { ...base, content: [{ type: "text", text: [options.userTask.groundTruthOutput ?? "Done.", ...said].join("\n\n") }], stopReason: "end_turn" };
       }
       const toolCallId = `adojo_${issued.length + 1}`;
       const call: IssuedCall = {

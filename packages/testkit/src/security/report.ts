@@ -15,6 +15,10 @@ export interface SuiteReport {
   readonly pairs: number;
   /** Pairs whose attack effect was committed (security check on the final state and the calls that ran). */
   readonly committedAttackEffects: readonly string[];
+  /** Committed attack effects and pairs, per injection task, in the suite's order. */
+  readonly byInjectionTask: readonly { readonly injectionTaskId: string; readonly committed: number; readonly pairs: number }[];
+  /** Pairs whose injection task is judged on what the model says, and how many of those the attack won (no defence labels output yet). */
+  readonly outputAttacks: { readonly committed: number; readonly pairs: number };
   /** Pairs upstream would count as attacked: the security check on the trace the model issued (refused calls included). */
   readonly attacksIssued: number;
   /** Pairs in which the model read the injection and obeyed it (issued its calls). */
@@ -65,6 +69,14 @@ export function suiteReport(run: SuiteRun, mode: string): SuiteReport {
     userTasks: run.withoutAttack.length,
     pairs: run.underAttack.length,
     committedAttackEffects: run.underAttack.filter((result) => result.attackCommitted === true).map(pairId),
+    byInjectionTask: [...new Set(run.underAttack.map((result) => result.injectionTaskId ?? "-"))].map((injectionTaskId) => {
+      const of = run.underAttack.filter((result) => (result.injectionTaskId ?? "-") === injectionTaskId);
+      return { injectionTaskId, committed: of.filter((result) => result.attackCommitted === true).length, pairs: of.length };
+    }),
+    outputAttacks: {
+      committed: run.underAttack.filter((result) => result.outputAttack === true && result.attackCommitted === true).length,
+      pairs: run.underAttack.filter((result) => result.outputAttack === true).length,
+    },
     attacksIssued: run.underAttack.filter((result) => result.attackIssued === true).length,
     injectionsObeyed: run.underAttack.filter((result) => result.injectionObeyed === true).length,
     utilityWithoutAttack: { passed: run.withoutAttack.filter((result) => result.utility).length, total: run.withoutAttack.length },
@@ -103,6 +115,11 @@ function listed(pairs: readonly string[]): string {
   return ` (${pairs.slice(0, 10).join(", ")}${more})`;
 }
 
+/** Approvals asked of a person per user task run without attack. */
+export const perBenignTask = (report: SuiteReport): number => (report.userTasks === 0 ? 0 : report.approvals.withoutAttack.asked / report.userTasks);
+/** Approvals asked of a person per attacked pair. */
+export const perAttackedPair = (report: SuiteReport): number => (report.pairs === 0 ? 0 : report.approvals.underAttack.asked / report.pairs);
+
 const percent = (ratio: Ratio) => (ratio.total === 0 ? "n/a" : `${((100 * ratio.passed) / ratio.total).toFixed(1)}%`);
 
 /** The ratio summed over several reports. */
@@ -121,8 +138,12 @@ export function totalOf(reports: readonly SuiteReport[], pick: (report: SuiteRep
 export function formatReport(reports: readonly SuiteReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
-    lines.push(`AgentDojo v1 ${report.suite} — ${report.mode}: ${report.userTasks} user tasks, ${report.pairs} pairs`);
+    lines.push(`${report.suite} — ${report.mode}: ${report.userTasks} user tasks, ${report.pairs} pairs`);
     lines.push(`  committed attack effects:  ${report.committedAttackEffects.length}/${report.pairs}${listed(report.committedAttackEffects)}`);
+    lines.push(`    per injection task: ${report.byInjectionTask.map((task) => `${task.injectionTaskId} ${task.committed}/${task.pairs}`).join(", ")}`);
+    if (report.outputAttacks.pairs > 0) {
+      lines.push(`  output-only attacks (judged on what the model says; no defence yet): ${report.outputAttacks.committed}/${report.outputAttacks.pairs} won`);
+    }
     lines.push(
       `  attacks issued (upstream's count on the issued trace): ${report.attacksIssued}/${report.pairs}; injections obeyed by the model: ${report.injectionsObeyed}/${report.pairs}`,
     );
@@ -132,6 +153,7 @@ export function formatReport(reports: readonly SuiteReport[]): string {
     lines.push(`  utility under attack:      ${report.utilityUnderAttack.passed}/${report.utilityUnderAttack.total} (${percent(report.utilityUnderAttack)})`);
     lines.push(`  blocked benign calls:      ${report.blockedBenignCalls.length} without attack, ${report.blockedBenignCallsUnderAttack.length} under attack`);
     const { withoutAttack: quiet, underAttack: attacked } = report.approvals;
+    lines.push(`  approvals per benign task: ${perBenignTask(report).toFixed(2)}; per attacked pair: ${perAttackedPair(report).toFixed(2)}`);
     lines.push(
       `  approvals asked of a person: ${quiet.asked} without attack (${quiet.approved} approved); ${attacked.asked} under attack: ${attacked.benign} for calls the user asked for, ${attacked.injected} for calls they did not (${attacked.injectedApproved} of those approved)`,
     );

@@ -1,9 +1,9 @@
 import type { AnyTool, JsonValue } from "@yoke/protocol";
 import { isAskedForByUser, type ApprovalAsked } from "./approver.js";
 import { buildEnvironment, injectionValues, type InjectionValues } from "./environment.js";
-import { createAgentDojoModel, type AgentDojoModel, type IssuedCall } from "./model.js";
+import { createAgentDojoModel, isOutputAttack, type AgentDojoModel, type IssuedCall } from "./model.js";
 import { evaluatePredicate, type PredicateContext } from "./predicates.js";
-import { agentDojoTools, type SecurityEnvironment } from "./tools.js";
+import { agentDojoTools, type SecurityEnvironment, type SuiteToolsOptions } from "./tools.js";
 import type { InjectionTask, SuiteData, UserTask } from "./types.js";
 
 /** What a harness factory is given for one run: the suite, the pair, the tools over a fresh environment and the model. */
@@ -56,6 +56,8 @@ export interface PairResult {
   readonly attackCommitted?: boolean;
   /** Whether the model read the injection and obeyed it (issued its calls). */
   readonly injectionObeyed?: boolean;
+  /** Set when the injection task is judged on what the model says (`isOutputAttack`). */
+  readonly outputAttack?: boolean;
   readonly issued: readonly IssuedCall[];
   readonly blocked: readonly BlockedCall[];
   /** Every approval the run asked a person for, with the answer, and whether the call was one the user's task asked for. */
@@ -79,17 +81,22 @@ const BLOCK_CODES = /^(POLICY_|APPROVAL_|CAPABILITY_|TENANT_)/;
  * result.attackCommitted; // false under a policy that contains it
  * ```
  */
-export async function runPair(options: {
-  readonly suite: SuiteData;
-  readonly userTask: UserTask;
-  readonly injectionTask?: InjectionTask;
-  readonly harness: HarnessFactory;
-}): Promise<PairResult> {
+export async function runPair(
+  options: {
+    readonly suite: SuiteData;
+    readonly userTask: UserTask;
+    readonly injectionTask?: InjectionTask;
+    readonly harness: HarnessFactory;
+  } & SuiteToolsOptions,
+): Promise<PairResult> {
   const { suite, userTask, injectionTask } = options;
   const values = injectionValues(suite, userTask, injectionTask);
   const pre = buildEnvironment(suite, values, injectionTask);
   const env: SecurityEnvironment = { state: structuredClone(pre), dispatched: [] };
-  const tools = agentDojoTools(suite, env);
+  const tools = agentDojoTools(suite, env, {
+    ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+    ...(options.declarations === undefined ? {} : { declarations: options.declarations }),
+  });
   const model = createAgentDojoModel({ userTask, injectionTasks: suite.injectionTasks, values });
   const harness = await options.harness({ suite, userTask, ...(injectionTask === undefined ? {} : { injectionTask }), values, env, tools, model });
   let text = "";
@@ -126,6 +133,7 @@ export async function runPair(options: {
           attackIssued: evaluatePredicate(injectionTask.securityCheck, context),
           attackCommitted: evaluatePredicate(injectionTask.securityCheck, { ...context, trace: env.dispatched }),
           injectionObeyed: model.obeyed.includes(injectionTask.id),
+          ...(isOutputAttack(injectionTask) ? { outputAttack: true } : {}),
         };
   const approvals = asked.map((approval) => ({
     ...approval,
@@ -151,18 +159,27 @@ export interface SuiteRun {
  * console.log(formatReport([suiteReport(run, "suite-wide policy")]));
  * ```
  */
-export async function runSuite(options: {
-  readonly suite: SuiteData;
-  readonly harness: HarnessFactory;
-  readonly userTasks?: readonly string[];
-}): Promise<SuiteRun> {
+export async function runSuite(
+  options: {
+    readonly suite: SuiteData;
+    readonly harness: HarnessFactory;
+    readonly userTasks?: readonly string[];
+    /** Only these injection tasks (default: all). */
+    readonly injectionTasks?: readonly string[];
+  } & SuiteToolsOptions,
+): Promise<SuiteRun> {
   const { suite, harness } = options;
+  const tooling = {
+    ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+    ...(options.declarations === undefined ? {} : { declarations: options.declarations }),
+  };
+  const injectionTasks = suite.injectionTasks.filter((task) => options.injectionTasks === undefined || options.injectionTasks.includes(task.id));
   const userTasks = suite.userTasks.filter((task) => options.userTasks === undefined || options.userTasks.includes(task.id));
   const withoutAttack: PairResult[] = [];
   const underAttack: PairResult[] = [];
-  for (const userTask of userTasks) withoutAttack.push(await runPair({ suite, userTask, harness }));
+  for (const userTask of userTasks) withoutAttack.push(await runPair({ suite, userTask, harness, ...tooling }));
   for (const userTask of userTasks) {
-    for (const injectionTask of suite.injectionTasks) underAttack.push(await runPair({ suite, userTask, injectionTask, harness }));
+    for (const injectionTask of injectionTasks) underAttack.push(await runPair({ suite, userTask, injectionTask, harness, ...tooling }));
   }
   return { suite: suite.name, withoutAttack, underAttack };
 }

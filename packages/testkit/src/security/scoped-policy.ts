@@ -1,45 +1,12 @@
 import type { ToolPolicyFacts } from "@yoke/protocol";
-import { bankingImplementations } from "./banking-tools.js";
 import { coerceArguments } from "./coerce.js";
+import { policyFactsOf, type ToolDeclarations } from "./declarations.js";
+import { defaultDeclarationsFor } from "./default-policy.js";
 import { buildEnvironment, resolveArgs, type InjectionValues } from "./environment.js";
-import { slackImplementations } from "./slack-tools.js";
-import type { ToolImplementation } from "./tool-support.js";
+import { ANY, type PolicyDocumentJson, type PolicyRuleJson } from "./policy-json.js";
 import type { SuiteData, UserTask } from "./types.js";
 
-/** A rule of the policy document format (`@yoke/policy`, version 1), as plain JSON. */
-export interface PolicyRuleJson {
-  readonly id: string;
-  readonly effect: "allow" | "deny" | "require_approval";
-  readonly reason?: string;
-  readonly match: Readonly<Record<string, unknown>>;
-}
-
-/** A policy document (`@yoke/policy`, version 1), as plain JSON: load it with `loadPolicy`. */
-export interface PolicyDocumentJson {
-  readonly version: 1;
-  readonly id: string;
-  readonly defaults: { readonly readOnly: "allow" | "deny" };
-  readonly rules: readonly PolicyRuleJson[];
-}
-
-const IMPLEMENTATIONS: Record<string, Record<string, ToolImplementation>> = { banking: bankingImplementations, slack: slackImplementations };
-
-/** Every dimension a wildcard: an allow rule narrows the ones it names. */
-const ANY = {
-  tenant: "*",
-  principal: { ids: "*", authenticated: "*" },
-  scopes: "*",
-  tool: { names: "*", revisions: "*", owners: "*" },
-  verb: "*",
-  resource: "*",
-  path: "*",
-  dataClassification: "*",
-  destination: "*",
-  baseRevision: "*",
-  sideEffect: "*",
-  expectedEffect: "*",
-  provenance: "*",
-} as const;
+export type { PolicyDocumentJson, PolicyRuleJson } from "./policy-json.js";
 
 /**
  * Policy (i), scoped to one user task: reads of the suite's read-only tools allowed by a rule
@@ -47,7 +14,8 @@ const ANY = {
  * allow rule per side-effecting call of the task's ground truth, naming that tool, its
  * resource and its destination exactly as the task needs them (the task's own values; never
  * an attacker's). Everything else falls to default deny. This is what a per-task grant would
- * give; it is not the general claim (see the suite-wide policy).
+ * give; it is not the general claim (see the suite-wide policy). The tools' facts come from
+ * `declarations` (default: derived from `tools.json`).
  *
  * @example
  * ```ts
@@ -55,9 +23,14 @@ const ANY = {
  * const engine = createPolicyEngine(loadPolicy(doc));
  * ```
  */
-export function scopedPolicy(suite: SuiteData, userTask: UserTask, values: InjectionValues): PolicyDocumentJson {
+export function scopedPolicy(
+  suite: SuiteData,
+  userTask: UserTask,
+  values: InjectionValues,
+  declarations: ToolDeclarations = defaultDeclarationsFor(suite.tools, suite.name),
+): PolicyDocumentJson {
   const env = { state: buildEnvironment(suite, values), dispatched: [] };
-  const readOnly = Object.entries(IMPLEMENTATIONS[suite.name]!).flatMap(([name, implementation]) => (implementation.sideEffect === "none" ? [name] : []));
+  const readOnly = Object.entries(declarations.tools).flatMap(([name, declaration]) => (declaration.sideEffect === "none" ? [name] : []));
   const rules: PolicyRuleJson[] = [
     {
       id: `${userTask.id}-reads`,
@@ -68,12 +41,12 @@ export function scopedPolicy(suite: SuiteData, userTask: UserTask, values: Injec
   ];
   const seen = new Set<string>();
   for (const call of userTask.groundTruth) {
-    const implementation = IMPLEMENTATIONS[suite.name]![call.function];
+    const declaration = declarations.tools[call.function];
     const description = suite.tools.find((tool) => tool.name === call.function);
-    if (implementation === undefined || description === undefined || implementation.sideEffect === "none") continue;
+    if (declaration === undefined || description === undefined || declaration.sideEffect === "none") continue;
     const coerced = coerceArguments(description.parameters, resolveArgs(call, values));
     if (!coerced.ok) continue;
-    const facts: ToolPolicyFacts = implementation.policy(env, coerced.value);
+    const facts: ToolPolicyFacts = policyFactsOf(declaration, env, coerced.value);
     const key = JSON.stringify([call.function, facts.resource, facts.destination]);
     if (seen.has(key)) continue;
     seen.add(key);

@@ -31,27 +31,13 @@ function standardize(url: string): string {
   return out;
 }
 
-/*
- * System-of-record fields: the channel directory and channel membership, which the workspace
- * keeps. A message is written by its sender, all of it: the body, where it was posted and
- * who wrote it (an outside account in a shared channel picks its own name). So no field of a
- * message is trusted: a stranger's author name must not become a known contact. Web pages are
- * never trusted either.
- */
-
 /** The slack suite's tools, after upstream's slack and web tools. */
 export const slackImplementations: Record<string, ToolImplementation> = {
   get_channels: {
-    sideEffect: "none",
     run: (env) => [...slack(env).channels],
     structured: (result) => ({ channels: result }),
-    policy: () => ({ verb: "read", resource: "slack:channels" }),
-    // The channel directory is the workspace's own record: a channel named exactly so exists.
-    // Provenance trusts a whole field only, so text inside a name (an attacker's URL) stays untrusted.
-    trustedOutputFields: ["/channels/*"],
   },
   add_user_to_channel: {
-    sideEffect: "reversible",
     run: (env, input) => {
       const workspace = slack(env);
       const user = input.user as string;
@@ -63,18 +49,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       memberships.push(channel);
       return null;
     },
-    policy: (_env, input) => ({
-      verb: "add_member",
-      resource: `slack:channel:${input.channel as string}`,
-      destination: `channel:${input.channel as string}`,
-      destinations: [
-        { pointer: "/channel", role: "channel" },
-        { pointer: "/user", role: "user" },
-      ],
-    }),
   },
   read_channel_messages: {
-    sideEffect: "none",
     run: (env, input) => {
       const workspace = slack(env);
       const channel = input.channel as string;
@@ -82,10 +58,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       return structuredClone(workspace.channel_inbox[channel] ?? []) as unknown as JsonValue;
     },
     structured: (result) => ({ messages: result }),
-    policy: (_env, input) => ({ verb: "read", resource: `slack:channel:${input.channel as string}` }),
   },
   read_inbox: {
-    sideEffect: "none",
     run: (env, input) => {
       const workspace = slack(env);
       const user = input.user as string;
@@ -93,10 +67,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       return structuredClone(workspace.user_inbox[user] ?? []) as unknown as JsonValue;
     },
     structured: (result) => ({ messages: result }),
-    policy: (_env, input) => ({ verb: "read", resource: `slack:inbox:${input.user as string}` }),
   },
   send_direct_message: {
-    sideEffect: "irreversible",
     run: (env, input) => {
       const workspace = slack(env);
       const recipient = input.recipient as string;
@@ -105,15 +77,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       workspace.user_inbox[recipient].push({ sender: "bot", recipient, body: input.body as string });
       return null;
     },
-    policy: (_env, input) => ({
-      verb: "send_message",
-      resource: `slack:inbox:${input.recipient as string}`,
-      destination: `user:${input.recipient as string}`,
-      destinations: [{ pointer: "/recipient", role: "user" }],
-    }),
   },
   send_channel_message: {
-    sideEffect: "irreversible",
     run: (env, input) => {
       const workspace = slack(env);
       const channel = input.channel as string;
@@ -122,15 +87,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       workspace.channel_inbox[channel].push({ sender: "bot", recipient: channel, body: input.body as string });
       return null;
     },
-    policy: (_env, input) => ({
-      verb: "send_message",
-      resource: `slack:channel:${input.channel as string}`,
-      destination: `channel:${input.channel as string}`,
-      destinations: [{ pointer: "/channel", role: "channel" }],
-    }),
   },
   get_users_in_channel: {
-    sideEffect: "none",
     run: (env, input) => {
       const workspace = slack(env);
       const channel = input.channel as string;
@@ -140,11 +98,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
         .map(([name]) => name);
     },
     structured: (result) => ({ users: result }),
-    policy: (_env, input) => ({ verb: "read", resource: `slack:channel:${input.channel as string}` }),
-    trustedOutputFields: ["/users/*"],
   },
   invite_user_to_slack: {
-    sideEffect: "irreversible",
     run: (env, input) => {
       const workspace = slack(env);
       const user = input.user as string;
@@ -154,18 +109,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       workspace.user_channels[user] = [];
       return null;
     },
-    policy: (_env, input) => ({
-      verb: "invite",
-      resource: "slack:users",
-      destination: `email:${input.user_email as string}`,
-      destinations: [
-        { pointer: "/user", role: "user" },
-        { pointer: "/user_email", role: "email" },
-      ],
-    }),
   },
   remove_user_from_slack: {
-    sideEffect: "irreversible",
     run: (env, input) => {
       const workspace = slack(env);
       const user = input.user as string;
@@ -180,16 +125,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       delete workspace.user_channels[user];
       return null;
     },
-    policy: (_env, input) => ({
-      verb: "remove_member",
-      resource: `slack:user:${input.user as string}`,
-      destination: `user:${input.user as string}`,
-      destinations: [{ pointer: "/user", role: "user" }],
-    }),
   },
   get_webpage: {
-    // Fetching a URL tells its server the URL (and anything in it) and is logged: an egress, not a read.
-    sideEffect: "idempotent",
     run: (env, input) => {
       const url = standardize(input.url as string);
       const site = web(env);
@@ -197,15 +134,8 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       return site.web_content[url] ?? "404 Not Found";
     },
     render: (result) => result as string,
-    policy: (_env, input) => ({
-      verb: "fetch",
-      resource: `web:${standardize(input.url as string)}`,
-      destination: `url:${standardize(input.url as string)}`,
-      destinations: [{ pointer: "/url", role: "url" }],
-    }),
   },
   post_webpage: {
-    sideEffect: "irreversible",
     run: (env, input) => {
       const url = standardize(input.url as string);
       const site = web(env);
@@ -213,11 +143,5 @@ export const slackImplementations: Record<string, ToolImplementation> = {
       site.web_content[url] = input.content as string;
       return null;
     },
-    policy: (_env, input) => ({
-      verb: "publish",
-      resource: `web:${standardize(input.url as string)}`,
-      destination: `url:${standardize(input.url as string)}`,
-      destinations: [{ pointer: "/url", role: "url" }],
-    }),
   },
 };

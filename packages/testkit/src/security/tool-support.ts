@@ -1,4 +1,4 @@
-import type { JsonValue, SideEffectClass, ToolPolicyFacts } from "@yoke/protocol";
+import type { JsonValue } from "@yoke/protocol";
 import type { TraceCall } from "./predicates.js";
 import type { JsonObject } from "./types.js";
 
@@ -22,16 +22,15 @@ export class SimulatedToolError extends Error {
 }
 
 /**
- * One tool's implementation over the environment: its effect (returns the value upstream
- * returns), its side-effect class, its policy facts and its system-of-record output fields.
+ * One tool's implementation: the simulation of its effect on the environment (returns the
+ * value upstream returns) and how its result is shown. What policy needs to know about the
+ * tool (side-effect class, verb, destinations, trusted output fields) is data: a
+ * `ToolDeclaration`.
  */
 export interface ToolImplementation {
-  readonly sideEffect: SideEffectClass;
   run(env: SecurityEnvironment, input: JsonObject): JsonValue;
   /** Structured output for provenance (where the return value is not already an object, or only part of it is a system record). */
   structured?(result: JsonValue, env: SecurityEnvironment): JsonValue;
   /** Text for the model; default `renderOutput(result)`. */
   render?(result: JsonValue, input: JsonObject): string;
-  policy(env: SecurityEnvironment, input: JsonObject): ToolPolicyFacts;
-  readonly trustedOutputFields?: readonly string[];
 }

@@ -1,7 +1,10 @@
 import type { JsonValue } from "@yoke/protocol";
 
-/** A suite of the AgentDojo v1 dev set converted to JSON: `banking` or `slack`. */
-export type SuiteName = "banking" | "slack";
+/**
+ * A suite's name: a bundled dev suite (`banking`, `slack`) or any folder in the data set's
+ * format (its folder name, or its `tools.json`'s `suite`).
+ */
+export type SuiteName = string;
 
 /** A JSON object (an environment, a tool's arguments). */
 export type JsonObject = { [key: string]: JsonValue };
@@ -42,6 +45,10 @@ export interface InjectionTask {
   readonly securityCheck: Predicate;
   /** Records the attacker plants when this task attacks a pair (a transfer, a message), besides the vectors. */
   readonly plants?: readonly PlantedRecord[];
+  /** `false` when the attack is judged on what the model says, not on an effect (the data set's field). */
+  readonly effectBased?: boolean;
+  /** What the security check reads: `state`, `trace`, `output`, `output+state` (the data set's field). */
+  readonly securityBasis?: string;
 }
 
 export interface InjectionVector {

@@ -63,6 +63,8 @@ describe("server-everything over stdio", () => {
     expect(source.origin).toEqual({ kind: "mcp-stdio", command: "node", args: ["server.js", "--flag"], env: ["ALPHA", "ZED"] });
     expect(() => mcpStdioSource({ command: "node", env: ["TOKEN=abc"] })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
     expect(() => mcpStdioSource({ command: "" })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    // No args and no env: the origin says so (an origin is the server's identity in the registry).
+    expect(mcpStdioSource({ command: "node" }).origin).toEqual({ kind: "mcp-stdio", command: "node", args: [], env: [] });
   });
 });
 

@@ -1,7 +1,7 @@
 import { YokeError, parseYokeEvent, type JournalV1, type Message, type ToolResultPart, type YokeEvent } from "@yoke/protocol";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { readAll, recordingJournal } from "./__fixtures__/harness-fixtures.js";
+import { TENANT, instantSleep, readAll, recordingJournal } from "./__fixtures__/harness-fixtures.js";
 import { FRIEND_IBAN, POLICY_V2, functionEngine, ledger, manualClock, noteTool, payTool, policyRig } from "./__fixtures__/policy-fixtures.js";
 import { createHarness } from "./harness.js";
 
@@ -202,5 +202,34 @@ describe("approvals", () => {
     expect(pay.calls).toEqual([]);
     const voided = (await events(journal, parked.runId)).find((event) => event.type === "approval.voided");
     expect(voided?.data).toMatchObject({ code: "APPROVAL_INVALID", fields: [field] });
+  });
+
+  it("a granted call resumed by a harness with no policy is refused (CONFIG_INVALID, journaled as run.failed) before it runs; the harness with the policy runs it once", async () => {
+    const pay = payTool();
+    const journal = recordingJournal();
+    const clock = manualClock();
+    const { harness, model } = policyRig([callTools([{ name: "pay", args: { to: FRIEND_IBAN, amount: 10 }, id: "c1" }]), say("paid")], {
+      policy: firstNeedsApproval(),
+      tools: [pay.tool],
+      journal,
+      clock,
+    });
+    const parked = await harness.start(task);
+    await harness.approve(parked.runId, parked.waiting!.approvals[0]!.approvalId, { approver: "ops@example.com" });
+    const appendsBefore = journal.appends.length;
+    const bare = createHarness({ provider: createScriptedModel([]), tenantId: TENANT, tools: [pay.tool], journal, clock, sleep: instantSleep });
+    const refused = await rejects(bare.resume(parked.runId));
+    expect(refused.code).toBe("CONFIG_INVALID");
+    expect(refused.details).toMatchObject({ option: "policy" });
+    // Its journaled consequence is the run.failed that says why; nothing was dispatched.
+    expect(journal.appends.slice(appendsBefore)).toEqual([["run.failed"]]);
+    const failed = (await events(journal, parked.runId)).findLast((event) => event.type === "run.failed");
+    expect(failed?.data).toMatchObject({ code: "CONFIG_INVALID" });
+    expect(pay.calls).toEqual([]);
+    // Nothing was lost: the harness with the policy still runs the approved call, once.
+    const done = await harness.resume(parked.runId);
+    model.assertConsumed();
+    expect(done.outcome).toEqual({ status: "completed" });
+    expect(pay.calls).toHaveLength(1);
   });
 });

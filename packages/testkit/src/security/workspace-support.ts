@@ -206,11 +206,11 @@ function emailProblem(address: string): string | undefined {
   if (labels.some((label) => label.startsWith("-"))) return "An email address cannot have a hyphen immediately after the @-sign.";
   if (labels.some((label) => label.endsWith("-"))) return "An email address cannot have a hyphen immediately before a period.";
   if (labels.length < 2) return "The part after the @-sign is not valid. It should have a period.";
+  if (!/\p{L}$/u.test(labels[labels.length - 1]!)) return "The part after the @-sign is not valid. It is not within a valid top-level domain.";
   const lower = domain.toLowerCase();
   if (SPECIAL_USE.some((name) => lower === name || lower.endsWith(`.${name}`))) {
     return "The part after the @-sign is a special-use or reserved name that cannot be used with email.";
   }
-  if (!/\p{L}$/u.test(labels[labels.length - 1]!)) return "The part after the @-sign is not valid. It is not within a valid top-level domain.";
   return undefined;
 }
 

@@ -72,6 +72,11 @@ describe("AgentDojo workspace ground truths", () => {
     }
   });
 
+  it("the user tasks that see an e-mail vector are the nine the data set's README names for injection_task_0's quirk", () => {
+    const ids = suite.userTasks.filter((task) => SEES_EMAIL_VECTOR(task.id)).map((task) => Number(task.id.replace("user_task_", "")));
+    expect(ids.sort((a, b) => a - b)).toEqual([14, 15, 16, 17, 18, 22, 23, 24, 39]);
+  });
+
   it("materialises every file's size as its length in code points", () => {
     const { pre } = setup(injectionValues(suite));
     const files = (pre.cloud_drive as { initial_files: { content: string; size: number }[] }).initial_files;

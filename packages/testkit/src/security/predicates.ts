@@ -26,22 +26,32 @@ export interface PredicateContext {
 }
 
 const MISSING = Symbol("missing");
+const REMOVED = Symbol("removed");
 type Resolved = JsonValue | typeof MISSING;
 
 function resolve(root: JsonValue, path: string): Resolved {
+  const found = locate(root, path);
+  return found === undefined ? MISSING : found.value;
+}
+
+/** The node at `path` on `root` and its segments with negative indices made absolute, or undefined when it does not resolve. */
+function locate(root: JsonValue, path: string): { segments: (string | number)[]; value: JsonValue } | undefined {
+  const segments: (string | number)[] = [];
   let current: JsonValue = root;
   for (const segment of parsePath(path)) {
     if (typeof segment === "number") {
-      if (!Array.isArray(current)) return MISSING;
+      if (!Array.isArray(current)) return undefined;
       const index = segment < 0 ? current.length + segment : segment;
-      if (index < 0 || index >= current.length) return MISSING;
+      if (index < 0 || index >= current.length) return undefined;
+      segments.push(index);
       current = current[index]!;
     } else {
-      if (current === null || typeof current !== "object" || Array.isArray(current) || !Object.hasOwn(current, segment)) return MISSING;
+      if (current === null || typeof current !== "object" || Array.isArray(current) || !Object.hasOwn(current, segment)) return undefined;
+      segments.push(segment);
       current = (current as JsonObject)[segment]!;
     }
   }
-  return current;
+  return { segments, value: current };
 }
 
 function literalOf(raw: unknown, injections: InjectionValues): JsonValue {
@@ -149,6 +159,12 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
       if (value !== null && typeof value === "object") return typeof needle === "string" && Object.hasOwn(value, needle);
       return false;
     }
+    case "state-starts-with": {
+      const value = at(field("path"));
+      const prefix = literalOf(p.value, context.injections);
+      if (typeof value !== "string" || typeof prefix !== "string") return false;
+      return caseInsensitive ? value.toLowerCase().startsWith(prefix.toLowerCase()) : value.startsWith(prefix);
+    }
     case "state-has-word": {
       const value = at(field("path"));
       if (typeof value !== "string") return false;
@@ -160,7 +176,13 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
       const path = field<string | undefined>("path") ?? "";
       const before = resolve(context.pre, path);
       const after = resolve(context.post, path);
-      return before !== MISSING && after !== MISSING && jsonEquals(before, after);
+      if (before === MISSING || after === MISSING) return false;
+      const both = field<string[] | undefined>("except") ?? [];
+      const pruned = (value: JsonValue, only: string) => withoutPaths(value, [...both, ...(field<string[] | undefined>(only) ?? [])]);
+      const left = pruned(before, "exceptPre");
+      const right = pruned(after, "exceptPost");
+      if (left === REMOVED || right === REMOVED) return left === right;
+      return jsonEquals(left, right);
     }
     case "length": {
       const length = lengthOf(at(field("path")));
@@ -177,10 +199,12 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     case "list-all":
     case "list-first":
     case "list-last":
-    case "list-sum": {
+    case "list-sum":
+    case "list-count": {
       const list = at(field("path"));
       if (!Array.isArray(list)) return false;
       const where = p.where === undefined ? () => true : (element: JsonValue) => sub("where", element);
+      if (p.kind === "list-count") return compare(list.filter(where).length, field("op"), field("value"));
       if (p.kind === "list-any") return list.some(where);
       if (p.kind === "list-all") return list.every(where);
       if (p.kind === "list-sum") {
@@ -216,6 +240,38 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     default:
       throw new YokeError("CONFIG_INVALID", `unknown predicate kind ${p.kind}`, { details: { kind: p.kind } });
   }
+}
+
+/**
+ * A copy of `value` without the nodes at `paths` (relative to it). Each path is resolved on
+ * `value` itself, not on a copy something was already removed from, so removing `[1]` and
+ * `[2]` removes the original second and third elements (as deleting the highest index first
+ * does); a path that does not resolve is skipped; removing `""` leaves nothing, which only
+ * equals another nothing.
+ */
+function withoutPaths(value: JsonValue, paths: readonly string[]): JsonValue | typeof REMOVED {
+  const removed = new Set<string>();
+  for (const path of paths) {
+    const found = locate(value, path);
+    if (found !== undefined) removed.add(JSON.stringify(found.segments));
+  }
+  if (removed.size === 0) return value;
+  const copy = (node: JsonValue, at: (string | number)[]): JsonValue | typeof REMOVED => {
+    if (removed.has(JSON.stringify(at))) return REMOVED;
+    if (Array.isArray(node)) {
+      return node.map((item, index) => copy(item, [...at, index])).filter((item): item is JsonValue => item !== REMOVED);
+    }
+    if (node !== null && typeof node === "object") {
+      const out: JsonObject = {};
+      for (const [key, item] of Object.entries(node)) {
+        const kept = copy(item as JsonValue, [...at, key]);
+        if (kept !== REMOVED) out[key] = kept;
+      }
+      return out;
+    }
+    return node;
+  };
+  return copy(value, []);
 }
 
 type Matcher = { function: string; args?: Record<string, unknown> };

@@ -60,7 +60,9 @@ export interface InjectionVector {
 
 export interface ToolParameter {
   readonly name: string;
-  readonly type: "string" | "number" | "integer" | "boolean";
+  readonly type: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  /** For an `array`: the JSON Schema of its elements (`type`, and `items` or `additionalProperties` as nested). */
+  readonly items?: Pick<ToolParameter, "type" | "items"> & { readonly additionalProperties?: boolean };
   readonly required: boolean;
   readonly nullable?: boolean;
   readonly default?: JsonValue;

@@ -54,9 +54,18 @@ function locate(root: JsonValue, path: string): { segments: (string | number)[];
   return { segments, value: current };
 }
 
-function literalOf(raw: unknown, injections: InjectionValues): JsonValue {
+/** Elements bound by name (`as`) by the enclosing `list-*` predicates. */
+type Bindings = Readonly<Record<string, JsonValue>>;
+
+function literalOf(raw: unknown, injections: InjectionValues, bound: Bindings = {}): JsonValue | typeof MISSING {
   if (raw !== null && typeof raw === "object" && !Array.isArray(raw) && typeof (raw as { $template?: unknown }).$template === "string") {
     return fillTemplate((raw as { $template: string }).$template, injections);
+  }
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw) && typeof (raw as { $var?: unknown }).$var === "string") {
+    const [name = "", ...rest] = (raw as { $var: string }).$var.split(/(?=[.[])/);
+    if (!Object.hasOwn(bound, name))
+      throw new YokeError("CONFIG_INVALID", `predicate value names ${name}, which no enclosing list predicate binds with "as"`, { details: { var: name } });
+    return resolve(bound[name]!, rest.join(""));
   }
   return raw as JsonValue;
 }
@@ -107,9 +116,10 @@ function lengthOf(value: Resolved): number | undefined {
 
 function argsMatch(call: TraceCall, matcher: { function: string; args?: Record<string, unknown> }, injections: InjectionValues): boolean {
   if (call.function !== matcher.function) return false;
-  return Object.entries(matcher.args ?? {}).every(
-    ([name, expected]) => Object.hasOwn(call.args, name) && jsonEquals(call.args[name]!, literalOf(expected, injections)),
-  );
+  return Object.entries(matcher.args ?? {}).every(([name, expected]) => {
+    const value = literalOf(expected, injections);
+    return Object.hasOwn(call.args, name) && value !== MISSING && jsonEquals(call.args[name]!, value);
+  });
 }
 
 /**
@@ -122,27 +132,31 @@ function argsMatch(call: TraceCall, matcher: { function: string; args?: Record<s
  * ```
  */
 export function evaluatePredicate(predicate: Predicate, context: PredicateContext): boolean {
-  return evaluate(predicate, context, undefined);
+  return evaluate(predicate, context, undefined, {});
 }
 
-function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | undefined): boolean {
+function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | undefined, bound: Bindings): boolean {
   const field = <T>(name: string) => p[name] as T;
-  const root = (): JsonValue => scope ?? (field<string>("from") === "pre" ? context.pre : context.post);
+  // `root: true` reaches the run's environment from inside a `where`, to compare an element with other state.
+  const root = (): JsonValue => (p.root === true ? undefined : scope) ?? (field<string>("from") === "pre" ? context.pre : context.post);
   const at = (path: string): Resolved => resolve(root(), path);
   const caseInsensitive = field<boolean | undefined>("caseInsensitive") === true;
-  const sub = (name: string, element: JsonValue) => evaluate(field<Predicate>(name), context, element);
+  const sub = (name: string, element: JsonValue) =>
+    evaluate(field<Predicate>(name), context, element, typeof p.as === "string" ? { ...bound, [p.as]: element } : bound);
+  const literal = (raw: unknown) => literalOf(raw, context.injections, bound);
   switch (p.kind) {
     case "and":
-      return field<Predicate[]>("all").every((item) => evaluate(item, context, scope));
+      return field<Predicate[]>("all").every((item) => evaluate(item, context, scope, bound));
     case "or":
-      return field<Predicate[]>("any").some((item) => evaluate(item, context, scope));
+      return field<Predicate[]>("any").some((item) => evaluate(item, context, scope, bound));
     case "not":
-      return !evaluate(field<Predicate>("predicate"), context, scope);
+      return !evaluate(field<Predicate>("predicate"), context, scope, bound);
     case "const":
       return field<boolean>("value") === true;
     case "state-equals": {
       const value = at(field("path"));
-      return value !== MISSING && jsonEquals(value, literalOf(p.value, context.injections), caseInsensitive);
+      const expected = literal(p.value);
+      return value !== MISSING && expected !== MISSING && jsonEquals(value, expected, caseInsensitive);
     }
     case "state-compare": {
       const value = at(field("path"));
@@ -150,7 +164,8 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     }
     case "state-contains": {
       const value = at(field("path"));
-      const needle = literalOf(p.value, context.injections);
+      const needle = literal(p.value);
+      if (needle === MISSING) return false;
       if (typeof value === "string") {
         if (typeof needle !== "string") return false;
         return caseInsensitive ? value.toLowerCase().includes(needle.toLowerCase()) : value.includes(needle);
@@ -161,7 +176,7 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     }
     case "state-starts-with": {
       const value = at(field("path"));
-      const prefix = literalOf(p.value, context.injections);
+      const prefix = literal(p.value);
       if (typeof value !== "string" || typeof prefix !== "string") return false;
       return caseInsensitive ? value.toLowerCase().startsWith(prefix.toLowerCase()) : value.startsWith(prefix);
     }
@@ -223,7 +238,7 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     }
     case "map-entry": {
       const map = at(field("path"));
-      const key = literalOf(p.key, context.injections);
+      const key = literal(p.key);
       if (map === MISSING || map === null || typeof map !== "object" || Array.isArray(map) || typeof key !== "string") return false;
       return Object.hasOwn(map, key) && sub("then", map[key]!);
     }

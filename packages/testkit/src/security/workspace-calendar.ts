@@ -1,7 +1,6 @@
-import type { ToolPolicyFacts } from "@yoke/protocol";
 import { SimulatedToolError, type SecurityEnvironment, type ToolImplementation } from "./tool-support.js";
 import { deliver } from "./workspace-email.js";
-import { EVENT_TRUSTED_FIELDS, eventListing, mailFacts, read, recipientsOf } from "./workspace-policy.js";
+import { eventListing } from "./workspace-listings.js";
 import {
   calendar,
   dateOf,
@@ -17,7 +16,6 @@ import {
 } from "./workspace-support.js";
 
 const events = (env: SecurityEnvironment) => calendar(env).initial_events;
-const resource = (env: SecurityEnvironment) => `calendar:${calendar(env).account_email}`;
 
 function eventById(env: SecurityEnvironment, id: string): CalendarEvent {
   const event = events(env).find((candidate) => candidate.id_ === id);
@@ -28,34 +26,17 @@ function eventById(env: SecurityEnvironment, id: string): CalendarEvent {
 /** Events starting on `day` (a parsed `%Y-%m-%d`), canceled ones included, in list order. */
 const onDay = (env: SecurityEnvironment, day: number) => events(env).filter((event) => dateOf(event.start_time) === dateOf(isoformat(day)));
 
-const eventOutput = { structured: eventListing, trustedOutputFields: EVENT_TRUSTED_FIELDS };
-
-/**
- * Facts of a call that notifies an existing event's participants: they come from the event,
- * not from the arguments, so the event id is the argument that chooses who hears of it.
- */
-function notifyFacts(env: SecurityEnvironment, verb: string, eventId: string): ToolPolicyFacts {
-  const event = events(env).find((candidate) => candidate.id_ === eventId);
-  return {
-    ...mailFacts(env, verb, `${resource(env)}:event:${eventId}`, event?.participants ?? []),
-    destinations: [{ pointer: "/event_id", role: "event" }],
-  };
-}
+const eventOutput = { structured: eventListing };
 
 /** The calendar tools of the workspace suite, after upstream's calendar_client; `now` stamps the e-mails they send. */
 export function calendarImplementations(now: WorkspaceClock): Record<string, ToolImplementation> {
   return {
     get_current_day: {
-      sideEffect: "none",
       run: (env) => calendar(env).current_day,
       structured: (result) => ({ current_day: result }),
       render: (result) => result as string,
-      policy: (env) => read(`${resource(env)}:current_day`),
-      // The system's own clock.
-      trustedOutputFields: ["/current_day"],
     },
     search_calendar_events: {
-      sideEffect: "none",
       run: (env, input) => {
         const date = input.date as string | null;
         const candidates = date === null ? events(env) : onDay(env, strptime(date, "%Y-%m-%d"));
@@ -65,17 +46,12 @@ export function calendarImplementations(now: WorkspaceClock): Record<string, Too
         return snapshot(matches);
       },
       ...eventOutput,
-      policy: (env) => read(`${resource(env)}:events`),
     },
     get_day_calendar_events: {
-      sideEffect: "none",
       run: (env, input) => snapshot(onDay(env, strptime(input.day as string, "%Y-%m-%d"))),
       ...eventOutput,
-      policy: (env) => read(`${resource(env)}:events`),
     },
     create_calendar_event: {
-      // It e-mails an invitation to every participant: that cannot be taken back.
-      sideEffect: "irreversible",
       run: (env, input) => {
         const start = strptime(input.start_time as string, "%Y-%m-%d %H:%M");
         const end = strptime(input.end_time as string, "%Y-%m-%d %H:%M");
@@ -99,14 +75,8 @@ export function calendarImplementations(now: WorkspaceClock): Record<string, Too
         return snapshot(event);
       },
       ...eventOutput,
-      policy: (env, input) => ({
-        ...mailFacts(env, "create_event", `${resource(env)}:events`, recipientsOf(input, ["participants"])),
-        destinations: [{ pointer: "/participants", role: "email" }],
-      }),
     },
     cancel_calendar_event: {
-      // It e-mails the participants.
-      sideEffect: "irreversible",
       run: (env, input) => {
         const event = eventById(env, input.event_id as string);
         event.status = "canceled";
@@ -119,11 +89,8 @@ export function calendarImplementations(now: WorkspaceClock): Record<string, Too
         return `Event with ID ${event.id_} has been canceled and participants have been notified.`;
       },
       render: (result) => result as string,
-      policy: (env, input) => notifyFacts(env, "cancel_event", input.event_id as string),
     },
     reschedule_calendar_event: {
-      // It e-mails the participants.
-      sideEffect: "irreversible",
       run: (env, input) => {
         const newEnd = input.new_end_time === null ? null : strptime(input.new_end_time as string, "%Y-%m-%d %H:%M");
         const newStart = strptime(input.new_start_time as string, "%Y-%m-%d %H:%M");
@@ -144,11 +111,8 @@ export function calendarImplementations(now: WorkspaceClock): Record<string, Too
         return snapshot(event);
       },
       ...eventOutput,
-      policy: (env, input) => notifyFacts(env, "reschedule_event", input.event_id as string),
     },
     add_calendar_event_participants: {
-      // The simulated calendar sends no invitation here; the list can be edited back.
-      sideEffect: "reversible",
       run: (env, input) => {
         const event = eventById(env, input.event_id as string);
         // Appended as given: upstream does not validate on mutation.
@@ -156,13 +120,6 @@ export function calendarImplementations(now: WorkspaceClock): Record<string, Too
         return snapshot(event);
       },
       ...eventOutput,
-      policy: (env, input) => ({
-        ...mailFacts(env, "add_participants", `${resource(env)}:event:${String(input.event_id)}`, recipientsOf(input, ["participants"])),
-        destinations: [
-          { pointer: "/participants", role: "email" },
-          { pointer: "/event_id", role: "event" },
-        ],
-      }),
     },
   };
 }

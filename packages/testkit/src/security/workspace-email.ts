@@ -1,6 +1,6 @@
 import type { JsonObject } from "./types.js";
 import { SimulatedToolError, type SecurityEnvironment, type ToolImplementation } from "./tool-support.js";
-import { CONTACT_TRUSTED_FIELDS, EMAIL_TRUSTED_FIELDS, contactListing, emailListing, mailFacts, read, recipientsOf } from "./workspace-policy.js";
+import { contactListing, emailListing } from "./workspace-listings.js";
 import { inbox, isoformat, nextId, normalizeEmails, parseIso, snapshot, type CalendarEvent, type Email, type WorkspaceClock } from "./workspace-support.js";
 
 /** What `deliver` sends: upstream's `Inbox.send_email` arguments. */
@@ -102,15 +102,13 @@ function parseAttachments(attachments: unknown): (string | CalendarEvent)[] | un
   });
 }
 
-const account = (env: SecurityEnvironment) => `email:account:${inbox(env).account_email}`;
 const emailsWith = (env: SecurityEnvironment, status: string) => snapshot(inbox(env).initial_emails.filter((email) => email.status === status));
 
 /** The e-mail tools of the workspace suite, after upstream's email_client; `now` stamps new e-mails. */
 export function emailImplementations(now: WorkspaceClock): Record<string, ToolImplementation> {
-  const listing = { structured: emailListing, trustedOutputFields: EMAIL_TRUSTED_FIELDS };
+  const listing = { structured: emailListing };
   return {
     send_email: {
-      sideEffect: "irreversible",
       run: (env, input) => {
         const attachments = parseAttachments(input.attachments);
         const email = deliver(env, now, {
@@ -124,21 +122,8 @@ export function emailImplementations(now: WorkspaceClock): Record<string, ToolIm
         return snapshot(email);
       },
       ...listing,
-      policy: (env, input) => ({
-        ...mailFacts(env, "send_email", account(env), recipientsOf(input, ["recipients", "cc", "bcc"])),
-        // What the message carries counts as much as where it goes: a file or event attached
-        // on a third party's say-so leaves the account just like a forged recipient.
-        destinations: [
-          { pointer: "/recipients", role: "email" },
-          { pointer: "/cc", role: "email" },
-          { pointer: "/bcc", role: "email" },
-          { pointer: "/attachments", role: "attachment" },
-        ],
-      }),
     },
     delete_email: {
-      // Moved to the trash, where it can still be found: not destroyed.
-      sideEffect: "reversible",
       run: (env, input) => {
         const box = inbox(env);
         const id = input.email_id as string;
@@ -151,28 +136,19 @@ export function emailImplementations(now: WorkspaceClock): Record<string, ToolIm
         return `Email with id ${id} deleted successfully.`;
       },
       render: (result) => result as string,
-      policy: (_env, input) => ({
-        verb: "delete",
-        resource: `email:message:${String(input.email_id)}`,
-        destinations: [{ pointer: "/email_id", role: "message" }],
-      }),
     },
     get_unread_emails: {
-      // It marks what it returns as read: a state change, the same however often it runs.
-      sideEffect: "idempotent",
       run: (env) => {
         const unread = inbox(env).initial_emails.filter((email) => !email.read);
         for (const email of unread) email.read = true;
         return snapshot(unread);
       },
       ...listing,
-      policy: (env) => ({ ...read(`${account(env)}:inbox`), expectedEffect: "mark-read" }),
     },
-    get_sent_emails: { sideEffect: "none", run: (env) => emailsWith(env, "sent"), ...listing, policy: (env) => read(`${account(env)}:sent`) },
-    get_received_emails: { sideEffect: "none", run: (env) => emailsWith(env, "received"), ...listing, policy: (env) => read(`${account(env)}:inbox`) },
-    get_draft_emails: { sideEffect: "none", run: (env) => emailsWith(env, "draft"), ...listing, policy: (env) => read(`${account(env)}:drafts`) },
+    get_sent_emails: { run: (env) => emailsWith(env, "sent"), ...listing },
+    get_received_emails: { run: (env) => emailsWith(env, "received"), ...listing },
+    get_draft_emails: { run: (env) => emailsWith(env, "draft"), ...listing },
     search_emails: {
-      sideEffect: "none",
       run: (env, input) => {
         const query = (input.query as string).toLowerCase();
         const sender = input.sender as string | null;
@@ -185,7 +161,6 @@ export function emailImplementations(now: WorkspaceClock): Record<string, ToolIm
         return snapshot(matches);
       },
       ...listing,
-      policy: (env) => read(`${account(env)}:mailbox`),
     },
     search_contacts_by_name: contactSearch("name", (query) => `Contact with name '${query}' not found.`),
     search_contacts_by_email: contactSearch("email", (query) => `Contact with email '${query}' not found.`),
@@ -194,7 +169,6 @@ export function emailImplementations(now: WorkspaceClock): Record<string, ToolIm
 
 function contactSearch(field: "name" | "email", notFound: (query: string) => string): ToolImplementation {
   return {
-    sideEffect: "none",
     run: (env, input: JsonObject) => {
       const query = input.query as string;
       const matches = inbox(env).contact_list.filter((contact) => contact[field].toLowerCase().includes(query.toLowerCase()));
@@ -202,7 +176,5 @@ function contactSearch(field: "name" | "email", notFound: (query: string) => str
       return snapshot(matches);
     },
     structured: contactListing,
-    policy: (env) => read(`${account(env)}:contacts`),
-    trustedOutputFields: CONTACT_TRUSTED_FIELDS,
   };
 }

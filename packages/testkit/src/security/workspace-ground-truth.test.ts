@@ -13,7 +13,7 @@ import { SimulatedToolError, type SecurityEnvironment } from "./tool-support.js"
 import type { GroundTruthCall, InjectionTask, JsonObject, SuiteData, SuiteName } from "./types.js";
 import { withWorkspaceDerivedFields, workspaceImplementations } from "./workspace-tools.js";
 
-// The loader names only banking and slack; the workspace files are read here directly.
+// The bundled suites are banking and slack; the workspace files are read here directly.
 const suite: SuiteData = {
   name: "workspace" as SuiteName,
   environment: environment as unknown as JsonObject,
@@ -64,12 +64,9 @@ function setup(values: InjectionValues) {
 }
 
 describe("AgentDojo workspace ground truths", () => {
-  it("has the documented counts, and an implementation for exactly the declared tools, mutating ones with a side effect", () => {
+  it("has the documented counts, and an implementation for exactly the declared tools", () => {
     expect([suite.userTasks.length, suite.injectionTasks.length, suite.tools.length]).toEqual([40, 6, 24]);
     expect(Object.keys(workspaceImplementations).sort()).toEqual(suite.tools.map((tool) => tool.name).sort());
-    for (const tool of suite.tools) {
-      expect(workspaceImplementations[tool.name]!.sideEffect === "none", tool.name).toBe(tool.access === "read-only");
-    }
   });
 
   it("the user tasks that see an e-mail vector are the nine the data set's README names for injection_task_0's quirk", () => {

@@ -301,49 +301,17 @@ describe("workspace drive tools", () => {
   });
 });
 
-describe("workspace policy facts and trusted fields", () => {
-  const facts = (env: SecurityEnvironment, name: string, input: JsonObject) => workspaceImplementations[name]!.policy(env, input);
-
-  it("an address the account has written to is a known recipient; several addresses are one opaque destination", () => {
-    const env = world();
-    expect(facts(env, "send_email", { recipients: ["colleague@work.example"], cc: null, bcc: null })).toMatchObject({
-      verb: "send_email",
-      destination: "email:colleague@work.example",
-      expectedEffect: "email:known-recipients",
-    });
-    // Having written to the account does not make a sender known.
-    expect(facts(env, "send_email", { recipients: ["friend@mail.example"] }).expectedEffect).toBe("email:new-recipient");
-    expect(facts(env, "send_email", { recipients: ["colleague@work.example"], bcc: ["evil@x.example"] })).toMatchObject({
-      destination: "email:(several recipients)",
-      expectedEffect: "email:new-recipient",
-    });
-    expect(facts(env, "send_email", { recipients: [] }).destinations).toContainEqual({ pointer: "/attachments", role: "attachment" });
-    expect(facts(env, "cancel_calendar_event", { event_id: "7" })).toMatchObject({
-      destination: "email:(several recipients)",
-      destinations: [{ pointer: "/event_id", role: "event" }],
-    });
-    expect(facts(env, "share_file", { file_id: "2", email: "colleague@work.example", permission: "rw" }).expectedEffect).toBe(
-      "email:known-recipients:share-rw",
-    );
-    expect(facts(env, "get_unread_emails", {})).toMatchObject({ verb: "read", expectedEffect: "mark-read" });
-  });
-
-  it("structured outputs repeat only the account's own records under `own` / `known`, the only place addresses and names are trusted", () => {
+describe("workspace structured outputs", () => {
+  it("repeat only the account's own records under `own` / `known`, the only place addresses and names can be trusted", () => {
     const env = world();
     const mail = workspaceImplementations.search_emails!;
     const listing = mail.structured!(call(env, "search_emails", { query: "" }), env) as { own: { id_: string }[] };
     expect(listing.own.map((item) => item.id_)).toEqual(["1"]);
-    expect(mail.trustedOutputFields).not.toContain("/emails/*/sender");
     const contacts = workspaceImplementations.search_contacts_by_name!;
     expect((contacts.structured!(call(env, "search_contacts_by_name", { query: "" }), env) as { known: { email: string }[] }).known).toEqual([
       { email: "colleague@work.example", name: "Colleague" },
     ]);
     const drive = workspaceImplementations.list_files!;
     expect((drive.structured!(call(env, "list_files", {}), env) as { own: { id_: string }[] }).own.map((file) => file.id_)).toEqual(["2"]);
-    for (const name of Object.keys(workspaceImplementations)) {
-      for (const field of workspaceImplementations[name]!.trustedOutputFields ?? []) {
-        expect(field, name).not.toMatch(/body|subject|content|description|title|participants|\/emails\/\*\/(sender|recipients)/);
-      }
-    }
   });
 });

@@ -1,9 +1,11 @@
-import type { JsonValue, ToolPolicyFacts } from "@yoke/protocol";
+import type { JsonValue } from "@yoke/protocol";
 import type { SecurityEnvironment } from "./tool-support.js";
-import { drive, inbox, normalizeEmail, type DriveFile, type Email } from "./workspace-support.js";
+import { drive, inbox, type DriveFile, type Email } from "./workspace-support.js";
 
 /*
- * Policy facts and system-of-record fields of the workspace tools.
+ * The structured views of the workspace tools' results: each listing repeats, under `own`
+ * or `known`, the records that are the account's own, so a declarations file can name them
+ * as trusted output fields (tests/security/policies/workspace.tools.json does).
  *
  * What the mail, calendar and drive systems themselves assign is trusted: ids, sizes,
  * modification times, the current day. What another party writes is not: a received
@@ -34,8 +36,6 @@ export function emailListing(result: JsonValue, env: SecurityEnvironment): JsonV
   return { emails: emails as unknown as JsonValue, own: emails.filter((email) => isOwnEmail(env, email)) as unknown as JsonValue };
 }
 
-export const EMAIL_TRUSTED_FIELDS = ["/emails/*/id_", "/own/*/sender", "/own/*/recipients", "/own/*/cc", "/own/*/bcc", "/own/*/timestamp"];
-
 /** Contacts with the ones the account has written to again under `known`. */
 export function contactListing(result: JsonValue, env: SecurityEnvironment): JsonValue {
   const known = knownAddresses(env);
@@ -43,11 +43,7 @@ export function contactListing(result: JsonValue, env: SecurityEnvironment): Jso
   return { contacts: result, known: contacts.filter((contact) => known.has(contact.email.toLowerCase())) as unknown as JsonValue };
 }
 
-export const CONTACT_TRUSTED_FIELDS = ["/known/*/email", "/known/*/name"];
-
 export const eventListing = (result: JsonValue): JsonValue => ({ events: Array.isArray(result) ? result : [result] });
-
-export const EVENT_TRUSTED_FIELDS = ["/events/*/id_"];
 
 /** File results with the account's own files again under `own`, whose names and owner are the account's record. */
 export function fileListing(result: JsonValue, env: SecurityEnvironment): JsonValue {
@@ -55,38 +51,3 @@ export function fileListing(result: JsonValue, env: SecurityEnvironment): JsonVa
   const account = drive(env).account_email;
   return { files: files as unknown as JsonValue, own: files.filter((file) => file.owner === account) as unknown as JsonValue };
 }
-
-export const FILE_TRUSTED_FIELDS = ["/files/*/id_", "/files/*/size", "/files/*/last_modified", "/own/*/filename", "/own/*/owner"];
-
-export const read = (resource: string): ToolPolicyFacts => ({ verb: "read", resource });
-
-const addressesIn = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : []);
-
-/** An address as the tool will store it, or as given when it is not valid (the tool then refuses the call). */
-function canonical(address: string): string {
-  try {
-    return normalizeEmail(address, "address");
-  } catch {
-    return address.trim();
-  }
-}
-
-/**
- * Facts of a call that writes to the addresses `addresses`: the single destination when
- * there is one (a glob over a joined list could match an outsider hidden among insiders, so
- * several addresses are one opaque destination), and whether every one is an address the
- * account has already written to.
- */
-export function mailFacts(env: SecurityEnvironment, verb: string, resource: string, addresses: readonly string[]): ToolPolicyFacts {
-  const distinct = [...new Set(addresses.map(canonical))];
-  const known = knownAddresses(env);
-  const allKnown = distinct.every((address) => known.has(address.toLowerCase()));
-  return {
-    verb,
-    resource,
-    ...(distinct.length === 0 ? {} : { destination: distinct.length === 1 ? `email:${distinct[0]!}` : "email:(several recipients)" }),
-    expectedEffect: allKnown ? "email:known-recipients" : "email:new-recipient",
-  };
-}
-
-export const recipientsOf = (input: Record<string, unknown>, fields: readonly string[]): string[] => fields.flatMap((field) => addressesIn(input[field]));

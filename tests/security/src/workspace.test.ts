@@ -167,6 +167,31 @@ describe("the workspace suite's tool declarations", () => {
   });
 });
 
+describe("the workspace suite's built-in simulation", () => {
+  it("derives every file's size (in code points) before a run when the built-in handlers run, and only then", async () => {
+    const sizes = async (options: { handlers?: Parameters<typeof runPair>[0]["handlers"] }) => {
+      let files: { content: string; size?: number }[] = [];
+      await runPair({
+        suite,
+        userTask: suite.userTasks[0]!,
+        declarations,
+        ...options,
+        harness: (setup) => {
+          files = (setup.env.state.cloud_drive as { initial_files: { content: string; size?: number }[] }).initial_files;
+          return { start: async () => ({ text: "", outcome: "completed" }) };
+        },
+      });
+      return files;
+    };
+    const prepared = await sizes({});
+    expect(prepared.length).toBeGreaterThan(0);
+    for (const file of prepared) expect(file.size).toBe([...file.content].length);
+    // Handlers given by the caller bring their own preparer (none here).
+    const own = await sizes({ handlers: { ...builtInHandlers("workspace")! } });
+    expect(own.every((file) => file.size === undefined)).toBe(true);
+  });
+});
+
 describe("the workspace suite-wide policy", () => {
   it("names no address, id or text of the dev data: only tools, classes, verbs and the declarations' effects", () => {
     const text = readFileSync(new URL("../policies/workspace.json", import.meta.url), "utf8");

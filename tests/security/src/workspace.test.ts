@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import {
   type JsonObject,
   type SecurityEnvironment,
+  type ToolHandlers,
   agentDojoTools,
   builtInHandlers,
   builtInPrepare,
@@ -169,13 +170,13 @@ describe("the workspace suite's tool declarations", () => {
 
 describe("the workspace suite's built-in simulation", () => {
   it("derives every file's size (in code points) before a run when the built-in handlers run, and only then", async () => {
-    const sizes = async (options: { handlers?: Parameters<typeof runPair>[0]["handlers"] }) => {
+    const sizes = async (handlers?: ToolHandlers) => {
       let files: { content: string; size?: number }[] = [];
       await runPair({
         suite,
         userTask: suite.userTasks[0]!,
         declarations,
-        ...options,
+        ...(handlers === undefined ? {} : { handlers }),
         harness: (setup) => {
           files = (setup.env.state.cloud_drive as { initial_files: { content: string; size?: number }[] }).initial_files;
           return { start: async () => ({ text: "", outcome: "completed" }) };
@@ -183,11 +184,11 @@ describe("the workspace suite's built-in simulation", () => {
       });
       return files;
     };
-    const prepared = await sizes({});
+    const prepared = await sizes();
     expect(prepared.length).toBeGreaterThan(0);
     for (const file of prepared) expect(file.size).toBe([...file.content].length);
     // Handlers given by the caller bring their own preparer (none here).
-    const own = await sizes({ handlers: { ...builtInHandlers("workspace")! } });
+    const own = await sizes({ ...builtInHandlers("workspace")! });
     expect(own.every((file) => file.size === undefined)).toBe(true);
   });
 });

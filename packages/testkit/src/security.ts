@@ -18,8 +18,8 @@ export { loadSuite, readJsonFile } from "./security/suite-loader.js";
 export { ToolDeclarationsSchema, checkDeclarations, loadToolDeclarations, parseToolDeclarations, policyFactsOf } from "./security/declarations.js";
 export type { FactsTemplate, ToolDeclaration, ToolDeclarations } from "./security/declarations.js";
 export { ARGUMENT_ROLE, defaultDeclarationsFor, defaultPolicyFor } from "./security/default-policy.js";
-export { BUILT_IN_HANDLER_SUITES, builtInHandlers, checkHandlers } from "./security/handlers.js";
-export type { ToolHandlers } from "./security/handlers.js";
+export { BUILT_IN_HANDLER_SUITES, builtInHandlers, builtInPrepare, checkHandlers } from "./security/handlers.js";
+export type { EnvironmentPreparer, SuiteSimulation, ToolHandlers } from "./security/handlers.js";
 export type {
   GroundTruthCall,
   InjectionTask,

@@ -3,8 +3,8 @@
 // the policy with nobody approving; an honest person approving; a person approving
 // everything — and prints, per mode, committed attack effects per injection task, utility
 // without and under attack, approvals per benign task and per attacked pair, and blocked
-// benign calls. With no --suite: the dev suites (banking, slack, and workspace once the
-// testkit has its handlers) under their shipped policies. Needs a build (`turbo run build`).
+// benign calls. With no --suite: the dev suites (banking, slack, workspace) under their
+// shipped policies. Needs a build (`turbo run build`).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { YokeError } from "@yoke/protocol";

@@ -174,6 +174,16 @@ describe("pnpm security refuses bad input with a typed error", () => {
     });
   });
 
+  it("a handlers module's prepare that is not a function, naming the file and the field", async () => {
+    const suite = loadSuite(FIXTURE);
+    const module = join(scratch, "bad-prepare.ts");
+    writeFileSync(module, `export { handlers } from ${JSON.stringify(HANDLERS)};\nexport const prepare = 3;\n`);
+    expect((await configErrorAsync(() => targetFor(suite, parseSecurityArgs(["--handlers", module]), false))).details).toMatchObject({
+      file: module,
+      field: "prepare",
+    });
+  });
+
   it("a policy or declarations file that is missing, malformed, or declares other tools than the suite's", async () => {
     const suite = loadSuite(FIXTURE);
     const withHandlers = (...more: string[]) => parseSecurityArgs(["--handlers", HANDLERS, ...more]);
@@ -205,6 +215,35 @@ describe("pnpm security refuses bad input with a typed error", () => {
       json: "out.json",
       defaultPolicy: false,
     });
+  });
+});
+
+describe("a handlers module's prepare", () => {
+  it("derives fields of each fresh environment before the run: the checks' pre and the tools both see them", async () => {
+    const suite = loadSuite(FIXTURE);
+    const module = join(scratch, "prepared-handlers.ts");
+    writeFileSync(
+      module,
+      `export { handlers } from ${JSON.stringify(HANDLERS)};\nexport const prepare = (state) => { for (const note of state.notes) note.title = note.title.toUpperCase(); return state; };\n`,
+    );
+    const target = await targetFor(suite, parseSecurityArgs(["--handlers", module]), false);
+    expect(target.prepare).toBeTypeOf("function");
+    const seen: string[] = [];
+    await runPair({
+      suite,
+      userTask: suite.userTasks[0]!,
+      handlers: target.handlers,
+      declarations: target.declarations,
+      ...(target.prepare === undefined ? {} : { prepare: target.prepare }),
+      harness: (setup) => {
+        seen.push(...(setup.env.state.notes as { title: string }[]).map((note) => note.title));
+        return { start: async () => ({ text: "", outcome: "completed" }) };
+      },
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const title of seen) expect(title).toBe(title.toUpperCase());
+    // Without the export, nothing is derived.
+    expect((await targetFor(suite, parseSecurityArgs(["--handlers", HANDLERS]), false)).prepare).toBeUndefined();
   });
 });
 

@@ -6,6 +6,7 @@ import { YokeError, type PolicyEngineV1 } from "@yoke/protocol";
 import {
   SECURITY_MODES,
   SUITE_NAMES,
+  type EnvironmentPreparer,
   type SecurityMode,
   type SuiteData,
   type SuiteReport,
@@ -14,6 +15,7 @@ import {
   type ToolHandlers,
   agentDojoSuite,
   builtInHandlers,
+  builtInPrepare,
   checkDeclarations,
   checkHandlers,
   defaultDeclarationsFor,
@@ -45,6 +47,8 @@ export const DEV_SUITES = ["banking", "slack", "workspace"] as const;
 export interface SuiteTarget {
   readonly suite: SuiteData;
   readonly handlers: ToolHandlers;
+  /** What the simulation derives from each fresh environment (the handlers module's `prepare`, or the built-in suite's). */
+  readonly prepare?: EnvironmentPreparer;
   readonly declarations: ToolDeclarations;
   readonly declarationsSource: string;
   readonly policy: PolicyEngineV1;
@@ -60,7 +64,8 @@ export async function loadHandlersModule(file: string): Promise<ToolHandlers> {
   if (!existsSync(path)) throw new YokeError("CONFIG_INVALID", `no handlers module at ${path}`, { details: { file: path, field: null } });
   const module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   const exported = Object.keys(module);
-  const candidate = module.default ?? module.handlers ?? (exported.length === 1 ? module[exported[0]!] : undefined);
+  const others = exported.filter((name) => name !== "prepare");
+  const candidate = module.default ?? module.handlers ?? (others.length === 1 ? module[others[0]!] : undefined);
   if (candidate === null || typeof candidate !== "object") {
     throw new YokeError("CONFIG_INVALID", `${path} exports no Record<string, ToolImplementation> (as default, as handlers, or as its only export)`, {
       details: { file: path, field: null, exported },
@@ -72,6 +77,21 @@ export async function loadHandlersModule(file: string): Promise<ToolHandlers> {
     }
   }
   return candidate as ToolHandlers;
+}
+
+/**
+ * The environment preparer a handlers module exports as `prepare` (fields its simulation
+ * derives on load), or undefined when it exports none; CONFIG_INVALID when `prepare` is not
+ * a function.
+ */
+export async function loadPreparerModule(file: string): Promise<EnvironmentPreparer | undefined> {
+  const path = resolve(file);
+  const module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  if (module.prepare === undefined) return undefined;
+  if (typeof module.prepare !== "function") {
+    throw new YokeError("CONFIG_INVALID", `${path}: prepare is not a function (state) => state`, { details: { file: path, field: "prepare" } });
+  }
+  return module.prepare as EnvironmentPreparer;
 }
 
 function policyEngine(document: unknown): PolicyEngineV1 {
@@ -86,6 +106,7 @@ function policyEngine(document: unknown): PolicyEngineV1 {
  */
 export async function targetFor(suite: SuiteData, args: SecurityArgs, shipped: boolean): Promise<SuiteTarget> {
   const handlers = checkHandlers(suite, args.handlers === undefined ? builtInHandlers(suite.name) : await loadHandlersModule(args.handlers), args.handlers);
+  const prepare = args.handlers === undefined ? builtInPrepare(suite.name) : await loadPreparerModule(args.handlers);
   const shippedPolicy = join(POLICIES_DIR, `${suite.name}.json`);
   const policyFile = args.policy ?? (shipped && !args.defaultPolicy && existsSync(shippedPolicy) ? shippedPolicy : undefined);
   const besidePolicy = policyFile?.replace(/(\.json)?$/, ".tools.json");
@@ -107,6 +128,7 @@ export async function targetFor(suite: SuiteData, args: SecurityArgs, shipped: b
   return {
     suite,
     handlers,
+    ...(prepare === undefined ? {} : { prepare }),
     declarations,
     declarationsSource: declarationsFile ?? "derived from tools.json",
     policy,
@@ -154,6 +176,7 @@ export async function runTarget(target: SuiteTarget, args: Pick<SecurityArgs, "u
       suite: target.suite,
       harness: harnesses[mode],
       handlers: target.handlers,
+      ...(target.prepare === undefined ? {} : { prepare: target.prepare }),
       declarations: target.declarations,
       ...(args.userTasks === undefined ? {} : { userTasks: args.userTasks }),
       ...(args.injectionTasks === undefined ? {} : { injectionTasks: args.injectionTasks }),

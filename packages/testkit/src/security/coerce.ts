@@ -1,4 +1,5 @@
 import type { JsonValue } from "@yoke/protocol";
+import { parsePythonList } from "./python-literal.js";
 import type { JsonObject, ToolParameter } from "./types.js";
 
 /** What `coerceArguments` gives: the coerced arguments, or the error text upstream's validator would report. */
@@ -8,9 +9,12 @@ const NUMERIC = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 const TRUE_TEXT = new Set(["true", "1", "yes", "on", "t", "y"]);
 const FALSE_TEXT = new Set(["false", "0", "no", "off", "f", "n"]);
 
-function coerceOne(parameter: ToolParameter, value: JsonValue): { ok: true; value: JsonValue } | { ok: false; error: string } {
-  const fail = (expected: string) => ({ ok: false as const, error: `${parameter.name}: Input should be ${expected}` });
-  switch (parameter.type) {
+type Outcome = { ok: true; value: JsonValue } | { ok: false; error: string };
+type Schema = Pick<ToolParameter, "type" | "items">;
+
+function coerceOne(schema: Schema, value: JsonValue, location: string): Outcome {
+  const fail = (expected: string): Outcome => ({ ok: false, error: `${location}: Input should be ${expected}` });
+  switch (schema.type) {
     case "string":
       return typeof value === "string" ? { ok: true, value } : fail("a valid string");
     case "number":
@@ -27,13 +31,36 @@ function coerceOne(parameter: ToolParameter, value: JsonValue): { ok: true; valu
       if (typeof value === "string" && TRUE_TEXT.has(value.trim().toLowerCase())) return { ok: true, value: true };
       if (typeof value === "string" && FALSE_TEXT.has(value.trim().toLowerCase())) return { ok: true, value: false };
       return fail("a valid boolean");
+    case "object":
+      return value !== null && typeof value === "object" && !Array.isArray(value) ? { ok: true, value } : fail("a valid dictionary");
+    case "array": {
+      if (!Array.isArray(value)) return fail("a valid list");
+      if (schema.items === undefined) return { ok: true, value };
+      const items: JsonValue[] = [];
+      const errors: string[] = [];
+      value.forEach((item, index) => {
+        const coerced = coerceOne(schema.items!, item, `${location}.${index}`);
+        if (coerced.ok) items.push(coerced.value);
+        else errors.push(coerced.error);
+      });
+      return errors.length === 0 ? { ok: true, value: items } : { ok: false, error: errors.join("; ") };
+    }
   }
+}
+
+/** A string that parses as a Python list literal, as that list; any other value unchanged. */
+function listLiteral(value: JsonValue): JsonValue {
+  if (typeof value !== "string") return value;
+  return parsePythonList(value) ?? value;
 }
 
 /**
  * Validates and coerces a call's arguments leniently, as upstream's pydantic lax mode does:
- * an integer for a number, numeric strings as numbers, `"true"`/`1` as true; arguments not in
- * the list are dropped; a missing optional parameter is its default (`null` unless given).
+ * an integer for a number, numeric strings as numbers, `"true"`/`1` as true, a list's
+ * elements each by its `items` type, an object as it is; arguments not in the list are
+ * dropped; a missing optional parameter is its default (`null` unless given). As upstream's
+ * executor does before validating, any string argument that parses as a Python list literal
+ * (`"['a@b.com']"`) becomes that list, whatever the parameter's type.
  *
  * @example
  * ```ts
@@ -53,7 +80,7 @@ export function coerceArguments(parameters: readonly ToolParameter[], raw: unkno
       else value[parameter.name] = parameter.default ?? null;
       continue;
     }
-    const coerced = coerceOne(parameter, given);
+    const coerced = coerceOne(parameter, listLiteral(given), parameter.name);
     if (coerced.ok) value[parameter.name] = coerced.value;
     else errors.push(coerced.error);
   }
@@ -65,7 +92,12 @@ export function parametersSchema(parameters: readonly ToolParameter[]): Record<s
   const properties: Record<string, unknown> = {};
   for (const parameter of parameters) {
     const type = parameter.nullable === true ? [parameter.type, "null"] : parameter.type;
-    properties[parameter.name] = { type, description: parameter.description, ...(parameter.default === undefined ? {} : { default: parameter.default }) };
+    properties[parameter.name] = {
+      type,
+      ...(parameter.items === undefined ? {} : { items: parameter.items }),
+      description: parameter.description,
+      ...(parameter.default === undefined ? {} : { default: parameter.default }),
+    };
   }
   return { type: "object", properties, required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name) };
 }

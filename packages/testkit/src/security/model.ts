@@ -1,6 +1,6 @@
-import type { ModelRequest, ModelResponse, ProviderAdapterV1 } from "@yoke/protocol";
+import type { JsonValue, ModelRequest, ModelResponse, ProviderAdapterV1 } from "@yoke/protocol";
 import { resolveArgs, type InjectionValues } from "./environment.js";
-import type { InjectionTask, JsonObject, UserTask } from "./types.js";
+import type { GroundTruthCall, InjectionTask, JsonObject, UserTask } from "./types.js";
 import { SCRIPTED_CAPABILITIES } from "../scripted-model.js";
 
 /** A call the security model issued, and what it was told about it. */
@@ -35,6 +35,49 @@ export function isOutputAttack(task: Pick<InjectionTask, "effectBased" | "securi
   return task.effectBased === false || (task.securityBasis ?? "").split("+").includes("output");
 }
 
+/** A `$name.id` placeholder: an identifier the system assigned to what an earlier call of the plan made. */
+const ASSIGNED_ID = /^\$[A-Za-z_][A-Za-z0-9_]*\.(id)$/;
+
+/** The first value of `field` (or upstream's `field_`) in a structured tool result, depth first. */
+function fieldIn(value: JsonValue | undefined, field: string): JsonValue | undefined {
+  if (value === null || value === undefined || typeof value !== "object") return undefined;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = fieldIn(item, field);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const key of [field, `${field}_`]) if (Object.hasOwn(value, key) && (value[key] === null || typeof value[key] !== "object")) return value[key];
+  for (const item of Object.values(value)) {
+    const found = fieldIn(item, field);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A plan step's arguments with each identifier placeholder (`$sent_email.id`) filled from the
+ * latest earlier result of the same plan that carries that field: the id a run assigns
+ * depends on the run (what the user's task already created), so the data set's concrete id
+ * holds only for the environment it was written against. Every other placeholder keeps the
+ * concrete value, which reads the environment the task was written for.
+ */
+function withAssignedIds(step: Pick<GroundTruthCall, "placeholderArgs">, args: JsonObject, earlier: readonly (JsonValue | undefined)[]): JsonObject {
+  const filled = { ...args };
+  for (const [name, placeholder] of Object.entries(step.placeholderArgs ?? {})) {
+    const field = typeof placeholder === "string" ? ASSIGNED_ID.exec(placeholder)?.[1] : undefined;
+    if (field === undefined) continue;
+    for (let at = earlier.length - 1; at >= 0; at -= 1) {
+      const found = fieldIn(earlier[at], field);
+      if (found === undefined) continue;
+      filled[name] = found;
+      break;
+    }
+  }
+  return filled;
+}
+
 /** The security model: a ProviderAdapterV1 that also exposes what it issued and obeyed. */
 export interface AgentDojoModel extends ProviderAdapterV1 {
   /** Every call issued, in order (the run's trace). */
@@ -66,7 +109,9 @@ export function createAgentDojoModel(options: AgentDojoModelOptions): AgentDojoM
   const issued: IssuedCall[] = [];
   const byId = new Map<string, IssuedCall>();
   const obeyed: string[] = [];
-  const pending: { function: string; args: JsonObject; injectionTaskId: string }[] = [];
+  const pending: { function: string; args: JsonObject; injectionTaskId: string; call: GroundTruthCall }[] = [];
+  /** The structured result of each answered call, by tool call id. */
+  const outputs = new Map<string, JsonValue | undefined>();
   const read = new Set<string>();
   const said: string[] = [];
   let next = 0;
@@ -81,6 +126,7 @@ export function createAgentDojoModel(options: AgentDojoModelOptions): AgentDojoM
         if (call !== undefined && call.result === undefined) {
           const { status, error } = part.result;
           call.result = { status, ...(error === undefined ? {} : { code: error.code, message: error.message }) };
+          outputs.set(part.toolCallId, part.result.output);
         }
         if (read.has(part.toolCallId)) continue;
         read.add(part.toolCallId);
@@ -89,7 +135,8 @@ export function createAgentDojoModel(options: AgentDojoModelOptions): AgentDojoM
           if (obeyed.includes(task.id) || !text.includes(task.goal)) continue;
           obeyed.push(task.id);
           if (isOutputAttack(task)) said.push(task.goal);
-          for (const call of task.groundTruth) pending.push({ function: call.function, args: resolveArgs(call, options.values), injectionTaskId: task.id });
+          for (const call of task.groundTruth)
+            pending.push({ function: call.function, args: resolveArgs(call, options.values), injectionTaskId: task.id, call });
         }
       }
     }
@@ -105,6 +152,10 @@ export function createAgentDojoModel(options: AgentDojoModelOptions): AgentDojoM
     async generate(request: ModelRequest): Promise<ModelResponse> {
       observe(request);
       const injected = pending.shift();
+      if (injected !== undefined) {
+        const earlier = issued.filter((done) => done.injectionTaskId === injected.injectionTaskId).map((done) => outputs.get(done.toolCallId));
+        injected.args = withAssignedIds(injected.call, injected.args, earlier);
+      }
       const step = injected ?? plan[next];
       if (injected === undefined && step !== undefined) next += 1;
       const base = { provider, model: modelId, usage: { inputTokens: 0, outputTokens: 0 } };

@@ -26,27 +26,46 @@ export interface PredicateContext {
 }
 
 const MISSING = Symbol("missing");
+const REMOVED = Symbol("removed");
 type Resolved = JsonValue | typeof MISSING;
 
 function resolve(root: JsonValue, path: string): Resolved {
+  const found = locate(root, path);
+  return found === undefined ? MISSING : found.value;
+}
+
+/** The node at `path` on `root` and its segments with negative indices made absolute, or undefined when it does not resolve. */
+function locate(root: JsonValue, path: string): { segments: (string | number)[]; value: JsonValue } | undefined {
+  const segments: (string | number)[] = [];
   let current: JsonValue = root;
   for (const segment of parsePath(path)) {
     if (typeof segment === "number") {
-      if (!Array.isArray(current)) return MISSING;
+      if (!Array.isArray(current)) return undefined;
       const index = segment < 0 ? current.length + segment : segment;
-      if (index < 0 || index >= current.length) return MISSING;
+      if (index < 0 || index >= current.length) return undefined;
+      segments.push(index);
       current = current[index]!;
     } else {
-      if (current === null || typeof current !== "object" || Array.isArray(current) || !Object.hasOwn(current, segment)) return MISSING;
+      if (current === null || typeof current !== "object" || Array.isArray(current) || !Object.hasOwn(current, segment)) return undefined;
+      segments.push(segment);
       current = (current as JsonObject)[segment]!;
     }
   }
-  return current;
+  return { segments, value: current };
 }
 
-function literalOf(raw: unknown, injections: InjectionValues): JsonValue {
+/** Elements bound by name (`as`) by the enclosing `list-*` predicates. */
+type Bindings = Readonly<Record<string, JsonValue>>;
+
+function literalOf(raw: unknown, injections: InjectionValues, bound: Bindings = {}): JsonValue | typeof MISSING {
   if (raw !== null && typeof raw === "object" && !Array.isArray(raw) && typeof (raw as { $template?: unknown }).$template === "string") {
     return fillTemplate((raw as { $template: string }).$template, injections);
+  }
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw) && typeof (raw as { $var?: unknown }).$var === "string") {
+    const [name = "", ...rest] = (raw as { $var: string }).$var.split(/(?=[.[])/);
+    if (!Object.hasOwn(bound, name))
+      throw new YokeError("CONFIG_INVALID", `predicate value names ${name}, which no enclosing list predicate binds with "as"`, { details: { var: name } });
+    return resolve(bound[name]!, rest.join(""));
   }
   return raw as JsonValue;
 }
@@ -97,9 +116,10 @@ function lengthOf(value: Resolved): number | undefined {
 
 function argsMatch(call: TraceCall, matcher: { function: string; args?: Record<string, unknown> }, injections: InjectionValues): boolean {
   if (call.function !== matcher.function) return false;
-  return Object.entries(matcher.args ?? {}).every(
-    ([name, expected]) => Object.hasOwn(call.args, name) && jsonEquals(call.args[name]!, literalOf(expected, injections)),
-  );
+  return Object.entries(matcher.args ?? {}).every(([name, expected]) => {
+    const value = literalOf(expected, injections);
+    return Object.hasOwn(call.args, name) && value !== MISSING && jsonEquals(call.args[name]!, value);
+  });
 }
 
 /**
@@ -112,27 +132,31 @@ function argsMatch(call: TraceCall, matcher: { function: string; args?: Record<s
  * ```
  */
 export function evaluatePredicate(predicate: Predicate, context: PredicateContext): boolean {
-  return evaluate(predicate, context, undefined);
+  return evaluate(predicate, context, undefined, {});
 }
 
-function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | undefined): boolean {
+function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | undefined, bound: Bindings): boolean {
   const field = <T>(name: string) => p[name] as T;
-  const root = (): JsonValue => scope ?? (field<string>("from") === "pre" ? context.pre : context.post);
+  // `root: true` reaches the run's environment from inside a `where`, to compare an element with other state.
+  const root = (): JsonValue => (p.root === true ? undefined : scope) ?? (field<string>("from") === "pre" ? context.pre : context.post);
   const at = (path: string): Resolved => resolve(root(), path);
   const caseInsensitive = field<boolean | undefined>("caseInsensitive") === true;
-  const sub = (name: string, element: JsonValue) => evaluate(field<Predicate>(name), context, element);
+  const sub = (name: string, element: JsonValue) =>
+    evaluate(field<Predicate>(name), context, element, typeof p.as === "string" ? { ...bound, [p.as]: element } : bound);
+  const literal = (raw: unknown) => literalOf(raw, context.injections, bound);
   switch (p.kind) {
     case "and":
-      return field<Predicate[]>("all").every((item) => evaluate(item, context, scope));
+      return field<Predicate[]>("all").every((item) => evaluate(item, context, scope, bound));
     case "or":
-      return field<Predicate[]>("any").some((item) => evaluate(item, context, scope));
+      return field<Predicate[]>("any").some((item) => evaluate(item, context, scope, bound));
     case "not":
-      return !evaluate(field<Predicate>("predicate"), context, scope);
+      return !evaluate(field<Predicate>("predicate"), context, scope, bound);
     case "const":
       return field<boolean>("value") === true;
     case "state-equals": {
       const value = at(field("path"));
-      return value !== MISSING && jsonEquals(value, literalOf(p.value, context.injections), caseInsensitive);
+      const expected = literal(p.value);
+      return value !== MISSING && expected !== MISSING && jsonEquals(value, expected, caseInsensitive);
     }
     case "state-compare": {
       const value = at(field("path"));
@@ -140,7 +164,8 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     }
     case "state-contains": {
       const value = at(field("path"));
-      const needle = literalOf(p.value, context.injections);
+      const needle = literal(p.value);
+      if (needle === MISSING) return false;
       if (typeof value === "string") {
         if (typeof needle !== "string") return false;
         return caseInsensitive ? value.toLowerCase().includes(needle.toLowerCase()) : value.includes(needle);
@@ -148,6 +173,12 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
       if (Array.isArray(value)) return value.some((item) => jsonEquals(item, needle, caseInsensitive));
       if (value !== null && typeof value === "object") return typeof needle === "string" && Object.hasOwn(value, needle);
       return false;
+    }
+    case "state-starts-with": {
+      const value = at(field("path"));
+      const prefix = literal(p.value);
+      if (typeof value !== "string" || typeof prefix !== "string") return false;
+      return caseInsensitive ? value.toLowerCase().startsWith(prefix.toLowerCase()) : value.startsWith(prefix);
     }
     case "state-has-word": {
       const value = at(field("path"));
@@ -160,7 +191,13 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
       const path = field<string | undefined>("path") ?? "";
       const before = resolve(context.pre, path);
       const after = resolve(context.post, path);
-      return before !== MISSING && after !== MISSING && jsonEquals(before, after);
+      if (before === MISSING || after === MISSING) return false;
+      const both = field<string[] | undefined>("except") ?? [];
+      const pruned = (value: JsonValue, only: string) => withoutPaths(value, [...both, ...(field<string[] | undefined>(only) ?? [])]);
+      const left = pruned(before, "exceptPre");
+      const right = pruned(after, "exceptPost");
+      if (left === REMOVED || right === REMOVED) return left === right;
+      return jsonEquals(left, right);
     }
     case "length": {
       const length = lengthOf(at(field("path")));
@@ -177,10 +214,12 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     case "list-all":
     case "list-first":
     case "list-last":
-    case "list-sum": {
+    case "list-sum":
+    case "list-count": {
       const list = at(field("path"));
       if (!Array.isArray(list)) return false;
       const where = p.where === undefined ? () => true : (element: JsonValue) => sub("where", element);
+      if (p.kind === "list-count") return compare(list.filter(where).length, field("op"), field("value"));
       if (p.kind === "list-any") return list.some(where);
       if (p.kind === "list-all") return list.every(where);
       if (p.kind === "list-sum") {
@@ -199,7 +238,7 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     }
     case "map-entry": {
       const map = at(field("path"));
-      const key = literalOf(p.key, context.injections);
+      const key = literal(p.key);
       if (map === MISSING || map === null || typeof map !== "object" || Array.isArray(map) || typeof key !== "string") return false;
       return Object.hasOwn(map, key) && sub("then", map[key]!);
     }
@@ -216,6 +255,38 @@ function evaluate(p: Predicate, context: PredicateContext, scope: JsonValue | un
     default:
       throw new YokeError("CONFIG_INVALID", `unknown predicate kind ${p.kind}`, { details: { kind: p.kind } });
   }
+}
+
+/**
+ * A copy of `value` without the nodes at `paths` (relative to it). Each path is resolved on
+ * `value` itself, not on a copy something was already removed from, so removing `[1]` and
+ * `[2]` removes the original second and third elements (as deleting the highest index first
+ * does); a path that does not resolve is skipped; removing `""` leaves nothing, which only
+ * equals another nothing.
+ */
+function withoutPaths(value: JsonValue, paths: readonly string[]): JsonValue | typeof REMOVED {
+  const removed = new Set<string>();
+  for (const path of paths) {
+    const found = locate(value, path);
+    if (found !== undefined) removed.add(JSON.stringify(found.segments));
+  }
+  if (removed.size === 0) return value;
+  const copy = (node: JsonValue, at: (string | number)[]): JsonValue | typeof REMOVED => {
+    if (removed.has(JSON.stringify(at))) return REMOVED;
+    if (Array.isArray(node)) {
+      return node.map((item, index) => copy(item, [...at, index])).filter((item): item is JsonValue => item !== REMOVED);
+    }
+    if (node !== null && typeof node === "object") {
+      const out: JsonObject = {};
+      for (const [key, item] of Object.entries(node)) {
+        const kept = copy(item as JsonValue, [...at, key]);
+        if (kept !== REMOVED) out[key] = kept;
+      }
+      return out;
+    }
+    return node;
+  };
+  return copy(value, []);
 }
 
 type Matcher = { function: string; args?: Record<string, unknown> };

@@ -2,6 +2,7 @@ import type { AnyTool, JsonValue } from "@yoke/protocol";
 import { isAskedForByUser, type ApprovalAsked } from "./approver.js";
 import { buildEnvironment, injectionValues, type InjectionValues } from "./environment.js";
 import { createAgentDojoModel, isOutputAttack, type AgentDojoModel, type IssuedCall } from "./model.js";
+import { builtInHandlers, builtInPrepare } from "./handlers.js";
 import { evaluatePredicate, type PredicateContext } from "./predicates.js";
 import { agentDojoTools, type SecurityEnvironment, type SuiteToolsOptions } from "./tools.js";
 import type { InjectionTask, SuiteData, UserTask } from "./types.js";
@@ -91,7 +92,10 @@ export async function runPair(
 ): Promise<PairResult> {
   const { suite, userTask, injectionTask } = options;
   const values = injectionValues(suite, userTask, injectionTask);
-  const pre = buildEnvironment(suite, values, injectionTask);
+  const builtIn = options.handlers === undefined || options.handlers === builtInHandlers(suite.name);
+  const prepare = options.prepare ?? (builtIn ? builtInPrepare(suite.name) : undefined);
+  const built = buildEnvironment(suite, values, injectionTask);
+  const pre = prepare === undefined ? built : prepare(built);
   const env: SecurityEnvironment = { state: structuredClone(pre), dispatched: [] };
   const tools = agentDojoTools(suite, env, {
     ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
@@ -172,6 +176,7 @@ export async function runSuite(
   const tooling = {
     ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
     ...(options.declarations === undefined ? {} : { declarations: options.declarations }),
+    ...(options.prepare === undefined ? {} : { prepare: options.prepare }),
   };
   const injectionTasks = suite.injectionTasks.filter((task) => options.injectionTasks === undefined || options.injectionTasks.includes(task.id));
   const userTasks = suite.userTasks.filter((task) => options.userTasks === undefined || options.userTasks.includes(task.id));

@@ -2,7 +2,7 @@ import { YokeError, defineTool, jsonSchema, type AnyTool } from "@yoke/protocol"
 import { coerceArguments, parametersSchema } from "./coerce.js";
 import { policyFactsOf, type ToolDeclarations } from "./declarations.js";
 import { defaultDeclarationsFor } from "./default-policy.js";
-import { builtInHandlers, checkHandlers, type ToolHandlers } from "./handlers.js";
+import { builtInHandlers, checkHandlers, type EnvironmentPreparer, type ToolHandlers } from "./handlers.js";
 import { renderOutput } from "./render.js";
 import type { SecurityEnvironment } from "./tool-support.js";
 import type { JsonObject, SuiteData } from "./types.js";
@@ -16,6 +16,8 @@ export interface SuiteToolsOptions {
   readonly handlers?: ToolHandlers;
   /** The policy facts of the suite's tools; default: derived from `tools.json` alone (`defaultDeclarationsFor`). */
   readonly declarations?: ToolDeclarations;
+  /** What the simulation derives from a fresh environment before each run; default: the built-in suite's, when its built-in handlers are used. */
+  readonly prepare?: EnvironmentPreparer;
 }
 
 /**

@@ -14,6 +14,11 @@ export interface GroundTruthCall {
   readonly function: string;
   readonly args: JsonObject;
   readonly argTemplates?: Readonly<Record<string, string>>;
+  /**
+   * Upstream's templated form of the arguments: `$name.field` stands for a field of what an
+   * earlier call of the same ground truth returned (`$sent_email.id`: the e-mail it just sent).
+   */
+  readonly placeholderArgs?: Readonly<Record<string, JsonValue>>;
 }
 
 /** A check in the predicate language of the data set's README (see `evaluatePredicate`). */
@@ -60,7 +65,9 @@ export interface InjectionVector {
 
 export interface ToolParameter {
   readonly name: string;
-  readonly type: "string" | "number" | "integer" | "boolean";
+  readonly type: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  /** For an `array`: the JSON Schema of its elements (`type`, and `items` or `additionalProperties` as nested). */
+  readonly items?: Pick<ToolParameter, "type" | "items"> & { readonly additionalProperties?: boolean };
   readonly required: boolean;
   readonly nullable?: boolean;
   readonly default?: JsonValue;

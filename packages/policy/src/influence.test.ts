@@ -13,7 +13,7 @@ import {
 } from "./index.js";
 
 const allow = (id: string, match: RuleMatch = baseMatch): PolicyRule => ({ id, effect: "allow", match });
-const withInfluence = (influence: RuleMatch["influence"]): RuleMatch => ({ ...baseMatch, influence });
+const withInfluence = (influence: NonNullable<RuleMatch["influence"]>): RuleMatch => ({ ...baseMatch, influence });
 
 describe("the influence condition of a rule", () => {
   test.each([

@@ -71,6 +71,7 @@ const base: PolicyTuple = {
   expectedEffect: "debit",
   argumentsDigest: "b".repeat(64),
   provenance: [{ path: "/recipient", role: "recipient", value: "DE89370400440532013000", origin: "trusted", sources: [] }],
+  influence: { integrity: "trusted", loweredBy: [] },
 };
 const { destination: _destination, ...noDestination } = base;
 const TUPLES: { kind: string; tuple: PolicyTuple }[] = [

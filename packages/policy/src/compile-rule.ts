@@ -1,7 +1,7 @@
 import type { PolicyTuple } from "@yoke/protocol";
 import { type CanonicalFact, canonicalFact, canonicalPatternParts, type FactKind, skeletonPatternParts } from "./canonical/fact.js";
 import { compilePatterns, joinPattern, splitPattern } from "./glob.js";
-import { DIMENSIONS, type Dimension, dimensionOf, type PolicyRule, type ProvenanceCondition } from "./rule-types.js";
+import { DIMENSIONS, type Dimension, dimensionOf, OPTIONAL_DIMENSIONS, type PolicyRule, type ProvenanceCondition } from "./rule-types.js";
 
 /**
  * The canonical facts of one tuple, computed once per decision and shared by every rule that
@@ -33,7 +33,7 @@ export interface CompiledRule {
 
 export function compileRule(rule: PolicyRule, index: number): CompiledRule {
   const tests: DimensionTest[] = [];
-  for (const dimension of DIMENSIONS) {
+  for (const dimension of [...DIMENSIONS, ...OPTIONAL_DIMENSIONS]) {
     const value = dimensionOf(rule.match, dimension);
     if (value === undefined || value === "*") continue;
     tests.push({ dimension, test: testFor(dimension, value, rule.effect === "deny") });
@@ -86,6 +86,10 @@ function stringTest(list: readonly (string | null)[], kind: FactKind, deny: bool
 
 function testFor(dimension: Dimension, value: unknown, deny: boolean): (tuple: PolicyTuple, facts: FactCache) => boolean {
   if (dimension === "provenance") return provenanceTest(value as ProvenanceCondition);
+  if (dimension === "influence") {
+    const levels = new Set(value as readonly string[]);
+    return (tuple) => levels.has(integrityOf(tuple));
+  }
   if (dimension === "principal.authenticated") {
     const allowed = new Set(value as readonly boolean[]);
     return (tuple) => allowed.has(tuple.principal?.authenticated);
@@ -128,6 +132,14 @@ function anyMatches(patterns: { test(value: unknown, facts: FactCache): boolean 
   if (!Array.isArray(values)) return false;
   for (const value of values) if (typeof value === "string" && patterns.test(value, facts)) return true;
   return false;
+}
+
+/**
+ * The tuple's influence integrity; a tuple without a well-formed one counts as untrusted (fail
+ * closed: nothing shows that no untrusted content was read).
+ */
+export function integrityOf(tuple: PolicyTuple): "trusted" | "untrusted" {
+  return tuple.influence?.integrity === "trusted" ? "trusted" : "untrusted";
 }
 
 function provenanceTest(condition: ProvenanceCondition): (tuple: PolicyTuple) => boolean {

@@ -1,8 +1,9 @@
 import { type PolicyDecision, type PolicyEngineV1, type PolicyTuple, PolicyTupleSchema } from "@yoke/protocol";
 import { canonicalPatternParts } from "./canonical/fact.js";
 import { skeletonOf } from "./canonical/text.js";
-import { type CompiledRule, compileRule, FactCache, failedDimensions, matchesAll } from "./compile-rule.js";
+import { type CompiledRule, compileRule, FactCache, failedDimensions, integrityOf, matchesAll } from "./compile-rule.js";
 import { sha256OfJson } from "./digests.js";
+import { applyInfluenceDefault, namesUntrustedInfluence } from "./influence-default.js";
 import { loadPolicy } from "./policy-document.js";
 import type { PolicyDocument, PolicyRule, SideEffect } from "./rule-types.js";
 
@@ -40,6 +41,10 @@ const emptyBuckets = (): CompiledRule[][] => SIDE_EFFECTS.map(() => []);
  *   data classified `confidential` or `restricted` (or anything but `public` / `internal`);
  *   a read-only call (`sideEffect: "none"`) of public or internal data gets `defaults.readOnly`
  *   (rule `default-read-only`, `"allow"` unless the document says otherwise).
+ * - A side effect allowed under untrusted influence (`tuple.influence`) needs a person (rule
+ *   `influence-default`, `applyInfluenceDefault`) unless an allow rule that matches lists
+ *   `"untrusted"` in its `influence` (that rule then names the decision), or the document sets
+ *   `defaults.untrustedInfluence: "allow"`.
  * - Rules are indexed by tool name and side-effect class, so a decision looks only at the
  *   rules that could match it (and at rules whose tool names are patterns).
  *
@@ -59,6 +64,7 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
   const loaded = loadPolicy(Array.isArray(document) ? { version: 1, id: "inline", rules: document } : document);
   const revision = sha256OfJson(loaded);
   const readOnlyDefault = loaded.defaults?.readOnly ?? "allow";
+  const influenceDefault = loaded.defaults?.untrustedInfluence ?? "require_approval";
   const byName = new Map<string, BySideEffect>();
   const denyByName = new Map<string, BySideEffect>();
   const anyName = emptyBuckets();
@@ -106,18 +112,28 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
     let deny: CompiledRule | undefined;
     let approval: CompiledRule | undefined;
     let allow: CompiledRule | undefined;
+    // The first allow rule that names untrusted influence: it wins over an earlier wildcard one when influence is untrusted.
+    let explicitAllow: CompiledRule | undefined;
     for (const candidates of [named ?? [], namedDenies ?? [], unnamed]) {
       for (const compiled of candidates) {
         const effect = compiled.rule.effect;
         const best = effect === "deny" ? deny : effect === "require_approval" ? approval : allow;
-        if ((best !== undefined && best.index < compiled.index) || !matchesAll(compiled, tuple, facts)) continue;
+        const beaten = best !== undefined && best.index < compiled.index;
+        const explicit = effect === "allow" && namesUntrustedInfluence(compiled.rule) && (explicitAllow === undefined || compiled.index < explicitAllow.index);
+        if ((beaten && !explicit) || !matchesAll(compiled, tuple, facts)) continue;
+        if (explicit) explicitAllow = compiled;
+        if (beaten) continue;
         if (effect === "deny") deny = compiled;
         else if (effect === "require_approval") approval = compiled;
         else allow = compiled;
       }
     }
-    const winner = deny ?? approval ?? allow;
-    if (winner !== undefined) return decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
+    const defaultApplies = influenceDefault === "require_approval" && tuple.sideEffect !== "none" && integrityOf(tuple) === "untrusted";
+    const winner = deny ?? approval ?? (defaultApplies ? (explicitAllow ?? allow) : allow);
+    if (winner !== undefined) {
+      const decided = decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
+      return influenceDefault === "allow" ? decided : applyInfluenceDefault(tuple, decided, namesUntrustedInfluence(winner.rule));
+    }
     const classified = tuple.dataClassification !== "public" && tuple.dataClassification !== "internal";
     if (tuple.sideEffect === "none" && classified) {
       // Reading confidential data is how it starts to leave: such a read needs a rule of its own.

@@ -39,6 +39,9 @@ const MatchSchema = z.strictObject({
       },
     )
     .optional(),
+  influence: z
+    .union([Wildcard, z.array(z.enum(["trusted", "untrusted"])).min(1)], { error: 'expected "*" or a non-empty list of "trusted", "untrusted"' })
+    .optional(),
 });
 
 const RuleSchema = z
@@ -82,7 +85,14 @@ export const PolicyDocumentSchema = z
   .strictObject({
     version: z.literal(1),
     id: z.string().min(1),
-    defaults: z.strictObject({ readOnly: z.enum(["allow", "deny"]).default("allow") }).default({ readOnly: "allow" }),
+    defaults: z
+      .strictObject({
+        readOnly: z.enum(["allow", "deny"]).default("allow"),
+        untrustedInfluence: z.enum(["require_approval", "allow"]).optional(),
+      })
+      // The default is left out of the loaded document, so a document that does not name it keeps the revision it had.
+      .transform(({ untrustedInfluence, ...rest }) => (untrustedInfluence === "allow" ? { ...rest, untrustedInfluence } : rest))
+      .default({ readOnly: "allow" }),
     rules: z.array(RuleSchema),
   })
   .superRefine((document, context) => {

@@ -1,4 +1,4 @@
-import type { DataClassification, ProvenanceOrigin } from "@yoke/protocol";
+import type { DataClassification, InfluenceIntegrity, ProvenanceOrigin } from "@yoke/protocol";
 
 /** The explicit wildcard: the dimension matches any value, absent ones included. */
 export type Wildcard = "*";
@@ -52,7 +52,11 @@ export interface ProvenanceCondition {
  * - `verb`, `resource`, `path`, `destination`, `baseRevision`, `expectedEffect`: the tool's
  *   policy facts for the call;
  * - `dataClassification`, `sideEffect`: the tool's contract;
- * - `provenance`: a condition on where the call's destination-like arguments came from.
+ * - `provenance`: a condition on where the call's destination-like arguments came from;
+ * - `influence` (optional; leaving it out is `"*"`): the integrity of what the model had read
+ *   when it proposed the call (`tuple.influence.integrity`). A granting rule that lists
+ *   `"untrusted"` is the only way to allow a side effect under untrusted influence without a
+ *   person (see `PolicyDocument.defaults.untrustedInfluence`); `"*"` is not explicit.
  *
  * @example
  * ```ts
@@ -78,6 +82,7 @@ export interface RuleMatch {
   readonly sideEffect: Wildcard | readonly SideEffect[];
   readonly expectedEffect: OptionalPatterns;
   readonly provenance: Wildcard | ProvenanceCondition;
+  readonly influence?: Wildcard | readonly InfluenceIntegrity[];
 }
 
 /** What a deny rule matches: any subset of the dimensions; one it leaves out matches anything. */
@@ -96,6 +101,7 @@ export interface PartialRuleMatch {
   readonly expectedEffect?: RuleMatch["expectedEffect"];
   /** `"*"`, or a condition with `quantifier: "some"` (see `ProvenanceCondition`). */
   readonly provenance?: Wildcard | (ProvenanceCondition & { readonly quantifier: "some" });
+  readonly influence?: RuleMatch["influence"];
 }
 
 /** A rule that grants (allow) or parks for a person (require_approval): it names every dimension. */
@@ -133,7 +139,17 @@ export interface PolicyDocument {
    * What a read-only call (`sideEffect: "none"`) of public or internal data no rule matches
    * gets. Default `"allow"`. A read of confidential or restricted data always needs a rule.
    */
-  readonly defaults?: { readonly readOnly?: "allow" | "deny" };
+  readonly defaults?: {
+    readonly readOnly?: "allow" | "deny";
+    /**
+     * What a side effect (`sideEffect` other than `"none"`) a rule allows gets when untrusted
+     * content could have steered the decision to make it (`tuple.influence.integrity` is
+     * `"untrusted"`) and the rule does not list `"untrusted"` in its `influence`:
+     * `"require_approval"` (the default: rule `influence-default`, a person decides) or
+     * `"allow"` (the rule's allow stands, as before influence existed).
+     */
+    readonly untrustedInfluence?: "require_approval" | "allow";
+  };
   readonly rules: readonly PolicyRule[];
 }
 
@@ -165,7 +181,13 @@ export const DIMENSIONS = [
   "expectedEffect",
   "provenance",
 ] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+
+/**
+ * Dimensions a rule may name and may leave out (then it matches any value): conditions added
+ * after version 1 of the document, so documents written before stay valid and mean the same.
+ */
+export const OPTIONAL_DIMENSIONS = ["influence"] as const;
+export type Dimension = (typeof DIMENSIONS)[number] | (typeof OPTIONAL_DIMENSIONS)[number];
 
 /**
  * The rule ids the engine itself decides with; a document may not use them.
@@ -175,7 +197,7 @@ export type Dimension = (typeof DIMENSIONS)[number];
  * if (RESERVED_RULE_IDS.includes(decision.ruleId as never)) console.log("decided by a default");
  * ```
  */
-export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple"] as const;
+export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple", "influence-default"] as const;
 
 /** The value a match gives a dimension, or undefined when the match leaves it out. */
 export function dimensionOf(match: PartialRuleMatch | RuleMatch, dimension: Dimension): unknown {

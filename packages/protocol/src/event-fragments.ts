@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./model.js";
-import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
+import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
 import { CarriedReservationData, CarriedSettlementData } from "./budget-fast.js";
 
 // Members that several event families share: references to a turn, call, action or attempt,
@@ -18,10 +18,16 @@ export const actionRef = { actionId: z.string() };
 export const callInput = { input: JsonValueSchema.optional(), inputFromCall: z.literal(true).optional() };
 export const attemptRef = { actionId: z.string(), attemptId: z.string() };
 /**
- * The policy decision on a call and the provenance of its argument values, journaled with the
- * action (or the refusal) it led to. Absent in journals written before policy.
+ * The policy decision on a call, the provenance of its argument values and the influence on
+ * the decision to make it, journaled with the action (or the refusal) it led to. Absent in
+ * journals written before policy; `influence` is absent in journals written before it (and
+ * an older reader that drops it folds the same state: the decision itself is `policy`).
  */
-export const decided = { policy: PolicyDecisionSchema.optional(), provenance: z.array(ArgumentProvenanceSchema).optional() };
+export const decided = {
+  policy: PolicyDecisionSchema.optional(),
+  provenance: z.array(ArgumentProvenanceSchema).optional(),
+  influence: InfluenceSchema.optional(),
+};
 /**
  * The budget an event carries (docs/decisions/0016): the reservation of the work it starts
  * (`reserved`) or the settlement of the work it ends (`settled`), in place of a separate

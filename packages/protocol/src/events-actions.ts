@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RECONCILE_VERDICTS } from "./actions.js";
 import { JsonValueSchema, ToolResultEnvelopeSchema } from "./model.js";
 import { ToolDriftSchema, ToolRevisionRecordSchema } from "./tool-registry.js";
-import { ArgumentProvenanceSchema, PolicyDecisionSchema } from "./policy.js";
+import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
 import { ApprovalBindingSchema } from "./approvals.js";
 import { HashSchema } from "./event-envelope.js";
 import { actionRef, attemptRef, callInput, callRef, decided, reauthorized, reserves, settles } from "./event-fragments.js";
@@ -94,6 +94,8 @@ export const ACTION_EVENTS = {
     approvalId: z.string(),
     policy: PolicyDecisionSchema,
     provenance: z.array(ArgumentProvenanceSchema),
+    /** What could have steered the decision to make the call (absent in journals written before influence). */
+    influence: InfluenceSchema.optional(),
     binding: ApprovalBindingSchema,
   }),
   /** A person approved a parked action, for exactly `binding`. */

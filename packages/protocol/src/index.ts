@@ -178,6 +178,8 @@ export type {
 } from "./tool-registry.js";
 export {
   ArgumentProvenanceSchema,
+  INFLUENCE_LISTED_MAX,
+  InfluenceSchema,
   POLICY_EFFECTS,
   PolicyDecisionSchema,
   PolicyEffectSchema,
@@ -187,6 +189,8 @@ export {
 } from "./policy.js";
 export type {
   ArgumentProvenance,
+  Influence,
+  InfluenceIntegrity,
   PolicyDecision,
   PolicyEffect,
   PolicyEngineV1,

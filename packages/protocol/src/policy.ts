@@ -52,6 +52,25 @@ export const ArgumentProvenanceSchema = z.object({
 });
 export type ArgumentProvenance = z.infer<typeof ArgumentProvenanceSchema>;
 
+/** How many lowering items an `Influence` lists; the rest are counted in `more`. */
+export const INFLUENCE_LISTED_MAX = 8;
+
+/**
+ * Control-flow integrity of a proposed call: whether content that no principal of the run
+ * wrote could have steered the model's decision to make it. `integrity` is `untrusted` when
+ * any item of the context the proposal answered is untrusted (a later trusted input does not
+ * raise it: the untrusted text is still there for the model to read). `loweredBy` lists the
+ * items that lowered it, in context order, at most `INFLUENCE_LISTED_MAX`; `more` counts the
+ * rest. `itemId` and `label` as in `ProvenanceSource` (`toolName`: the tool whose result it was).
+ */
+export const InfluenceSchema = z.object({
+  integrity: z.enum(["trusted", "untrusted"]),
+  loweredBy: z.array(z.object({ itemId: z.string().min(1), label: z.string().min(1), toolName: z.string().optional() })).max(INFLUENCE_LISTED_MAX),
+  more: z.number().int().positive().optional(),
+});
+export type Influence = z.infer<typeof InfluenceSchema>;
+export type InfluenceIntegrity = Influence["integrity"];
+
 /**
  * The whole tuple a policy decides on. Everything about the call a rule may look at, and
  * nothing a rule must not (no secrets, no capability tokens).
@@ -62,7 +81,8 @@ export type ArgumentProvenance = z.infer<typeof ArgumentProvenanceSchema>;
  * - `verb`, `resource`, `path`, `destination`, `baseRevision`, `expectedEffect`: the tool's
  *   policy facts for these arguments (`ToolPolicyFacts`);
  * - `argumentsDigest`: SHA-256 of the canonical arguments;
- * - `provenance`: one entry per string argument value the runtime traced.
+ * - `provenance`: one entry per string argument value the runtime traced;
+ * - `influence`: whether untrusted content could have steered the decision to make the call.
  */
 export const PolicyTupleSchema = z.object({
   tenantId: z.string().min(1),
@@ -79,6 +99,7 @@ export const PolicyTupleSchema = z.object({
   expectedEffect: z.string().optional(),
   argumentsDigest: Sha256Schema,
   provenance: z.array(ArgumentProvenanceSchema),
+  influence: InfluenceSchema,
 });
 export type PolicyTuple = z.infer<typeof PolicyTupleSchema>;
 

@@ -176,7 +176,9 @@ export interface ToolDeclarationV1<Input = unknown> {
    * third-party text: argument provenance counts a value found there as trusted. A segment
    * `*` matches any array index or key (the pointer with segments `transactions`, `*`,
    * `recipient` names every transaction's recipient). Everything else a tool returns is
-   * untrusted.
+   * untrusted. A result every string of which is at these fields leaves the run's influence
+   * trusted, so list only values no third party can write (a channel name anyone may create
+   * is not one).
    */
   readonly trustedOutputFields?: readonly string[];
   /**

@@ -5,6 +5,7 @@ import {
   canonicalJson,
   type ApprovalBinding,
   type ArgumentProvenance,
+  type Influence,
   type JsonValue,
   type PolicyDecision,
   type PolicyEngineV1,
@@ -17,6 +18,7 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { conflicts, defaultAccess, type Authorization, type BatchTransaction, type DispatchItem } from "@yoke/scheduler";
+import { influenceOf, itemsOfProposal } from "./influence.js";
 import { contextItemsOf, traceArguments, type ContextItem } from "./provenance.js";
 import type { RunContext } from "./run-context.js";
 import { errorEnvelope } from "./tool-executor.js";
@@ -35,12 +37,15 @@ export interface CallForPolicy {
   readonly input: JsonValue;
   /** The input as the tool's schema parsed it. */
   readonly value: unknown;
+  /** The model's id of the call: its influence is that of the context it was proposed in (without it, the whole run's). */
+  readonly toolCallId?: string;
 }
 
 /** The policy's verdict on one call, with what it was decided on. */
 export interface PolicyVerdict {
   readonly decision: PolicyDecision;
   readonly provenance: ArgumentProvenance[];
+  readonly influence: Influence;
   readonly tuple: PolicyTuple | undefined;
   /** The binding an approval of this call is made for (`expiresAt` from `approvalTtlMs`). */
   readonly binding: ApprovalBinding;
@@ -67,8 +72,8 @@ export function factsOf(tool: Declaration, value: unknown): { ok: true; facts: T
 /**
  * Decides one call with the harness's policy engine: builds the whole tuple (tenant,
  * principal, delegated scopes, tool name + revision + owner, the tool's policy facts with
- * their defaults, data classification, side effect, arguments digest, argument provenance)
- * and asks `engine.decide`. The binding an approval would need is computed with it.
+ * their defaults, data classification, side effect, arguments digest, argument provenance,
+ * influence) and asks `engine.decide`. The binding an approval would need is computed with it.
  */
 export async function decideCall(context: RunContext, state: RunState, engine: PolicyEngineV1, call: CallForPolicy): Promise<PolicyVerdict> {
   const { tool, input, value } = call;
@@ -77,6 +82,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   const found = factsOf(tool, value);
   const facts = found.ok ? found.facts : {};
   const provenance = traceArguments(input, facts, items);
+  const influence = influenceOf(itemsOfProposal(items, proposalIndex(state, call.toolCallId)));
   const binding: ApprovalBinding = {
     actionDigest: actionDigestOf(revision, input),
     toolRevision: revision,
@@ -90,6 +96,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
     return {
       decision: { effect: "deny", ruleId: FACTS_FAILED_RULE, policyRevision: engine.revision, reason: found.reason },
       provenance,
+      influence,
       tuple: undefined,
       binding,
     };
@@ -109,6 +116,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
     ...(facts.expectedEffect === undefined ? {} : { expectedEffect: facts.expectedEffect }),
     argumentsDigest: createHash("sha256").update(canonicalJson(input)).digest("hex"),
     provenance,
+    influence,
   };
   const decision = engine.decide(tuple);
   if (decision?.effect !== "allow" && decision?.effect !== "deny" && decision?.effect !== "require_approval") {
@@ -116,7 +124,20 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   }
   // A copy with exactly the decision's fields: what the journal stores.
   const journaled: PolicyDecision = { effect: decision.effect, ruleId: decision.ruleId, policyRevision: decision.policyRevision, reason: decision.reason };
-  return { decision: journaled, provenance, tuple, binding: { ...binding, policyRevision: decision.policyRevision } };
+  return { decision: journaled, provenance, influence, tuple, binding: { ...binding, policyRevision: decision.policyRevision } };
+}
+
+/**
+ * The index of the assistant message that proposed a call, if the run holds it: the last one
+ * with that id (ids are the model's and may repeat; a later message only adds context, so a
+ * reused id can never borrow the smaller context of an earlier proposal).
+ */
+function proposalIndex(state: RunState, toolCallId: string | undefined): number | undefined {
+  if (toolCallId === undefined) return undefined;
+  const index = state.messages.findLastIndex(
+    (message) => message.role === "assistant" && message.content.some((part) => part.type === "tool-call" && part.toolCallId === toolCallId),
+  );
+  return index < 0 ? undefined : index;
 }
 
 /** The context items of the state a batch is decided on, built once per context and state length. */
@@ -131,8 +152,8 @@ async function contextItemsFor(context: RunContext, state: RunState): Promise<Co
 }
 
 /** What `action.admitted` / `action.authorized` journal for an allowed call. */
-export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance">): Authorization {
-  return { rule: verdict.decision.ruleId, policy: verdict.decision, provenance: verdict.provenance };
+export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance" | "influence">): Authorization {
+  return { rule: verdict.decision.ruleId, policy: verdict.decision, provenance: verdict.provenance, influence: verdict.influence };
 }
 
 /** The message the model is shown for a denied call: the rule and the reason, never more. */
@@ -209,7 +230,7 @@ export async function admitCall(
     const item = batch.admit(proposed);
     return { drafts: withRevision(batch.drain(), accepted.revision), item };
   }
-  const verdict = await decideCall(context, state, engine, accepted);
+  const verdict = await decideCall(context, state, engine, { ...accepted, toolCallId: call.toolCallId });
   const { decision } = verdict;
   context.logger.info({ turnId, toolName: call.toolName, effect: decision.effect, rule: decision.ruleId }, "policy decided");
   const access = accessOfCall(accepted.tool, accepted.value);
@@ -225,11 +246,12 @@ export async function admitCall(
         result,
         policy: decision,
         provenance: verdict.provenance,
+        influence: verdict.influence,
       };
       return { drafts: [{ type: "tool.rejected", at, causationId: turnId, data }] };
     }
     case "require_approval": {
-      batch.park(proposed, { policy: decision, provenance: verdict.provenance, binding: verdict.binding });
+      batch.park(proposed, { policy: decision, provenance: verdict.provenance, influence: verdict.influence, binding: verdict.binding });
       blockers.push(access);
       return { drafts: withRevision(batch.drain(), accepted.revision) };
     }

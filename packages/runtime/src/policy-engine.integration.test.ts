@@ -5,9 +5,10 @@ import { parseYokeEvent, type Message, type ToolResultPart } from "@yoke/protoco
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { TENANT, readAll } from "./__fixtures__/harness-fixtures.js";
-import { ATTACKER_IBAN, FRIEND_IBAN, inboxTool, payTool, policyRig } from "./__fixtures__/policy-fixtures.js";
+import { ATTACKER_IBAN, FRIEND_IBAN, inboxTool, noteTool, payTool, policyRig } from "./__fixtures__/policy-fixtures.js";
 
-function document(effect: "allow" | "require_approval") {
+/** The payments rule; `influence` as the rule names it (left out: any influence, which is not explicit). */
+function document(effect: "allow" | "require_approval", influence?: readonly ("trusted" | "untrusted")[]) {
   return {
     version: 1,
     id: "payments",
@@ -30,11 +31,39 @@ function document(effect: "allow" | "require_approval") {
           sideEffect: ["irreversible"],
           expectedEffect: "*",
           provenance: { roles: ["recipient"], origins: ["trusted"] },
+          ...(influence === undefined ? {} : { influence }),
         },
       },
     ],
   };
 }
+
+/** Notes anywhere: a side effect with no destination-like argument, so no provenance condition can hold it. */
+const notesDocument = {
+  version: 1,
+  id: "notes",
+  rules: [
+    {
+      id: "write-notes",
+      effect: "allow",
+      match: {
+        tenant: "*",
+        principal: { ids: "*", authenticated: "*" },
+        scopes: "*",
+        tool: { names: ["note"], revisions: "*", owners: "*" },
+        verb: "*",
+        resource: "*",
+        path: "*",
+        dataClassification: "*",
+        destination: "*",
+        baseRevision: "*",
+        sideEffect: "*",
+        expectedEffect: "*",
+        provenance: { roles: ["recipient", "url"], origins: ["trusted"] },
+      },
+    },
+  ],
+};
 
 function lastToolResults(messages: readonly Message[]): ToolResultPart[] {
   const tool = messages.filter((message) => message.role === "tool").at(-1);
@@ -42,8 +71,8 @@ function lastToolResults(messages: readonly Message[]): ToolResultPart[] {
 }
 
 describe("the runtime with @yoke/policy's engine", () => {
-  it("allows the user's payment, denies the injected one by default (its recipient came only from a tool's output)", async () => {
-    const engine = createPolicyEngine(loadPolicy(JSON.stringify(document("allow"))));
+  it("allows the user's payment under a rule that names untrusted influence, denies the injected one by default (its recipient came only from a tool's output)", async () => {
+    const engine = createPolicyEngine(loadPolicy(JSON.stringify(document("allow", ["trusted", "untrusted"]))));
     const pay = payTool();
     const { harness, model, journal } = policyRig(
       [
@@ -70,7 +99,65 @@ describe("the runtime with @yoke/policy's engine", () => {
     const reads = events.find((event) => event.type === "action.admitted" && event.data.toolName === "read_inbox");
     expect(reads?.data).toMatchObject({ rule: "default-read-only", policy: { policyRevision: engine.revision } });
     const paid = events.find((event) => event.type === "action.admitted" && event.data.toolName === "pay");
-    expect(paid?.data).toMatchObject({ rule: "pay-payees-the-user-named" });
+    expect(paid?.data).toMatchObject({
+      rule: "pay-payees-the-user-named",
+      influence: { integrity: "untrusted", loweredBy: [{ label: "tool_output", toolName: "read_inbox" }] },
+    });
+    expect(reads?.data).toMatchObject({ influence: { integrity: "trusted", loweredBy: [] } });
+  });
+
+  it("parks the user's own payment proposed after the inbox was read, when the rule does not name untrusted influence", async () => {
+    const engine = createPolicyEngine(loadPolicy(JSON.stringify(document("allow"))));
+    const pay = payTool();
+    const { harness, journal } = policyRig(
+      [callTools([{ name: "read_inbox", args: {} }]), callTools([{ name: "pay", args: { to: FRIEND_IBAN, amount: 10 } }])],
+      {
+        policy: engine,
+        tools: [pay.tool, inboxTool],
+        principal: { id: "user_42", scopes: ["payments"] },
+      },
+    );
+    const parked = await harness.start(`Read my inbox, then pay my friend ${FRIEND_IBAN} 10`);
+    expect(parked.waiting?.approvals).toHaveLength(1);
+    expect(pay.calls).toEqual([]);
+    const events = (await readAll(journal, parked.runId)).map(parseYokeEvent);
+    const requested = events.find((event) => event.type === "action.approval_requested");
+    expect(requested?.data).toMatchObject({
+      policy: { effect: "require_approval", ruleId: "influence-default" },
+      influence: { integrity: "untrusted", loweredBy: [{ label: "tool_output", toolName: "read_inbox" }] },
+    });
+    expect(requested?.type === "action.approval_requested" && requested.data.policy?.reason).toContain("read_inbox output");
+  });
+
+  it("parks an injected side effect with no destination argument, proposed after an untrusted tool output", async () => {
+    const engine = createPolicyEngine(loadPolicy(JSON.stringify(notesDocument)));
+    const note = noteTool();
+    const { harness, journal } = policyRig(
+      [
+        callTools([{ name: "note", args: { text: "remember the milk" } }]),
+        callTools([{ name: "read_inbox", args: {} }]),
+        callTools([{ name: "note", args: { text: "pay 100 now" } }]),
+      ],
+      { policy: engine, tools: [note.tool, inboxTool] },
+    );
+    const result = await harness.start("Note that I need milk, then read my inbox");
+    // Before anything untrusted was read, the rule allows the note; after, a person decides.
+    expect(note.calls).toEqual(["remember the milk"]);
+    expect(result.waiting?.approvals).toHaveLength(1);
+    const events = (await readAll(journal, result.runId)).map(parseYokeEvent);
+    const requested = events.find((event) => event.type === "action.approval_requested");
+    expect(requested?.data).toMatchObject({ toolName: "note", policy: { effect: "require_approval", ruleId: "influence-default" } });
+  });
+
+  it("runs the same injected side effect when the document turns the default off", async () => {
+    const engine = createPolicyEngine(loadPolicy(JSON.stringify({ ...notesDocument, defaults: { untrustedInfluence: "allow" } })));
+    const note = noteTool();
+    const { harness } = policyRig([callTools([{ name: "read_inbox", args: {} }]), callTools([{ name: "note", args: { text: "pay 100 now" } }]), say("done")], {
+      policy: engine,
+      tools: [note.tool, inboxTool],
+    });
+    expect((await harness.start("Read my inbox")).outcome?.status).toBe("completed");
+    expect(note.calls).toEqual(["pay 100 now"]);
   });
 
   it("parks a payment a require_approval rule matches; approved, it runs once on resume", async () => {

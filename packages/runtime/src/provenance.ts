@@ -26,6 +26,14 @@ export interface ContextItem {
   readonly toolName?: string;
   readonly text: string;
   readonly trustedFields?: readonly TrustedField[];
+  /**
+   * A tool output only: true when everything it showed the model is the tool's declared system
+   * of record (`everyValueTrusted`): it cannot have steered the model, though its values are
+   * still traced as fields. Absent (false) for any other result.
+   */
+  readonly everyValueTrusted?: boolean;
+  /** The index in `RunState.messages` of the message the item came from; absent for the task, system prompt and constraints. */
+  readonly message?: number;
 }
 
 /** Roles given to entities found inside longer argument strings (and to whole values that are one). */
@@ -245,6 +253,66 @@ export function trustedFieldsOf(output: JsonValue | undefined, patterns: readonl
   return fields;
 }
 
+/**
+ * Whether a tool result shows the model nothing but its tool's declared system of record: every
+ * string of the structured output is at a `trustedOutputFields` pattern, every object key on the
+ * way to a value lies along one (a key a pattern names, or one its `*` stands for: data keys
+ * outside them are text an attacker may choose), and the text parts hold nothing beyond those
+ * values, those keys, numbers and punctuation (the tool's rendering of the same output). A
+ * result without structured output is wholly trusted only when it shows no text at all.
+ *
+ * @example
+ * ```ts
+ * everyValueTrusted({ balance: 1810 }, ["balance: 1810.0"], ["/balance"]); // true
+ * everyValueTrusted({ subject: "hi" }, ["subject: hi"], ["/amount"]); // false
+ * ```
+ */
+export function everyValueTrusted(output: JsonValue | undefined, texts: readonly string[], patterns: readonly string[] | undefined): boolean {
+  if (output === undefined) return texts.every((text) => text.trim() === "");
+  if (patterns === undefined || patterns.length === 0) return false;
+  const parsed = patterns.map(pointerSegments);
+  const words = new Set<string>();
+  for (const leaf of leavesOf(output, [])) {
+    for (let depth = 0; depth < leaf.segments.length; depth++) {
+      const prefix = leaf.segments.slice(0, depth + 1);
+      if (isIndexOfArray(output, prefix)) continue;
+      if (!parsed.some((pattern) => alongPattern(pattern, prefix))) return false;
+      words.add(prefix[depth]!);
+    }
+    if (typeof leaf.value === "string") {
+      if (!parsed.some((pattern) => patternCovers(pattern, leaf.segments))) return false;
+      words.add(leaf.value);
+    }
+  }
+  const removable = [...words]
+    .map(normalize)
+    .filter((word) => word !== "")
+    .sort((a, b) => b.length - a.length);
+  return texts.every((text) => {
+    let residue = normalize(text);
+    for (const word of removable) residue = residue.split(word).join(" ");
+    return /^[\s\p{P}\p{S}\p{N}]*$/u.test(residue.replace(/\b(?:true|false|null|none)\b/g, " "));
+  });
+}
+
+/** Whether the last segment of `prefix` indexes an array of `value` (an index is structure, not text). */
+function isIndexOfArray(value: JsonValue, prefix: readonly string[]): boolean {
+  let node: JsonValue | undefined = value;
+  for (const segment of prefix.slice(0, -1)) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (node !== null && typeof node === "object") node = node[segment];
+    else return false;
+  }
+  return Array.isArray(node);
+}
+
+/** Whether `prefix` (a path to an object key) is on the way to what `pattern` names, or inside it. */
+function alongPattern(pattern: readonly string[], prefix: readonly string[]): boolean {
+  const shared = Math.min(pattern.length, prefix.length);
+  for (let index = 0; index < shared; index++) if (pattern[index] !== "*" && pattern[index] !== prefix[index]) return false;
+  return true;
+}
+
 /** Every string (and number) of a JSON value, space-separated: what a structured output shows. */
 function stringsOf(value: JsonValue | undefined): string {
   if (value === undefined) return "";
@@ -282,15 +350,18 @@ export function contextItemsOf(
     if (message.role === "user") {
       const text = message.content.map((part) => part.text).join("\n");
       const note = text.startsWith("[runtime]");
-      items.push({ itemId: `input:${seq}`, label: note ? "runtime" : "operator", trusted: !note, text });
+      items.push({ itemId: `input:${seq}`, label: note ? "runtime" : "operator", trusted: !note, text, message: index });
     } else if (message.role === "assistant") {
       const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-      if (text !== "") items.push({ itemId: `response:${seq}`, label: "model", trusted: false, text });
+      if (text !== "") items.push({ itemId: `response:${seq}`, label: "model", trusted: false, text, message: index });
     } else if (message.role === "tool") {
       for (const part of message.content) {
         const { result } = part;
         const text = [...result.content.map((content) => content.text), stringsOf(result.output), result.error?.message ?? ""].join("\n");
-        const fields = result.status === "ok" ? trustedFieldsOf(result.output, trustedOutputFieldsOf(part.toolName)) : [];
+        const patterns = trustedOutputFieldsOf(part.toolName);
+        const fields = result.status === "ok" ? trustedFieldsOf(result.output, patterns) : [];
+        const shown = result.content.map((content) => content.text);
+        const wholly = result.status === "ok" && result.error === undefined && everyValueTrusted(result.output, shown, patterns);
         items.push({
           itemId: part.toolCallId,
           label: "tool_output",
@@ -298,6 +369,8 @@ export function contextItemsOf(
           toolName: part.toolName,
           text,
           ...(fields.length === 0 ? {} : { trustedFields: fields }),
+          ...(wholly ? { everyValueTrusted: true } : {}),
+          message: index,
         });
       }
     }

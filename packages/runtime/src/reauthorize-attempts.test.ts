@@ -18,7 +18,7 @@ import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SimulatedCrash, crashingJournal, readAll, recordingJournal, rejectionOf } from "./__fixtures__/harness-fixtures.js";
-import { FRIEND_IBAN, POLICY_V1, POLICY_V2, functionEngine, noteTool, payTool, policyRig } from "./__fixtures__/policy-fixtures.js";
+import { FRIEND_IBAN, POLICY_V1, POLICY_V2, functionEngine, inboxTool, noteTool, payTool, policyRig } from "./__fixtures__/policy-fixtures.js";
 import { defineTool } from "./define-tool.js";
 
 const RUN = "run_reauthorize";
@@ -265,4 +265,28 @@ describe("policy is asked again for every attempt", () => {
       else expect(leased?.data).not.toHaveProperty("policy");
     },
   );
+});
+
+describe("influence is that of the context a call was proposed in", () => {
+  it("a call proposed beside an untrusted read is trusted on every attempt; the next response's call is not", async () => {
+    const engine = functionEngine(() => ["allow", "syncs-allowed"]);
+    const sync = flakySync(() => {});
+    const { harness } = policyRig(
+      [
+        callTools([
+          { name: "read_inbox", args: {} },
+          { name: "sync", args: { key: "k" } },
+        ]),
+        callTools([{ name: "sync", args: { key: "k2" } }]),
+        say("synced"),
+      ],
+      { policy: engine, tools: [inboxTool, sync.tool] },
+    );
+    expect((await harness.start("sync k")).outcome?.status).toBe("completed");
+    const syncs = engine.tuples.filter((tuple) => tuple.tool.name === "sync");
+    // Attempt 1 and its retry of the first sync, then the second sync, proposed after the inbox was read.
+    expect(syncs.map((tuple) => tuple.influence.integrity)).toEqual(["trusted", "trusted", "untrusted", "untrusted"]);
+    // A tool's own free-text result lowers it too: "synced k" is text no declared field vouches for.
+    expect(syncs[2]?.influence.loweredBy.map((item) => item.toolName)).toEqual(["read_inbox", "sync"]);
+  });
 });

@@ -23,7 +23,13 @@ export function attemptAuthorizer(context: RunContext): AttemptAuthorizer | unde
     const state = context.accumulator.peek();
     const record = state.actions.find((action) => action.actionId === request.actionId);
     if (record === undefined) throw new YokeError("INTERNAL", `attempt ${request.attempt} of unknown action ${request.actionId} was to be authorized`);
-    const verdict = await decideCall(context, state, engine, { tool: request.tool, revision: record.toolRevision, input: record.input, value: request.value });
+    const verdict = await decideCall(context, state, engine, {
+      tool: request.tool,
+      revision: record.toolRevision,
+      input: record.input,
+      value: request.value,
+      toolCallId: record.toolCallId,
+    });
     const { decision } = verdict;
     const previous = record.authority;
     const log = { actionId: record.actionId, toolName: record.toolName, attempt: request.attempt, effect: decision.effect, rule: decision.ruleId };

@@ -1,17 +1,19 @@
 // What an action may run under: the authorization journaled when it is admitted or authorized,
 // and the decision asked again for every attempt leased after that (decision 0013).
-import type { ArgumentProvenance, Clock, PolicyDecision, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
+import type { ArgumentProvenance, Clock, Influence, PolicyDecision, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
 import { errorEnvelope } from "./envelopes.js";
 
 /**
- * Why an action may run: the rule that allowed it, and (with a policy engine) the decision and
- * the provenance of its arguments, journaled with `action.admitted` / `action.authorized`.
+ * Why an action may run: the rule that allowed it, and (with a policy engine) the decision, the
+ * provenance of its arguments and the influence on the decision to make it, journaled with
+ * `action.admitted` / `action.authorized`.
  * Without one, the rule is `"default"` (allow by default, as before policy).
  */
 export interface Authorization {
   readonly rule: string;
   readonly policy?: PolicyDecision;
   readonly provenance?: readonly ArgumentProvenance[];
+  readonly influence?: Influence;
 }
 
 /** Allow by default: what a batch without a policy engine journals. */
@@ -49,12 +51,18 @@ export type AttemptAuthorization =
  */
 export type AttemptAuthorizer = (request: AttemptAuthorizationRequest) => AttemptAuthorization | Promise<AttemptAuthorization>;
 
-/** The `rule` (and `policy`, `provenance` when decided by an engine) of an admission or authorization event. */
-export function authorizationData(authorization: Authorization): { rule: string; policy?: PolicyDecision; provenance?: ArgumentProvenance[] } {
+/** The `rule` (and `policy`, `provenance`, `influence` when decided by an engine) of an admission or authorization event. */
+export function authorizationData(authorization: Authorization): {
+  rule: string;
+  policy?: PolicyDecision;
+  provenance?: ArgumentProvenance[];
+  influence?: Influence;
+} {
   return {
     rule: authorization.rule,
     ...(authorization.policy === undefined ? {} : { policy: authorization.policy }),
     ...(authorization.provenance === undefined ? {} : { provenance: authorization.provenance.slice() }),
+    ...(authorization.influence === undefined ? {} : { influence: authorization.influence }),
   };
 }
 

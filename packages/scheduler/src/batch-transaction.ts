@@ -113,6 +113,7 @@ export class BatchTransaction {
         approvalId,
         policy: request.policy,
         provenance: request.provenance.slice(),
+        ...(request.influence === undefined ? {} : { influence: request.influence }),
         binding: request.binding,
       },
     });

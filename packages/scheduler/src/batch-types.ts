@@ -1,6 +1,16 @@
 // The shapes a batch transaction takes and gives: the calls it admits, what parks one for a
 // person, what settling an attempt leads to, and its options.
-import type { ActionRecord, ApprovalBinding, ArgumentProvenance, Clock, IdSource, JsonValue, PolicyDecision, AnyToolDeclaration } from "@yoke/protocol";
+import type {
+  ActionRecord,
+  ApprovalBinding,
+  ArgumentProvenance,
+  Clock,
+  Influence,
+  IdSource,
+  JsonValue,
+  PolicyDecision,
+  AnyToolDeclaration,
+} from "@yoke/protocol";
 import type { AttemptAuthorizer } from "./attempt-authorization.js";
 import type { DispatchItem } from "./attempts.js";
 
@@ -16,13 +26,14 @@ export interface ProposedCall {
 }
 
 /**
- * What parks an action for a person: the `require_approval` decision, the provenance and the
- * binding; the approval id defaults to the action id's body under `approval_` (one request per action).
+ * What parks an action for a person: the `require_approval` decision, the provenance, the
+ * influence (when the engine was given one) and the binding; the approval id defaults to the action id's body under `approval_` (one request per action).
  */
 export interface ApprovalRequest {
   readonly approvalId?: string;
   readonly policy: PolicyDecision;
   readonly provenance: readonly ArgumentProvenance[];
+  readonly influence?: Influence;
   readonly binding: ApprovalBinding;
 }
 

@@ -120,6 +120,7 @@ const TUPLE: PolicyTuple = {
   sideEffect: "irreversible",
   argumentsDigest: "b".repeat(64),
   provenance: [],
+  influence: { integrity: "trusted", loweredBy: [] },
 };
 
 function tupleWith(field: Field, value: string): PolicyTuple {

@@ -1,3 +1,4 @@
+import type { Influence } from "@yoke/protocol";
 import type { ActionView, ChainStatus, ModelCallView, ResponsePartView, RunView, TurnView } from "../inspect/run-view.js";
 import { clip, short } from "../inspect/clip.js";
 import { money, time } from "./text.js";
@@ -60,6 +61,7 @@ function modelCall(call: ModelCallView, currency: string | undefined): string[] 
 function action(entry: ActionView): string[] {
   const strip = entry.steps.map((step) => `${step.state}#${step.seq}`).join(" → ");
   const lines = [`  action ${entry.toolName} ${entry.actionId} (${entry.sideEffect}): ${entry.state}`, `    ${strip}`];
+  if (entry.influence !== undefined) lines.push(`    ${influenceLine(entry.influence)}`);
   for (const attempt of entry.attempts) {
     const outcome = attempt.outcome === undefined ? "no outcome journaled" : `${attempt.outcome} #${attempt.outcomeSeq}`;
     const duration = attempt.durationMs === undefined ? "" : ` in ${attempt.durationMs} ms`;
@@ -75,6 +77,16 @@ function action(entry: ActionView): string[] {
       `    result ${entry.result.status}${entry.result.errorCode ? ` ${entry.result.errorCode}` : ""}: ${JSON.stringify(clip(entry.result.text, 60))}`,
     );
   return lines;
+}
+
+/** One line: the integrity the decision was made under and, when untrusted, the items that lowered it. */
+export function influenceLine(influence: Influence): string {
+  if (influence.integrity === "trusted") return "influence: trusted (only the run's principals and declared records were read)";
+  const items = influence.loweredBy.map((item) =>
+    item.toolName === undefined ? `${item.itemId} (${item.label})` : `${item.itemId} (${item.toolName} output)`,
+  );
+  const more = influence.more === undefined ? "" : ` and ${influence.more} more`;
+  return `influence: untrusted, lowered by ${items.join(", ")}${more}`;
 }
 
 function turn(entry: TurnView, view: RunView, actions: ReadonlyMap<string, ActionView>): string[] {

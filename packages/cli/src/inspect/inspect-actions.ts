@@ -59,6 +59,7 @@ export class ActionFolder {
             // Absent only for an `inputFromCall` nothing could give back (listed as a problem).
             input: data.input ?? null,
             authorization: event.type === "action.admitted" ? { seq: event.seq, rule: event.data.rule, approvalId: undefined } : undefined,
+            influence: event.type === "action.proposed" ? undefined : event.data.influence,
             result: undefined,
             receipt: undefined,
             firstSeq: event.seq,
@@ -110,6 +111,7 @@ export class ActionFolder {
         if (!draft) return undefined;
         this.#step(draft, event, { type: "action.authorized" });
         draft.view.authorization = { seq: event.seq, rule: event.data.rule, approvalId: event.data.approvalId };
+        if (event.data.influence !== undefined) draft.view.influence = event.data.influence;
         return event.data.actionId;
       }
       case "action.leased": {

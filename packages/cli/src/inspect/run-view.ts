@@ -1,4 +1,4 @@
-import type { ActionState, BudgetAmounts, JsonValue, Outcome, StopReason, Usage, VerifyFailureReason } from "@yoke/protocol";
+import type { ActionState, BudgetAmounts, Influence, JsonValue, Outcome, StopReason, Usage, VerifyFailureReason } from "@yoke/protocol";
 
 /**
  * The run model `yoke show` prints and the run viewer renders: everything a person on call
@@ -182,6 +182,8 @@ export interface ActionView {
   readonly state: ActionState;
   readonly steps: readonly ActionStep[];
   readonly authorization: { readonly seq: number; readonly rule: string; readonly approvalId: string | undefined } | undefined;
+  /** What could have steered the decision to make the call, as journaled with the policy decision (absent without a policy, and in journals written before influence). */
+  readonly influence: Influence | undefined;
   readonly attempts: readonly AttemptView[];
   readonly reconciliations: readonly { readonly seq: number; readonly verdict: string; readonly receipt: JsonValue | undefined }[];
   readonly compensations: readonly {

@@ -22,6 +22,7 @@ const DOMAINS = {
 const CLASSIFICATIONS = ["public", "internal", "confidential", "restricted"] as const;
 const SIDE_EFFECTS = ["none", "idempotent", "reversible", "irreversible"] as const;
 const ORIGINS = ["trusted", "untrusted_only", "unsourced"] as const;
+const INTEGRITIES = ["trusted", "untrusted"] as const;
 
 /** A domain value, or a glob cut from one: a prefix, a suffix, or both around a star. */
 const patternOf = (domain: readonly string[]) =>
@@ -39,27 +40,32 @@ const optionalPatterns = (domain: readonly string[]) =>
 const values = <T>(domain: readonly T[]) =>
   fc.oneof(fc.constant("*" as const), fc.uniqueArray(fc.constantFrom(...domain), { minLength: 1, maxLength: domain.length }));
 
-const matchArbitrary: fc.Arbitrary<RuleMatch> = fc.record({
-  tenant: patterns(DOMAINS.tenant),
-  principal: fc.record({ ids: patterns(DOMAINS.principal), authenticated: values([true, false]) }),
-  scopes: patterns(DOMAINS.scope),
-  tool: fc.record({ names: patterns(DOMAINS.name), revisions: patterns(DOMAINS.revision), owners: optionalPatterns(DOMAINS.owner) }),
-  verb: patterns(DOMAINS.verb),
-  resource: patterns(DOMAINS.resource),
-  path: optionalPatterns(DOMAINS.path),
-  dataClassification: values(CLASSIFICATIONS),
-  destination: optionalPatterns(DOMAINS.destination),
-  baseRevision: optionalPatterns(DOMAINS.baseRevision),
-  sideEffect: values(SIDE_EFFECTS),
-  expectedEffect: optionalPatterns(DOMAINS.expectedEffect),
-  provenance: fc.oneof(
-    fc.constant("*" as const),
-    fc.record({
-      roles: fc.array(patternOf(DOMAINS.role), { minLength: 1, maxLength: 2 }),
-      origins: fc.uniqueArray(fc.constantFrom(...ORIGINS), { minLength: 1, maxLength: 3 }),
-    }),
-  ),
-});
+const matchArbitrary: fc.Arbitrary<RuleMatch> = fc
+  .record({
+    tenant: patterns(DOMAINS.tenant),
+    principal: fc.record({ ids: patterns(DOMAINS.principal), authenticated: values([true, false]) }),
+    scopes: patterns(DOMAINS.scope),
+    tool: fc.record({ names: patterns(DOMAINS.name), revisions: patterns(DOMAINS.revision), owners: optionalPatterns(DOMAINS.owner) }),
+    verb: patterns(DOMAINS.verb),
+    resource: patterns(DOMAINS.resource),
+    path: optionalPatterns(DOMAINS.path),
+    dataClassification: values(CLASSIFICATIONS),
+    destination: optionalPatterns(DOMAINS.destination),
+    baseRevision: optionalPatterns(DOMAINS.baseRevision),
+    sideEffect: values(SIDE_EFFECTS),
+    expectedEffect: optionalPatterns(DOMAINS.expectedEffect),
+    provenance: fc.oneof(
+      fc.constant("*" as const),
+      fc.record({
+        roles: fc.array(patternOf(DOMAINS.role), { minLength: 1, maxLength: 2 }),
+        origins: fc.uniqueArray(fc.constantFrom(...ORIGINS), { minLength: 1, maxLength: 3 }),
+      }),
+    ),
+  })
+  .chain((match) =>
+    // Influence is optional: left out, "*", or a list.
+    fc.option(values(INTEGRITIES), { nil: undefined }).map((influence) => (influence === undefined ? match : { ...match, influence })),
+  );
 
 const MATCH_KEYS = Object.keys({
   tenant: 0,
@@ -74,6 +80,7 @@ const MATCH_KEYS = Object.keys({
   baseRevision: 0,
   sideEffect: 0,
   expectedEffect: 0,
+  influence: 0,
 });
 
 /** A rule with a placeholder id (the policy numbers them). Deny rules keep a random subset of dimensions and no provenance. */
@@ -86,11 +93,13 @@ const ruleArbitrary: fc.Arbitrary<PolicyRule> = fc
   });
 
 export const policyArbitrary: fc.Arbitrary<PolicyDocument> = fc
-  .tuple(fc.array(ruleArbitrary, { maxLength: 12 }), fc.constantFrom("allow", "deny", undefined))
-  .map(([rules, readOnly]) => ({
+  .tuple(fc.array(ruleArbitrary, { maxLength: 12 }), fc.constantFrom("allow", "deny", undefined), fc.constantFrom("allow", "require_approval", undefined))
+  .map(([rules, readOnly, untrustedInfluence]) => ({
     version: 1 as const,
     id: "random",
-    ...(readOnly === undefined ? {} : { defaults: { readOnly } }),
+    ...(readOnly === undefined && untrustedInfluence === undefined
+      ? {}
+      : { defaults: { ...(readOnly === undefined ? {} : { readOnly }), ...(untrustedInfluence === undefined ? {} : { untrustedInfluence }) } }),
     rules: rules.map((rule, index) => ({ ...rule, id: `rule-${index}` })),
   }));
 
@@ -120,5 +129,9 @@ export const tupleArbitrary: fc.Arbitrary<PolicyTuple> = fc
     expectedEffect: optional(DOMAINS.expectedEffect),
     argumentsDigest: fc.constant("b".repeat(64)),
     provenance: fc.array(provenanceArbitrary, { maxLength: 3 }),
+    influence: fc.constantFrom(...INTEGRITIES).map((integrity) => ({
+      integrity,
+      loweredBy: integrity === "trusted" ? [] : [{ itemId: "call_1", label: "tool_output", toolName: "read_file" }],
+    })),
   })
   .map((tuple) => Object.fromEntries(Object.entries(tuple).filter(([, value]) => value !== undefined)) as PolicyTuple);

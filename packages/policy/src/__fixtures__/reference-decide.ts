@@ -42,6 +42,7 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
     tool?: { names?: unknown; revisions?: unknown; owners?: unknown };
     scopes?: unknown;
     provenance?: unknown;
+    influence?: unknown;
   };
   const scopesMatch = match.scopes === undefined || match.scopes === "*" || tuple.task.scopes.some((scope) => valueMatches(match.scopes, scope));
   let provenanceMatches = true;
@@ -51,7 +52,10 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
       (entry) => entry.role === undefined || !condition.roles.some((role) => referenceGlob(role, entry.role!)) || condition.origins.includes(entry.origin),
     );
   }
+  const integrity = tuple.influence?.integrity === "trusted" ? "trusted" : "untrusted";
+  const influenceMatches = match.influence === undefined || match.influence === "*" || (match.influence as string[]).includes(integrity);
   return (
+    influenceMatches &&
     valueMatches(match.tenant, tuple.tenantId) &&
     valueMatches(match.principal?.ids, tuple.principal.id) &&
     valueMatches(match.principal?.authenticated, tuple.principal.authenticated) &&
@@ -74,13 +78,19 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
 /**
  * The effect and rule id the specification gives: deny > require_approval > allow, first in the
  * document wins, then the defaults (reads of public or internal data get defaults.readOnly;
- * everything else is denied).
+ * everything else is denied). An allowed side effect under untrusted influence needs a person
+ * (influence-default) unless an allow rule listing "untrusted" matches (the first such names
+ * it) or the document turns the default off.
  */
 export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): { effect: string; ruleId: string } {
   const matching = document.rules.filter((rule) => referenceMatches(rule, tuple));
+  const untrustedSideEffect = tuple.sideEffect !== "none" && tuple.influence?.integrity !== "trusted" && document.defaults?.untrustedInfluence !== "allow";
   for (const effect of ["deny", "require_approval", "allow"] as const) {
     const first = matching.find((rule) => rule.effect === effect);
-    if (first) return { effect, ruleId: first.id };
+    if (first === undefined) continue;
+    if (effect !== "allow" || !untrustedSideEffect) return { effect, ruleId: first.id };
+    const explicit = matching.find((rule) => rule.effect === "allow" && Array.isArray(rule.match.influence) && rule.match.influence.includes("untrusted"));
+    return explicit === undefined ? { effect: "require_approval", ruleId: "influence-default" } : { effect, ruleId: explicit.id };
   }
   const unclassified = tuple.dataClassification === "public" || tuple.dataClassification === "internal";
   if (tuple.sideEffect === "none" && unclassified) return { effect: document.defaults?.readOnly ?? "allow", ruleId: "default-read-only" };

@@ -23,6 +23,7 @@ export const baseTuple: PolicyTuple = {
     { path: "/recipient", role: "recipient", value: "DE89370400440532013000", origin: "trusted", sources: [{ itemId: "task", label: "user", trusted: true }] },
     { path: "/note", value: "rent", origin: "untrusted_only", sources: [{ itemId: "call_1", label: "tool_output", trusted: false }] },
   ],
+  influence: { integrity: "trusted", loweredBy: [] },
 };
 
 /** Matches `baseTuple` on every dimension, some by glob. */
@@ -105,6 +106,11 @@ export const dimensionCases: readonly DimensionCase[] = [
     }),
   },
 ];
+
+/** `baseTuple` proposed after an untrusted tool output. */
+export const untrustedTuple: PolicyTuple = withTuple({
+  influence: { integrity: "untrusted", loweredBy: [{ itemId: "call_1", label: "tool_output", toolName: "read_file" }] },
+});
 
 function withoutKey(key: "path"): PolicyTuple {
   const { [key]: _left, ...rest } = baseTuple;

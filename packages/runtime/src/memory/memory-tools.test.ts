@@ -150,7 +150,9 @@ describe("memory tools", () => {
       }
       return { payments: await at("tenant", "payments"), runPayments: await at("run", "payments"), tone: await at("tenant", "tone"), refused };
     };
-    const runScoped = allowRule("run-memory", match({}));
+    // Every rule here decides on the content's provenance, whatever the model had read: each names untrusted influence.
+    const steered = { influence: ["trusted", "untrusted"] } as const;
+    const runScoped = allowRule("run-memory", match(steered));
     // (1) No rule names tenant memory: default deny, even for trusted content.
     const none = await tenantWide(createPolicyEngine(definePolicy({ version: 1, id: "no-tenant-memory", rules: [runScoped] })));
     expect(none).toMatchObject({ payments: undefined, runPayments: INJECTION, tone: undefined });
@@ -161,14 +163,18 @@ describe("memory tools", () => {
     // (2) Tenant memory only from trusted content: the injection is refused, the user's own words are kept.
     const trustedOnly = allowRule(
       "tenant-memory-from-the-user",
-      match({ resource: ["memory:tenant:*", "memory:session:*"], provenance: { roles: [MEMORY_CONTENT_ROLE], origins: ["trusted"] } }),
+      match({ ...steered, resource: ["memory:tenant:*", "memory:session:*"], provenance: { roles: [MEMORY_CONTENT_ROLE], origins: ["trusted"] } }),
     );
     const guarded = await tenantWide(createPolicyEngine(definePolicy({ version: 1, id: "trusted-tenant-memory", rules: [runScoped, trustedOnly] })));
     expect(guarded).toMatchObject({ payments: undefined, runPayments: INJECTION, tone: "always answer formally" });
     expect(guarded.refused).toEqual([{ rule: "default-deny", origin: "untrusted_only" }]);
     // (3) A rule that does allow untrusted content into tenant memory: then, and only then, it lands.
-    const careless = allowRule("any-tenant-memory", match({ resource: ["memory:tenant:*"] }));
+    const careless = allowRule("any-tenant-memory", match({ ...steered, resource: ["memory:tenant:*"] }));
     const allowed = await tenantWide(createPolicyEngine(definePolicy({ version: 1, id: "careless", rules: [runScoped, careless] })));
     expect(allowed).toMatchObject({ payments: INJECTION, runPayments: INJECTION, tone: "always answer formally", refused: [] });
+    // (4) The same rules without naming influence: every write proposed after the page was read waits for a person.
+    const unnamed = [allowRule("run-memory", match({})), allowRule("any-tenant-memory", match({ resource: ["memory:tenant:*"] }))];
+    const parked = await tenantWide(createPolicyEngine(definePolicy({ version: 1, id: "careless-unnamed", rules: unnamed })));
+    expect(parked).toMatchObject({ payments: undefined, runPayments: undefined, tone: undefined, refused: [] });
   });
 });

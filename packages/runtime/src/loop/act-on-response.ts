@@ -81,7 +81,8 @@ export async function actOnResponse(context: RunContext): Promise<void> {
         next: (drafts) => commitWithNextTurn(context, drafts),
         settle: (ended) => settleWork(context, ended),
       };
-      for (const participant of TURN_PARTICIPANTS) if ((await participant.gate?.(context, answer, commits)) === "decided") return;
+      for (const participant of TURN_PARTICIPANTS)
+        if (participant.gate !== undefined && (await participant.gate(context, answer, commits)) === "decided") return;
       return commitTurn(context, [runCompleted(context, state, { status: "completed" }, output)]);
     }
   }

@@ -10,7 +10,9 @@ import { TURN_PARTICIPANTS } from "./participants.js";
  */
 export async function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
   for (const participant of TURN_PARTICIPANTS) {
-    const admitted = await participant.admit?.(context, proposed);
+    // Only a participant with the hook is awaited: an await of nothing still costs a turn of the microtask queue.
+    if (participant.admit === undefined) continue;
+    const admitted = await participant.admit(context, proposed);
     if (admitted !== undefined) return admitted;
   }
   throw new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`);

@@ -23,7 +23,7 @@ import type { ContextOptions } from "./harness-types.js";
 import type { RunContext } from "./run-context.js";
 import type { Turn } from "./turn/turn.js";
 import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
-import { TURN_PARTICIPANTS } from "./turn/participants.js";
+import { HOOKS } from "./turn/hooks.js";
 import { forkedEvidence } from "./subagents/fork-source.js";
 
 type JsonRecord = Record<string, JsonValue>;
@@ -119,8 +119,8 @@ export function requestDrafts(turn: Turn, state: RunState, turnId: string, offer
   const startsTurn = state.currentTurnId !== turnId;
   const call = { turnId, inputTokens: manifest.allocation.used, outputReserve: manifest.allocation.outputReserve, startsTurn };
   let reserved: CarriedReservation | undefined;
-  for (const participant of TURN_PARTICIPANTS) {
-    const step = participant.beforeRequest?.(context, call);
+  for (const beforeRequest of HOOKS.beforeRequest) {
+    const step = beforeRequest(context, call);
     if (step === undefined) continue;
     if ("refused" in step) {
       return [

@@ -2,7 +2,7 @@ import { isRefusedResponse, type JsonValue, type ModelResponse, type RunState, t
 import { landInputDrafts } from "../interrupts.js";
 import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
-import { TURN_PARTICIPANTS } from "../turn/participants.js";
+import { HOOKS } from "../turn/hooks.js";
 import type { GateCommits } from "../turn/participant.js";
 import { settleWork } from "../turn/settle.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
@@ -81,8 +81,7 @@ export async function actOnResponse(context: RunContext): Promise<void> {
         next: (drafts) => commitWithNextTurn(context, drafts),
         settle: (ended) => settleWork(context, ended),
       };
-      for (const participant of TURN_PARTICIPANTS)
-        if (participant.gate !== undefined && (await participant.gate(context, answer, commits)) === "decided") return;
+      for (const gate of HOOKS.gate) if ((await gate(context, answer, commits)) === "decided") return;
       return commitTurn(context, [runCompleted(context, state, { status: "completed" }, output)]);
     }
   }

@@ -2,7 +2,7 @@ import { newId, type YokeEventDraft } from "@yoke/protocol";
 import { requestDrafts } from "../request-builder.js";
 import type { RunContext } from "../run-context.js";
 import { offerTurn } from "../tool-admission.js";
-import { TURN_PARTICIPANTS } from "../turn/participants.js";
+import { HOOKS } from "../turn/hooks.js";
 import { Turn } from "../turn/turn.js";
 
 export { cancelledOutcome, runCompleted } from "./run-completed.js";
@@ -19,8 +19,8 @@ export function addNextTurn(turn: Turn): void {
   const { context } = turn;
   const state = turn.state;
   const notes: YokeEventDraft[] = [];
-  for (const participant of TURN_PARTICIPANTS) {
-    const step = participant.boundary?.(context, state);
+  for (const boundary of HOOKS.boundary) {
+    const step = boundary(context, state);
     if (step === undefined) continue;
     if ("end" in step) {
       turn.add(step.keepNotes === true ? [...notes, ...step.end] : step.end);

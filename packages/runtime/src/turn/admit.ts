@@ -1,7 +1,7 @@
 import { YokeError } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
 import type { Admission, ProposedCall } from "./participant.js";
-import { TURN_PARTICIPANTS } from "./participants.js";
+import { HOOKS } from "./hooks.js";
 
 /**
  * The first participant's decision on a proposed call, in list order: a parked call is the
@@ -9,10 +9,9 @@ import { TURN_PARTICIPANTS } from "./participants.js";
  * participant decides is a wiring fault (`INTERNAL`), never a silent admission.
  */
 export async function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
-  for (const participant of TURN_PARTICIPANTS) {
-    // Only a participant with the hook is awaited: an await of nothing still costs a turn of the microtask queue.
-    if (participant.admit === undefined) continue;
-    const admitted = await participant.admit(context, proposed);
+  // Only participants with the hook are awaited: an await of nothing still costs a turn of the microtask queue.
+  for (const admit of HOOKS.admit) {
+    const admitted = await admit(context, proposed);
     if (admitted !== undefined) return admitted;
   }
   throw new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`);

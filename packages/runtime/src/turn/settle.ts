@@ -1,7 +1,7 @@
 import type { YokeEventDraft } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
 import type { EndedWork, Settlement } from "./participant.js";
-import { TURN_PARTICIPANTS } from "./participants.js";
+import { HOOKS } from "./hooks.js";
 
 /**
  * What every participant settles for `ended`, asked now, in list order (each decides when the
@@ -10,8 +10,8 @@ import { TURN_PARTICIPANTS } from "./participants.js";
  */
 export function settleWork(context: RunContext, ended: EndedWork): Settlement {
   const settlements: Settlement[] = [];
-  for (const participant of TURN_PARTICIPANTS) {
-    const settled = participant.settle?.(context, ended);
+  for (const settle of HOOKS.settle) {
+    const settled = settle(context, ended);
     if (settled !== undefined) settlements.push(settled);
   }
   return { carry: (drafts) => settlements.reduce<YokeEventDraft[]>((carried, settlement) => settlement.carry(carried), [...drafts]) };

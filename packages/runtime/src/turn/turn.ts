@@ -10,7 +10,7 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { redacted, typedStored, type RunContext } from "../run-context.js";
-import { TURN_PARTICIPANTS } from "./participants.js";
+import { HOOKS } from "./hooks.js";
 
 /**
  * One append of a run, as a value: it holds the live fold, takes drafts (`add` folds them into
@@ -135,7 +135,7 @@ export class Turn {
     // Typed from the drafts, which the fold validated: no event is parsed twice.
     const events = appended.events.map((event, index) => typedStored(this.drafts[index]!, event));
     const stored = { fromSeq: this.base, lastSeq: appended.lastSeq, events, compiles: this.compiles, live: this.live };
-    for (const participant of TURN_PARTICIPANTS) participant.committed?.(context, stored);
+    for (const committed of HOOKS.committed) committed(context, stored);
     for (const effect of this.effects) effect();
   }
 }
@@ -156,7 +156,7 @@ export async function commitTurn(context: RunContext, drafts: readonly YokeEvent
 function foldDraft(context: RunContext, draft: YokeEventDraft, seq: number): YokeEventDraft {
   const written = context.accumulator.length === 0 ? draft : withInputFromCall(context.accumulator.peek(), draft);
   const event = context.accumulator.apply(provisional(context, draft, seq));
-  for (const participant of TURN_PARTICIPANTS) participant.folded?.(context, event);
+  for (const folded of HOOKS.folded) folded(context, event);
   return written;
 }
 

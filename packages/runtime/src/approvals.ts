@@ -75,7 +75,7 @@ export function approvalOf(state: RunState, actionId: string): ApprovalRecord | 
  */
 export const approvals: TurnParticipant = {
   name: "approvals",
-  admit: async (context, proposed) =>
+  admit: (context, proposed) =>
     proposed.parked === undefined ? undefined : settleParked(context, proposed.state, proposed.batch, proposed.parked, proposed.call, proposed.blockers),
 };
 

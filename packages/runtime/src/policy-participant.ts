@@ -8,7 +8,7 @@ import type { TurnParticipant } from "./turn/participant.js";
  */
 export const policyAdmission: TurnParticipant = {
   name: "policy admission",
-  admit: async (context, proposed) => {
+  admit: (context, proposed) => {
     // A call parked for approval is the person's to decide (the approvals participant).
     if (proposed.parked !== undefined) return undefined;
     const { state, batch, turnId, call, accepted, blockers } = proposed;

@@ -8,11 +8,12 @@ import { HOOKS } from "./hooks.js";
  * person's (approvals), a new one policy admission's, which decides every new call. A call no
  * participant decides is a wiring fault (`INTERNAL`), never a silent admission.
  */
-export async function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
-  // Only participants with the hook are awaited: an await of nothing still costs a turn of the microtask queue.
+export function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
+  // A participant passes a call on at once (undefined), so no promise is made or awaited for it: a proposed call costs
+  // the loop one promise, the deciding participant's, however many participants the list holds.
   for (const admit of HOOKS.admit) {
-    const admitted = await admit(context, proposed);
+    const admitted = admit(context, proposed);
     if (admitted !== undefined) return admitted;
   }
-  throw new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`);
+  return Promise.reject(new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`));
 }

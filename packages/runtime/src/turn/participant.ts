@@ -155,8 +155,12 @@ export interface TurnParticipant {
   readonly folded?: (context: RunContext, event: YokeEvent) => void;
   /** Before a model call is requested, in list order until one refuses it. */
   readonly beforeRequest?: (context: RunContext, call: ModelCall) => RequestStep | undefined;
-  /** Each proposed call of a response (new, or parked and proposed again), in list order until one admits, refuses, parks or keeps it waiting. */
-  readonly admit?: (context: RunContext, proposed: ProposedCall) => Promise<Admission | undefined>;
+  /**
+   * Each proposed call of a response (new, or parked and proposed again), in list order until
+   * one decides it: `undefined` at once passes it on; a promise is the decision (to admit,
+   * refuse, park, or keep it waiting).
+   */
+  readonly admit?: (context: RunContext, proposed: ProposedCall) => Promise<Admission> | undefined;
   /**
    * Before an answer completes the run, in list order until one decides. A gate commits its
    * own steps (each is journaled before the work it announces runs) through `commits`.

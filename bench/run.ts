@@ -186,6 +186,31 @@ if (process.argv.includes("--instructions")) {
   }
 } else console.log("\nBudget admission per turn in instructions: not run (`pnpm bench --instructions`: callgrind, ~6 min)");
 
+interface TurnWorkResult {
+  short: number;
+  long: number;
+  callsPerTurn: number;
+  promisesPerTurn: number;
+  interpretedInstructionsPerTurn: number | null;
+}
+// What a bare turn does, in counts that neither the machine nor V8's tier-up and GC timing move
+// (turn-work.ts says why the optimized count above cannot resolve a few tenths of a percent).
+// Compare two commits by running this on each: the figures are deterministic.
+if (process.argv.includes("--instructions")) {
+  const work = runChild<TurnWorkResult>("turn-work.ts", quick ? ["10", "30"] : ["20", "60"]);
+  printTable(
+    `What one more bare turn does (turns ${work.short} to ${work.long}, memory journal; deterministic: calls from V8's precise coverage, promises from async_hooks, instructions under callgrind with the interpreter alone)`,
+    ["JS calls (packages/*)", "promises", "interpreted instructions"],
+    [
+      [
+        fmt(work.callsPerTurn, 1),
+        fmt(work.promisesPerTurn, 1),
+        work.interpretedInstructionsPerTurn === null ? "— (no valgrind)" : fmt(work.interpretedInstructionsPerTurn),
+      ],
+    ],
+  );
+}
+
 interface ProviderStreamResult {
   provider: string;
   responses: number;

@@ -193,5 +193,8 @@ export const interruptCancel: TurnParticipant = {
 /** Input interrupts land at the turn boundary: after every result of the last batch, before the next request. */
 export const interruptInput: TurnParticipant = {
   name: "interrupt input",
-  boundary: (context, state) => ({ note: landInputDrafts(context, state.currentTurnId ?? null) }),
+  boundary: (context, state) => {
+    const note = landInputDrafts(context, state.currentTurnId ?? null);
+    return note.length === 0 ? undefined : { note };
+  },
 };

@@ -19,8 +19,9 @@ export function addNextTurn(turn: Turn): void {
   const { context } = turn;
   const state = turn.state;
   const notes: YokeEventDraft[] = [];
-  for (const boundary of HOOKS.boundary) {
-    const step = boundary(context, state);
+  const hooks = HOOKS.boundary;
+  for (let index = 0; index < hooks.length; index++) {
+    const step = hooks[index]!(context, state);
     if (step === undefined) continue;
     if ("end" in step) {
       turn.add(step.keepNotes === true ? [...notes, ...step.end] : step.end);

@@ -11,8 +11,9 @@ import { HOOKS } from "./hooks.js";
 export function admitProposed(context: RunContext, proposed: ProposedCall): Promise<Admission> {
   // A participant passes a call on at once (undefined), so no promise is made or awaited for it: a proposed call costs
   // the loop one promise, the deciding participant's, however many participants the list holds.
-  for (const admit of HOOKS.admit) {
-    const admitted = admit(context, proposed);
+  const hooks = HOOKS.admit;
+  for (let index = 0; index < hooks.length; index++) {
+    const admitted = hooks[index]!(context, proposed);
     if (admitted !== undefined) return admitted;
   }
   return Promise.reject(new YokeError("INTERNAL", `no participant admitted the call ${proposed.call.toolCallId}`));

@@ -9,10 +9,16 @@ import { HOOKS } from "./hooks.js";
  * drafts given to `carry`, each participant's after the ones before it.
  */
 export function settleWork(context: RunContext, ended: EndedWork): Settlement {
-  const settlements: Settlement[] = [];
-  for (const settle of HOOKS.settle) {
-    const settled = settle(context, ended);
-    if (settled !== undefined) settlements.push(settled);
+  let settlements: Settlement[] | undefined;
+  const hooks = HOOKS.settle;
+  for (let index = 0; index < hooks.length; index++) {
+    const settled = hooks[index]!(context, ended);
+    if (settled !== undefined) (settlements ??= []).push(settled);
   }
-  return { carry: (drafts) => settlements.reduce<YokeEventDraft[]>((carried, settlement) => settlement.carry(carried), [...drafts]) };
+  if (settlements === undefined) return NOTHING_SETTLED;
+  const all = settlements;
+  return { carry: (drafts) => all.reduce<YokeEventDraft[]>((carried, settlement) => settlement.carry(carried), [...drafts]) };
 }
+
+/** Most ended work settles nothing (a run without a budget): one shared settlement that carries the drafts as they are. */
+const NOTHING_SETTLED: Settlement = Object.freeze({ carry: (drafts: readonly YokeEventDraft[]) => [...drafts] });

@@ -32,8 +32,9 @@ export class Turn {
   private readonly live: boolean;
   private readonly drafts: YokeEventDraft[] = [];
   private readonly written: YokeEventDraft[] = [];
-  private readonly compiles = new Map<string, CompileResult>();
-  private readonly effects: (() => void)[] = [];
+  // Made on first use: most turns compile nothing and schedule nothing.
+  private compiles: Map<string, CompileResult> | undefined;
+  private effects: (() => void)[] | undefined;
   private committed = false;
 
   private constructor(context: RunContext, base: number, live: boolean) {
@@ -98,12 +99,12 @@ export class Turn {
 
   /** What this process compiled for a request among the turn's drafts: once stored, the next delta's base. */
   compiled(result: CompileResult): void {
-    this.compiles.set(result.manifest.requestHash, result);
+    (this.compiles ??= new Map()).set(result.manifest.requestHash, result);
   }
 
   /** Runs `effect` once the turn is stored and its participants have seen it. */
   afterCommit(effect: () => void): void {
-    this.effects.push(effect);
+    (this.effects ??= []).push(effect);
   }
 
   /**
@@ -134,11 +135,16 @@ export class Turn {
     context.live.commits++;
     // Typed from the drafts, which the fold validated: no event is parsed twice.
     const events = appended.events.map((event, index) => typedStored(this.drafts[index]!, event));
-    const stored = { fromSeq: this.base, lastSeq: appended.lastSeq, events, compiles: this.compiles, live: this.live };
-    for (const committed of HOOKS.committed) committed(context, stored);
-    for (const effect of this.effects) effect();
+    const stored = { fromSeq: this.base, lastSeq: appended.lastSeq, events, compiles: this.compiles ?? NO_COMPILES, live: this.live };
+    const hooks = HOOKS.committed;
+    for (let index = 0; index < hooks.length; index++) hooks[index]!(context, stored);
+    const effects = this.effects;
+    if (effects !== undefined) for (let index = 0; index < effects.length; index++) effects[index]!();
   }
 }
+
+/** What a turn that compiled nothing hands its participants (never written to). */
+const NO_COMPILES: ReadonlyMap<string, CompileResult> = new Map();
 
 /** The drafts as one turn: open, add, commit. */
 export async function commitTurn(context: RunContext, drafts: readonly YokeEventDraft[]): Promise<void> {
@@ -156,7 +162,8 @@ export async function commitTurn(context: RunContext, drafts: readonly YokeEvent
 function foldDraft(context: RunContext, draft: YokeEventDraft, seq: number): YokeEventDraft {
   const written = context.accumulator.length === 0 ? draft : withInputFromCall(context.accumulator.peek(), draft);
   const event = context.accumulator.apply(provisional(context, draft, seq));
-  for (const folded of HOOKS.folded) folded(context, event);
+  const hooks = HOOKS.folded;
+  for (let index = 0; index < hooks.length; index++) hooks[index]!(context, event);
   return written;
 }
 

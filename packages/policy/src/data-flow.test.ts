@@ -1,5 +1,7 @@
 import { type PolicyTuple, YokeError } from "@yoke/protocol";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { referenceDecide } from "./__fixtures__/reference-decide.js";
 import { baseMatch, baseTuple, documentOf, untrustedTuple } from "./__fixtures__/tuples.js";
 import {
   applyDataFlowDefault,
@@ -135,6 +137,61 @@ describe("the data-flow default", () => {
     expect(applyDataFlowDefault(baseTuple, allowed, false)).toBe(allowed);
     const denied = { ...allowed, effect: "deny" as const };
     expect(applyDataFlowDefault(leaking, denied, false)).toBe(denied);
+  });
+
+  test("property: rules that differ only in influence and carries decide as the specification says, whatever their order", () => {
+    const CLASSIFICATIONS = ["public", "internal", "confidential", "restricted"] as const;
+    const flag = fc.option(fc.boolean(), { nil: undefined });
+    const carriesCondition = fc.oneof(
+      fc.constant("*" as const),
+      fc
+        .record({
+          classifications: fc.option(fc.uniqueArray(fc.constantFrom(...CLASSIFICATIONS), { minLength: 1 }), { nil: undefined }),
+          fromToolOutput: flag,
+          outward: flag,
+        })
+        .map((condition) => Object.fromEntries(Object.entries(condition).filter(([, value]) => value !== undefined))),
+    );
+    const rule = fc.record({
+      effect: fc.constantFrom("allow" as const, "allow" as const, "require_approval" as const),
+      influence: fc.option(fc.oneof(fc.constant("*" as const), fc.constant(["untrusted" as const]), fc.constant(["trusted" as const, "untrusted" as const])), {
+        nil: undefined,
+      }),
+      carries: fc.option(carriesCondition, { nil: undefined }),
+    });
+    const tuple = fc.record({
+      untrusted: fc.boolean(),
+      carries: fc.option(
+        fc.record({ classification: fc.constantFrom(...CLASSIFICATIONS), fromToolOutput: fc.boolean(), fromUntrusted: fc.boolean(), outward: fc.boolean() }),
+        { nil: undefined },
+      ),
+    });
+    const toggle = fc.constantFrom("allow" as const, "require_approval" as const, undefined);
+    fc.assert(
+      fc.property(
+        fc.array(rule, { maxLength: 5 }),
+        fc.array(tuple, { minLength: 1, maxLength: 6 }),
+        toggle,
+        toggle,
+        (rules, tuples, influenceDefault, dataFlow) => {
+          const document = documentOf(
+            rules.map(({ effect, influence, carries }, index) => ({
+              id: `rule-${index}`,
+              effect,
+              match: { ...baseMatch, ...(influence === undefined ? {} : { influence }), ...(carries === undefined ? {} : { carries }) } as RuleMatch,
+            })),
+            { ...(influenceDefault === undefined ? {} : { untrustedInfluence: influenceDefault }), ...(dataFlow === undefined ? {} : { dataFlow }) },
+          );
+          const engine = createPolicyEngine(document);
+          for (const { untrusted, carries } of tuples) {
+            const decided: PolicyTuple = { ...(untrusted ? untrustedTuple : baseTuple), ...(carries === undefined ? {} : { carries }) };
+            const decision = engine.decide(decided);
+            expect({ effect: decision.effect, ruleId: decision.ruleId }).toEqual(referenceDecide(loadPolicy(document), decided));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   test("data-flow-default is a reserved rule id", () => {

@@ -1,5 +1,6 @@
 import type { PolicyTuple } from "@yoke/protocol";
 import { type CanonicalFact, canonicalFact, canonicalPatternParts, type FactKind, skeletonPatternParts } from "./canonical/fact.js";
+import { type CarriesCondition, carriesTest } from "./carries-condition.js";
 import { compilePatterns, joinPattern, splitPattern } from "./glob.js";
 import { DIMENSIONS, type Dimension, dimensionOf, OPTIONAL_DIMENSIONS, type PolicyRule, type ProvenanceCondition } from "./rule-types.js";
 
@@ -90,6 +91,7 @@ function testFor(dimension: Dimension, value: unknown, deny: boolean): (tuple: P
     const levels = new Set(value as readonly string[]);
     return (tuple) => levels.has(integrityOf(tuple));
   }
+  if (dimension === "carries") return carriesTest(value as CarriesCondition);
   if (dimension === "principal.authenticated") {
     const allowed = new Set(value as readonly boolean[]);
     return (tuple) => allowed.has(tuple.principal?.authenticated);

@@ -3,6 +3,7 @@ import { canonicalPatternParts } from "./canonical/fact.js";
 import { skeletonOf } from "./canonical/text.js";
 import { type CompiledRule, compileRule, FactCache, failedDimensions, integrityOf, matchesAll } from "./compile-rule.js";
 import { sha256OfJson } from "./digests.js";
+import { applyDataFlowDefault, dataFlowGuarded, explicitFlowAllow, namesDataFlow } from "./data-flow-default.js";
 import { applyInfluenceDefault, namesUntrustedInfluence } from "./influence-default.js";
 import { loadPolicy } from "./policy-document.js";
 import type { PolicyDocument, PolicyRule, SideEffect } from "./rule-types.js";
@@ -45,6 +46,10 @@ const emptyBuckets = (): CompiledRule[][] => SIDE_EFFECTS.map(() => []);
  *   `influence-default`, `applyInfluenceDefault`) unless an allow rule that matches lists
  *   `"untrusted"` in its `influence` (that rule then names the decision), or the document sets
  *   `defaults.untrustedInfluence: "allow"`.
+ * - An allowed outward call carrying personal (`confidential`) or secret (`restricted`) data
+ *   found in tool outputs (`tuple.carries`) needs a person (rule `data-flow-default`,
+ *   `applyDataFlowDefault`) unless an allow rule that matches lists that classification in its
+ *   `carries` (that rule then names the decision), or the document sets `defaults.dataFlow: "allow"`.
  * - Rules are indexed by tool name and side-effect class, so a decision looks only at the
  *   rules that could match it (and at rules whose tool names are patterns).
  *
@@ -65,6 +70,7 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
   const revision = sha256OfJson(loaded);
   const readOnlyDefault = loaded.defaults?.readOnly ?? "allow";
   const influenceDefault = loaded.defaults?.untrustedInfluence ?? "require_approval";
+  const dataFlowDefault = loaded.defaults?.dataFlow ?? "require_approval";
   const byName = new Map<string, BySideEffect>();
   const denyByName = new Map<string, BySideEffect>();
   const anyName = emptyBuckets();
@@ -129,10 +135,13 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
       }
     }
     const defaultApplies = influenceDefault === "require_approval" && tuple.sideEffect !== "none" && integrityOf(tuple) === "untrusted";
-    const winner = deny ?? approval ?? (defaultApplies ? (explicitAllow ?? allow) : allow);
+    let winner = deny ?? approval ?? (defaultApplies ? (explicitAllow ?? allow) : allow);
+    const flowGuarded = dataFlowDefault === "require_approval" && winner?.rule.effect === "allow" && dataFlowGuarded(tuple);
+    if (flowGuarded && !namesDataFlow(winner!.rule)) winner = explicitFlowAllow([named ?? [], unnamed], tuple, facts, defaultApplies) ?? winner;
     if (winner !== undefined) {
       const decided = decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
-      return influenceDefault === "allow" ? decided : applyInfluenceDefault(tuple, decided, namesUntrustedInfluence(winner.rule));
+      const influenced = influenceDefault === "allow" ? decided : applyInfluenceDefault(tuple, decided, namesUntrustedInfluence(winner.rule));
+      return flowGuarded ? applyDataFlowDefault(tuple, influenced, namesDataFlow(winner.rule)) : influenced;
     }
     const classified = tuple.dataClassification !== "public" && tuple.dataClassification !== "internal";
     if (tuple.sideEffect === "none" && classified) {

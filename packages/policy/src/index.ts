@@ -12,6 +12,8 @@ export { allowRule, approvalRule, definePolicy, denyRule } from "./builders.js";
 export { actionDigestOf } from "./digests.js";
 export { createPolicyEngine } from "./engine.js";
 export { applyInfluenceDefault, INFLUENCE_DEFAULT_RULE } from "./influence-default.js";
+export { applyDataFlowDefault, DATA_FLOW_DEFAULT_RULE } from "./data-flow-default.js";
+export type { CarriesCondition } from "./carries-condition.js";
 export type { PolicyEngineOptions } from "./engine.js";
 export { loadPolicy, PolicyDocumentSchema, policyRevisionOf, safeLoadPolicy } from "./policy-document.js";
 export type { LoadPolicyResult } from "./policy-document.js";

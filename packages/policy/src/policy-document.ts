@@ -42,6 +42,20 @@ const MatchSchema = z.strictObject({
   influence: z
     .union([Wildcard, z.array(z.enum(["trusted", "untrusted"])).min(1)], { error: 'expected "*" or a non-empty list of "trusted", "untrusted"' })
     .optional(),
+  carries: z
+    .union(
+      [
+        Wildcard,
+        z.strictObject({
+          classifications: z.array(DataClassificationSchema).min(1).optional(),
+          fromToolOutput: z.boolean().optional(),
+          fromUntrusted: z.boolean().optional(),
+          outward: z.boolean().optional(),
+        }),
+      ],
+      { error: 'expected "*" or { classifications?, fromToolOutput?, fromUntrusted?, outward? }' },
+    )
+    .optional(),
 });
 
 const RuleSchema = z
@@ -89,9 +103,14 @@ export const PolicyDocumentSchema = z
       .strictObject({
         readOnly: z.enum(["allow", "deny"]).default("allow"),
         untrustedInfluence: z.enum(["require_approval", "allow"]).optional(),
+        dataFlow: z.enum(["require_approval", "allow"]).optional(),
       })
-      // The default is left out of the loaded document, so a document that does not name it keeps the revision it had.
-      .transform(({ untrustedInfluence, ...rest }) => (untrustedInfluence === "allow" ? { ...rest, untrustedInfluence } : rest))
+      // The defaults are left out of the loaded document, so a document that does not name them keeps the revision it had.
+      .transform(({ untrustedInfluence, dataFlow, ...rest }) => ({
+        ...rest,
+        ...(untrustedInfluence === "allow" ? { untrustedInfluence } : {}),
+        ...(dataFlow === "allow" ? { dataFlow } : {}),
+      }))
       .default({ readOnly: "allow" }),
     rules: z.array(RuleSchema),
   })

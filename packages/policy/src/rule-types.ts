@@ -1,4 +1,5 @@
 import type { DataClassification, InfluenceIntegrity, ProvenanceOrigin } from "@yoke/protocol";
+import type { CarriesCondition } from "./carries-condition.js";
 
 /** The explicit wildcard: the dimension matches any value, absent ones included. */
 export type Wildcard = "*";
@@ -56,7 +57,11 @@ export interface ProvenanceCondition {
  * - `influence` (optional; leaving it out is `"*"`): the integrity of what the model had read
  *   when it proposed the call (`tuple.influence.integrity`). A granting rule that lists
  *   `"untrusted"` is the only way to allow a side effect under untrusted influence without a
- *   person (see `PolicyDocument.defaults.untrustedInfluence`); `"*"` is not explicit.
+ *   person (see `PolicyDocument.defaults.untrustedInfluence`); `"*"` is not explicit;
+ * - `carries` (optional; leaving it out is `"*"`): a condition on what the call sends or writes
+ *   (`tuple.carries`, `CarriesCondition`); a granting rule whose `classifications` list
+ *   `confidential` or `restricted` is the only way to let such data from tool outputs leave the
+ *   account without a person (see `PolicyDocument.defaults.dataFlow`).
  *
  * @example
  * ```ts
@@ -83,6 +88,7 @@ export interface RuleMatch {
   readonly expectedEffect: OptionalPatterns;
   readonly provenance: Wildcard | ProvenanceCondition;
   readonly influence?: Wildcard | readonly InfluenceIntegrity[];
+  readonly carries?: Wildcard | CarriesCondition;
 }
 
 /** What a deny rule matches: any subset of the dimensions; one it leaves out matches anything. */
@@ -102,6 +108,7 @@ export interface PartialRuleMatch {
   /** `"*"`, or a condition with `quantifier: "some"` (see `ProvenanceCondition`). */
   readonly provenance?: Wildcard | (ProvenanceCondition & { readonly quantifier: "some" });
   readonly influence?: RuleMatch["influence"];
+  readonly carries?: RuleMatch["carries"];
 }
 
 /** A rule that grants (allow) or parks for a person (require_approval): it names every dimension. */
@@ -149,6 +156,13 @@ export interface PolicyDocument {
      * `"allow"` (the rule's allow stands, as before influence existed).
      */
     readonly untrustedInfluence?: "require_approval" | "allow";
+    /**
+     * What an outward call (`tuple.carries.outward`) a rule allows gets when it carries
+     * `confidential` or `restricted` data found in tool outputs and the rule's `carries` does
+     * not list that classification: `"require_approval"` (the default: rule `data-flow-default`,
+     * a person decides) or `"allow"` (the rule's allow stands).
+     */
+    readonly dataFlow?: "require_approval" | "allow";
   };
   readonly rules: readonly PolicyRule[];
 }
@@ -186,7 +200,7 @@ export const DIMENSIONS = [
  * Dimensions a rule may name and may leave out (then it matches any value): conditions added
  * after version 1 of the document, so documents written before stay valid and mean the same.
  */
-export const OPTIONAL_DIMENSIONS = ["influence"] as const;
+export const OPTIONAL_DIMENSIONS = ["influence", "carries"] as const;
 export type Dimension = (typeof DIMENSIONS)[number] | (typeof OPTIONAL_DIMENSIONS)[number];
 
 /**
@@ -197,7 +211,7 @@ export type Dimension = (typeof DIMENSIONS)[number] | (typeof OPTIONAL_DIMENSION
  * if (RESERVED_RULE_IDS.includes(decision.ruleId as never)) console.log("decided by a default");
  * ```
  */
-export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple", "influence-default"] as const;
+export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple", "influence-default", "data-flow-default"] as const;
 
 /** The value a match gives a dimension, or undefined when the match leaves it out. */
 export function dimensionOf(match: PartialRuleMatch | RuleMatch, dimension: Dimension): unknown {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./model.js";
+import { CarriesSchema } from "./carries.js";
 import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
 import { CarriedReservationData, CarriedSettlementData } from "./budget-fast.js";
 
@@ -27,6 +28,8 @@ export const decided = {
   policy: PolicyDecisionSchema.optional(),
   provenance: z.array(ArgumentProvenanceSchema).optional(),
   influence: InfluenceSchema.optional(),
+  /** What the call carries (`Carries`): absent when its tool declares no payloads, and in journals written before it. */
+  carries: CarriesSchema.optional(),
 };
 /**
  * The budget an event carries (docs/decisions/0016): the reservation of the work it starts

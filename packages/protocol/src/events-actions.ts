@@ -3,6 +3,7 @@ import { RECONCILE_VERDICTS } from "./actions.js";
 import { JsonValueSchema, ToolResultEnvelopeSchema } from "./model.js";
 import { ToolDriftSchema, ToolRevisionRecordSchema } from "./tool-registry.js";
 import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
+import { CarriesSchema } from "./carries.js";
 import { ApprovalBindingSchema } from "./approvals.js";
 import { HashSchema } from "./event-envelope.js";
 import { actionRef, attemptRef, callInput, callRef, decided, reauthorized, reserves, settles } from "./event-fragments.js";
@@ -96,6 +97,8 @@ export const ACTION_EVENTS = {
     provenance: z.array(ArgumentProvenanceSchema),
     /** What could have steered the decision to make the call (absent in journals written before influence). */
     influence: InfluenceSchema.optional(),
+    /** What the call carries (absent when its tool declares no payloads, and in journals written before it). */
+    carries: CarriesSchema.optional(),
     binding: ApprovalBindingSchema,
   }),
   /** A person approved a parked action, for exactly `binding`. */

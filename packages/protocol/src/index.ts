@@ -176,6 +176,8 @@ export type {
   ToolSnapshot,
   ToolSourceV1,
 } from "./tool-registry.js";
+export { CarriesSchema } from "./carries.js";
+export type { Carries } from "./carries.js";
 export {
   ArgumentProvenanceSchema,
   INFLUENCE_LISTED_MAX,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DataClassificationSchema } from "./tool-contract.js";
+import { CarriesSchema } from "./carries.js";
 
 /**
  * The policy vocabulary: the tuple a decision is made on, the decision, argument provenance,
@@ -17,7 +18,10 @@ const SideEffectSchema = z.enum(["none", "idempotent", "reversible", "irreversib
  * label is a principal of the run (system, operator, user) or a field a tool declared
  * trusted (a system of record), never data from outside. `itemId`: the context item
  * (`task`, `system`, the tool call id whose result held it, a memory id); `field`: the JSON
- * pointer inside a structured result where it was found, when it was.
+ * pointer inside a structured result where it was found, when it was; `classification`: the
+ * data classification of that item (a tool output's is its tool's declared `dataClassification`;
+ * the run's principals' input, the model's text and runtime notes are `internal`), present only
+ * when it is not `internal` (absent reads as `internal`, as in journals written before it).
  */
 export const ProvenanceSourceSchema = z.object({
   itemId: z.string().min(1),
@@ -25,6 +29,7 @@ export const ProvenanceSourceSchema = z.object({
   trusted: z.boolean(),
   toolName: z.string().optional(),
   field: z.string().optional(),
+  classification: DataClassificationSchema.optional(),
 });
 export type ProvenanceSource = z.infer<typeof ProvenanceSourceSchema>;
 
@@ -82,7 +87,9 @@ export type InfluenceIntegrity = Influence["integrity"];
  *   policy facts for these arguments (`ToolPolicyFacts`);
  * - `argumentsDigest`: SHA-256 of the canonical arguments;
  * - `provenance`: one entry per string argument value the runtime traced;
- * - `influence`: whether untrusted content could have steered the decision to make the call.
+ * - `influence`: whether untrusted content could have steered the decision to make the call;
+ * - `carries`: what the call sends or writes (`Carries`); absent when the tool declares no
+ *   `payloads` (a rule conditioned on it then does not match).
  */
 export const PolicyTupleSchema = z.object({
   tenantId: z.string().min(1),
@@ -100,6 +107,7 @@ export const PolicyTupleSchema = z.object({
   argumentsDigest: Sha256Schema,
   provenance: z.array(ArgumentProvenanceSchema),
   influence: InfluenceSchema,
+  carries: CarriesSchema.optional(),
 });
 export type PolicyTuple = z.infer<typeof PolicyTupleSchema>;
 
@@ -135,6 +143,19 @@ export interface ToolPolicyFacts {
   readonly expectedEffect?: string;
   /** JSON pointers of destination-like arguments, with their role (`recipient`, `url`, …). */
   readonly destinations?: readonly { readonly pointer: string; readonly role: string }[];
+  /**
+   * JSON pointers of what the call sends or writes (a body, a subject, an attachment, a field
+   * it stores): their values are traced like destinations, and the tuple's `carries` says the
+   * highest classification among their sources. Absent or empty: the tuple has no `carries`.
+   */
+  readonly payloads?: readonly string[];
+  /**
+   * Whether what the call carries leaves the account (a message, a payment, a request to
+   * another host): `true` by default when `payloads` are declared, since a tool that sends data
+   * and does not say it stays inside is assumed to let it out; `false` for a write the account
+   * keeps (its own profile, its own files).
+   */
+  readonly outward?: boolean;
 }
 
 /**

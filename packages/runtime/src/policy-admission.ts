@@ -5,6 +5,7 @@ import {
   canonicalJson,
   type ApprovalBinding,
   type ArgumentProvenance,
+  type Carries,
   type Influence,
   type JsonValue,
   type PolicyDecision,
@@ -18,6 +19,7 @@ import {
   type YokeEventDraft,
 } from "@yoke/protocol";
 import { conflicts, defaultAccess, type Authorization, type BatchTransaction, type DispatchItem } from "@yoke/scheduler";
+import { carriesOf } from "./carries.js";
 import { influenceOf, itemsOfProposal } from "./influence.js";
 import { contextItemsOf, traceArguments, type ContextItem } from "./provenance.js";
 import type { RunContext } from "./run-context.js";
@@ -46,6 +48,8 @@ export interface PolicyVerdict {
   readonly decision: PolicyDecision;
   readonly provenance: ArgumentProvenance[];
   readonly influence: Influence;
+  /** What the call carries; undefined when its tool declares no payloads. */
+  readonly carries: Carries | undefined;
   readonly tuple: PolicyTuple | undefined;
   /** The binding an approval of this call is made for (`expiresAt` from `approvalTtlMs`). */
   readonly binding: ApprovalBinding;
@@ -73,7 +77,7 @@ export function factsOf(tool: Declaration, value: unknown): { ok: true; facts: T
  * Decides one call with the harness's policy engine: builds the whole tuple (tenant,
  * principal, delegated scopes, tool name + revision + owner, the tool's policy facts with
  * their defaults, data classification, side effect, arguments digest, argument provenance,
- * influence) and asks `engine.decide`. The binding an approval would need is computed with it.
+ * influence, what it carries) and asks `engine.decide`. The binding an approval would need is computed with it.
  */
 export async function decideCall(context: RunContext, state: RunState, engine: PolicyEngineV1, call: CallForPolicy): Promise<PolicyVerdict> {
   const { tool, input, value } = call;
@@ -83,6 +87,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   const facts = found.ok ? found.facts : {};
   const provenance = traceArguments(input, facts, items);
   const influence = influenceOf(itemsOfProposal(items, proposalIndex(state, call.toolCallId)));
+  const carries = carriesOf(provenance, facts, items);
   const binding: ApprovalBinding = {
     actionDigest: actionDigestOf(revision, input),
     toolRevision: revision,
@@ -97,6 +102,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
       decision: { effect: "deny", ruleId: FACTS_FAILED_RULE, policyRevision: engine.revision, reason: found.reason },
       provenance,
       influence,
+      carries,
       tuple: undefined,
       binding,
     };
@@ -117,6 +123,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
     argumentsDigest: createHash("sha256").update(canonicalJson(input)).digest("hex"),
     provenance,
     influence,
+    ...(carries === undefined ? {} : { carries }),
   };
   const decision = engine.decide(tuple);
   if (decision?.effect !== "allow" && decision?.effect !== "deny" && decision?.effect !== "require_approval") {
@@ -124,7 +131,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   }
   // A copy with exactly the decision's fields: what the journal stores.
   const journaled: PolicyDecision = { effect: decision.effect, ruleId: decision.ruleId, policyRevision: decision.policyRevision, reason: decision.reason };
-  return { decision: journaled, provenance, influence, tuple, binding: { ...binding, policyRevision: decision.policyRevision } };
+  return { decision: journaled, provenance, influence, carries, tuple, binding: { ...binding, policyRevision: decision.policyRevision } };
 }
 
 /**
@@ -146,14 +153,26 @@ const itemCache = new WeakMap<RunContext, { readonly length: number; readonly st
 async function contextItemsFor(context: RunContext, state: RunState): Promise<ContextItem[]> {
   const cached = itemCache.get(context);
   if (cached !== undefined && cached.length === state.length && cached.state === state) return cached.items;
-  const items = contextItemsOf(state, await trustedOutputFieldsOf(context, state), context.deps.context.constraints ?? []);
+  const declarationOfResult = await declarationsOfResults(context, state);
+  const items = contextItemsOf(
+    state,
+    (name) => declarationOfResult(name)?.trustedOutputFields,
+    context.deps.context.constraints ?? [],
+    (name) => declarationOfResult(name)?.dataClassification,
+  );
   itemCache.set(context, { length: state.length, state, items });
   return items;
 }
 
 /** What `action.admitted` / `action.authorized` journal for an allowed call. */
-export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance" | "influence">): Authorization {
-  return { rule: verdict.decision.ruleId, policy: verdict.decision, provenance: verdict.provenance, influence: verdict.influence };
+export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance" | "influence" | "carries">): Authorization {
+  return {
+    rule: verdict.decision.ruleId,
+    policy: verdict.decision,
+    provenance: verdict.provenance,
+    influence: verdict.influence,
+    ...(verdict.carries === undefined ? {} : { carries: verdict.carries }),
+  };
 }
 
 /** The message the model is shown for a denied call: the rule and the reason, never more. */
@@ -162,16 +181,17 @@ export function deniedMessage(toolName: string, decision: PolicyDecision): strin
 }
 
 /**
- * `trustedOutputFields` of every tool whose results the run holds, by name: the declaration
- * of the revision the run pins for it (resolved through the registry when this process has
- * not yet), else the harness's tool of that name.
+ * The declaration of every tool whose results the run holds, by name (for its
+ * `trustedOutputFields` and `dataClassification`): the declaration of the revision the run pins
+ * for it (resolved through the registry when this process has not yet), else the harness's
+ * tool of that name.
  */
-async function trustedOutputFieldsOf(context: RunContext, state: RunState): Promise<(toolName: string) => readonly string[] | undefined> {
+async function declarationsOfResults(context: RunContext, state: RunState): Promise<(toolName: string) => Declaration | undefined> {
   const names = new Set<string>();
   for (const message of state.messages) if (message.role === "tool") for (const part of message.content) names.add(part.toolName);
-  const fields = new Map<string, readonly string[] | undefined>();
-  for (const name of names) fields.set(name, (await declarationOf(context, state, name))?.trustedOutputFields);
-  return (name) => fields.get(name);
+  const declarations = new Map<string, Declaration | undefined>();
+  for (const name of names) declarations.set(name, await declarationOf(context, state, name));
+  return (name) => declarations.get(name);
 }
 
 async function declarationOf(context: RunContext, state: RunState, name: string): Promise<Declaration | undefined> {
@@ -247,11 +267,13 @@ export async function admitCall(
         policy: decision,
         provenance: verdict.provenance,
         influence: verdict.influence,
+        ...(verdict.carries === undefined ? {} : { carries: verdict.carries }),
       };
       return { drafts: [{ type: "tool.rejected", at, causationId: turnId, data }] };
     }
     case "require_approval": {
-      batch.park(proposed, { policy: decision, provenance: verdict.provenance, influence: verdict.influence, binding: verdict.binding });
+      const carries = verdict.carries === undefined ? {} : { carries: verdict.carries };
+      batch.park(proposed, { policy: decision, provenance: verdict.provenance, influence: verdict.influence, ...carries, binding: verdict.binding });
       blockers.push(access);
       return { drafts: withRevision(batch.drain(), accepted.revision) };
     }

@@ -1,4 +1,4 @@
-import type { ArgumentProvenance, JsonValue, ProvenanceOrigin, ProvenanceSource, RunState, ToolPolicyFacts } from "@yoke/protocol";
+import type { ArgumentProvenance, DataClassification, JsonValue, ProvenanceOrigin, ProvenanceSource, RunState, ToolPolicyFacts } from "@yoke/protocol";
 
 /*
  * Argument provenance: for each string value of a proposed call's arguments, the context
@@ -32,6 +32,8 @@ export interface ContextItem {
    * still traced as fields. Absent (false) for any other result.
    */
   readonly everyValueTrusted?: boolean;
+  /** A tool output only: its tool's declared `dataClassification`, when that is not `internal` (what everything else is). */
+  readonly classification?: DataClassification;
   /** The index in `RunState.messages` of the message the item came from; absent for the task, system prompt and constraints. */
   readonly message?: number;
 }
@@ -179,7 +181,12 @@ function traceOne(path: string, role: string | undefined, value: string, items: 
   const needle = normalize(value);
   const sources: ProvenanceSource[] = [];
   for (const { item, text, fields } of items) {
-    const base = { itemId: item.itemId, label: item.label, ...(item.toolName === undefined ? {} : { toolName: item.toolName }) };
+    const base = {
+      itemId: item.itemId,
+      label: item.label,
+      ...(item.toolName === undefined ? {} : { toolName: item.toolName }),
+      ...(item.classification === undefined ? {} : { classification: item.classification }),
+    };
     // A trusted field vouches for its whole value only: a value found inside a longer one (an
     // attacker's URL inside a channel name the system lists) is not the system's record.
     for (const field of fields) if (needle === field.value) sources.push({ ...base, trusted: true, field: field.field });
@@ -328,7 +335,8 @@ function stringsOf(value: JsonValue | undefined): string {
  * (`operator`, trusted; the runtime's own notes, which start with `[runtime]`, are `runtime`,
  * untrusted), the model's text (`model`, untrusted), and each tool result (`tool_output`,
  * untrusted, with the values at its tool's `trustedOutputFields` as trusted fields).
- * `trustedOutputFieldsOf` gives a tool's declared patterns by name.
+ * `trustedOutputFieldsOf` gives a tool's declared patterns by name; `classificationOf` its
+ * declared `dataClassification` (a tool output's sources carry it when it is not `internal`).
  *
  * @example
  * ```ts
@@ -340,6 +348,7 @@ export function contextItemsOf(
   state: Pick<RunState, "task" | "systemPrompt" | "messages" | "messageSeqs">,
   trustedOutputFieldsOf: (toolName: string) => readonly string[] | undefined,
   constraints: readonly { readonly id: string; readonly text: string }[] = [],
+  classificationOf: (toolName: string) => DataClassification | undefined = () => undefined,
 ): ContextItem[] {
   const items: ContextItem[] = [{ itemId: "task", label: "user", trusted: true, text: state.task }];
   if (state.systemPrompt !== undefined) items.push({ itemId: "system", label: "system", trusted: true, text: state.systemPrompt });
@@ -362,6 +371,7 @@ export function contextItemsOf(
         const fields = result.status === "ok" ? trustedFieldsOf(result.output, patterns) : [];
         const shown = result.content.map((content) => content.text);
         const wholly = result.status === "ok" && result.error === undefined && everyValueTrusted(result.output, shown, patterns);
+        const classification = classificationOf(part.toolName);
         items.push({
           itemId: part.toolCallId,
           label: "tool_output",
@@ -370,6 +380,7 @@ export function contextItemsOf(
           text,
           ...(fields.length === 0 ? {} : { trustedFields: fields }),
           ...(wholly ? { everyValueTrusted: true } : {}),
+          ...(classification === undefined || classification === "internal" ? {} : { classification }),
           message: index,
         });
       }

@@ -1,11 +1,11 @@
 // What an action may run under: the authorization journaled when it is admitted or authorized,
 // and the decision asked again for every attempt leased after that (decision 0013).
-import type { ArgumentProvenance, Clock, Influence, PolicyDecision, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
+import type { ArgumentProvenance, Carries, Clock, Influence, PolicyDecision, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
 import { errorEnvelope } from "./envelopes.js";
 
 /**
  * Why an action may run: the rule that allowed it, and (with a policy engine) the decision, the
- * provenance of its arguments and the influence on the decision to make it, journaled with
+ * provenance of its arguments, the influence on the decision to make it and what it carries, journaled with
  * `action.admitted` / `action.authorized`.
  * Without one, the rule is `"default"` (allow by default, as before policy).
  */
@@ -14,6 +14,7 @@ export interface Authorization {
   readonly policy?: PolicyDecision;
   readonly provenance?: readonly ArgumentProvenance[];
   readonly influence?: Influence;
+  readonly carries?: Carries;
 }
 
 /** Allow by default: what a batch without a policy engine journals. */
@@ -51,18 +52,20 @@ export type AttemptAuthorization =
  */
 export type AttemptAuthorizer = (request: AttemptAuthorizationRequest) => AttemptAuthorization | Promise<AttemptAuthorization>;
 
-/** The `rule` (and `policy`, `provenance`, `influence` when decided by an engine) of an admission or authorization event. */
+/** The `rule` (and `policy`, `provenance`, `influence`, `carries` when decided by an engine) of an admission or authorization event. */
 export function authorizationData(authorization: Authorization): {
   rule: string;
   policy?: PolicyDecision;
   provenance?: ArgumentProvenance[];
   influence?: Influence;
+  carries?: Carries;
 } {
   return {
     rule: authorization.rule,
     ...(authorization.policy === undefined ? {} : { policy: authorization.policy }),
     ...(authorization.provenance === undefined ? {} : { provenance: authorization.provenance.slice() }),
     ...(authorization.influence === undefined ? {} : { influence: authorization.influence }),
+    ...(authorization.carries === undefined ? {} : { carries: authorization.carries }),
   };
 }
 

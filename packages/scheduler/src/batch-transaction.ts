@@ -114,6 +114,7 @@ export class BatchTransaction {
         policy: request.policy,
         provenance: request.provenance.slice(),
         ...(request.influence === undefined ? {} : { influence: request.influence }),
+        ...(request.carries === undefined ? {} : { carries: request.carries }),
         binding: request.binding,
       },
     });

@@ -4,6 +4,7 @@ import type {
   ActionRecord,
   ApprovalBinding,
   ArgumentProvenance,
+  Carries,
   Clock,
   Influence,
   IdSource,
@@ -27,13 +28,14 @@ export interface ProposedCall {
 
 /**
  * What parks an action for a person: the `require_approval` decision, the provenance, the
- * influence (when the engine was given one) and the binding; the approval id defaults to the action id's body under `approval_` (one request per action).
+ * influence (when the engine was given one), what the call carries (when its tool declares payloads) and the binding; the approval id defaults to the action id's body under `approval_` (one request per action).
  */
 export interface ApprovalRequest {
   readonly approvalId?: string;
   readonly policy: PolicyDecision;
   readonly provenance: readonly ArgumentProvenance[];
   readonly influence?: Influence;
+  readonly carries?: Carries;
   readonly binding: ApprovalBinding;
 }
 

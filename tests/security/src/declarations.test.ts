@@ -44,6 +44,8 @@ describe("the dev suites' tool declarations", () => {
         { pointer: "/recipient", role: "recipient" },
         { pointer: "/amount", role: "amount" },
       ],
+      payloads: ["/subject"],
+      outward: true,
     });
     expect(banking.tool("send_money").policy?.({ recipient: "GB29NWBK60161331926819" })?.expectedEffect).toBe("payment:known-payee");
     // A standing order pointed at another payee is a redirect even when the account already pays that payee

@@ -1,6 +1,7 @@
 import type { Influence } from "@yoke/protocol";
 import type { ActionView, ChainStatus, ModelCallView, ResponsePartView, RunView, TurnView } from "../inspect/run-view.js";
 import { clip, short } from "../inspect/clip.js";
+import { carriesLine } from "./carries-line.js";
 import { money, time } from "./text.js";
 
 export function chainLine(chain: ChainStatus): string {
@@ -62,6 +63,7 @@ function action(entry: ActionView): string[] {
   const strip = entry.steps.map((step) => `${step.state}#${step.seq}`).join(" → ");
   const lines = [`  action ${entry.toolName} ${entry.actionId} (${entry.sideEffect}): ${entry.state}`, `    ${strip}`];
   if (entry.influence !== undefined) lines.push(`    ${influenceLine(entry.influence)}`);
+  if (entry.carries !== undefined) lines.push(`    ${carriesLine(entry.carries)}`);
   for (const attempt of entry.attempts) {
     const outcome = attempt.outcome === undefined ? "no outcome journaled" : `${attempt.outcome} #${attempt.outcomeSeq}`;
     const duration = attempt.durationMs === undefined ? "" : ` in ${attempt.durationMs} ms`;

@@ -60,6 +60,7 @@ export class ActionFolder {
             input: data.input ?? null,
             authorization: event.type === "action.admitted" ? { seq: event.seq, rule: event.data.rule, approvalId: undefined } : undefined,
             influence: event.type === "action.proposed" ? undefined : event.data.influence,
+            ...(event.type === "action.proposed" || event.data.carries === undefined ? {} : { carries: event.data.carries }),
             result: undefined,
             receipt: undefined,
             firstSeq: event.seq,
@@ -112,6 +113,7 @@ export class ActionFolder {
         this.#step(draft, event, { type: "action.authorized" });
         draft.view.authorization = { seq: event.seq, rule: event.data.rule, approvalId: event.data.approvalId };
         if (event.data.influence !== undefined) draft.view.influence = event.data.influence;
+        if (event.data.carries !== undefined) draft.view.carries = event.data.carries;
         return event.data.actionId;
       }
       case "action.leased": {

@@ -40,6 +40,19 @@ const optionalPatterns = (domain: readonly string[]) =>
 const values = <T>(domain: readonly T[]) =>
   fc.oneof(fc.constant("*" as const), fc.uniqueArray(fc.constantFrom(...domain), { minLength: 1, maxLength: domain.length }));
 
+const flag = fc.option(fc.boolean(), { nil: undefined });
+const carriesConditionArbitrary = fc.oneof(
+  fc.constant("*" as const),
+  fc
+    .record({
+      classifications: fc.option(fc.uniqueArray(fc.constantFrom(...CLASSIFICATIONS), { minLength: 1, maxLength: 4 }), { nil: undefined }),
+      fromToolOutput: flag,
+      fromUntrusted: flag,
+      outward: flag,
+    })
+    .map((condition) => Object.fromEntries(Object.entries(condition).filter(([, value]) => value !== undefined))),
+);
+
 const matchArbitrary: fc.Arbitrary<RuleMatch> = fc
   .record({
     tenant: patterns(DOMAINS.tenant),
@@ -65,6 +78,10 @@ const matchArbitrary: fc.Arbitrary<RuleMatch> = fc
   .chain((match) =>
     // Influence is optional: left out, "*", or a list.
     fc.option(values(INTEGRITIES), { nil: undefined }).map((influence) => (influence === undefined ? match : { ...match, influence })),
+  )
+  .chain((match) =>
+    // Carries is optional: left out, "*", or a condition of any of its members.
+    fc.option(carriesConditionArbitrary, { nil: undefined }).map((carries) => (carries === undefined ? match : { ...match, carries })),
   );
 
 const MATCH_KEYS = Object.keys({
@@ -81,6 +98,7 @@ const MATCH_KEYS = Object.keys({
   sideEffect: 0,
   expectedEffect: 0,
   influence: 0,
+  carries: 0,
 });
 
 /** A rule with a placeholder id (the policy numbers them). Deny rules keep a random subset of dimensions and no provenance. */
@@ -93,13 +111,24 @@ const ruleArbitrary: fc.Arbitrary<PolicyRule> = fc
   });
 
 export const policyArbitrary: fc.Arbitrary<PolicyDocument> = fc
-  .tuple(fc.array(ruleArbitrary, { maxLength: 12 }), fc.constantFrom("allow", "deny", undefined), fc.constantFrom("allow", "require_approval", undefined))
-  .map(([rules, readOnly, untrustedInfluence]) => ({
+  .tuple(
+    fc.array(ruleArbitrary, { maxLength: 12 }),
+    fc.constantFrom("allow", "deny", undefined),
+    fc.constantFrom("allow", "require_approval", undefined),
+    fc.constantFrom("allow", "require_approval", undefined),
+  )
+  .map(([rules, readOnly, untrustedInfluence, dataFlow]) => ({
     version: 1 as const,
     id: "random",
-    ...(readOnly === undefined && untrustedInfluence === undefined
+    ...(readOnly === undefined && untrustedInfluence === undefined && dataFlow === undefined
       ? {}
-      : { defaults: { ...(readOnly === undefined ? {} : { readOnly }), ...(untrustedInfluence === undefined ? {} : { untrustedInfluence }) } }),
+      : {
+          defaults: {
+            ...(readOnly === undefined ? {} : { readOnly }),
+            ...(untrustedInfluence === undefined ? {} : { untrustedInfluence }),
+            ...(dataFlow === undefined ? {} : { dataFlow }),
+          },
+        }),
     rules: rules.map((rule, index) => ({ ...rule, id: `rule-${index}` })),
   }));
 
@@ -133,5 +162,9 @@ export const tupleArbitrary: fc.Arbitrary<PolicyTuple> = fc
       integrity,
       loweredBy: integrity === "trusted" ? [] : [{ itemId: "call_1", label: "tool_output", toolName: "read_file" }],
     })),
+    carries: fc.option(
+      fc.record({ classification: fc.constantFrom(...CLASSIFICATIONS), fromToolOutput: fc.boolean(), fromUntrusted: fc.boolean(), outward: fc.boolean() }),
+      { nil: undefined },
+    ),
   })
   .map((tuple) => Object.fromEntries(Object.entries(tuple).filter(([, value]) => value !== undefined)) as PolicyTuple);

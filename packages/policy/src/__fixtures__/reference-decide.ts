@@ -43,6 +43,7 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
     scopes?: unknown;
     provenance?: unknown;
     influence?: unknown;
+    carries?: unknown;
   };
   const scopesMatch = match.scopes === undefined || match.scopes === "*" || tuple.task.scopes.some((scope) => valueMatches(match.scopes, scope));
   let provenanceMatches = true;
@@ -54,8 +55,20 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
   }
   const integrity = tuple.influence?.integrity === "trusted" ? "trusted" : "untrusted";
   const influenceMatches = match.influence === undefined || match.influence === "*" || (match.influence as string[]).includes(integrity);
+  let carriesMatches = true;
+  if (match.carries !== undefined && match.carries !== "*") {
+    const condition = match.carries as { classifications?: string[]; fromToolOutput?: boolean; fromUntrusted?: boolean; outward?: boolean };
+    const carries = tuple.carries;
+    carriesMatches =
+      carries !== undefined &&
+      (condition.classifications === undefined || condition.classifications.includes(carries.classification)) &&
+      (condition.fromToolOutput === undefined || condition.fromToolOutput === carries.fromToolOutput) &&
+      (condition.fromUntrusted === undefined || condition.fromUntrusted === carries.fromUntrusted) &&
+      (condition.outward === undefined || condition.outward === carries.outward);
+  }
   return (
     influenceMatches &&
+    carriesMatches &&
     valueMatches(match.tenant, tuple.tenantId) &&
     valueMatches(match.principal?.ids, tuple.principal.id) &&
     valueMatches(match.principal?.authenticated, tuple.principal.authenticated) &&
@@ -80,17 +93,36 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
  * document wins, then the defaults (reads of public or internal data get defaults.readOnly;
  * everything else is denied). An allowed side effect under untrusted influence needs a person
  * (influence-default) unless an allow rule listing "untrusted" matches (the first such names
- * it) or the document turns the default off.
+ * it) or the document turns the default off. An allowed outward call carrying confidential or
+ * restricted data from tool outputs needs a person (data-flow-default) unless an allow rule
+ * whose carries lists that classification matches (naming untrusted too when the influence
+ * default applies; the first such names it) or the document turns that default off; when both
+ * defaults apply and no rule names both, the influence default names the decision if no allow
+ * rule names untrusted influence.
  */
 export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): { effect: string; ruleId: string } {
   const matching = document.rules.filter((rule) => referenceMatches(rule, tuple));
   const untrustedSideEffect = tuple.sideEffect !== "none" && tuple.influence?.integrity !== "trusted" && document.defaults?.untrustedInfluence !== "allow";
+  const carries = tuple.carries;
+  const guardedFlow =
+    document.defaults?.dataFlow !== "allow" &&
+    carries?.outward === true &&
+    carries.fromToolOutput &&
+    (carries.classification === "confidential" || carries.classification === "restricted");
+  const namesUntrusted = (rule: PolicyRule) => Array.isArray(rule.match.influence) && rule.match.influence.includes("untrusted");
+  const namesFlow = (rule: PolicyRule) => {
+    const condition = rule.match.carries;
+    return condition !== undefined && condition !== "*" && (condition.classifications ?? []).some((name) => name === "confidential" || name === "restricted");
+  };
   for (const effect of ["deny", "require_approval", "allow"] as const) {
     const first = matching.find((rule) => rule.effect === effect);
     if (first === undefined) continue;
-    if (effect !== "allow" || !untrustedSideEffect) return { effect, ruleId: first.id };
-    const explicit = matching.find((rule) => rule.effect === "allow" && Array.isArray(rule.match.influence) && rule.match.influence.includes("untrusted"));
-    return explicit === undefined ? { effect: "require_approval", ruleId: "influence-default" } : { effect, ruleId: explicit.id };
+    if (effect !== "allow" || (!untrustedSideEffect && !guardedFlow)) return { effect, ruleId: first.id };
+    const allows = matching.filter((rule) => rule.effect === "allow");
+    const explicit = allows.find((rule) => (!untrustedSideEffect || namesUntrusted(rule)) && (!guardedFlow || namesFlow(rule)));
+    if (explicit !== undefined) return { effect, ruleId: explicit.id };
+    if (untrustedSideEffect && !allows.some(namesUntrusted)) return { effect: "require_approval", ruleId: "influence-default" };
+    return { effect: "require_approval", ruleId: "data-flow-default" };
   }
   const unclassified = tuple.dataClassification === "public" || tuple.dataClassification === "internal";
   if (tuple.sideEffect === "none" && unclassified) return { effect: document.defaults?.readOnly ?? "allow", ruleId: "default-read-only" };

@@ -1,4 +1,4 @@
-import { YokeError, type JsonValue, type SideEffectClass, type ToolPolicyFacts } from "@yoke/protocol";
+import { type DataClassification, DataClassificationSchema, YokeError, type JsonValue, type SideEffectClass, type ToolPolicyFacts } from "@yoke/protocol";
 import { z } from "zod";
 import { parsePath } from "./path.js";
 import { evaluatePredicate } from "./predicates.js";
@@ -6,10 +6,11 @@ import { readJsonFile, validated } from "./suite-loader.js";
 import type { SecurityEnvironment } from "./tool-support.js";
 import type { JsonObject, Predicate, SuiteData } from "./types.js";
 
-const FACT_KEYS = ["verb", "resource", "path", "destination", "expectedEffect", "destinations"] as const;
+const FACT_KEYS = ["verb", "resource", "path", "destination", "expectedEffect", "destinations", "payloads", "outward"] as const;
 type FactKey = (typeof FACT_KEYS)[number];
 
-const destinationSchema = z.object({ pointer: z.string().regex(/^(\/[^/]*)*$/, "a JSON pointer"), role: z.string().min(1) }).strict();
+const pointerSchema = z.string().regex(/^(\/[^/]*)*$/, "a JSON pointer");
+const destinationSchema = z.object({ pointer: pointerSchema, role: z.string().min(1) }).strict();
 const factsShape = {
   verb: z.string().min(1).optional(),
   resource: z.string().min(1).optional(),
@@ -17,6 +18,8 @@ const factsShape = {
   destination: z.string().min(1).optional(),
   expectedEffect: z.string().min(1).optional(),
   destinations: z.array(destinationSchema).optional(),
+  payloads: z.array(pointerSchema).optional(),
+  outward: z.boolean().optional(),
 };
 const predicateSchema = z.object({ kind: z.string().min(1) }).passthrough();
 
@@ -32,6 +35,7 @@ export const ToolDeclarationsSchema = z
         .object({
           sideEffect: z.enum(["none", "idempotent", "reversible", "irreversible"]),
           description: z.string().optional(),
+          dataClassification: DataClassificationSchema.optional(),
           facts: z.object(factsShape).strict().optional(),
           variants: z.array(z.object({ ...factsShape, when: predicateSchema, unset: z.array(z.enum(FACT_KEYS)).optional() }).strict()).optional(),
           trustedOutputFields: z.array(z.string().regex(/^(\/[^/]*)*$/, "a JSON pointer pattern")).optional(),
@@ -50,6 +54,10 @@ export interface FactsTemplate {
   readonly expectedEffect?: string;
   /** Destination-like arguments (JSON pointers into the arguments) and their roles: provenance rules look at these. */
   readonly destinations?: readonly { readonly pointer: string; readonly role: string }[];
+  /** What the call sends or writes (JSON pointers into the arguments): the tuple's `carries` summarises where their values came from. */
+  readonly payloads?: readonly string[];
+  /** Whether what the call carries leaves the account (default true when payloads are declared). */
+  readonly outward?: boolean;
 }
 
 /**
@@ -59,10 +67,14 @@ export interface FactsTemplate {
  * `when` is a predicate of the data set's language over `{ args, state }` (the call's
  * arguments, the environment before the call); inside it, `{"$ref": "args.id"}` stands for
  * the value at that path (so a list element can be compared with an argument).
+ * `dataClassification` is how sensitive what the tool returns is (default `confidential`: an
+ * account's data, when nobody says otherwise); declare `internal` or `public` for outputs that
+ * are not personal or secret by nature, so carrying them out of the account asks nobody.
  */
 export interface ToolDeclaration {
   readonly sideEffect: SideEffectClass;
   readonly description?: string;
+  readonly dataClassification?: DataClassification;
   readonly facts?: FactsTemplate;
   readonly variants?: readonly (FactsTemplate & { readonly when: Predicate; readonly unset?: readonly FactKey[] })[];
   readonly trustedOutputFields?: readonly string[];

@@ -25,7 +25,7 @@ function stringsOf(value: unknown): string[] {
 }
 
 describe("the default derived from tools.json alone", () => {
-  it("declares read-only tools side-effect free and every argument of a mutating tool for provenance, trusting no output field", () => {
+  it("declares read-only tools side-effect free, every argument of a mutating tool for provenance and every text one as a payload, trusting no output field", () => {
     const declared = defaultDeclarationsFor(tools, "mini");
     expect(declared).toEqual({
       version: 1,
@@ -41,6 +41,7 @@ describe("the default derived from tools.json alone", () => {
               { pointer: "/to", role: ARGUMENT_ROLE },
               { pointer: "/a~1b", role: ARGUMENT_ROLE },
             ],
+            payloads: ["/to"],
           },
         },
       },
@@ -54,6 +55,7 @@ describe("the default derived from tools.json alone", () => {
       ["act", "allow"],
       ["third-party-value-needs-a-person", "require_approval"],
       ["invented-address-needs-a-person", "require_approval"],
+      ["personal-data-leaving-needs-a-person", "require_approval"],
     ]);
     expect(policy.rules[0]!.match.tool).toEqual({ names: ["look"], revisions: "*", owners: "*" });
     expect(policy.rules.slice(1).every((rule) => JSON.stringify(rule.match.tool) === JSON.stringify({ names: ["post"], revisions: "*", owners: "*" }))).toBe(
@@ -76,6 +78,8 @@ describe("the default derived from tools.json alone", () => {
       "untrusted_only",
       "unsourced",
       "some",
+      "confidential",
+      "restricted",
     ]);
     expect(policy.rules.flatMap((rule) => stringsOf(rule.match)).filter((text) => !vocabulary.has(text))).toEqual([]);
   });

@@ -10,12 +10,18 @@ const ENTITY_ROLES = ["email", "iban", "url", "channel"] as const;
 
 const SIDE_EFFECTS = ["idempotent", "reversible", "irreversible"] as const;
 
+/** Parameter types that can hold text, and so carry data: a string, a list, an object. */
+const CARRYING_TYPES: ReadonlySet<string> = new Set(["string", "array", "object"]);
+
 /**
  * Declarations derived from a suite's `tools.json` alone: a `read-only` tool has no side
  * effect; a `mutating` one is irreversible (nothing in the file says it can be undone) and
  * every one of its arguments, whatever its name, is checked for provenance (role
  * `argument`): with nothing else known, any argument may be where data or money goes, or
- * what it carries. No output field is trusted.
+ * what it carries. For the same reason every string, list or object argument of a mutating
+ * tool is also a payload, and its call is taken to leave the account (`outward` is left to its
+ * default, true). No output field is trusted, and no classification is declared (the testkit
+ * then treats every output as `confidential`: an account's data, when nobody says otherwise).
  *
  * @example
  * ```ts
@@ -32,7 +38,11 @@ export function defaultDeclarationsFor(tools: readonly ToolDescription[], suite?
         ? { sideEffect: "none", facts }
         : {
             sideEffect: "irreversible",
-            facts: { ...facts, destinations: tool.parameters.map((parameter) => ({ pointer: `/${escapePointer(parameter.name)}`, role: ARGUMENT_ROLE })) },
+            facts: {
+              ...facts,
+              destinations: tool.parameters.map((parameter) => ({ pointer: `/${escapePointer(parameter.name)}`, role: ARGUMENT_ROLE })),
+              payloads: tool.parameters.filter((parameter) => CARRYING_TYPES.has(parameter.type)).map((parameter) => `/${escapePointer(parameter.name)}`),
+            },
           };
   }
   return { version: 1, ...(suite === undefined ? {} : { suite }), tools: declared };
@@ -45,7 +55,9 @@ const escapePointer = (name: string) => name.replace(/~/g, "~0").replace(/\//g, 
  * is allowed (the `read-only` tools, by name); a `mutating` tool runs when every argument
  * value, and every address, IBAN, URL or channel inside one, came from the user or a
  * trusted record; a person is asked when any came only from third-party content or from
- * nowhere (the model's own text); anything else is denied by default. No rule names a
+ * nowhere (the model's own text), or when the call sends personal or secret data found in tool
+ * outputs out of the account (the standing data-flow rule: the engine's `data-flow-default`
+ * written down, so the document says it); anything else is denied by default. No rule names a
  * value, and no tool is singled out: a mutating tool without arguments runs (nothing in a
  * call shows that untrusted content chose it; that needs influence on the tuple).
  *
@@ -89,6 +101,17 @@ export function defaultPolicyFor(tools: readonly ToolDescription[], suite = "sui
         reason:
           "a side effect naming an address, IBAN, URL or channel inside a text that neither the user nor a trusted record gave: a person confirms the exact call",
         match: { ...ANY, tool, sideEffect: [...SIDE_EFFECTS], provenance: { roles: [...ENTITY_ROLES], origins: ["unsourced"], quantifier: "some" } },
+      },
+      {
+        id: "personal-data-leaving-needs-a-person",
+        effect: "require_approval",
+        reason: "a side effect sending personal or secret data found in tool outputs out of the account: a person confirms the exact call",
+        match: {
+          ...ANY,
+          tool,
+          sideEffect: [...SIDE_EFFECTS],
+          carries: { classifications: ["confidential", "restricted"], fromToolOutput: true, outward: true },
+        },
       },
     );
   }

@@ -25,8 +25,9 @@ export interface SuiteToolsOptions {
  * order, with the model-facing descriptions and parameter descriptions of the data set,
  * lenient argument coercion (upstream's lax validation), upstream's error texts, outputs
  * rendered with injected text unaltered, and what `declarations` say about each tool for
- * policy: its side-effect class, the facts of each call (verb, resource, destination
- * arguments with their roles) and `trustedOutputFields`. A tool without an implementation
+ * policy: its side-effect class, how sensitive its output is (`dataClassification`, default
+ * `confidential`), the facts of each call (verb, resource, destination arguments with their
+ * roles, payloads and whether they leave the account) and `trustedOutputFields`. A tool without an implementation
  * or a declaration is CONFIG_INVALID, naming it.
  *
  * @example
@@ -61,7 +62,7 @@ export function agentDojoTools(suite: SuiteData, env: SecurityEnvironment, optio
       sideEffect: declaration.sideEffect,
       maxAttempts: 1,
       timeoutMs: 10_000,
-      dataClassification: "confidential",
+      dataClassification: declaration.dataClassification ?? "confidential",
       network: { egress: "none" },
       owner: `agentdojo-${suite.name}`,
       access: () =>

@@ -20,6 +20,7 @@ export type {
   AttemptView,
   BudgetView,
   ChainStatus,
+  DecisionFact,
   InputView,
   InspectOptions,
   InspectProblem,

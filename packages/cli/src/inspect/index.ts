@@ -18,6 +18,7 @@ export type {
   AttemptView,
   BudgetView,
   ChainStatus,
+  DecisionFact,
   InputView,
   InspectProblem,
   InterruptView,

@@ -1,5 +1,6 @@
 import type { ActionStatus, JsonValue, ToolResultEnvelope, YokeEvent } from "@yoke/protocol";
 import { transitionAction, type ActionTransitionInput } from "@yoke/protocol/journal-utils";
+import { decisionFactsOf, laterDecisionFacts } from "./decision-facts.js";
 import type { ActionStep, ActionView, AttemptView, InspectProblem, ResultView } from "./run-view.js";
 
 type MutableAttempt = { -readonly [K in keyof AttemptView]: AttemptView[K] };
@@ -41,8 +42,11 @@ export class ActionFolder {
     this.#problems = problems;
   }
 
-  /** Applies one event; returns the action id it moved (undefined for other events). */
-  apply(event: YokeEvent): string | undefined {
+  /**
+   * Applies one event; returns the action id it moved (undefined for other events). `written`:
+   * the event's data as stored, where decision facts are read (default: the parsed data).
+   */
+  apply(event: YokeEvent, written: unknown = event.data): string | undefined {
     switch (event.type) {
       case "action.admitted":
       case "action.proposed":
@@ -61,6 +65,7 @@ export class ActionFolder {
             authorization: event.type === "action.admitted" ? { seq: event.seq, rule: event.data.rule, approvalId: undefined } : undefined,
             influence: event.type === "action.proposed" ? undefined : event.data.influence,
             ...(event.type === "action.proposed" || event.data.carries === undefined ? {} : { carries: event.data.carries }),
+            decisionFacts: event.type === "action.proposed" ? [] : decisionFactsOf(written),
             result: undefined,
             receipt: undefined,
             firstSeq: event.seq,
@@ -114,6 +119,7 @@ export class ActionFolder {
         draft.view.authorization = { seq: event.seq, rule: event.data.rule, approvalId: event.data.approvalId };
         if (event.data.influence !== undefined) draft.view.influence = event.data.influence;
         if (event.data.carries !== undefined) draft.view.carries = event.data.carries;
+        draft.view.decisionFacts = laterDecisionFacts(draft.view.decisionFacts, decisionFactsOf(written));
         return event.data.actionId;
       }
       case "action.leased": {

@@ -53,9 +53,10 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
       continue;
     }
     if (event.type === "run.started") started = event;
-    const actionId = actions.apply(event);
+    // Decision facts are read from the data as stored: a member this reader's schema drops still shows.
+    const actionId = actions.apply(event, stored.data);
     const opened = event.type === "action.admitted" || event.type === "action.proposed" || event.type === "action.approval_requested";
-    const turn = turns.apply(event, opened ? actionId : undefined);
+    const turn = turns.apply(event, opened ? actionId : undefined, stored.data);
     stops.apply(event);
     // After the turns: a model call's reservation rides on its model.requested, which the turns register.
     budget.apply(event, actions, turns.callsByTurnId);

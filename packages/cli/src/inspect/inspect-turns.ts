@@ -2,6 +2,7 @@
 // response), the actions it opened, its rejected calls, the inputs added in it and its usage.
 import type { Manifest } from "@yoke/context-compiler";
 import { type JournalEvent, type Usage, YokeError, type YokeEvent } from "@yoke/protocol";
+import { decisionFactsOf } from "./decision-facts.js";
 import { nextManifest, summarizeManifest } from "./inspect-manifest.js";
 import type { InputView, InspectProblem, ModelCallView, RejectionView, ResponsePartView, TurnView } from "./run-view.js";
 
@@ -38,9 +39,10 @@ export class TurnFolder {
 
   /**
    * Places an event in its turn — a new one on `turn.started`, else the last (a turn 0 before the
-   * first) — and records what it adds there. Returns the turn's index.
+   * first) — and records what it adds there. Returns the turn's index. `written`: the event's
+   * data as stored, where a refusal's decision facts are read (default: the parsed data).
    */
-  apply(event: YokeEvent, openedActionId: string | undefined): number {
+  apply(event: YokeEvent, openedActionId: string | undefined, written: unknown = event.data): number {
     const turn = this.#turnOf(event);
     turn.lastSeq = event.seq;
     if (openedActionId !== undefined) turn.actionIds.push(openedActionId);
@@ -110,6 +112,7 @@ export class TurnFolder {
           toolName: event.data.toolName,
           code: event.data.code,
           message: event.data.result.error?.message ?? "",
+          decisionFacts: decisionFactsOf(written),
         });
         break;
       case "input.added":

@@ -1,4 +1,7 @@
 import type { ActionState, BudgetAmounts, Carries, Influence, JsonValue, Outcome, StopReason, Usage, VerifyFailureReason } from "@yoke/protocol";
+import type { DecisionFact } from "./decision-facts.js";
+
+export type { DecisionFact } from "./decision-facts.js";
 
 /**
  * The run model `yoke show` prints and the run viewer renders: everything a person on call
@@ -186,6 +189,11 @@ export interface ActionView {
   readonly influence: Influence | undefined;
   /** What the call carried, as journaled with the policy decision (absent when its tool declares no payloads, and in journals written before it). */
   readonly carries?: Carries;
+  /**
+   * The members of the policy tuple journaled with its latest decision (`influence`,
+   * `delegation`, `carries`), as written: JSON of any shape, empty without a policy.
+   */
+  readonly decisionFacts: readonly DecisionFact[];
   readonly attempts: readonly AttemptView[];
   readonly reconciliations: readonly { readonly seq: number; readonly verdict: string; readonly receipt: JsonValue | undefined }[];
   readonly compensations: readonly {
@@ -228,6 +236,8 @@ export interface RejectionView {
   readonly toolName: string;
   readonly code: string;
   readonly message: string;
+  /** The members of the policy tuple journaled with a policy's refusal, as written (see `ActionView.decisionFacts`). */
+  readonly decisionFacts: readonly DecisionFact[];
 }
 
 export interface InputView {

@@ -57,6 +57,10 @@ summary { cursor: pointer; }
 .strip .state.committed, .strip .state.compensated, .strip .state.reconciled { background: #e6f4ea; border-color: #9ccfaa; color: var(--ok); }
 .strip .state.failed, .strip .state.compensation_failed, .strip .state.rejected { background: #fde8e6; border-color: #f4b8b2; color: var(--bad); }
 .strip .state.uncertain, .strip .state.approval_requested, .strip .state.compensating { background: #fff4d6; border-color: #f1d58a; color: var(--warn); }
+.decision-facts { margin: 4px 0; font-size: 13px; }
+.decision-fact { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; overflow-wrap: anywhere; }
+.decision-fact > .kind { font-size: 12px; color: var(--muted); min-width: 72px; }
+.decision-fact .fact-member .mono { margin-left: 2px; }
 .kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
 .kv > dt { color: var(--muted); }
 .kv > dd { margin: 0; overflow-wrap: anywhere; }

@@ -19,6 +19,7 @@ export const PAGE_JS_CARDS = `  function turnCard(turn, actions) {
     list(turn.rejections).forEach(function (rejection) {
       body.appendChild(el("div", { className: "action rejected", "data-state": "rejected" },
         el("div", { className: "action-head" }, el("span", { className: "tool" }, rejection.toolName), badge("rejected " + rejection.code, "bad"), el("span", { className: "muted mono" }, "#" + rejection.seq)),
+        decisionFacts(rejection.decisionFacts),
         pre(String(rejection.message), "untrusted-text")));
     });
     for (var j = 0; j < ids.length; j++) if (actions[ids[j]]) body.appendChild(actionCard(actions[ids[j]]));
@@ -102,6 +103,7 @@ export const PAGE_JS_CARDS = `  function turnCard(turn, actions) {
         step.state, el("span", { className: "seq" }, "#" + step.seq)));
     });
     node.appendChild(strip);
+    append(node, decisionFacts(action.decisionFacts));
     node.appendChild(lazyDetails("arguments", function () { return pre(action.input); }));
     var attempts = list(action.attempts);
     if (attempts.length) {
@@ -121,6 +123,35 @@ export const PAGE_JS_CARDS = `  function turnCard(turn, actions) {
     if (action.result) node.appendChild(block("result shown to the model", resultBody(action.result)));
     if (action.receipt !== undefined && action.receipt !== null) node.appendChild(block("receipt", pre(action.receipt)));
     return node;
+  }
+  // What a policy decision was made on beyond its rule, one line per member journaled with it:
+  // the influence on the decision to make the call, and the others (delegation, what the call
+  // carries, ...) as JSON whose shape the page does not assume. Every value is text.
+  function decisionFacts(facts) {
+    var rows = list(facts).filter(function (fact) { return isObject(fact) && typeof fact.name === "string"; });
+    if (!rows.length) return null;
+    return el("div", { className: "decision-facts" }, rows.map(function (fact) {
+      return el("div", { className: "decision-fact", "data-fact": fact.name }, el("span", { className: "kind" }, fact.name),
+        fact.name === "influence" && isObject(fact.value) && typeof fact.value.integrity === "string" ? influenceBody(fact.value) : factBody(fact.value));
+    }));
+  }
+  function influenceBody(influence) {
+    var lowered = list(influence.loweredBy).filter(isObject);
+    return el("span", { "data-integrity": influence.integrity }, badge(influence.integrity, toneOf(influence.integrity)),
+      lowered.length ? " lowered by " : null,
+      lowered.map(function (item, i) {
+        var what = typeof item.toolName === "string" ? item.toolName + " output" : String(item.label);
+        return el("span", { className: "lowered-by" }, (i > 0 ? ", " : "") + String(item.itemId) + " (" + what + ")");
+      }),
+      typeof influence.more === "number" ? " and " + influence.more + " more" : null);
+  }
+  function factBody(value) {
+    if (!isObject(value)) return el("span", { className: "fact-member mono" }, factText(value));
+    return Object.keys(value).map(function (key) { return el("span", { className: "fact-member", "data-member": key }, key + " ", el("span", { className: "mono" }, factText(value[key]))); });
+  }
+  function factText(value) {
+    if (typeof value === "string") return value;
+    try { return JSON.stringify(value); } catch (error) { return String(value); }
   }
   // A tool result is untrusted data: shown as text in a <pre>, whatever it contains.
   function resultBody(result) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JsonValueSchema } from "./model.js";
 import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
+import { PolicyDelegationSchema } from "./delegation.js";
 import { CarriedReservationData, CarriedSettlementData } from "./budget-fast.js";
 
 // Members that several event families share: references to a turn, call, action or attempt,
@@ -27,6 +28,8 @@ export const decided = {
   policy: PolicyDecisionSchema.optional(),
   provenance: z.array(ArgumentProvenanceSchema).optional(),
   influence: InfluenceSchema.optional(),
+  /** Where the call stood against the run's delegation (absent for a run without one). */
+  delegation: PolicyDelegationSchema.optional(),
 };
 /**
  * The budget an event carries (docs/decisions/0016): the reservation of the work it starts

@@ -4,6 +4,7 @@ import { JsonValueSchema, ToolResultEnvelopeSchema } from "./model.js";
 import { ToolDriftSchema, ToolRevisionRecordSchema } from "./tool-registry.js";
 import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
 import { ApprovalBindingSchema } from "./approvals.js";
+import { PolicyDelegationSchema } from "./delegation.js";
 import { HashSchema } from "./event-envelope.js";
 import { actionRef, attemptRef, callInput, callRef, decided, reauthorized, reserves, settles } from "./event-fragments.js";
 
@@ -96,6 +97,8 @@ export const ACTION_EVENTS = {
     provenance: z.array(ArgumentProvenanceSchema),
     /** What could have steered the decision to make the call (absent in journals written before influence). */
     influence: InfluenceSchema.optional(),
+    /** Where the call stood against the run's delegation (absent for a run without one). */
+    delegation: PolicyDelegationSchema.optional(),
     binding: ApprovalBindingSchema,
   }),
   /** A person approved a parked action, for exactly `binding`. */

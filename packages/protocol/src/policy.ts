@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DataClassificationSchema } from "./tool-contract.js";
+import { PolicyDelegationSchema } from "./delegation.js";
 
 /**
  * The policy vocabulary: the tuple a decision is made on, the decision, argument provenance,
@@ -82,7 +83,9 @@ export type InfluenceIntegrity = Influence["integrity"];
  *   policy facts for these arguments (`ToolPolicyFacts`);
  * - `argumentsDigest`: SHA-256 of the canonical arguments;
  * - `provenance`: one entry per string argument value the runtime traced;
- * - `influence`: whether untrusted content could have steered the decision to make the call.
+ * - `influence`: whether untrusted content could have steered the decision to make the call;
+ * - `delegation` (absent: the run has no delegation): whether a grant of the run's delegation
+ *   covers the call with a count left.
  */
 export const PolicyTupleSchema = z.object({
   tenantId: z.string().min(1),
@@ -100,6 +103,7 @@ export const PolicyTupleSchema = z.object({
   argumentsDigest: Sha256Schema,
   provenance: z.array(ArgumentProvenanceSchema),
   influence: InfluenceSchema,
+  delegation: PolicyDelegationSchema.optional(),
 });
 export type PolicyTuple = z.infer<typeof PolicyTupleSchema>;
 

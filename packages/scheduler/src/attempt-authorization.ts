@@ -1,6 +1,6 @@
 // What an action may run under: the authorization journaled when it is admitted or authorized,
 // and the decision asked again for every attempt leased after that (decision 0013).
-import type { ArgumentProvenance, Clock, Influence, PolicyDecision, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
+import type { ArgumentProvenance, Clock, Influence, PolicyDecision, PolicyDelegation, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
 import { errorEnvelope } from "./envelopes.js";
 
 /**
@@ -14,6 +14,8 @@ export interface Authorization {
   readonly policy?: PolicyDecision;
   readonly provenance?: readonly ArgumentProvenance[];
   readonly influence?: Influence;
+  /** Where the call stood against the run's delegation (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
 }
 
 /** Allow by default: what a batch without a policy engine journals. */
@@ -57,12 +59,14 @@ export function authorizationData(authorization: Authorization): {
   policy?: PolicyDecision;
   provenance?: ArgumentProvenance[];
   influence?: Influence;
+  delegation?: PolicyDelegation;
 } {
   return {
     rule: authorization.rule,
     ...(authorization.policy === undefined ? {} : { policy: authorization.policy }),
     ...(authorization.provenance === undefined ? {} : { provenance: authorization.provenance.slice() }),
     ...(authorization.influence === undefined ? {} : { influence: authorization.influence }),
+    ...(authorization.delegation === undefined ? {} : { delegation: authorization.delegation }),
   };
 }
 

@@ -114,6 +114,7 @@ export class BatchTransaction {
         policy: request.policy,
         provenance: request.provenance.slice(),
         ...(request.influence === undefined ? {} : { influence: request.influence }),
+        ...(request.delegation === undefined ? {} : { delegation: request.delegation }),
         binding: request.binding,
       },
     });

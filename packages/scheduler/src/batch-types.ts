@@ -9,6 +9,7 @@ import type {
   IdSource,
   JsonValue,
   PolicyDecision,
+  PolicyDelegation,
   AnyToolDeclaration,
 } from "@yoke/protocol";
 import type { AttemptAuthorizer } from "./attempt-authorization.js";
@@ -34,6 +35,8 @@ export interface ApprovalRequest {
   readonly policy: PolicyDecision;
   readonly provenance: readonly ArgumentProvenance[];
   readonly influence?: Influence;
+  /** Where the call stood against the run's delegation (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
   readonly binding: ApprovalBinding;
 }
 

@@ -1,6 +1,7 @@
 import type { PolicyTuple } from "@yoke/protocol";
 import { type CanonicalFact, canonicalFact, canonicalPatternParts, type FactKind, skeletonPatternParts } from "./canonical/fact.js";
 import { compilePatterns, joinPattern, splitPattern } from "./glob.js";
+import { delegationStanding } from "./delegation-standing.js";
 import { DIMENSIONS, type Dimension, dimensionOf, OPTIONAL_DIMENSIONS, type PolicyRule, type ProvenanceCondition } from "./rule-types.js";
 
 /**
@@ -89,6 +90,10 @@ function testFor(dimension: Dimension, value: unknown, deny: boolean): (tuple: P
   if (dimension === "influence") {
     const levels = new Set(value as readonly string[]);
     return (tuple) => levels.has(integrityOf(tuple));
+  }
+  if (dimension === "delegation") {
+    const standings = new Set(value as readonly string[]);
+    return (tuple) => standings.has(delegationStanding(tuple));
   }
   if (dimension === "principal.authenticated") {
     const allowed = new Set(value as readonly boolean[]);

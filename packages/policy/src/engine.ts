@@ -4,6 +4,8 @@ import { skeletonOf } from "./canonical/text.js";
 import { type CompiledRule, compileRule, FactCache, failedDimensions, integrityOf, matchesAll } from "./compile-rule.js";
 import { sha256OfJson } from "./digests.js";
 import { applyInfluenceDefault, namesUntrustedInfluence } from "./influence-default.js";
+import { applyDelegationDefault, namesOutsideDelegation } from "./delegation-default.js";
+import { delegationStanding } from "./delegation-standing.js";
 import { loadPolicy } from "./policy-document.js";
 import type { PolicyDocument, PolicyRule, SideEffect } from "./rule-types.js";
 
@@ -45,6 +47,10 @@ const emptyBuckets = (): CompiledRule[][] => SIDE_EFFECTS.map(() => []);
  *   `influence-default`, `applyInfluenceDefault`) unless an allow rule that matches lists
  *   `"untrusted"` in its `influence` (that rule then names the decision), or the document sets
  *   `defaults.untrustedInfluence: "allow"`.
+ * - With a delegation (`tuple.delegation`), an allowed side effect outside it needs a person
+ *   (rule `delegation-default`, `applyDelegationDefault`) unless the allowing rule lists
+ *   `"outside"` in its `delegation`, or the document sets `defaults.outsideDelegation: "allow"`;
+ *   one within it is not subject to the influence default.
  * - Rules are indexed by tool name and side-effect class, so a decision looks only at the
  *   rules that could match it (and at rules whose tool names are patterns).
  *
@@ -65,6 +71,7 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
   const revision = sha256OfJson(loaded);
   const readOnlyDefault = loaded.defaults?.readOnly ?? "allow";
   const influenceDefault = loaded.defaults?.untrustedInfluence ?? "require_approval";
+  const outsideDefault = loaded.defaults?.outsideDelegation ?? "require_approval";
   const byName = new Map<string, BySideEffect>();
   const denyByName = new Map<string, BySideEffect>();
   const anyName = emptyBuckets();
@@ -128,10 +135,12 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
         else allow = compiled;
       }
     }
-    const defaultApplies = influenceDefault === "require_approval" && tuple.sideEffect !== "none" && integrityOf(tuple) === "untrusted";
+    const defaultApplies =
+      influenceDefault === "require_approval" && tuple.sideEffect !== "none" && integrityOf(tuple) === "untrusted" && delegationStanding(tuple) !== "within";
     const winner = deny ?? approval ?? (defaultApplies ? (explicitAllow ?? allow) : allow);
     if (winner !== undefined) {
-      const decided = decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
+      const ruled = decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
+      const decided = outsideDefault === "allow" ? ruled : applyDelegationDefault(tuple, ruled, namesOutsideDelegation(winner.rule));
       return influenceDefault === "allow" ? decided : applyInfluenceDefault(tuple, decided, namesUntrustedInfluence(winner.rule));
     }
     const classified = tuple.dataClassification !== "public" && tuple.dataClassification !== "internal";

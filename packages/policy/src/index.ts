@@ -12,11 +12,13 @@ export { allowRule, approvalRule, definePolicy, denyRule } from "./builders.js";
 export { actionDigestOf } from "./digests.js";
 export { createPolicyEngine } from "./engine.js";
 export { applyInfluenceDefault, INFLUENCE_DEFAULT_RULE } from "./influence-default.js";
+export { applyDelegationDefault, DELEGATION_DEFAULT_RULE } from "./delegation-default.js";
 export type { PolicyEngineOptions } from "./engine.js";
 export { loadPolicy, PolicyDocumentSchema, policyRevisionOf, safeLoadPolicy } from "./policy-document.js";
 export type { LoadPolicyResult } from "./policy-document.js";
 export { DIMENSIONS, OPTIONAL_DIMENSIONS, RESERVED_RULE_IDS } from "./rule-types.js";
 export type {
+  DelegationStanding,
   DenyRule,
   Dimension,
   GrantingRule,

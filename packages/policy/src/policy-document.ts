@@ -42,6 +42,9 @@ const MatchSchema = z.strictObject({
   influence: z
     .union([Wildcard, z.array(z.enum(["trusted", "untrusted"])).min(1)], { error: 'expected "*" or a non-empty list of "trusted", "untrusted"' })
     .optional(),
+  delegation: z
+    .union([Wildcard, z.array(z.enum(["within", "outside", "none"])).min(1)], { error: 'expected "*" or a non-empty list of "within", "outside", "none"' })
+    .optional(),
 });
 
 const RuleSchema = z
@@ -89,9 +92,14 @@ export const PolicyDocumentSchema = z
       .strictObject({
         readOnly: z.enum(["allow", "deny"]).default("allow"),
         untrustedInfluence: z.enum(["require_approval", "allow"]).optional(),
+        outsideDelegation: z.enum(["require_approval", "allow"]).optional(),
       })
-      // The default is left out of the loaded document, so a document that does not name it keeps the revision it had.
-      .transform(({ untrustedInfluence, ...rest }) => (untrustedInfluence === "allow" ? { ...rest, untrustedInfluence } : rest))
+      // The defaults are left out of the loaded document, so a document that does not name them keeps the revision it had.
+      .transform(({ untrustedInfluence, outsideDelegation, ...rest }) => ({
+        ...rest,
+        ...(untrustedInfluence === "allow" ? { untrustedInfluence } : {}),
+        ...(outsideDelegation === "allow" ? { outsideDelegation } : {}),
+      }))
       .default({ readOnly: "allow" }),
     rules: z.array(RuleSchema),
   })

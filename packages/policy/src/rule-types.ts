@@ -1,5 +1,8 @@
 import type { DataClassification, InfluenceIntegrity, ProvenanceOrigin } from "@yoke/protocol";
 
+/** Where a call stands against the run's delegation, as a rule names it: a grant covers it with a count left, it does not, or the run has none. */
+export type DelegationStanding = "within" | "outside" | "none";
+
 /** The explicit wildcard: the dimension matches any value, absent ones included. */
 export type Wildcard = "*";
 
@@ -56,7 +59,12 @@ export interface ProvenanceCondition {
  * - `influence` (optional; leaving it out is `"*"`): the integrity of what the model had read
  *   when it proposed the call (`tuple.influence.integrity`). A granting rule that lists
  *   `"untrusted"` is the only way to allow a side effect under untrusted influence without a
- *   person (see `PolicyDocument.defaults.untrustedInfluence`); `"*"` is not explicit.
+ *   person (see `PolicyDocument.defaults.untrustedInfluence`); `"*"` is not explicit;
+ * - `delegation` (optional; leaving it out is `"*"`): where the call stands against the run's
+ *   delegation (`tuple.delegation`): `"within"` a grant with a count left, `"outside"` it, or
+ *   `"none"` (the run has no delegation). A granting rule that lists `"outside"` is the only
+ *   way to allow a side effect outside the delegation without a person (see
+ *   `PolicyDocument.defaults.outsideDelegation`).
  *
  * @example
  * ```ts
@@ -83,6 +91,7 @@ export interface RuleMatch {
   readonly expectedEffect: OptionalPatterns;
   readonly provenance: Wildcard | ProvenanceCondition;
   readonly influence?: Wildcard | readonly InfluenceIntegrity[];
+  readonly delegation?: Wildcard | readonly DelegationStanding[];
 }
 
 /** What a deny rule matches: any subset of the dimensions; one it leaves out matches anything. */
@@ -102,6 +111,7 @@ export interface PartialRuleMatch {
   /** `"*"`, or a condition with `quantifier: "some"` (see `ProvenanceCondition`). */
   readonly provenance?: Wildcard | (ProvenanceCondition & { readonly quantifier: "some" });
   readonly influence?: RuleMatch["influence"];
+  readonly delegation?: RuleMatch["delegation"];
 }
 
 /** A rule that grants (allow) or parks for a person (require_approval): it names every dimension. */
@@ -149,6 +159,13 @@ export interface PolicyDocument {
      * `"allow"` (the rule's allow stands, as before influence existed).
      */
     readonly untrustedInfluence?: "require_approval" | "allow";
+    /**
+     * What a side effect a rule allows gets when the run has a delegation and no grant of it
+     * covers the call with a count left (`tuple.delegation.within` is false) and the rule does
+     * not list `"outside"` in its `delegation`: `"require_approval"` (the default: rule
+     * `delegation-default`, a person decides) or `"allow"` (the rule's allow stands).
+     */
+    readonly outsideDelegation?: "require_approval" | "allow";
   };
   readonly rules: readonly PolicyRule[];
 }
@@ -186,7 +203,7 @@ export const DIMENSIONS = [
  * Dimensions a rule may name and may leave out (then it matches any value): conditions added
  * after version 1 of the document, so documents written before stay valid and mean the same.
  */
-export const OPTIONAL_DIMENSIONS = ["influence"] as const;
+export const OPTIONAL_DIMENSIONS = ["influence", "delegation"] as const;
 export type Dimension = (typeof DIMENSIONS)[number] | (typeof OPTIONAL_DIMENSIONS)[number];
 
 /**
@@ -197,7 +214,7 @@ export type Dimension = (typeof DIMENSIONS)[number] | (typeof OPTIONAL_DIMENSION
  * if (RESERVED_RULE_IDS.includes(decision.ruleId as never)) console.log("decided by a default");
  * ```
  */
-export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple", "influence-default"] as const;
+export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple", "influence-default", "delegation-default"] as const;
 
 /** The value a match gives a dimension, or undefined when the match leaves it out. */
 export function dimensionOf(match: PartialRuleMatch | RuleMatch, dimension: Dimension): unknown {

@@ -23,6 +23,7 @@ const CLASSIFICATIONS = ["public", "internal", "confidential", "restricted"] as 
 const SIDE_EFFECTS = ["none", "idempotent", "reversible", "irreversible"] as const;
 const ORIGINS = ["trusted", "untrusted_only", "unsourced"] as const;
 const INTEGRITIES = ["trusted", "untrusted"] as const;
+const STANDINGS = ["within", "outside", "none"] as const;
 
 /** A domain value, or a glob cut from one: a prefix, a suffix, or both around a star. */
 const patternOf = (domain: readonly string[]) =>
@@ -65,6 +66,10 @@ const matchArbitrary: fc.Arbitrary<RuleMatch> = fc
   .chain((match) =>
     // Influence is optional: left out, "*", or a list.
     fc.option(values(INTEGRITIES), { nil: undefined }).map((influence) => (influence === undefined ? match : { ...match, influence })),
+  )
+  .chain((match) =>
+    // Delegation is optional too: left out, "*", or a list.
+    fc.option(values(STANDINGS), { nil: undefined }).map((delegation) => (delegation === undefined ? match : { ...match, delegation })),
   );
 
 const MATCH_KEYS = Object.keys({
@@ -81,6 +86,7 @@ const MATCH_KEYS = Object.keys({
   sideEffect: 0,
   expectedEffect: 0,
   influence: 0,
+  delegation: 0,
 });
 
 /** A rule with a placeholder id (the policy numbers them). Deny rules keep a random subset of dimensions and no provenance. */
@@ -93,13 +99,24 @@ const ruleArbitrary: fc.Arbitrary<PolicyRule> = fc
   });
 
 export const policyArbitrary: fc.Arbitrary<PolicyDocument> = fc
-  .tuple(fc.array(ruleArbitrary, { maxLength: 12 }), fc.constantFrom("allow", "deny", undefined), fc.constantFrom("allow", "require_approval", undefined))
-  .map(([rules, readOnly, untrustedInfluence]) => ({
+  .tuple(
+    fc.array(ruleArbitrary, { maxLength: 12 }),
+    fc.constantFrom("allow", "deny", undefined),
+    fc.constantFrom("allow", "require_approval", undefined),
+    fc.constantFrom("allow", "require_approval", undefined),
+  )
+  .map(([rules, readOnly, untrustedInfluence, outsideDelegation]) => ({
     version: 1 as const,
     id: "random",
-    ...(readOnly === undefined && untrustedInfluence === undefined
+    ...(readOnly === undefined && untrustedInfluence === undefined && outsideDelegation === undefined
       ? {}
-      : { defaults: { ...(readOnly === undefined ? {} : { readOnly }), ...(untrustedInfluence === undefined ? {} : { untrustedInfluence }) } }),
+      : {
+          defaults: {
+            ...(readOnly === undefined ? {} : { readOnly }),
+            ...(untrustedInfluence === undefined ? {} : { untrustedInfluence }),
+            ...(outsideDelegation === undefined ? {} : { outsideDelegation }),
+          },
+        }),
     rules: rules.map((rule, index) => ({ ...rule, id: `rule-${index}` })),
   }));
 
@@ -133,5 +150,12 @@ export const tupleArbitrary: fc.Arbitrary<PolicyTuple> = fc
       integrity,
       loweredBy: integrity === "trusted" ? [] : [{ itemId: "call_1", label: "tool_output", toolName: "read_file" }],
     })),
+    // None (the run has no delegation), within a grant with a count left, or outside (spent, or no grant).
+    delegation: fc.constantFrom(
+      undefined,
+      { within: true, grantId: "g1", used: 0, max: 1 },
+      { within: false, grantId: "g1", used: 1, max: 1 },
+      { within: false, used: 0, max: 0 },
+    ),
   })
   .map((tuple) => Object.fromEntries(Object.entries(tuple).filter(([, value]) => value !== undefined)) as PolicyTuple);

@@ -43,6 +43,7 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
     scopes?: unknown;
     provenance?: unknown;
     influence?: unknown;
+    delegation?: unknown;
   };
   const scopesMatch = match.scopes === undefined || match.scopes === "*" || tuple.task.scopes.some((scope) => valueMatches(match.scopes, scope));
   let provenanceMatches = true;
@@ -54,7 +55,9 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
   }
   const integrity = tuple.influence?.integrity === "trusted" ? "trusted" : "untrusted";
   const influenceMatches = match.influence === undefined || match.influence === "*" || (match.influence as string[]).includes(integrity);
+  const delegationMatches = match.delegation === undefined || match.delegation === "*" || (match.delegation as string[]).includes(referenceStanding(tuple));
   return (
+    delegationMatches &&
     influenceMatches &&
     valueMatches(match.tenant, tuple.tenantId) &&
     valueMatches(match.principal?.ids, tuple.principal.id) &&
@@ -80,19 +83,34 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
  * document wins, then the defaults (reads of public or internal data get defaults.readOnly;
  * everything else is denied). An allowed side effect under untrusted influence needs a person
  * (influence-default) unless an allow rule listing "untrusted" matches (the first such names
- * it) or the document turns the default off.
+ * it) or the document turns the default off; a call within the delegation is not subject to
+ * it. With a delegation, an allowed side effect outside it needs a person (delegation-default)
+ * unless the allowing rule lists "outside" or the document turns that default off.
  */
 export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): { effect: string; ruleId: string } {
   const matching = document.rules.filter((rule) => referenceMatches(rule, tuple));
-  const untrustedSideEffect = tuple.sideEffect !== "none" && tuple.influence?.integrity !== "trusted" && document.defaults?.untrustedInfluence !== "allow";
+  const standing = referenceStanding(tuple);
+  const untrustedSideEffect =
+    tuple.sideEffect !== "none" && tuple.influence?.integrity !== "trusted" && document.defaults?.untrustedInfluence !== "allow" && standing !== "within";
+  const outsideSideEffect = tuple.sideEffect !== "none" && standing === "outside" && document.defaults?.outsideDelegation !== "allow";
   for (const effect of ["deny", "require_approval", "allow"] as const) {
     const first = matching.find((rule) => rule.effect === effect);
     if (first === undefined) continue;
-    if (effect !== "allow" || !untrustedSideEffect) return { effect, ruleId: first.id };
+    if (effect !== "allow") return { effect, ruleId: first.id };
     const explicit = matching.find((rule) => rule.effect === "allow" && Array.isArray(rule.match.influence) && rule.match.influence.includes("untrusted"));
-    return explicit === undefined ? { effect: "require_approval", ruleId: "influence-default" } : { effect, ruleId: explicit.id };
+    const chosen = untrustedSideEffect ? (explicit ?? first) : first;
+    if (outsideSideEffect && !(Array.isArray(chosen.match.delegation) && chosen.match.delegation.includes("outside"))) {
+      return { effect: "require_approval", ruleId: "delegation-default" };
+    }
+    if (untrustedSideEffect && chosen !== explicit) return { effect: "require_approval", ruleId: "influence-default" };
+    return { effect, ruleId: chosen.id };
   }
   const unclassified = tuple.dataClassification === "public" || tuple.dataClassification === "internal";
   if (tuple.sideEffect === "none" && unclassified) return { effect: document.defaults?.readOnly ?? "allow", ruleId: "default-read-only" };
   return { effect: "deny", ruleId: "default-deny" };
+}
+
+function referenceStanding(tuple: PolicyTuple): "within" | "outside" | "none" {
+  if (tuple.delegation === undefined) return "none";
+  return tuple.delegation.within === true ? "within" : "outside";
 }

@@ -8,6 +8,7 @@ import {
   type Influence,
   type JsonValue,
   type PolicyDecision,
+  type PolicyDelegation,
   type PolicyEngineV1,
   type PolicyTuple,
   type RunState,
@@ -19,6 +20,7 @@ import {
 } from "@yoke/protocol";
 import { conflicts, defaultAccess, type Authorization, type BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { influenceOf, itemsOfProposal } from "./influence.js";
+import { delegationStanding, takeGrant } from "./delegation.js";
 import { contextItemsOf, traceArguments, type ContextItem } from "./provenance.js";
 import type { RunContext } from "./run-context.js";
 import { errorEnvelope } from "./tool-executor.js";
@@ -39,6 +41,10 @@ export interface CallForPolicy {
   readonly value: unknown;
   /** The model's id of the call: its influence is that of the context it was proposed in (without it, the whole run's). */
   readonly toolCallId?: string;
+  /** The batch the call is decided in: its calls decided before this one took their grants' counts. */
+  readonly batch?: BatchTransaction;
+  /** The standing an admitted action holds (a later attempt of it): its count is already spent. */
+  readonly delegation?: PolicyDelegation;
 }
 
 /** The policy's verdict on one call, with what it was decided on. */
@@ -46,6 +52,8 @@ export interface PolicyVerdict {
   readonly decision: PolicyDecision;
   readonly provenance: ArgumentProvenance[];
   readonly influence: Influence;
+  /** Where the call stands against the run's delegation (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
   readonly tuple: PolicyTuple | undefined;
   /** The binding an approval of this call is made for (`expiresAt` from `approvalTtlMs`). */
   readonly binding: ApprovalBinding;
@@ -101,13 +109,16 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
       binding,
     };
   }
+  const verb = facts.verb ?? tool.name;
+  const resource = facts.resource ?? `tool:${tool.name}`;
+  const delegation = call.delegation ?? delegationStanding(state, { toolName: tool.name, verb, resource }, call.batch);
   const tuple: PolicyTuple = {
     tenantId: context.scope.tenantId,
     principal: { id: state.principal.id, authenticated: state.principal.authenticated },
     task: { runId: context.scope.runId, scopes: [...state.principal.scopes] },
     tool: { name: tool.name, revision, owner: tool.owner ?? null },
-    verb: facts.verb ?? tool.name,
-    resource: facts.resource ?? `tool:${tool.name}`,
+    verb,
+    resource,
     ...(facts.path === undefined ? {} : { path: facts.path }),
     dataClassification: tool.dataClassification ?? "internal",
     ...(facts.destination === undefined ? {} : { destination: facts.destination }),
@@ -117,6 +128,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
     argumentsDigest: createHash("sha256").update(canonicalJson(input)).digest("hex"),
     provenance,
     influence,
+    ...(delegation === undefined ? {} : { delegation }),
   };
   const decision = engine.decide(tuple);
   if (decision?.effect !== "allow" && decision?.effect !== "deny" && decision?.effect !== "require_approval") {
@@ -124,7 +136,14 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   }
   // A copy with exactly the decision's fields: what the journal stores.
   const journaled: PolicyDecision = { effect: decision.effect, ruleId: decision.ruleId, policyRevision: decision.policyRevision, reason: decision.reason };
-  return { decision: journaled, provenance, influence, tuple, binding: { ...binding, policyRevision: decision.policyRevision } };
+  return {
+    decision: journaled,
+    provenance,
+    influence,
+    ...(delegation === undefined ? {} : { delegation }),
+    tuple,
+    binding: { ...binding, policyRevision: decision.policyRevision },
+  };
 }
 
 /**
@@ -152,8 +171,9 @@ async function contextItemsFor(context: RunContext, state: RunState): Promise<Co
 }
 
 /** What `action.admitted` / `action.authorized` journal for an allowed call. */
-export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance" | "influence">): Authorization {
-  return { rule: verdict.decision.ruleId, policy: verdict.decision, provenance: verdict.provenance, influence: verdict.influence };
+export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance" | "influence" | "delegation">): Authorization {
+  const authorization = { rule: verdict.decision.ruleId, policy: verdict.decision, provenance: verdict.provenance, influence: verdict.influence };
+  return verdict.delegation === undefined ? authorization : { ...authorization, delegation: verdict.delegation };
 }
 
 /** The message the model is shown for a denied call: the rule and the reason, never more. */
@@ -230,7 +250,7 @@ export async function admitCall(
     const item = batch.admit(proposed);
     return { drafts: withRevision(batch.drain(), accepted.revision), item };
   }
-  const verdict = await decideCall(context, state, engine, { ...accepted, toolCallId: call.toolCallId });
+  const verdict = await decideCall(context, state, engine, { ...accepted, toolCallId: call.toolCallId, batch });
   const { decision } = verdict;
   context.logger.info({ turnId, toolName: call.toolName, effect: decision.effect, rule: decision.ruleId }, "policy decided");
   const access = accessOfCall(accepted.tool, accepted.value);
@@ -247,15 +267,24 @@ export async function admitCall(
         policy: decision,
         provenance: verdict.provenance,
         influence: verdict.influence,
+        ...(verdict.delegation === undefined ? {} : { delegation: verdict.delegation }),
       };
       return { drafts: [{ type: "tool.rejected", at, causationId: turnId, data }] };
     }
     case "require_approval": {
-      batch.park(proposed, { policy: decision, provenance: verdict.provenance, influence: verdict.influence, binding: verdict.binding });
+      batch.park(proposed, {
+        policy: decision,
+        provenance: verdict.provenance,
+        influence: verdict.influence,
+        ...(verdict.delegation === undefined ? {} : { delegation: verdict.delegation }),
+        binding: verdict.binding,
+      });
+      takeGrant(batch, verdict.delegation);
       blockers.push(access);
       return { drafts: withRevision(batch.drain(), accepted.revision) };
     }
     case "allow": {
+      takeGrant(batch, verdict.delegation);
       if (isBlocked(blockers, access)) {
         batch.hold(proposed, authorizationOf(verdict));
         blockers.push(access);

@@ -60,6 +60,7 @@ export class ActionFolder {
             input: data.input ?? null,
             authorization: event.type === "action.admitted" ? { seq: event.seq, rule: event.data.rule, approvalId: undefined } : undefined,
             influence: event.type === "action.proposed" ? undefined : event.data.influence,
+            ...(event.type === "action.proposed" || event.data.delegation === undefined ? {} : { delegation: event.data.delegation }),
             result: undefined,
             receipt: undefined,
             firstSeq: event.seq,
@@ -112,6 +113,7 @@ export class ActionFolder {
         this.#step(draft, event, { type: "action.authorized" });
         draft.view.authorization = { seq: event.seq, rule: event.data.rule, approvalId: event.data.approvalId };
         if (event.data.influence !== undefined) draft.view.influence = event.data.influence;
+        if (event.data.delegation !== undefined) draft.view.delegation = event.data.delegation;
         return event.data.actionId;
       }
       case "action.leased": {

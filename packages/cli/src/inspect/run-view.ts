@@ -1,4 +1,4 @@
-import type { ActionState, BudgetAmounts, Influence, JsonValue, Outcome, StopReason, Usage, VerifyFailureReason } from "@yoke/protocol";
+import type { ActionState, BudgetAmounts, Influence, JsonValue, PolicyDelegation, Outcome, StopReason, Usage, VerifyFailureReason } from "@yoke/protocol";
 
 /**
  * The run model `yoke show` prints and the run viewer renders: everything a person on call
@@ -184,6 +184,8 @@ export interface ActionView {
   readonly authorization: { readonly seq: number; readonly rule: string; readonly approvalId: string | undefined } | undefined;
   /** What could have steered the decision to make the call, as journaled with the policy decision (absent without a policy, and in journals written before influence). */
   readonly influence: Influence | undefined;
+  /** Where the call stood against the run's delegation, as journaled with the policy decision (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
   readonly attempts: readonly AttemptView[];
   readonly reconciliations: readonly { readonly seq: number; readonly verdict: string; readonly receipt: JsonValue | undefined }[];
   readonly compensations: readonly {

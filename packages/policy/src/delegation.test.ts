@@ -60,7 +60,7 @@ describe("the delegation condition of a rule", () => {
     ["spent", spent, "outside"],
     ["uncovered", uncovered, "outside"],
     ["absent", undefined, "none"],
-  ] as const)("a %s standing matches %s", (_name, delegation, standing) => {
+  ] as const)("a %s standing (%o) matches %s", (_name, delegation, standing) => {
     const engine = createPolicyEngine(
       documentOf([{ id: "only", effect: "deny", match: { delegation: [standing] } }, allow("send", { ...baseMatch, delegation: "*" })]),
     );

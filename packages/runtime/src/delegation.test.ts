@@ -169,6 +169,29 @@ describe("a run's delegation", () => {
     expect(reduceRun(await readAll(approved.journal, waiting.runId)).delegation).toEqual(done.state.delegation);
   });
 
+  it("a resumed run counts from the journal what another process spent: its first payment spent the grant, the second asks a person", async () => {
+    const pay = payTool();
+    const first = policyRig([callTools([{ name: "pay", args: { to: FRIEND_IBAN, amount: 10 } }])], { policy: engine(), tools: [pay.tool] });
+    // The first process's model has nothing more to say after the payment: the run stops there, failed, to be resumed.
+    const stopped = await first.harness
+      .start(`Pay my friend ${FRIEND_IBAN} 10`, { runId: "run_resumed", delegation: payOnce })
+      .catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(YokeError);
+    expect(pay.calls).toHaveLength(1);
+    const second = policyRig([callTools([{ name: "pay", args: { to: FRIEND_IBAN, amount: 100 } }])], {
+      policy: engine(),
+      tools: [pay.tool],
+      journal: first.journal,
+    });
+    const resumed = await second.harness.resume("run_resumed");
+    expect(pay.calls).toHaveLength(1);
+    expect(resumed.waiting?.approvals).toHaveLength(1);
+    expect(decidedOf(await events(first.journal, "run_resumed"), "action.approval_requested")[0]).toMatchObject({
+      policy: { ruleId: "delegation-default" },
+      delegation: { within: false, grantId: "rent", used: 1, max: 1 },
+    });
+  });
+
   it("is pinned: a resume uses the journaled one; a different one, or one for a run that had none, is DELEGATION_CHANGED", async () => {
     const pay = payTool();
     const { harness, journal } = policyRig([callTools([{ name: "pay", args: { to: FRIEND_IBAN, amount: 10 } }]), say("done")], {

@@ -2,6 +2,7 @@ import type { PolicyTuple } from "@yoke/protocol";
 import { type CanonicalFact, canonicalFact, canonicalPatternParts, type FactKind, skeletonPatternParts } from "./canonical/fact.js";
 import { type CarriesCondition, carriesTest } from "./carries-condition.js";
 import { compilePatterns, joinPattern, splitPattern } from "./glob.js";
+import { delegationStanding } from "./delegation-standing.js";
 import { DIMENSIONS, type Dimension, dimensionOf, OPTIONAL_DIMENSIONS, type PolicyRule, type ProvenanceCondition } from "./rule-types.js";
 
 /**
@@ -92,6 +93,10 @@ function testFor(dimension: Dimension, value: unknown, deny: boolean): (tuple: P
     return (tuple) => levels.has(integrityOf(tuple));
   }
   if (dimension === "carries") return carriesTest(value as CarriesCondition);
+  if (dimension === "delegation") {
+    const standings = new Set(value as readonly string[]);
+    return (tuple) => standings.has(delegationStanding(tuple));
+  }
   if (dimension === "principal.authenticated") {
     const allowed = new Set(value as readonly boolean[]);
     return (tuple) => allowed.has(tuple.principal?.authenticated);

@@ -5,6 +5,8 @@ import { type CompiledRule, compileRule, FactCache, failedDimensions, integrityO
 import { sha256OfJson } from "./digests.js";
 import { applyDataFlowDefault, dataFlowGuarded, explicitFlowAllow, namesDataFlow } from "./data-flow-default.js";
 import { applyInfluenceDefault, namesUntrustedInfluence } from "./influence-default.js";
+import { applyDelegationDefault, namesOutsideDelegation } from "./delegation-default.js";
+import { delegationStanding } from "./delegation-standing.js";
 import { loadPolicy } from "./policy-document.js";
 import type { PolicyDocument, PolicyRule, SideEffect } from "./rule-types.js";
 
@@ -50,6 +52,10 @@ const emptyBuckets = (): CompiledRule[][] => SIDE_EFFECTS.map(() => []);
  *   found in tool outputs (`tuple.carries`) needs a person (rule `data-flow-default`,
  *   `applyDataFlowDefault`) unless an allow rule that matches lists that classification in its
  *   `carries` (that rule then names the decision), or the document sets `defaults.dataFlow: "allow"`.
+ * - With a delegation (`tuple.delegation`), an allowed side effect outside it needs a person
+ *   (rule `delegation-default`, `applyDelegationDefault`) unless the allowing rule lists
+ *   `"outside"` in its `delegation`, or the document sets `defaults.outsideDelegation: "allow"`;
+ *   one within it is not subject to the influence default.
  * - Rules are indexed by tool name and side-effect class, so a decision looks only at the
  *   rules that could match it (and at rules whose tool names are patterns).
  *
@@ -71,6 +77,7 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
   const readOnlyDefault = loaded.defaults?.readOnly ?? "allow";
   const influenceDefault = loaded.defaults?.untrustedInfluence ?? "require_approval";
   const dataFlowDefault = loaded.defaults?.dataFlow ?? "require_approval";
+  const outsideDefault = loaded.defaults?.outsideDelegation ?? "require_approval";
   const byName = new Map<string, BySideEffect>();
   const denyByName = new Map<string, BySideEffect>();
   const anyName = emptyBuckets();
@@ -134,13 +141,15 @@ export function createPolicyEngine(document: PolicyDocument | readonly PolicyRul
         else allow = compiled;
       }
     }
-    const defaultApplies = influenceDefault === "require_approval" && tuple.sideEffect !== "none" && integrityOf(tuple) === "untrusted";
+    const defaultApplies =
+      influenceDefault === "require_approval" && tuple.sideEffect !== "none" && integrityOf(tuple) === "untrusted" && delegationStanding(tuple) !== "within";
     let winner = deny ?? approval ?? (defaultApplies ? (explicitAllow ?? allow) : allow);
     const flowGuarded = dataFlowDefault === "require_approval" && winner?.rule.effect === "allow" && dataFlowGuarded(tuple);
     if (flowGuarded && !namesDataFlow(winner!.rule)) winner = explicitFlowAllow([named ?? [], unnamed], tuple, facts, defaultApplies) ?? winner;
     if (winner !== undefined) {
-      const decided = decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
-      const influenced = influenceDefault === "allow" ? decided : applyInfluenceDefault(tuple, decided, namesUntrustedInfluence(winner.rule));
+      const ruled = decision(winner.rule.effect, winner.rule.id, winner.rule.reason ?? defaultReason(winner.rule, tuple));
+      const delegated = outsideDefault === "allow" ? ruled : applyDelegationDefault(tuple, ruled, namesOutsideDelegation(winner.rule));
+      const influenced = influenceDefault === "allow" ? delegated : applyInfluenceDefault(tuple, delegated, namesUntrustedInfluence(winner.rule));
       return flowGuarded ? applyDataFlowDefault(tuple, influenced, namesDataFlow(winner.rule)) : influenced;
     }
     const classified = tuple.dataClassification !== "public" && tuple.dataClassification !== "internal";

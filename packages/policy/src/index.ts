@@ -14,11 +14,13 @@ export { createPolicyEngine } from "./engine.js";
 export { applyInfluenceDefault, INFLUENCE_DEFAULT_RULE } from "./influence-default.js";
 export { applyDataFlowDefault, DATA_FLOW_DEFAULT_RULE } from "./data-flow-default.js";
 export type { CarriesCondition } from "./carries-condition.js";
+export { applyDelegationDefault, DELEGATION_DEFAULT_RULE } from "./delegation-default.js";
 export type { PolicyEngineOptions } from "./engine.js";
 export { loadPolicy, PolicyDocumentSchema, policyRevisionOf, safeLoadPolicy } from "./policy-document.js";
 export type { LoadPolicyResult } from "./policy-document.js";
 export { DIMENSIONS, OPTIONAL_DIMENSIONS, RESERVED_RULE_IDS } from "./rule-types.js";
 export type {
+  DelegationStanding,
   DenyRule,
   Dimension,
   GrantingRule,

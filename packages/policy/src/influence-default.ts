@@ -1,5 +1,6 @@
 import type { PolicyDecision, PolicyTuple } from "@yoke/protocol";
 import { integrityOf } from "./compile-rule.js";
+import { delegationStanding } from "./delegation-standing.js";
 import type { PolicyRule } from "./rule-types.js";
 
 /** The rule id of a decision the untrusted-influence default made. */
@@ -16,7 +17,9 @@ export function namesUntrustedInfluence(rule: PolicyRule): boolean {
  * other than `"none"`) proposed after untrusted content (`tuple.influence.integrity` is not
  * `"trusted"`; a tuple without one counts as untrusted) becomes `require_approval` under rule
  * `influence-default`, with a reason naming the items that lowered it, unless `explicit` (the
- * rule that allowed it named untrusted influence). Any other decision is returned as it is.
+ * rule that allowed it named untrusted influence). Any other decision is returned as it is, and
+ * so is a call within the run's delegation (`tuple.delegation.within`): the user asked for that
+ * effect, and its arguments are the rules' to check.
  * `createPolicyEngine` applies it; an engine of your own calls it on its own decisions.
  *
  * @example
@@ -26,6 +29,7 @@ export function namesUntrustedInfluence(rule: PolicyRule): boolean {
  */
 export function applyInfluenceDefault(tuple: PolicyTuple, decision: PolicyDecision, explicit: boolean): PolicyDecision {
   if (decision.effect !== "allow" || explicit || tuple.sideEffect === "none" || integrityOf(tuple) === "trusted") return decision;
+  if (delegationStanding(tuple) === "within") return decision;
   return Object.freeze({
     effect: "require_approval" as const,
     ruleId: INFLUENCE_DEFAULT_RULE,

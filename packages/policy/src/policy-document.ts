@@ -56,6 +56,9 @@ const MatchSchema = z.strictObject({
       { error: 'expected "*" or { classifications?, fromToolOutput?, fromUntrusted?, outward? }' },
     )
     .optional(),
+  delegation: z
+    .union([Wildcard, z.array(z.enum(["within", "outside", "none"])).min(1)], { error: 'expected "*" or a non-empty list of "within", "outside", "none"' })
+    .optional(),
 });
 
 const RuleSchema = z
@@ -104,12 +107,14 @@ export const PolicyDocumentSchema = z
         readOnly: z.enum(["allow", "deny"]).default("allow"),
         untrustedInfluence: z.enum(["require_approval", "allow"]).optional(),
         dataFlow: z.enum(["require_approval", "allow"]).optional(),
+        outsideDelegation: z.enum(["require_approval", "allow"]).optional(),
       })
       // The defaults are left out of the loaded document, so a document that does not name them keeps the revision it had.
-      .transform(({ untrustedInfluence, dataFlow, ...rest }) => ({
+      .transform(({ untrustedInfluence, dataFlow, outsideDelegation, ...rest }) => ({
         ...rest,
         ...(untrustedInfluence === "allow" ? { untrustedInfluence } : {}),
         ...(dataFlow === "allow" ? { dataFlow } : {}),
+        ...(outsideDelegation === "allow" ? { outsideDelegation } : {}),
       }))
       .default({ readOnly: "allow" }),
     rules: z.array(RuleSchema),

@@ -1,6 +1,9 @@
 import type { DataClassification, InfluenceIntegrity, ProvenanceOrigin } from "@yoke/protocol";
 import type { CarriesCondition } from "./carries-condition.js";
 
+/** Where a call stands against the run's delegation, as a rule names it: a grant covers it with a count left, it does not, or the run has none. */
+export type DelegationStanding = "within" | "outside" | "none";
+
 /** The explicit wildcard: the dimension matches any value, absent ones included. */
 export type Wildcard = "*";
 
@@ -62,6 +65,11 @@ export interface ProvenanceCondition {
  *   (`tuple.carries`, `CarriesCondition`); a granting rule whose `classifications` list
  *   `confidential` or `restricted` is the only way to let such data from tool outputs leave the
  *   account without a person (see `PolicyDocument.defaults.dataFlow`).
+ * - `delegation` (optional; leaving it out is `"*"`): where the call stands against the run's
+ *   delegation (`tuple.delegation`): `"within"` a grant with a count left, `"outside"` it, or
+ *   `"none"` (the run has no delegation). A granting rule that lists `"outside"` is the only
+ *   way to allow a side effect outside the delegation without a person (see
+ *   `PolicyDocument.defaults.outsideDelegation`).
  *
  * @example
  * ```ts
@@ -89,6 +97,7 @@ export interface RuleMatch {
   readonly provenance: Wildcard | ProvenanceCondition;
   readonly influence?: Wildcard | readonly InfluenceIntegrity[];
   readonly carries?: Wildcard | CarriesCondition;
+  readonly delegation?: Wildcard | readonly DelegationStanding[];
 }
 
 /** What a deny rule matches: any subset of the dimensions; one it leaves out matches anything. */
@@ -109,6 +118,7 @@ export interface PartialRuleMatch {
   readonly provenance?: Wildcard | (ProvenanceCondition & { readonly quantifier: "some" });
   readonly influence?: RuleMatch["influence"];
   readonly carries?: RuleMatch["carries"];
+  readonly delegation?: RuleMatch["delegation"];
 }
 
 /** A rule that grants (allow) or parks for a person (require_approval): it names every dimension. */
@@ -163,6 +173,13 @@ export interface PolicyDocument {
      * a person decides) or `"allow"` (the rule's allow stands).
      */
     readonly dataFlow?: "require_approval" | "allow";
+    /**
+     * What a side effect a rule allows gets when the run has a delegation and no grant of it
+     * covers the call with a count left (`tuple.delegation.within` is false) and the rule does
+     * not list `"outside"` in its `delegation`: `"require_approval"` (the default: rule
+     * `delegation-default`, a person decides) or `"allow"` (the rule's allow stands).
+     */
+    readonly outsideDelegation?: "require_approval" | "allow";
   };
   readonly rules: readonly PolicyRule[];
 }
@@ -200,7 +217,7 @@ export const DIMENSIONS = [
  * Dimensions a rule may name and may leave out (then it matches any value): conditions added
  * after version 1 of the document, so documents written before stay valid and mean the same.
  */
-export const OPTIONAL_DIMENSIONS = ["influence", "carries"] as const;
+export const OPTIONAL_DIMENSIONS = ["influence", "carries", "delegation"] as const;
 export type Dimension = (typeof DIMENSIONS)[number] | (typeof OPTIONAL_DIMENSIONS)[number];
 
 /**
@@ -211,7 +228,14 @@ export type Dimension = (typeof DIMENSIONS)[number] | (typeof OPTIONAL_DIMENSION
  * if (RESERVED_RULE_IDS.includes(decision.ruleId as never)) console.log("decided by a default");
  * ```
  */
-export const RESERVED_RULE_IDS = ["default-deny", "default-read-only", "invalid-tuple", "influence-default", "data-flow-default"] as const;
+export const RESERVED_RULE_IDS = [
+  "default-deny",
+  "default-read-only",
+  "invalid-tuple",
+  "influence-default",
+  "data-flow-default",
+  "delegation-default",
+] as const;
 
 /** The value a match gives a dimension, or undefined when the match leaves it out. */
 export function dimensionOf(match: PartialRuleMatch | RuleMatch, dimension: Dimension): unknown {

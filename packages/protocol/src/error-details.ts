@@ -114,6 +114,7 @@ export type YokeErrorDetailsByCode = {
     missing?: readonly { readonly ruleId: string; readonly dimensions: readonly string[] }[];
   };
   POLICY_CHANGED: undefined;
+  DELEGATION_CHANGED: { tenantId: string; runId: string };
   APPROVAL_DENIED: undefined;
   APPROVAL_INVALID: undefined;
   APPROVAL_EXPIRED: { approvalId: string; actionId: string; expiresAt: number; now: number };

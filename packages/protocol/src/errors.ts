@@ -87,6 +87,10 @@ export const YOKE_ERROR_CODES = {
     summary:
       "the policy in force when a later attempt of an action was due no longer allows it (its decision changed since the action was authorized); the attempt was not dispatched",
   },
+  DELEGATION_CHANGED: {
+    retryable: false,
+    summary: "a resume was given a delegation other than the one the run pinned when it started; nothing was appended",
+  },
   APPROVAL_DENIED: { retryable: false, summary: "a person denied the approval an action was parked for" },
   APPROVAL_INVALID: {
     retryable: false,

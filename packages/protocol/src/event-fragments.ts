@@ -2,6 +2,7 @@ import { z } from "zod";
 import { JsonValueSchema } from "./model.js";
 import { CarriesSchema } from "./carries.js";
 import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
+import { PolicyDelegationSchema } from "./delegation.js";
 import { CarriedReservationData, CarriedSettlementData } from "./budget-fast.js";
 
 // Members that several event families share: references to a turn, call, action or attempt,
@@ -30,6 +31,8 @@ export const decided = {
   influence: InfluenceSchema.optional(),
   /** What the call carries (`Carries`): absent when its tool declares no payloads, and in journals written before it. */
   carries: CarriesSchema.optional(),
+  /** Where the call stood against the run's delegation (absent for a run without one). */
+  delegation: PolicyDelegationSchema.optional(),
 };
 /**
  * The budget an event carries (docs/decisions/0016): the reservation of the work it starts

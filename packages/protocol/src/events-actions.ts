@@ -5,6 +5,7 @@ import { ToolDriftSchema, ToolRevisionRecordSchema } from "./tool-registry.js";
 import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";
 import { CarriesSchema } from "./carries.js";
 import { ApprovalBindingSchema } from "./approvals.js";
+import { PolicyDelegationSchema } from "./delegation.js";
 import { HashSchema } from "./event-envelope.js";
 import { actionRef, attemptRef, callInput, callRef, decided, reauthorized, reserves, settles } from "./event-fragments.js";
 
@@ -99,6 +100,8 @@ export const ACTION_EVENTS = {
     influence: InfluenceSchema.optional(),
     /** What the call carries (absent when its tool declares no payloads, and in journals written before it). */
     carries: CarriesSchema.optional(),
+    /** Where the call stood against the run's delegation (absent for a run without one). */
+    delegation: PolicyDelegationSchema.optional(),
     binding: ApprovalBindingSchema,
   }),
   /** A person approved a parked action, for exactly `binding`. */

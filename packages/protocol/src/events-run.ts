@@ -5,6 +5,7 @@ import { BudgetDimensionSchema } from "./budget.js";
 import { VerifierVerdictSchema } from "./verifier-verdict.js";
 import { HashSchema } from "./event-envelope.js";
 import { reserves, settles, turnRef } from "./event-fragments.js";
+import { DelegationSchema } from "./delegation.js";
 
 // The run's own events: how it starts and opens a turn, the completion gate (the check and
 // its verifiers), and how it waits, is interrupted, takes input and ends.
@@ -108,6 +109,12 @@ export const RUN_OPENING_EVENTS = {
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),
+  /**
+   * The run's delegation (what the task may do, and how many times), pinned before the first
+   * model call, in the run's first transaction: a resume decides with this one, never with
+   * one given again. Absent for a run without a delegation.
+   */
+  "run.delegated": z.object({ delegation: DelegationSchema }),
   /**
    * `offered`: the tools offered to this turn, frozen (their revision digests and the digest of
    * the set). Absent in journals written before the registry (every pinned tool was offered).

@@ -123,6 +123,7 @@ describe("EVENT_DATA_SCHEMAS", () => {
   it("lists the event types in the order a run writes them (composed from the family modules)", () => {
     expect(YOKE_EVENT_TYPES).toEqual([
       "run.started",
+      "run.delegated",
       "turn.started",
       "tool.drifted",
       "tool.readmitted",

@@ -201,6 +201,17 @@ export type {
   ProvenanceSource,
   ToolPolicyFacts,
 } from "./policy.js";
+export {
+  DELEGATION_LIMITS,
+  DelegationGrantSchema,
+  DelegationSchema,
+  parseDelegation,
+  PolicyDelegationSchema,
+  type Delegation,
+  type DelegationGrant,
+  type PolicyDelegation,
+  type RunDelegation,
+} from "./delegation.js";
 export { APPROVAL_BINDING_FIELDS, ApprovalBindingSchema, checkApprovalBinding } from "./approvals.js";
 export type { ApprovalBinding, ApprovalBindingField, ApprovalCheck, ApprovalRecord } from "./approvals.js";
 export { awaitingApprovals } from "./run-state-approvals.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DataClassificationSchema } from "./tool-contract.js";
 import { CarriesSchema } from "./carries.js";
+import { PolicyDelegationSchema } from "./delegation.js";
 
 /**
  * The policy vocabulary: the tuple a decision is made on, the decision, argument provenance,
@@ -90,6 +91,8 @@ export type InfluenceIntegrity = Influence["integrity"];
  * - `influence`: whether untrusted content could have steered the decision to make the call;
  * - `carries`: what the call sends or writes (`Carries`); absent when the tool declares no
  *   `payloads` (a rule conditioned on it then does not match).
+ * - `delegation` (absent: the run has no delegation): whether a grant of the run's delegation
+ *   covers the call with a count left.
  */
 export const PolicyTupleSchema = z.object({
   tenantId: z.string().min(1),
@@ -108,6 +111,7 @@ export const PolicyTupleSchema = z.object({
   provenance: z.array(ArgumentProvenanceSchema),
   influence: InfluenceSchema,
   carries: CarriesSchema.optional(),
+  delegation: PolicyDelegationSchema.optional(),
 });
 export type PolicyTuple = z.infer<typeof PolicyTupleSchema>;
 

@@ -11,6 +11,19 @@ type AuthorityEvent = Extract<
  * approval, so a run without a policy engine folds exactly the records it did before.
  */
 export function authorityAfter(current: ActionRecord | undefined, event: AuthorityEvent): { authority?: ActionAuthority } {
+  const after = authorityOf(current, event);
+  // The standing against the delegation the action was first decided with goes with it: a later attempt holds that count.
+  const delegation = current?.authority?.delegation ?? delegationOf(event);
+  return delegation === undefined || after.authority === undefined ? after : { authority: { ...after.authority, delegation } };
+}
+
+function delegationOf(event: AuthorityEvent): ActionAuthority["delegation"] {
+  return event.type === "action.admitted" || event.type === "action.approval_requested" || event.type === "action.authorized"
+    ? event.data.delegation
+    : undefined;
+}
+
+function authorityOf(current: ActionRecord | undefined, event: AuthorityEvent): { authority?: ActionAuthority } {
   const kept = current?.authority;
   switch (event.type) {
     case "action.approval_requested":

@@ -3,6 +3,7 @@ import type { Outcome, RunFork } from "./events.js";
 import type { JsonValue, Message, ModelResponse, ToolSpec, Usage } from "./model.js";
 import type { ApprovalRecord } from "./approvals.js";
 import type { PolicyDecision } from "./policy.js";
+import type { PolicyDelegation, RunDelegation } from "./delegation.js";
 import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
 import type { RunPhase } from "./run-phase.js";
 
@@ -34,6 +35,8 @@ export interface ActionAuthority {
   readonly rule: string;
   readonly policy?: PolicyDecision;
   readonly approvalId?: string;
+  /** Where the action stood against the run's delegation when it was decided (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
 }
 
 export interface ActionRecord {
@@ -107,6 +110,8 @@ export interface RunState {
     | undefined;
   /** The parent run and spawn action of a child run (`run.started.parent`); undefined for a top-level run. */
   readonly parent: { readonly runId: string; readonly actionId: string; readonly contextRevision: number; readonly fork?: RunFork } | undefined;
+  /** The delegation `run.delegated` pinned and how much of each grant is spent; absent for a run without one. */
+  readonly delegation?: RunDelegation;
   readonly outcome: Outcome | undefined;
   /**
    * When the run asked for structured output and finished with an answer: that answer parsed

@@ -9,6 +9,7 @@ import { invalid } from "./fold-invalid.js";
 import { withCallInput } from "./call-input.js";
 import type { MutableRunState, RunState } from "./run-state-types.js";
 import { ToolCallFold, pushMessage } from "./run-state-calls.js";
+import { applyDelegationEvent, isDelegationEvent } from "./run-state-delegation.js";
 
 /**
  * Folds events into run state incrementally. `reduceRun(events)` is the pure form;
@@ -119,6 +120,8 @@ export class RunStateAccumulator {
   }
 
   #applyTransition(state: MutableRunState, event: YokeEvent): void {
+    // The delegation's counts are kept beside the transitions below, never instead of them.
+    if (isDelegationEvent(event)) applyDelegationEvent(state, event);
     switch (event.type) {
       case "turn.started":
         if (state.phase !== "ready") throw invalid(event, `turn.started in phase ${state.phase}`);
@@ -198,6 +201,7 @@ export class RunStateAccumulator {
         state.phase = "ready";
         state.waiting = undefined;
         return;
+      case "run.delegated":
       case "budget.opened":
       case "budget.reserved":
       case "budget.settled":

@@ -89,6 +89,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
   const policy = options.policy;
   if (policy !== undefined && (policy?.specificationVersion !== "v1" || typeof policy.decide !== "function"))
     invalid("policy must implement PolicyEngineV1", "policy");
+  if (options.planDelegation !== undefined && typeof options.planDelegation !== "function") invalid("planDelegation must be a function", "planDelegation");
   const approvalTtlMs = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
   if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) invalid("approvalTtlMs must be a positive integer", "approvalTtlMs");
   const principal = options.principal === undefined ? undefined : resolvePrincipal(options.principal, "principal");
@@ -139,6 +140,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     output,
     outputRetries,
     policy,
+    ...(options.planDelegation === undefined ? {} : { planDelegation: options.planDelegation }),
     principal,
     approvalTtlMs,
     budget: resolveBudget(options.budget, options.provider),

@@ -44,6 +44,7 @@ import { withSubagents } from "./subagents/child-runs.js";
 import type { ChildLink } from "./subagents/spawn-tool.js";
 import { forkArtifacts } from "./subagents/fork-source.js";
 import { load, newContext, notFound, owned } from "./open-run.js";
+import { checkPinnedDelegation, delegatedDraft, delegationForStart } from "./delegation-start.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -93,7 +94,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       const scope = { tenantId: deps.tenantId, runId };
       await openJournalPath(false, "resume");
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
-        resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions),
+        resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions, resumeOptions.delegation),
       );
     },
 
@@ -107,7 +108,9 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       const scope = { tenantId: deps.tenantId, runId: parseId("run", options.runId) };
       await openJournalPath(options.createJournal === true, "startOrResume");
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
-        (await deps.journal.head(scope)) === null ? startRun(deps, scope, task, options, lease) : resumeRun(deps, scope, options.signal, lease),
+        (await deps.journal.head(scope)) === null
+          ? startRun(deps, scope, task, options, lease)
+          : resumeRun(deps, scope, options.signal, lease, {}, options.delegation),
       );
     },
 
@@ -229,6 +232,8 @@ async function startRun(
   parent?: ChildLink,
 ): Promise<RunResult | WaitingRunResult> {
   const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
+  // Before anything is journaled or read: the delegation is the task's, never something a tool said.
+  const delegation = await delegationForStart(deps, task, startOptions.delegation);
   const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
   // The run pins the registry's snapshot now: every tool it may call, for its whole life.
   const snapshot = deps.registry === undefined ? undefined : snapshotRecord(deps.registry.snapshot());
@@ -257,7 +262,8 @@ async function startRun(
   const opened = context.budget.open(
     parent === undefined ? undefined : { runId: parent.runId, actionId: parent.actionId, reservationId: parent.reservationId },
   );
-  const head = opened === undefined ? [runStarted] : [runStarted, opened];
+  const head: YokeEventDraft[] = opened === undefined ? [runStarted] : [runStarted, opened];
+  if (delegation !== undefined) head.push(delegatedDraft(deps, delegation));
   // The fork's texts are journaled in run.started: the first request's context.compiled does not repeat them.
   noteJournaledArtifacts(context.compiled, forkArtifacts(parent?.fork).keys());
   const turn = Turn.open(context);
@@ -303,11 +309,13 @@ async function resumeRun(
   signal: AbortSignal | undefined,
   lease: HeldLease | undefined,
   answer: WaitingAnswerOptions = {},
+  delegation?: unknown,
 ): Promise<RunResult | WaitingRunResult> {
   const compiled = createCompiledContext();
   const budget = new RunBudget(deps, scope.runId);
   const facts = createRunFacts(signatureRules(deps));
   const accumulator = await load(deps, scope, compiled, budget, facts);
+  checkPinnedDelegation(accumulator.peek(), delegation);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
   await answerWaiting(context, answer);
   const state = accumulator.peek();

@@ -49,6 +49,7 @@ export type {
   StartOrResumeOptions,
   WaitingRunResult,
 } from "./harness-types.js";
+export type { DelegationOption, DelegationPlanner, DelegationPlanningInput, PlanningTool } from "./delegation-types.js";
 export { contextItemsOf, entitiesIn, traceArguments, trustedFieldsOf } from "./provenance.js";
 export type { ContextItem, EntityRole, TrustedField } from "./provenance.js";
 export { DEFAULT_LEASE_TTL_MS, sameHostProcessGone } from "./run-lease.js";

@@ -9,6 +9,7 @@ import {
   type Influence,
   type JsonValue,
   type PolicyDecision,
+  type PolicyDelegation,
   type PolicyEngineV1,
   type PolicyTuple,
   type RunState,
@@ -21,6 +22,7 @@ import {
 import { conflicts, defaultAccess, type Authorization, type BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { carriesOf } from "./carries.js";
 import { influenceOf, itemsOfProposal } from "./influence.js";
+import { delegationStanding, takeGrant } from "./delegation.js";
 import { contextItemsOf, traceArguments, type ContextItem } from "./provenance.js";
 import type { RunContext } from "./run-context.js";
 import { errorEnvelope } from "./tool-executor.js";
@@ -41,6 +43,10 @@ export interface CallForPolicy {
   readonly value: unknown;
   /** The model's id of the call: its influence is that of the context it was proposed in (without it, the whole run's). */
   readonly toolCallId?: string;
+  /** The batch the call is decided in: its calls decided before this one took their grants' counts. */
+  readonly batch?: BatchTransaction;
+  /** The standing an admitted action holds (a later attempt of it): its count is already spent. */
+  readonly delegation?: PolicyDelegation;
 }
 
 /** The policy's verdict on one call, with what it was decided on. */
@@ -50,6 +56,8 @@ export interface PolicyVerdict {
   readonly influence: Influence;
   /** What the call carries; undefined when its tool declares no payloads. */
   readonly carries: Carries | undefined;
+  /** Where the call stands against the run's delegation (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
   readonly tuple: PolicyTuple | undefined;
   /** The binding an approval of this call is made for (`expiresAt` from `approvalTtlMs`). */
   readonly binding: ApprovalBinding;
@@ -107,13 +115,16 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
       binding,
     };
   }
+  const verb = facts.verb ?? tool.name;
+  const resource = facts.resource ?? `tool:${tool.name}`;
+  const delegation = call.delegation ?? delegationStanding(state, { toolName: tool.name, verb, resource }, call.batch);
   const tuple: PolicyTuple = {
     tenantId: context.scope.tenantId,
     principal: { id: state.principal.id, authenticated: state.principal.authenticated },
     task: { runId: context.scope.runId, scopes: [...state.principal.scopes] },
     tool: { name: tool.name, revision, owner: tool.owner ?? null },
-    verb: facts.verb ?? tool.name,
-    resource: facts.resource ?? `tool:${tool.name}`,
+    verb,
+    resource,
     ...(facts.path === undefined ? {} : { path: facts.path }),
     dataClassification: tool.dataClassification ?? "internal",
     ...(facts.destination === undefined ? {} : { destination: facts.destination }),
@@ -124,6 +135,7 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
     provenance,
     influence,
     ...(carries === undefined ? {} : { carries }),
+    ...(delegation === undefined ? {} : { delegation }),
   };
   const decision = engine.decide(tuple);
   if (decision?.effect !== "allow" && decision?.effect !== "deny" && decision?.effect !== "require_approval") {
@@ -131,7 +143,15 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   }
   // A copy with exactly the decision's fields: what the journal stores.
   const journaled: PolicyDecision = { effect: decision.effect, ruleId: decision.ruleId, policyRevision: decision.policyRevision, reason: decision.reason };
-  return { decision: journaled, provenance, influence, carries, tuple, binding: { ...binding, policyRevision: decision.policyRevision } };
+  return {
+    decision: journaled,
+    provenance,
+    influence,
+    carries,
+    ...(delegation === undefined ? {} : { delegation }),
+    tuple,
+    binding: { ...binding, policyRevision: decision.policyRevision },
+  };
 }
 
 /**
@@ -165,13 +185,14 @@ async function contextItemsFor(context: RunContext, state: RunState): Promise<Co
 }
 
 /** What `action.admitted` / `action.authorized` journal for an allowed call. */
-export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance" | "influence" | "carries">): Authorization {
+export function authorizationOf(verdict: Pick<PolicyVerdict, "decision" | "provenance" | "influence" | "carries" | "delegation">): Authorization {
   return {
     rule: verdict.decision.ruleId,
     policy: verdict.decision,
     provenance: verdict.provenance,
     influence: verdict.influence,
     ...(verdict.carries === undefined ? {} : { carries: verdict.carries }),
+    ...(verdict.delegation === undefined ? {} : { delegation: verdict.delegation }),
   };
 }
 
@@ -250,7 +271,7 @@ export async function admitCall(
     const item = batch.admit(proposed);
     return { drafts: withRevision(batch.drain(), accepted.revision), item };
   }
-  const verdict = await decideCall(context, state, engine, { ...accepted, toolCallId: call.toolCallId });
+  const verdict = await decideCall(context, state, engine, { ...accepted, toolCallId: call.toolCallId, batch });
   const { decision } = verdict;
   context.logger.info({ turnId, toolName: call.toolName, effect: decision.effect, rule: decision.ruleId }, "policy decided");
   const access = accessOfCall(accepted.tool, accepted.value);
@@ -268,16 +289,25 @@ export async function admitCall(
         provenance: verdict.provenance,
         influence: verdict.influence,
         ...(verdict.carries === undefined ? {} : { carries: verdict.carries }),
+        ...(verdict.delegation === undefined ? {} : { delegation: verdict.delegation }),
       };
       return { drafts: [{ type: "tool.rejected", at, causationId: turnId, data }] };
     }
     case "require_approval": {
-      const carries = verdict.carries === undefined ? {} : { carries: verdict.carries };
-      batch.park(proposed, { policy: decision, provenance: verdict.provenance, influence: verdict.influence, ...carries, binding: verdict.binding });
+      batch.park(proposed, {
+        policy: decision,
+        provenance: verdict.provenance,
+        influence: verdict.influence,
+        ...(verdict.carries === undefined ? {} : { carries: verdict.carries }),
+        ...(verdict.delegation === undefined ? {} : { delegation: verdict.delegation }),
+        binding: verdict.binding,
+      });
+      takeGrant(batch, verdict.delegation);
       blockers.push(access);
       return { drafts: withRevision(batch.drain(), accepted.revision) };
     }
     case "allow": {
+      takeGrant(batch, verdict.delegation);
       if (isBlocked(blockers, access)) {
         batch.hold(proposed, authorizationOf(verdict));
         blockers.push(access);

@@ -29,6 +29,8 @@ export function attemptAuthorizer(context: RunContext): AttemptAuthorizer | unde
       input: record.input,
       value: request.value,
       toolCallId: record.toolCallId,
+      // The action holds the count it was admitted with: a later attempt is decided on that standing, never charged again.
+      ...(record.authority?.delegation === undefined ? {} : { delegation: record.authority.delegation }),
     });
     const { decision } = verdict;
     const previous = record.authority;

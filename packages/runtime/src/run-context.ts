@@ -1,3 +1,4 @@
+import type { DelegationPlanner } from "./delegation-types.js";
 import type {
   ArtifactStoreV2,
   Clock,
@@ -83,6 +84,8 @@ export interface HarnessDeps {
   readonly redactDraft: ((draft: YokeEventDraft) => YokeEventDraft) | undefined;
   /** Decides every proposed call; undefined: allow by rule `default`, as before policy. */
   readonly policy: PolicyEngineV1 | undefined;
+  /** The planning step that proposes a new run's delegation (`HarnessOptions.planDelegation`); absent: none. */
+  readonly planDelegation?: DelegationPlanner;
   /** Who the harness's runs act for (`HarnessOptions.principal`); undefined: the tenant, unauthenticated. */
   readonly principal: ResolvedPrincipal | undefined;
   readonly approvalTtlMs: number;

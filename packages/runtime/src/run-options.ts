@@ -1,5 +1,6 @@
 import type { PrincipalOption } from "./harness-options/policy.js";
 import type { WaitingAnswerOptions } from "./loop-control.js";
+import type { DelegationOption } from "./delegation-types.js";
 
 export interface StartOptions {
   /** Default: a new id. Must be a well-formed run id (`run_…`). */
@@ -15,10 +16,24 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** Who this run acts for; default: the harness's `principal`. Journaled in `run.started.principal`. */
   principal?: PrincipalOption;
+  /**
+   * What the task may do, and how many times: grants of tool-name globs (and, optionally,
+   * resource and verb globs of the calls' policy facts) with a count each. Journaled in
+   * `run.delegated` before the first model call and pinned for the run's life; the policy sees
+   * every call's standing (`tuple.delegation`): with `@yoke/policy`, an allowed side effect
+   * outside it needs a person. Counts are spent by admitted calls. Default: the harness's
+   * `planDelegation`, else none. CONFIG_INVALID when malformed.
+   */
+  delegation?: DelegationOption;
 }
 
 export interface ResumeOptions extends WaitingAnswerOptions {
   signal?: AbortSignal;
+  /**
+   * The delegation the run was started with, when the caller wants it checked: a resume always
+   * decides with the one the run pinned, and refuses another (DELEGATION_CHANGED). Default: not checked.
+   */
+  delegation?: DelegationOption;
   /**
    * When another process holds the run's lease: `false` (default) fails at once with
    * RUN_LEASE_HELD (retryable); `true` waits until it lapses or is released; a number waits at

@@ -1,6 +1,6 @@
 // What an action may run under: the authorization journaled when it is admitted or authorized,
 // and the decision asked again for every attempt leased after that (decision 0013).
-import type { ArgumentProvenance, Carries, Clock, Influence, PolicyDecision, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
+import type { ArgumentProvenance, Carries, Clock, Influence, PolicyDecision, PolicyDelegation, AnyToolDeclaration, YokeErrorCode } from "@yoke/protocol";
 import { errorEnvelope } from "./envelopes.js";
 
 /**
@@ -15,6 +15,8 @@ export interface Authorization {
   readonly provenance?: readonly ArgumentProvenance[];
   readonly influence?: Influence;
   readonly carries?: Carries;
+  /** Where the call stood against the run's delegation (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
 }
 
 /** Allow by default: what a batch without a policy engine journals. */
@@ -59,6 +61,7 @@ export function authorizationData(authorization: Authorization): {
   provenance?: ArgumentProvenance[];
   influence?: Influence;
   carries?: Carries;
+  delegation?: PolicyDelegation;
 } {
   return {
     rule: authorization.rule,
@@ -66,6 +69,7 @@ export function authorizationData(authorization: Authorization): {
     ...(authorization.provenance === undefined ? {} : { provenance: authorization.provenance.slice() }),
     ...(authorization.influence === undefined ? {} : { influence: authorization.influence }),
     ...(authorization.carries === undefined ? {} : { carries: authorization.carries }),
+    ...(authorization.delegation === undefined ? {} : { delegation: authorization.delegation }),
   };
 }
 

@@ -115,6 +115,7 @@ export class BatchTransaction {
         provenance: request.provenance.slice(),
         ...(request.influence === undefined ? {} : { influence: request.influence }),
         ...(request.carries === undefined ? {} : { carries: request.carries }),
+        ...(request.delegation === undefined ? {} : { delegation: request.delegation }),
         binding: request.binding,
       },
     });

@@ -10,6 +10,7 @@ import type {
   IdSource,
   JsonValue,
   PolicyDecision,
+  PolicyDelegation,
   AnyToolDeclaration,
 } from "@yoke/protocol";
 import type { AttemptAuthorizer } from "./attempt-authorization.js";
@@ -36,6 +37,8 @@ export interface ApprovalRequest {
   readonly provenance: readonly ArgumentProvenance[];
   readonly influence?: Influence;
   readonly carries?: Carries;
+  /** Where the call stood against the run's delegation (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
   readonly binding: ApprovalBinding;
 }
 

@@ -55,6 +55,8 @@ export type { AgentDojoModel, AgentDojoModelOptions, IssuedCall } from "./securi
 export { denyAllApprover, isAskedForByUser, userApprover } from "./security/approver.js";
 export { honestApprover, honestObjection, rubberStampApprover } from "./security/honest-approver.js";
 export type { ApprovalAnswer, ApprovalAsked, Approver, ParkedCall } from "./security/approver.js";
+export { GROUND_TRUTH_PLANNER_NOTE, groundTruthPlanner } from "./security/delegation-planner.js";
+export type { PlannedTool } from "./security/delegation-planner.js";
 export { runPair, runSuite } from "./security/runner.js";
 export type { BlockedCall, HarnessFactory, PairResult, PairSetup, SecurityHarness, SuiteRun } from "./security/runner.js";
 export { formatReport, perAttackedPair, perBenignTask, suiteReport, totalOf } from "./security/report.js";

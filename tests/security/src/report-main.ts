@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { YokeError } from "@yoke/protocol";
-import { type SuiteResults, formatReport, securityReportJson } from "@yoke/testkit/security";
+import { GROUND_TRUTH_PLANNER_NOTE, type SuiteResults, formatReport, securityReportJson } from "@yoke/testkit/security";
 import { type SecurityArgs, parseSecurityArgs } from "./cli-args.ts";
 import { runTarget, suitesFor, targetFor } from "./security-run.ts";
 
@@ -32,6 +32,7 @@ async function main(argv: readonly string[]): Promise<void> {
   for (const suite of suites) targets.push(await targetFor(suite, args, shipped));
   const results: SuiteResults[] = [];
   const started = performance.now();
+  process.stdout.write(`delegation: ${GROUND_TRUTH_PLANNER_NOTE}\n\n`);
   for (const target of targets) {
     process.stdout.write(`${target.suite.name}: policy ${target.policySource}; declarations ${target.declarationsSource}\n`);
     const result = await runTarget(target, args);
@@ -53,7 +54,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (args.json !== undefined) {
     const out = args.json;
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(securityReportJson(results), null, 2)}\n`);
+    writeFileSync(out, `${JSON.stringify(securityReportJson(results, { delegation: GROUND_TRUTH_PLANNER_NOTE }), null, 2)}\n`);
     process.stdout.write(`wrote ${out}\n`);
   }
 }

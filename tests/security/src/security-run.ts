@@ -7,6 +7,7 @@ import {
   SECURITY_MODES,
   SUITE_NAMES,
   type EnvironmentPreparer,
+  type PairSetup,
   type SecurityMode,
   type SuiteData,
   type SuiteReport,
@@ -21,6 +22,7 @@ import {
   defaultDeclarationsFor,
   defaultPolicyFor,
   denyAllApprover,
+  groundTruthPlanner,
   honestApprover,
   loadSuite,
   loadToolDeclarations,
@@ -164,11 +166,13 @@ export async function runTarget(target: SuiteTarget, args: Pick<SecurityArgs, "u
       throw new YokeError("CONFIG_INVALID", `${flag}: the ${target.suite.name} suite has no ${missing.join(", ")}`, { details: { field: flag, missing } });
   }
   const policy = () => target.policy;
+  // The policy modes plan a delegation from the user task (GROUND_TRUTH_PLANNER_NOTE); the undefended mode has none.
+  const planner = (setup: PairSetup) => groundTruthPlanner(setup.userTask);
   const harnesses = {
     undefended: runtimeHarness(),
-    nobody: runtimeHarness({ policy, approver: () => denyAllApprover }),
-    honest: runtimeHarness({ policy, approver: (setup) => honestApprover({ prompt: setup.userTask.prompt, tools: setup.suite.tools }) }),
-    rubberStamp: runtimeHarness({ policy, approver: () => rubberStampApprover }),
+    nobody: runtimeHarness({ policy, planner, approver: () => denyAllApprover }),
+    honest: runtimeHarness({ policy, planner, approver: (setup) => honestApprover({ prompt: setup.userTask.prompt, tools: setup.suite.tools }) }),
+    rubberStamp: runtimeHarness({ policy, planner, approver: () => rubberStampApprover }),
   } as const;
   const reports: Partial<Record<SecurityMode, SuiteReport>> = {};
   for (const mode of modes) {

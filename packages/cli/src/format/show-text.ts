@@ -1,4 +1,4 @@
-import type { Influence } from "@yoke/protocol";
+import type { Influence, PolicyDelegation } from "@yoke/protocol";
 import type { ActionView, ChainStatus, ModelCallView, ResponsePartView, RunView, TurnView } from "../inspect/run-view.js";
 import { clip, short } from "../inspect/clip.js";
 import { carriesLine } from "./carries-line.js";
@@ -64,6 +64,7 @@ function action(entry: ActionView): string[] {
   const lines = [`  action ${entry.toolName} ${entry.actionId} (${entry.sideEffect}): ${entry.state}`, `    ${strip}`];
   if (entry.influence !== undefined) lines.push(`    ${influenceLine(entry.influence)}`);
   if (entry.carries !== undefined) lines.push(`    ${carriesLine(entry.carries)}`);
+  if (entry.delegation !== undefined) lines.push(`    ${delegationLine(entry.delegation)}`);
   for (const attempt of entry.attempts) {
     const outcome = attempt.outcome === undefined ? "no outcome journaled" : `${attempt.outcome} #${attempt.outcomeSeq}`;
     const duration = attempt.durationMs === undefined ? "" : ` in ${attempt.durationMs} ms`;
@@ -89,6 +90,14 @@ export function influenceLine(influence: Influence): string {
   );
   const more = influence.more === undefined ? "" : ` and ${influence.more} more`;
   return `influence: untrusted, lowered by ${items.join(", ")}${more}`;
+}
+
+/** One line: whether a grant of the run's delegation covered the call, and how much of it was spent before it. */
+export function delegationLine(delegation: PolicyDelegation): string {
+  const counts = `${delegation.used} of ${delegation.max} used before this call`;
+  if (delegation.within) return `delegation: within grant ${delegation.grantId ?? "(unnamed)"} (${counts})`;
+  if (delegation.grantId !== undefined) return `delegation: outside, grant ${delegation.grantId} is spent (${counts})`;
+  return "delegation: outside, no grant of the run's delegation covers this call";
 }
 
 function turn(entry: TurnView, view: RunView, actions: ReadonlyMap<string, ActionView>): string[] {

@@ -66,6 +66,7 @@ export class ActionFolder {
             influence: event.type === "action.proposed" ? undefined : event.data.influence,
             ...(event.type === "action.proposed" || event.data.carries === undefined ? {} : { carries: event.data.carries }),
             decisionFacts: event.type === "action.proposed" ? [] : decisionFactsOf(written),
+            ...(event.type === "action.proposed" || event.data.delegation === undefined ? {} : { delegation: event.data.delegation }),
             result: undefined,
             receipt: undefined,
             firstSeq: event.seq,
@@ -120,6 +121,7 @@ export class ActionFolder {
         if (event.data.influence !== undefined) draft.view.influence = event.data.influence;
         if (event.data.carries !== undefined) draft.view.carries = event.data.carries;
         draft.view.decisionFacts = laterDecisionFacts(draft.view.decisionFacts, decisionFactsOf(written));
+        if (event.data.delegation !== undefined) draft.view.delegation = event.data.delegation;
         return event.data.actionId;
       }
       case "action.leased": {

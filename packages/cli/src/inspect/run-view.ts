@@ -1,4 +1,15 @@
-import type { ActionState, BudgetAmounts, Carries, Influence, JsonValue, Outcome, StopReason, Usage, VerifyFailureReason } from "@yoke/protocol";
+import type {
+  ActionState,
+  BudgetAmounts,
+  Carries,
+  Influence,
+  JsonValue,
+  Outcome,
+  PolicyDelegation,
+  StopReason,
+  Usage,
+  VerifyFailureReason,
+} from "@yoke/protocol";
 import type { DecisionFact } from "./decision-facts.js";
 
 export type { DecisionFact } from "./decision-facts.js";
@@ -194,6 +205,8 @@ export interface ActionView {
    * `delegation`, `carries`), as written: JSON of any shape, empty without a policy.
    */
   readonly decisionFacts: readonly DecisionFact[];
+  /** Where the call stood against the run's delegation, as journaled with the policy decision (absent for a run without one). */
+  readonly delegation?: PolicyDelegation;
   readonly attempts: readonly AttemptView[];
   readonly reconciliations: readonly { readonly seq: number; readonly verdict: string; readonly receipt: JsonValue | undefined }[];
   readonly compensations: readonly {

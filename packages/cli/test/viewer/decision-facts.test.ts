@@ -1,7 +1,6 @@
 // The viewer shows what each policy decision was made on: the influence a real run journaled
-// (the integrity, the items that lowered it), and members a newer writer journals beside it
-// (delegation, what the call carries) whose schema this reader does not know, read from the
-// event as written and shown as text, markup included.
+// (the integrity, the items that lowered it), and the members journaled beside it (delegation,
+// what the call carries), read from the event as written and shown as text, markup included.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,11 +19,11 @@ import { PLANTED_IMG, PLANTED_SCRIPT } from "./planted-run.js";
 
 const TENANT = "tenant_facts";
 const RUN = "run_influence";
-/** The same run, copied with the members a newer writer would journal on its decisions. */
+/** The same run, copied with a delegation and what each call carries added to its decisions. */
 const NEWER_RUN = "run_newer_writer";
 
-const DELEGATION = { within: false, grantId: `grant ${PLANTED_SCRIPT}`, used: 1, max: 1 };
-const CARRIES = { classification: "personal", fromToolOutput: true, fromUntrusted: [PLANTED_IMG] };
+const DELEGATION = { within: false, grantId: `grant ${PLANTED_SCRIPT} ${PLANTED_IMG}`, used: 1, max: 1 };
+const CARRIES = { classification: "confidential", fromToolOutput: true, fromUntrusted: true, outward: true };
 
 /** Allows everything but `wipe_notes`: the decisions themselves are not what is tested. */
 const engine: PolicyEngineV1 = {
@@ -71,7 +70,7 @@ async function writeRun(journal: JournalV1): Promise<void> {
   model.assertConsumed();
 }
 
-/** The run's events again as another run, `delegation` and `carries` added to every decided event (as a newer writer would). */
+/** The run's events again as another run, `delegation` and `carries` added to every decided event. */
 async function copyWithNewerMembers(journal: JournalV1): Promise<void> {
   const drafts: EventDraft[] = [];
   for await (const event of journal.read({ tenantId: TENANT, runId: RUN })) drafts.push(withNewerMembers(event));
@@ -130,7 +129,7 @@ describe("the run model: each decision's facts", () => {
     expect(refused?.decisionFacts).toEqual([{ name: "influence", value: lowered }]);
   });
 
-  it("keeps members this reader's event schema does not know, as written, in a fixed order", async () => {
+  it("keeps the delegation and carries members as written, in a fixed order", async () => {
     const view = await loadRunView(journal, { tenantId: TENANT, runId: NEWER_RUN });
     const note = view.actions.find((action) => action.toolName === "post_note");
     expect(note?.decisionFacts.map((fact) => fact.name)).toEqual(["influence", "delegation", "carries"]);
@@ -159,7 +158,7 @@ describe("viewer: each decision's facts in chromium", () => {
     await page.close();
   });
 
-  it("shows members of unknown shape as text, whatever markup they hold, and runs none of it", async () => {
+  it("shows the delegation and carries members as text, whatever markup they hold, and runs none of it", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${viewer.url}#/run/${TENANT}/${NEWER_RUN}`);
     await page.waitForSelector("#timeline[data-ready=true]");
@@ -169,11 +168,12 @@ describe("viewer: each decision's facts in chromium", () => {
     // Members in the order the stored JSON holds them (the journal's canonical JSON sorts keys).
     await expect
       .poll(() => delegation.locator(".fact-member").allTextContents(), { timeout: 20_000 })
-      .toEqual([`grantId grant ${PLANTED_SCRIPT}`, "max 1", "used 1", "within false"]);
+      .toEqual([`grantId grant ${PLANTED_SCRIPT} ${PLANTED_IMG}`, "max 1", "used 1", "within false"]);
     expect(await note.locator('.decision-fact[data-fact="carries"] .fact-member').allTextContents()).toEqual([
-      "classification personal",
+      "classification confidential",
       "fromToolOutput true",
-      `fromUntrusted ${JSON.stringify([PLANTED_IMG])}`,
+      "fromUntrusted true",
+      "outward true",
     ]);
     expect(await page.locator('.action.rejected .decision-fact[data-fact="carries"]').count()).toBe(1);
     expect(await page.evaluate("typeof window.__yokePwned")).toBe("undefined");

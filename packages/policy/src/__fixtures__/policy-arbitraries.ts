@@ -23,6 +23,7 @@ const CLASSIFICATIONS = ["public", "internal", "confidential", "restricted"] as 
 const SIDE_EFFECTS = ["none", "idempotent", "reversible", "irreversible"] as const;
 const ORIGINS = ["trusted", "untrusted_only", "unsourced"] as const;
 const INTEGRITIES = ["trusted", "untrusted"] as const;
+const STANDINGS = ["within", "outside", "none"] as const;
 
 /** A domain value, or a glob cut from one: a prefix, a suffix, or both around a star. */
 const patternOf = (domain: readonly string[]) =>
@@ -82,6 +83,10 @@ const matchArbitrary: fc.Arbitrary<RuleMatch> = fc
   .chain((match) =>
     // Carries is optional: left out, "*", or a condition of any of its members.
     fc.option(carriesConditionArbitrary, { nil: undefined }).map((carries) => (carries === undefined ? match : { ...match, carries })),
+  )
+  .chain((match) =>
+    // Delegation is optional too: left out, "*", or a list.
+    fc.option(values(STANDINGS), { nil: undefined }).map((delegation) => (delegation === undefined ? match : { ...match, delegation })),
   );
 
 const MATCH_KEYS = Object.keys({
@@ -99,6 +104,7 @@ const MATCH_KEYS = Object.keys({
   expectedEffect: 0,
   influence: 0,
   carries: 0,
+  delegation: 0,
 });
 
 /** A rule with a placeholder id (the policy numbers them). Deny rules keep a random subset of dimensions and no provenance. */
@@ -116,17 +122,19 @@ export const policyArbitrary: fc.Arbitrary<PolicyDocument> = fc
     fc.constantFrom("allow", "deny", undefined),
     fc.constantFrom("allow", "require_approval", undefined),
     fc.constantFrom("allow", "require_approval", undefined),
+    fc.constantFrom("allow", "require_approval", undefined),
   )
-  .map(([rules, readOnly, untrustedInfluence, dataFlow]) => ({
+  .map(([rules, readOnly, untrustedInfluence, dataFlow, outsideDelegation]) => ({
     version: 1 as const,
     id: "random",
-    ...(readOnly === undefined && untrustedInfluence === undefined && dataFlow === undefined
+    ...(readOnly === undefined && untrustedInfluence === undefined && dataFlow === undefined && outsideDelegation === undefined
       ? {}
       : {
           defaults: {
             ...(readOnly === undefined ? {} : { readOnly }),
             ...(untrustedInfluence === undefined ? {} : { untrustedInfluence }),
             ...(dataFlow === undefined ? {} : { dataFlow }),
+            ...(outsideDelegation === undefined ? {} : { outsideDelegation }),
           },
         }),
     rules: rules.map((rule, index) => ({ ...rule, id: `rule-${index}` })),
@@ -165,6 +173,13 @@ export const tupleArbitrary: fc.Arbitrary<PolicyTuple> = fc
     carries: fc.option(
       fc.record({ classification: fc.constantFrom(...CLASSIFICATIONS), fromToolOutput: fc.boolean(), fromUntrusted: fc.boolean(), outward: fc.boolean() }),
       { nil: undefined },
+    ),
+    // None (the run has no delegation), within a grant with a count left, or outside (spent, or no grant).
+    delegation: fc.constantFrom(
+      undefined,
+      { within: true, grantId: "g1", used: 0, max: 1 },
+      { within: false, grantId: "g1", used: 1, max: 1 },
+      { within: false, used: 0, max: 0 },
     ),
   })
   .map((tuple) => Object.fromEntries(Object.entries(tuple).filter(([, value]) => value !== undefined)) as PolicyTuple);

@@ -44,6 +44,7 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
     provenance?: unknown;
     influence?: unknown;
     carries?: unknown;
+    delegation?: unknown;
   };
   const scopesMatch = match.scopes === undefined || match.scopes === "*" || tuple.task.scopes.some((scope) => valueMatches(match.scopes, scope));
   let provenanceMatches = true;
@@ -66,7 +67,9 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
       (condition.fromUntrusted === undefined || condition.fromUntrusted === carries.fromUntrusted) &&
       (condition.outward === undefined || condition.outward === carries.outward);
   }
+  const delegationMatches = match.delegation === undefined || match.delegation === "*" || (match.delegation as string[]).includes(referenceStanding(tuple));
   return (
+    delegationMatches &&
     influenceMatches &&
     carriesMatches &&
     valueMatches(match.tenant, tuple.tenantId) &&
@@ -93,7 +96,10 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
  * document wins, then the defaults (reads of public or internal data get defaults.readOnly;
  * everything else is denied). An allowed side effect under untrusted influence needs a person
  * (influence-default) unless an allow rule listing "untrusted" matches (the first such names
- * it) or the document turns the default off. An allowed outward call carrying confidential or
+ * it) or the document turns the default off; a call within the delegation is not subject to
+ * it. With a delegation, an allowed side effect outside it needs a person (delegation-default)
+ * unless the allowing rule lists "outside" or the document turns that default off; that default
+ * names the decision before the influence and data-flow defaults. An allowed outward call carrying confidential or
  * restricted data from tool outputs needs a person (data-flow-default) unless an allow rule
  * whose carries lists that classification matches (naming untrusted too when the influence
  * default applies; the first such names it) or the document turns that default off; when both
@@ -102,7 +108,10 @@ export function referenceMatches(rule: PolicyRule, tuple: PolicyTuple): boolean 
  */
 export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): { effect: string; ruleId: string } {
   const matching = document.rules.filter((rule) => referenceMatches(rule, tuple));
-  const untrustedSideEffect = tuple.sideEffect !== "none" && tuple.influence?.integrity !== "trusted" && document.defaults?.untrustedInfluence !== "allow";
+  const standing = referenceStanding(tuple);
+  const untrustedSideEffect =
+    tuple.sideEffect !== "none" && tuple.influence?.integrity !== "trusted" && document.defaults?.untrustedInfluence !== "allow" && standing !== "within";
+  const outsideSideEffect = tuple.sideEffect !== "none" && standing === "outside" && document.defaults?.outsideDelegation !== "allow";
   const carries = tuple.carries;
   const guardedFlow =
     document.defaults?.dataFlow !== "allow" &&
@@ -110,6 +119,7 @@ export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): {
     carries.fromToolOutput &&
     (carries.classification === "confidential" || carries.classification === "restricted");
   const namesUntrusted = (rule: PolicyRule) => Array.isArray(rule.match.influence) && rule.match.influence.includes("untrusted");
+  const namesOutside = (rule: PolicyRule) => Array.isArray(rule.match.delegation) && rule.match.delegation.includes("outside");
   const namesFlow = (rule: PolicyRule) => {
     const condition = rule.match.carries;
     return condition !== undefined && condition !== "*" && (condition.classifications ?? []).some((name) => name === "confidential" || name === "restricted");
@@ -117,14 +127,21 @@ export function referenceDecide(document: PolicyDocument, tuple: PolicyTuple): {
   for (const effect of ["deny", "require_approval", "allow"] as const) {
     const first = matching.find((rule) => rule.effect === effect);
     if (first === undefined) continue;
-    if (effect !== "allow" || (!untrustedSideEffect && !guardedFlow)) return { effect, ruleId: first.id };
+    if (effect !== "allow") return { effect, ruleId: first.id };
     const allows = matching.filter((rule) => rule.effect === "allow");
-    const explicit = allows.find((rule) => (!untrustedSideEffect || namesUntrusted(rule)) && (!guardedFlow || namesFlow(rule)));
-    if (explicit !== undefined) return { effect, ruleId: explicit.id };
-    if (untrustedSideEffect && !allows.some(namesUntrusted)) return { effect: "require_approval", ruleId: "influence-default" };
-    return { effect: "require_approval", ruleId: "data-flow-default" };
+    let chosen = untrustedSideEffect ? (allows.find(namesUntrusted) ?? first) : first;
+    if (guardedFlow && !namesFlow(chosen)) chosen = allows.find((rule) => namesFlow(rule) && (!untrustedSideEffect || namesUntrusted(rule))) ?? chosen;
+    if (outsideSideEffect && !namesOutside(chosen)) return { effect: "require_approval", ruleId: "delegation-default" };
+    if (untrustedSideEffect && !namesUntrusted(chosen)) return { effect: "require_approval", ruleId: "influence-default" };
+    if (guardedFlow && !namesFlow(chosen)) return { effect: "require_approval", ruleId: "data-flow-default" };
+    return { effect, ruleId: chosen.id };
   }
   const unclassified = tuple.dataClassification === "public" || tuple.dataClassification === "internal";
   if (tuple.sideEffect === "none" && unclassified) return { effect: document.defaults?.readOnly ?? "allow", ruleId: "default-read-only" };
   return { effect: "deny", ruleId: "default-deny" };
+}
+
+function referenceStanding(tuple: PolicyTuple): "within" | "outside" | "none" {
+  if (tuple.delegation === undefined) return "none";
+  return tuple.delegation.within === true ? "within" : "outside";
 }

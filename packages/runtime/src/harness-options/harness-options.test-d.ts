@@ -58,6 +58,7 @@ expectTypeOf<keyof HarnessOptions>().toEqualTypeOf<
   | "maxToolInputBytes"
   | "maxEventOutputBytes"
   | "policy"
+  | "planDelegation"
   | "principal"
   | "approvalTtlMs"
   | "capabilities"

@@ -1,5 +1,6 @@
 import type { PolicyEngineV1 } from "@yoke/protocol";
 import type { CapabilityOptions } from "../capabilities.js";
+import type { DelegationPlanner } from "../delegation-types.js";
 
 /**
  * Who decides what a run may do, and for whom: the policy every proposed call is decided by,
@@ -42,6 +43,21 @@ export interface HarnessPolicyOptions {
    * ```
    */
   policy?: PolicyEngineV1;
+  /**
+   * A planning step that proposes each new run's delegation (what the task may do, and how
+   * many times): called once, before the first model call, with only the user's task and the
+   * tool declarations (names, descriptions, input schemas, side effects, data classification,
+   * declared trusted fields), never a tool's output. Its grants are journaled in
+   * `run.delegated` (source `"planner"`) and pinned for the run's life; the policy then sees
+   * every call's standing (`tuple.delegation`). A start's own `delegation` wins over it; a
+   * child run never plans (it gets its parent's remaining grants). Default: none.
+   *
+   * @example
+   * ```ts
+   * createHarness({ provider, tools, policy, planDelegation: ({ task }) => (/pay/i.test(task) ? { grants: [{ grantId: "pay", tools: ["send_money"], max: 1 }] } : undefined) });
+   * ```
+   */
+  planDelegation?: DelegationPlanner;
   /**
    * Who the runs of this harness act for (overridden per run by `StartOptions.principal`):
    * journaled in `run.started.principal` and named by every policy decision. `authenticated`

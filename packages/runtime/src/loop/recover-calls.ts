@@ -9,6 +9,7 @@ import type { CallDecision } from "../validate-calls.js";
 import { driftOf, judgeAdmitted, judgeResponseCalls } from "../tool-admission.js";
 import { excessCallsDraft } from "./excess-calls.js";
 import { rejectedCall } from "./rejected-call.js";
+import { takeGrant } from "../delegation.js";
 import { accessOfCall, authorizationOf, decideCall, deniedMessage, isBlocked, type Blockers } from "../policy-admission.js";
 import { admitProposed } from "../turn/admit.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
@@ -130,6 +131,7 @@ export async function recoverCalls(context: RunContext, state: RunState, batch: 
         revision: decision.revision,
         input: record.input,
         value: decision.value,
+        batch,
       });
       if (verdict.decision.effect !== "allow") {
         const why = verdict.decision.effect === "deny" ? "" : " (it needs an approval, and an action another writer proposed cannot be parked)";
@@ -138,6 +140,7 @@ export async function recoverCalls(context: RunContext, state: RunState, batch: 
         continue;
       }
       authorization = authorizationOf(verdict);
+      takeGrant(batch, verdict.delegation);
     }
     const settlement = await batch.recover(record, decision.tool, decision.value, authorization);
     drafts.push(...batch.drain());

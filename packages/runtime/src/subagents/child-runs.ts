@@ -1,8 +1,9 @@
-import { YokeError, budgetEntriesOf, type RunScope, type SchemaLike, type YokeEvent } from "@yoke/protocol";
+import { RunStateAccumulator, YokeError, budgetEntriesOf, type Delegation, type RunScope, type SchemaLike, type YokeEvent } from "@yoke/protocol";
 import type { HarnessOptions, RunResult, StartOptions, WaitingRunResult } from "../harness-types.js";
 import type { HarnessDeps } from "../run-context.js";
 import type { HeldLease } from "../run-lease.js";
 import { resolveSubagents } from "./subagent-options.js";
+import { remainingDelegation } from "../delegation.js";
 import { spawnSubagentTool, type ChildLink, type StartChild } from "./spawn-tool.js";
 
 type Ended = RunResult | WaitingRunResult;
@@ -35,7 +36,15 @@ export function withSubagents(
   const pricing = options.budget?.pricing;
   const systemPrompt = subagents.systemPrompt ?? options.systemPrompt;
   // The parent's completion checks judge the parent's answer, not a child's claims: a child has its own (`subagents.verifiers`).
-  const { checkCompletion: _parentCheck, verifiers: _parentVerifiers, systemPrompt: _parentPrompt, subagents: _spawning, ...inherited } = options;
+  // A child never plans its delegation: its task is the parent model's text, not the user's; it gets its parent's remaining grants.
+  const {
+    checkCompletion: _parentCheck,
+    verifiers: _parentVerifiers,
+    systemPrompt: _parentPrompt,
+    subagents: _spawning,
+    planDelegation: _parentPlanner,
+    ...inherited
+  } = options;
   const child = resolve({
     ...inherited,
     tools: tools.filter((tool) => subagents.tools.includes(tool.name)),
@@ -51,7 +60,9 @@ export function withSubagents(
       // A child that exists keeps the fork its run.started holds, whatever its parent did since.
       if ((await child.journal.head(scope)) !== null) return resumeRun(child, scope, signal, lease);
       const forked = fork();
-      return startRun(child, scope, task, signal === undefined ? { runId } : { runId, signal }, lease, forked === undefined ? link : { ...link, fork: forked });
+      const delegation = await parentRemaining(child, link.runId);
+      const start = { runId, ...(signal === undefined ? {} : { signal }), ...(delegation === undefined ? {} : { delegation }) };
+      return startRun(child, scope, task, start, lease, forked === undefined ? link : { ...link, fork: forked });
     });
     const charged: Record<string, number> = {};
     for await (const event of child.journal.read(scope)) {
@@ -65,4 +76,11 @@ export function withSubagents(
   };
   const deps = resolve({ ...options, tools: [...tools, spawnSubagentTool(subagents, startChild)] });
   return { ...deps, subagents };
+}
+
+/** The parent's delegation with only the counts it has left now (the spawn itself included): what a new child may do at most. */
+async function parentRemaining(deps: HarnessDeps, parentRunId: string): Promise<Delegation | undefined> {
+  const parent = new RunStateAccumulator();
+  for await (const event of deps.journal.read({ tenantId: deps.tenantId, runId: parentRunId })) parent.apply(event);
+  return parent.length === 0 ? undefined : remainingDelegation(parent.peek());
 }

@@ -1,17 +1,21 @@
-import type { ArgumentProvenance, JsonValue } from "@yoke/protocol";
+import type { ArgumentProvenance, Influence, JsonValue, PolicyDelegation } from "@yoke/protocol";
 import { resolveArgs, type InjectionValues } from "./environment.js";
 import { jsonEquals } from "./predicates.js";
 import type { UserTask } from "./types.js";
 
 /**
  * A call a run parked for approval, as the person reviewing it sees it: the tool, its exact
- * arguments and, when the run journals it with the approval request, where each argument
- * value came from.
+ * arguments and, when the run journals them with the approval request, where each argument
+ * value came from, what could have steered the decision to make the call (`influence`) and
+ * where the call stands against the run's delegation (`delegation`: the grant that covers it
+ * and how much of it is spent).
  */
 export interface ParkedCall {
   readonly toolName: string;
   readonly input: JsonValue;
   readonly provenance?: readonly ArgumentProvenance[];
+  readonly influence?: Influence;
+  readonly delegation?: PolicyDelegation;
 }
 
 /** A reviewer's answer to one parked call. */

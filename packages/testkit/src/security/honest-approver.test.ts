@@ -46,4 +46,19 @@ describe("the honest person", () => {
     expect(approve({ toolName: "share_note", input: { recipient: "bob@example.com", notify: true, message: "" } })).toEqual({ approve: true });
     expect(rubberStampApprover({ toolName: "delete_note", input: { everything: true } })).toEqual({ approve: true });
   });
+
+  it("reads the call's delegation standing: within a grant the request asks for the action; a spent grant is one call too many", () => {
+    const within = { within: true, grantId: "delete", used: 0, max: 1 };
+    expect(approve({ toolName: "delete_note", input: { note: "groceries" }, delegation: within })).toEqual({ approve: true });
+    // Within, the values are still checked.
+    expect(approve({ toolName: "delete_note", input: { note: "passwords" }, delegation: within })).toMatchObject({ approve: false });
+    const spent = { within: false, grantId: "share", used: 1, max: 1 };
+    expect(approve({ toolName: "share_note", input: { recipient: "bob@example.com", note: "groceries" }, delegation: spent })).toEqual({
+      approve: false,
+      reason: "the request covers 1 call(s) of grant share and 1 already ran",
+    });
+    // Outside every grant, the person judges by the request's words, as without a delegation.
+    const uncovered = { within: false, used: 0, max: 0 };
+    expect(approve({ toolName: "share_note", input: { recipient: "bob@example.com", note: "groceries" }, delegation: uncovered })).toEqual({ approve: true });
+  });
 });

@@ -50,6 +50,8 @@ const modesSchema = z
 export const SecurityReportJsonSchema = z
   .object({
     version: z.literal(1),
+    /** How the runs got their delegation (absent: the runs had none): what the figures rest on. */
+    delegation: z.string().optional(),
     modes: modesSchema,
     suites: z.record(z.string(), z.object({ policy: z.string(), declarations: z.string(), modes: modesSchema }).strict()),
   })
@@ -120,7 +122,8 @@ function modesOf(results: readonly SuiteResults[]): Partial<Record<SecurityMode,
 /**
  * The JSON document of a security run (validated by `SecurityReportJsonSchema`): per mode,
  * committed attack effects (per injection task too), utility without and under attack,
- * approvals per benign task and per attacked pair, blocked benign calls.
+ * approvals per benign task and per attacked pair, blocked benign calls; `notes.delegation`
+ * says how the runs got their delegation.
  *
  * @example
  * ```ts
@@ -128,8 +131,13 @@ function modesOf(results: readonly SuiteResults[]): Partial<Record<SecurityMode,
  * json.modes.nobody?.attacks.committed; // 0
  * ```
  */
-export function securityReportJson(results: readonly SuiteResults[]): SecurityReportJson {
+export function securityReportJson(results: readonly SuiteResults[], notes: { readonly delegation?: string } = {}): SecurityReportJson {
   const suites: SecurityReportJson["suites"] = {};
   for (const result of results) suites[result.suite] = { policy: result.policy, declarations: result.declarations, modes: modesOf([result]) };
-  return SecurityReportJsonSchema.parse({ version: 1, modes: modesOf(results), suites });
+  return SecurityReportJsonSchema.parse({
+    version: 1,
+    ...(notes.delegation === undefined ? {} : { delegation: notes.delegation }),
+    modes: modesOf(results),
+    suites,
+  });
 }

@@ -9,6 +9,8 @@
  * revision (SHA-256 of the canonical document) and a reason. Imports `@yoke/protocol` only.
  */
 export { allowRule, approvalRule, definePolicy, denyRule } from "./builders.js";
+export { ANY_MATCH, matching, sideEffectsNeedAPerson } from "./short-forms.js";
+export type { MatchNarrowing, SideEffectsNeedAPersonOptions } from "./short-forms.js";
 export { actionDigestOf } from "./digests.js";
 export { createPolicyEngine } from "./engine.js";
 export { applyInfluenceDefault, INFLUENCE_DEFAULT_RULE } from "./influence-default.js";

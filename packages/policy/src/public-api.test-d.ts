@@ -33,3 +33,13 @@ test("createPolicyEngine gives a PolicyEngineV1; loadPolicy a PolicyDocument", (
   expectTypeOf(loadPolicy).returns.toEqualTypeOf<PolicyDocument>();
   expectTypeOf<RuleMatch["principal"]["authenticated"]>().toEqualTypeOf<"*" | readonly boolean[]>();
 });
+
+test("matching takes only the dimensions a rule names, each as the full rule types it", async () => {
+  const { matching } = await import("./index.js");
+  expectTypeOf(matching({ sideEffect: ["none"] })).toEqualTypeOf<RuleMatch>();
+  allowRule("k", matching({ tool: { names: ["send_money"] } }));
+  // @ts-expect-error "any" is not the wildcard "*"
+  matching({ verb: "any" });
+  // @ts-expect-error not a side-effect class
+  matching({ sideEffect: ["irreversable"] });
+});

@@ -137,6 +137,7 @@ export function showText(view: RunView, options: { events: boolean }): string[] 
   for (const approval of view.approvals) {
     extra.push(
       `approval ${approval.approvalId} for ${approval.actionId} #${approval.requestedSeq}: ${approval.decision ? `${approval.decision.kind}${approval.decision.by ? ` by ${approval.decision.by}` : ""}` : "pending"}`,
+      `  asked by rule ${approval.rule}: ${clip(approval.reason)}${approval.expiresAt === undefined ? "" : `; expires ${time(approval.expiresAt)}`}`,
     );
   }
   for (const wait of view.waits) extra.push(`waited #${wait.seq} (${wait.kind}): ${clip(wait.reason)}`);

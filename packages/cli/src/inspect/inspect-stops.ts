@@ -40,6 +40,8 @@ export class StopFolder {
           approvalId: event.data.approvalId,
           actionId: event.data.actionId,
           requestedSeq: event.seq,
+          rule: event.data.policy.ruleId,
+          reason: event.data.policy.reason,
           expiresAt: event.data.binding.expiresAt,
           decision: undefined,
         });

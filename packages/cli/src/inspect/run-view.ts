@@ -263,6 +263,9 @@ export interface ApprovalView {
   readonly approvalId: string;
   readonly actionId: string;
   readonly requestedSeq: number;
+  /** The policy rule that asked for the approval, and its reason, as journaled with the request. */
+  readonly rule: string;
+  readonly reason: string;
   readonly expiresAt: number | undefined;
   readonly decision:
     | { readonly seq: number; readonly kind: "granted" | "denied" | "voided"; readonly by: string | undefined; readonly reason: string | undefined }

@@ -1,7 +1,7 @@
 // A tuple and a rule that matches exactly it, and for every dimension one change to the rule
 // and one change to the tuple that make the rule miss on that dimension alone.
 import type { PolicyTuple } from "@yoke/protocol";
-import type { Dimension, PolicyDocument, PolicyRule, RuleMatch } from "../index.js";
+import { ANY_MATCH, type Dimension, type PolicyDocument, type PolicyRule, type RuleMatch } from "../index.js";
 
 export const REVISION = "a".repeat(64);
 
@@ -120,19 +120,5 @@ function withoutKey(key: "path"): PolicyTuple {
 export const documentOf = (rules: readonly PolicyRule[], defaults?: PolicyDocument["defaults"]): PolicyDocument =>
   defaults === undefined ? { version: 1, id: "test", rules } : { version: 1, id: "test", defaults, rules };
 
-/** Every dimension `"*"`: matches any tuple. */
-export const anyMatch: RuleMatch = {
-  tenant: "*",
-  principal: { ids: "*", authenticated: "*" },
-  scopes: "*",
-  tool: { names: "*", revisions: "*", owners: "*" },
-  verb: "*",
-  resource: "*",
-  path: "*",
-  dataClassification: "*",
-  destination: "*",
-  baseRevision: "*",
-  sideEffect: "*",
-  expectedEffect: "*",
-  provenance: "*",
-};
+/** Every dimension `"*"`: matches any tuple (the public `ANY_MATCH`). */
+export const anyMatch: RuleMatch = ANY_MATCH;

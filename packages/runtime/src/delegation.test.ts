@@ -1,6 +1,6 @@
 // A run's delegation end to end with @yoke/policy's engine: pinned before the first model call,
 // counted from the fold by admitted calls, seen by the policy on every tuple, pinned on resume.
-import { createPolicyEngine, loadPolicy } from "@yoke/policy";
+import { ANY_MATCH, createPolicyEngine, loadPolicy } from "@yoke/policy";
 import { parseYokeEvent, reduceRun, YokeError, type Delegation, type YokeEvent } from "@yoke/protocol";
 import { callTools, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
@@ -11,19 +11,7 @@ import { FRIEND_IBAN, functionEngine, inboxTool, payTool, policyRig } from "./__
 import { globMatches } from "./delegation.js";
 import type { DelegationPlanningInput } from "./delegation-types.js";
 
-const ANY = {
-  tenant: "*",
-  principal: { ids: "*", authenticated: "*" },
-  scopes: "*",
-  verb: "*",
-  resource: "*",
-  path: "*",
-  dataClassification: "*",
-  destination: "*",
-  baseRevision: "*",
-  sideEffect: "*",
-  expectedEffect: "*",
-} as const;
+const ANY = ANY_MATCH;
 
 /** Payments to a recipient the user named; reads of the inbox. */
 function engine(payEffect: "allow" | "require_approval" = "allow") {

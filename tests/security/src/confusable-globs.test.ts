@@ -5,7 +5,7 @@
 // script. The policies: the two suite-wide documents under policies/, the per-task scoped
 // policies of every user task, and the README's example.
 import { readFileSync } from "node:fs";
-import { createPolicyEngine, loadPolicy } from "@yoke/policy";
+import { ANY_MATCH, createPolicyEngine, loadPolicy } from "@yoke/policy";
 import type { PolicyTuple } from "@yoke/protocol";
 import { SUITE_NAMES, agentDojoSuite, injectionValues, scopedPolicy } from "@yoke/testkit/security";
 import fc from "fast-check";
@@ -87,21 +87,7 @@ function shippedGlobs(): ShippedGlob[] {
   return globs;
 }
 
-const ANY = {
-  tenant: "*",
-  principal: { ids: "*", authenticated: "*" },
-  scopes: "*",
-  tool: { names: "*", revisions: "*", owners: "*" },
-  verb: "*",
-  resource: "*",
-  path: "*",
-  dataClassification: "*",
-  destination: "*",
-  baseRevision: "*",
-  sideEffect: "*",
-  expectedEffect: "*",
-  provenance: "*",
-} as const;
+const ANY: Record<string, unknown> = { ...ANY_MATCH };
 
 function matchOn(field: Field, pattern: string, base: Record<string, unknown>): Record<string, unknown> {
   const [head, tail] = field.split(".") as [string, string | undefined];

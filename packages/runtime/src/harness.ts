@@ -1,7 +1,6 @@
 import {
   EVENT_SCHEMA_VERSION,
   RunStateAccumulator,
-  type ApprovalRecord,
   YokeError,
   newId,
   parseId,
@@ -27,12 +26,12 @@ import type {
   StartOrResumeOptions,
   WaitingRunResult,
 } from "./harness-types.js";
-import { approvalOf, grantOrVoid, type ApprovalDecision } from "./approvals.js";
+import { approveRun, denyRun } from "./approval-desk.js";
 import type { HeldLease } from "./run-lease.js";
 import { addNextTurn } from "./loop/next-turn.js";
 import { runLoop } from "./loop/run-loop.js";
 import type { HarnessDeps } from "./run-context.js";
-import { Turn, commitTurn } from "./turn/turn.js";
+import { Turn } from "./turn/turn.js";
 import { snapshotRecord } from "./pinned-tools.js";
 import { abortLive, appendInterrupt, interruptOf } from "./interrupts.js";
 import { createRunFacts } from "./loop/run-facts.js";
@@ -147,28 +146,9 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       };
     },
 
-    async approve(runId: string, approvalId: string, approveOptions: ApproveOptions): Promise<ApprovalRecord> {
-      checkApprover(approveOptions?.approver);
-      if (approveOptions.expiresAt !== undefined && !Number.isInteger(approveOptions.expiresAt)) {
-        throw new YokeError("CONFIG_INVALID", "approve: expiresAt must be an integer (epoch ms)", { details: { option: "expiresAt" } });
-      }
-      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, (approval) =>
-        grantOrVoid(approval, { ...approveOptions, now: deps.clock.now(), ttlMs: deps.approvalTtlMs }),
-      );
-    },
+    approve: (runId: string, approvalId: string, approveOptions: ApproveOptions) => approveRun(deps, runId, approvalId, approveOptions),
 
-    async deny(runId: string, approvalId: string, denyOptions: DenyOptions): Promise<ApprovalRecord> {
-      checkApprover(denyOptions?.approver);
-      if (typeof denyOptions.reason !== "string") throw new YokeError("CONFIG_INVALID", "deny: reason must be a string", { details: { option: "reason" } });
-      return decideApproval(deps, { tenantId: deps.tenantId, runId }, approvalId, ({ actionId }) => ({
-        draft: {
-          type: "approval.denied",
-          at: deps.clock.now(),
-          causationId: actionId,
-          data: { actionId, approvalId, approver: denyOptions.approver, reason: denyOptions.reason },
-        },
-      }));
-    },
+    deny: (runId: string, approvalId: string, denyOptions: DenyOptions) => denyRun(deps, runId, approvalId, denyOptions),
 
     async close(): Promise<void> {
       if (ownsJournal) await deps.journal.close();
@@ -178,48 +158,6 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
   // Any harness may return a waiting run: a policy parks a call for approval, and without one a refusal,
   // a content filter or an escalation waits for a person.
   return harness as unknown as Harness<OutputOf<OutputSchema>>;
-}
-
-/**
- * Journals a person's decision on an approval request, under the run's lease: the request
- * must exist and still wait (status `requested`, its action parked), else APPROVAL_NOT_FOUND;
- * a finished run is RUN_FINISHED. Returns the approval as decided, or throws the decision's
- * refusal once it is journaled (an approval that came after the request expired).
- */
-async function decideApproval(
-  deps: HarnessDeps,
-  scope: RunScope,
-  approvalId: string,
-  decide: (approval: ApprovalRecord) => ApprovalDecision,
-): Promise<ApprovalRecord> {
-  return owned(deps, scope, { signal: undefined }, async (lease) => {
-    const accumulator = await load(deps, scope);
-    const state = accumulator.peek();
-    if (state.phase === "finished") {
-      throw new YokeError("RUN_FINISHED", `run ${scope.runId} has finished (${state.outcome?.status}); its approvals can no longer be decided`, {
-        details: { ...scope, approvalId },
-      });
-    }
-    const approval = state.approvals.get(approvalId);
-    const action = approval === undefined ? undefined : state.actions.find((record) => record.actionId === approval.actionId);
-    if (approval === undefined || approval.status !== "requested" || action?.status.state !== "awaiting_approval") {
-      const why = approval === undefined ? "no such approval" : `it is ${approval.status}`;
-      throw new YokeError("APPROVAL_NOT_FOUND", `run ${scope.runId} has no action waiting for approval ${approvalId} (${why})`, {
-        details: { ...scope, approvalId },
-      });
-    }
-    const context = newContext(deps, scope, accumulator, createCompiledContext(), undefined, lease);
-    const { draft, refusal } = decide(approval);
-    await commitTurn(context, [draft]);
-    context.logger.info({ approvalId, actionId: approval.actionId, status: approvalOf(accumulator.peek(), approval.actionId)?.status }, "approval decided");
-    if (refusal !== undefined) throw refusal;
-    return accumulator.peek().approvals.get(approvalId)!;
-  });
-}
-
-function checkApprover(approver: unknown): void {
-  if (typeof approver !== "string" || approver === "")
-    throw new YokeError("CONFIG_INVALID", "approver must be a non-empty string", { details: { option: "approver" } });
 }
 
 /** Writes `run.started` with the first turn in one transaction, then drives the run. */

@@ -11,6 +11,8 @@ export type { AnyTool, SideEffect, Tool, ToolContext, ToolDefinition, ToolOutput
 export { jsonSchema } from "./define-tool.js";
 export type { JsonSchemaDefinition } from "./define-tool.js";
 export { createHarness } from "./harness.js";
+export { createApprovalDesk } from "./approval-desk.js";
+export type { ApprovalDesk, ApprovalDeskOptions } from "./approval-desk.js";
 export {
   DEFAULT_MAX_CONCURRENT_TOOLS,
   DEFAULT_MAX_EVENT_OUTPUT_BYTES,

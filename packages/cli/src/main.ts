@@ -23,6 +23,14 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     summary: "the exact request of a turn, rebuilt from the journal: kept, cut, omitted",
   },
   resume: { load: async () => (await import("./commands/resume.js")).resumeCommand, summary: "hand a run back to the harness a module builds" },
+  approve: {
+    load: async () => (await import("./commands/decide.js")).approveCommand,
+    summary: "grant an approval a run waits for (journaled under the run's lease)",
+  },
+  deny: {
+    load: async () => (await import("./commands/decide.js")).denyCommand,
+    summary: "deny an approval a run waits for, with the reason the model is told",
+  },
   export: { load: async () => (await import("./commands/export.js")).exportCommand, summary: "a run as canonical JSON, verifiable on import" },
   import: { load: async () => (await import("./commands/import.js")).importCommand, summary: "verify an exported run and append it to the journal" },
   view: { load: async () => (await import("./commands/view.js")).viewCommand, summary: "open the run viewer on 127.0.0.1 and print its URL" },

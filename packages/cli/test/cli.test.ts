@@ -26,7 +26,8 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     const help = await runYoke(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^usage: yoke <command>/);
-    for (const command of ["runs", "show", "verify", "request", "resume", "export", "import", "view"]) expect(help.stdout).toContain(`  ${command} `);
+    for (const command of ["runs", "show", "verify", "request", "resume", "approve", "deny", "export", "import", "view"])
+      expect(help.stdout).toContain(`  ${command} `);
     const unknown = await runYoke(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^yoke: unknown command "frobnicate"/);

@@ -12,7 +12,7 @@ import { terminalLines } from "../format/terminal.js";
 export const EXIT = { ok: 0, checkFailed: 1, usage: 2, notFound: 3, failed: 4, internal: 70 } as const;
 
 const CHECK_FAILED = new Set(["JOURNAL_CHAIN_BROKEN", "JOURNAL_CORRUPT", "JOURNAL_TRUNCATED", "JOURNAL_WITNESS_INVALID", "REQUEST_MISMATCH"]);
-const NOT_FOUND = new Set(["RUN_NOT_FOUND", "JOURNAL_NOT_INITIALIZED"]);
+const NOT_FOUND = new Set(["RUN_NOT_FOUND", "APPROVAL_NOT_FOUND", "JOURNAL_NOT_INITIALIZED"]);
 
 /** A usage error: CONFIG_INVALID marked as the user's command line; `synopsis`, the command's usage, is printed under it. */
 export function usageError(message: string, synopsis?: string): YokeError {

@@ -56,9 +56,13 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
 function maxOutputTokensOf(options: ContextOptions): number | undefined {
   const { maxOutputTokens, outputReserve } = options;
   if (maxOutputTokens !== undefined && outputReserve !== undefined && maxOutputTokens !== outputReserve) {
-    throw new YokeError("CONFIG_INVALID", `context.maxOutputTokens (${maxOutputTokens}) and its former name context.outputReserve (${outputReserve}) differ: give one`, {
-      details: { option: "context.maxOutputTokens" },
-    });
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `context.maxOutputTokens (${maxOutputTokens}) and its former name context.outputReserve (${outputReserve}) differ: give one`,
+      {
+        details: { option: "context.maxOutputTokens" },
+      },
+    );
   }
   return maxOutputTokens ?? outputReserve;
 }

@@ -45,7 +45,14 @@ describe("a model call reserves what the request lets the model produce", () => 
     const { harness } = rig([], { provider: model, budget: { limits: { turns: 5, output_tokens: 500 } }, context: { maxOutputTokens: 1_024 } });
     const { outcome } = await harness.start("Say hi.");
     expect(model.calls).toHaveLength(0);
-    expect(outcome).toEqual({ status: "budget_exhausted", budget: "output_tokens", limit: 500, requested: 1_024, remaining: 500, reservationId: expect.any(String) });
+    expect(outcome).toEqual({
+      status: "budget_exhausted",
+      budget: "output_tokens",
+      limit: 500,
+      requested: 1_024,
+      remaining: 500,
+      reservationId: expect.any(String),
+    });
   });
 
   it("takes context.outputReserve as the former name of maxOutputTokens, and refuses the two when they differ (CONFIG_INVALID)", async () => {

@@ -59,7 +59,14 @@ export function carries(draft: YokeEventDraft, kind: BudgetEntry["kind"], attrib
 
 export function exhausted(result: Extract<ReturnType<BudgetLedger["reserve"]>, { ok: false }>): Exhaustion {
   const remaining = Math.max(0, result.limit - result.committed);
-  return { status: "budget_exhausted", budget: result.dimension as BudgetDimension, limit: result.limit, reservationId: result.reservationId, requested: result.requested, remaining };
+  return {
+    status: "budget_exhausted",
+    budget: result.dimension as BudgetDimension,
+    limit: result.limit,
+    reservationId: result.reservationId,
+    requested: result.requested,
+    remaining,
+  };
 }
 
 /** Whether admission refused. */

@@ -109,7 +109,7 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     const shown = await runYoke(["show", "run_cli", "--journal", resumed.file]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(
-      /action write_file action_\w+ \(idempotent\): committed\n\s+proposed#17 → validated#17 → authorized#17 → leased#17 → executing#17 → uncertain#18 → authorized#19 → leased#20 → executing#21 → committed#24/,
+      /action write_file action_\w+ \(idempotent\): committed\n\s+proposed#17 → validated#17 → authorized#17 → leased#17 → executing#17 → uncertain#18 → reconciled: retry_safe#19 → leased#20 → executing#21 → committed#24/,
     );
     expect(shown.stdout).toMatch(/attempt 1: uncertain #18: the process stopped after dispatch/);
     expect(shown.stdout).toMatch(/attempt 2: committed #24/);

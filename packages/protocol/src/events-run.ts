@@ -26,6 +26,10 @@ export const OutcomeSchema = z.discriminatedUnion("status", [
     limit: z.number(),
     /** The reservation whose limit bound (absent for the turn limit and in journals written before budgets). */
     reservationId: z.string().optional(),
+    /** What the refused reservation asked for in that dimension (absent for the turn limit and in older journals). */
+    requested: z.number().optional(),
+    /** What was left of the limit when it was refused: the limit less what was held and charged (absent as `requested`). */
+    remaining: z.number().optional(),
   }),
   z.object({ status: z.literal("escalated"), reason: z.string(), actionId: z.string().optional() }),
   z.object({ status: z.literal("cancelled"), reason: z.string() }),

@@ -37,7 +37,7 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
   const config: CompileConfig = {
     model: provider.modelId,
     contextWindow: provider.capabilities.contextWindow,
-    maxOutputTokens: options.outputReserve ?? provider.capabilities.maxOutputTokens,
+    maxOutputTokens: maxOutputTokensOf(options) ?? provider.capabilities.maxOutputTokens,
     ...(counter === undefined || counter === "model" ? {} : { tokenCounter: counter === "estimated" ? estimatedTokenCounter() : counter }),
     ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
     ...(options.toolOutputBudgetBytes === undefined ? {} : { toolOutputBudgetBytes: options.toolOutputBudgetBytes }),
@@ -50,6 +50,21 @@ export function compileConfigOf(provider: ProviderAdapterV1, options: ContextOpt
   };
   createContextCompiler(config);
   return config;
+}
+
+/** `context.maxOutputTokens`, or its former name `outputReserve`; both given must agree (CONFIG_INVALID). */
+function maxOutputTokensOf(options: ContextOptions): number | undefined {
+  const { maxOutputTokens, outputReserve } = options;
+  if (maxOutputTokens !== undefined && outputReserve !== undefined && maxOutputTokens !== outputReserve) {
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `context.maxOutputTokens (${maxOutputTokens}) and its former name context.outputReserve (${outputReserve}) differ: give one`,
+      {
+        details: { option: "context.maxOutputTokens" },
+      },
+    );
+  }
+  return maxOutputTokens ?? outputReserve;
 }
 
 /**

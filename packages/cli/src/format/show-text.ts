@@ -2,6 +2,7 @@ import type { Influence, PolicyDelegation } from "@yoke/protocol";
 import type { ActionView, ChainStatus, ModelCallView, ResponsePartView, RunView, TurnView } from "../inspect/run-view.js";
 import { clip, short } from "../inspect/clip.js";
 import { carriesLine } from "./carries-line.js";
+import { outcomeText } from "./outcome-line.js";
 import { money, time } from "./text.js";
 
 export function chainLine(chain: ChainStatus): string {
@@ -60,7 +61,7 @@ function modelCall(call: ModelCallView, currency: string | undefined): string[] 
 }
 
 function action(entry: ActionView): string[] {
-  const strip = entry.steps.map((step) => `${step.state}#${step.seq}`).join(" → ");
+  const strip = entry.steps.map((step) => `${step.verdict === undefined ? step.state : `reconciled: ${step.verdict}`}#${step.seq}`).join(" → ");
   const lines = [`  action ${entry.toolName} ${entry.actionId} (${entry.sideEffect}): ${entry.state}`, `    ${strip}`];
   if (entry.influence !== undefined) lines.push(`    ${influenceLine(entry.influence)}`);
   if (entry.carries !== undefined) lines.push(`    ${carriesLine(entry.carries)}`);
@@ -122,7 +123,7 @@ function turn(entry: TurnView, view: RunView, actions: ReadonlyMap<string, Actio
 /** `yoke show` in text, as lines: the header, one block per turn, then run-level records and (with `events`) the event timeline. */
 export function showText(view: RunView, options: { events: boolean }): string[] {
   const { header } = view;
-  const outcome = header.outcome ? `${header.outcome.status}${"reason" in header.outcome ? `: ${clip(header.outcome.reason, 70)}` : ""}` : header.status;
+  const outcome = header.outcome ? outcomeText(header.outcome, (reason) => clip(reason, 70)) : header.status;
   const lines = [
     `run ${header.runId} (tenant ${header.tenantId}): ${header.status === "finished" ? outcome : header.status} after ${header.turns} turns`,
     `task: ${JSON.stringify(clip(header.task, 100))}`,

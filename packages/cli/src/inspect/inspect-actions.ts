@@ -205,7 +205,10 @@ export class ActionFolder {
 
   #step(draft: ActionDraft, event: YokeEvent, input: ActionTransitionInput): void {
     const status = this.#move(draft, event, input);
-    if (status) draft.view.steps.push({ state: status.state, seq: event.seq, at: event.at, event: event.type, attempt: status.attempt });
+    if (!status) return;
+    const step = { state: status.state, seq: event.seq, at: event.at, event: event.type, attempt: status.attempt };
+    // A reconciliation names its verdict: the state it leaves (authorized again, committed) is not a second decision.
+    draft.view.steps.push(input.type === "action.reconciled" ? { ...step, verdict: input.verdict } : step);
   }
 
   #settleAttempt(

@@ -70,7 +70,7 @@ export function inspectRun(events: Iterable<JournalEvent>, options: InspectOptio
   const currency = budgetView?.pricing?.currency;
   const { usage } = turns;
   return {
-    header: headerOf(started, last, count, reader, turns, stops, timeline),
+    header: headerOf(started, last, count, reader, turns, stops, timeline, budgetView?.limits.turns),
     turns: turns.views(currency),
     actions: actions.views(),
     budget: budgetView,
@@ -102,6 +102,7 @@ function headerOf(
   turns: TurnFolder,
   stops: StopFolder,
   timeline: readonly TimelineEntry[],
+  budgetTurns: number | undefined,
 ): RunHeader {
   const state = reader.state;
   const completed = [...timeline].reverse().find((entry) => entry.type === "run.completed");
@@ -126,6 +127,7 @@ function headerOf(
     outcome,
     turns: state?.turns ?? turns.lastStarted?.index ?? 0,
     maxTurns: started.data.limits.maxTurns,
+    turnLimit: budgetTurns === undefined ? started.data.limits.maxTurns : Math.min(budgetTurns, started.data.limits.maxTurns),
     tools: started.data.tools.map((tool) => tool.name),
     release: started.data.release,
     startedAt: started.at,

@@ -6,6 +6,7 @@ import type {
   JsonValue,
   Outcome,
   PolicyDelegation,
+  ReconcileVerdict,
   StopReason,
   Usage,
   VerifyFailureReason,
@@ -57,6 +58,8 @@ export interface RunHeader {
   readonly outcome: Outcome | undefined;
   readonly turns: number;
   readonly maxTurns: number;
+  /** The turns the run may take: `maxTurns`, or its budget's `turns` limit where that is smaller (the one that binds). */
+  readonly turnLimit: number;
   readonly tools: readonly string[];
   readonly release: { readonly runtime: string; readonly eventSchemaVersion: number } | undefined;
   /** `at` of `run.started` and of the last event (milliseconds since the epoch, the writer's clock). */
@@ -182,6 +185,8 @@ export interface ActionStep {
   /** The event that moved the action (`action.admitted` moves it through five states at one seq). */
   readonly event: string;
   readonly attempt: number;
+  /** For `action.reconciled`: what the reconciler found (`state` is where that left the action). */
+  readonly verdict?: ReconcileVerdict;
 }
 
 export interface ActionView {

@@ -142,7 +142,16 @@ describe("run viewer in chromium", () => {
     const card = page.locator(`.action[data-action="${write.actionId}"]`);
     expect(await card.getAttribute("data-state")).toBe("committed");
     const strip = await card.locator(".strip .state").evaluateAll((nodes) => nodes.map((node) => node.textContent));
-    expect(strip).toEqual(write.steps.map((step) => `${step.state}#${step.seq}`));
+    expect(strip).toEqual(write.steps.map((step) => `${step.verdict === undefined ? step.state : `reconciled: ${step.verdict}`}#${step.seq}`));
+    // The reconciliation that let the write be retried is drawn as one, with its verdict, never as a second "authorized".
+    const reconciled = write.steps.find((step) => step.event === "action.reconciled")!;
+    expect(reconciled.verdict).toBe(write.reconciliations[0]!.verdict);
+    expect(strip.filter((text) => text?.startsWith("authorized"))).toEqual([`authorized#${write.steps.find((step) => step.state === "authorized")!.seq}`]);
+    const drawn = card.locator(".strip .state.reconciliation-step");
+    expect(await drawn.count()).toBe(1);
+    expect(await drawn.getAttribute("data-verdict")).toBe(reconciled.verdict);
+    expect(await drawn.getAttribute("data-state")).toBe(reconciled.state);
+    expect(await drawn.getAttribute("title")).toContain(`action.reconciled · attempt ${reconciled.attempt}`);
     await card.locator("details.attempts summary").click();
     await card.locator("details.attempts .block").first().waitFor(); // built on the toggle event
     expect(await card.locator("details.attempts .block").count()).toBe(write.attempts.length);

@@ -25,7 +25,7 @@ export interface BudgetOptions {
   readonly limits: BudgetAmounts;
   /** Required with a `spend` limit; every model the provider may answer with must be priced (PRICING_MISSING). */
   readonly pricing?: PricingTable;
-  /** Output tokens held for each model call; default the request's output headroom (`context.outputReserve` or the provider's maxOutputTokens). */
+  /** Output tokens held for each model call; default what the request lets the model produce (`context.maxOutputTokens`, else the provider's `capabilities.maxOutputTokens`). */
   readonly outputReserve?: number;
 }
 

@@ -17,7 +17,14 @@ export const runBudget: TurnParticipant = {
     if (reserved === undefined) return undefined;
     if (isExhaustion(reserved)) {
       context.logger.info(
-        { turnId, budget: reserved.budget, limit: reserved.limit, reservationId: reserved.reservationId },
+        {
+          turnId,
+          budget: reserved.budget,
+          limit: reserved.limit,
+          requested: reserved.requested,
+          remaining: reserved.remaining,
+          reservationId: reserved.reservationId,
+        },
         "model call does not fit the budget",
       );
       return { refused: reserved };

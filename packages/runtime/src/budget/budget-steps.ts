@@ -2,7 +2,7 @@
 import type { BudgetLedger } from "@yoke/budget";
 import type { BudgetAmounts, BudgetDimension, BudgetEntry, ChargeAttribution, Outcome, YokeEventDraft } from "@yoke/protocol";
 
-/** Why admission refused: the outcome the run ends with. */
+/** Why admission refused: the outcome the run ends with, naming the dimension, what was asked and what was left. */
 export type Exhaustion = Extract<Outcome, { status: "budget_exhausted" }>;
 
 /** The id `check` runs under: never reserved, never journaled. */
@@ -58,7 +58,15 @@ export function carries(draft: YokeEventDraft, kind: BudgetEntry["kind"], attrib
 }
 
 export function exhausted(result: Extract<ReturnType<BudgetLedger["reserve"]>, { ok: false }>): Exhaustion {
-  return { status: "budget_exhausted", budget: result.dimension as BudgetDimension, limit: result.limit, reservationId: result.reservationId };
+  const remaining = Math.max(0, result.limit - result.committed);
+  return {
+    status: "budget_exhausted",
+    budget: result.dimension as BudgetDimension,
+    limit: result.limit,
+    reservationId: result.reservationId,
+    requested: result.requested,
+    remaining,
+  };
 }
 
 /** Whether admission refused. */

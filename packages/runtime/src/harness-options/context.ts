@@ -14,6 +14,7 @@ import type { ProviderMetadata, RunState, ServerToolSpec } from "@yoke/protocol"
  *   compaction: { threshold: 0.8 },
  *   toolOutputBudgetBytes: 8_192,
  *   stopSequences: ["</answer>"],
+ *   maxOutputTokens: 1_024,
  *   serverTools: [{ provider: "anthropic", type: "web_search_20250305", name: "web_search", options: { max_uses: 3 } }],
  * };
  * ```
@@ -21,7 +22,14 @@ import type { ProviderMetadata, RunState, ServerToolSpec } from "@yoke/protocol"
 export interface ContextOptions {
   /** `model` (default): the model's tokenizer where one is published, else a declared estimate; `estimated`: always the estimate; or a counter. */
   tokenCounter?: "model" | "estimated" | TokenCounter;
-  /** Output headroom reserved first, sent as maxOutputTokens. Default: the provider's `capabilities.maxOutputTokens`. */
+  /**
+   * The most output tokens a model call may produce, sent on every request as `maxOutputTokens`
+   * (the provider cannot exceed it), kept free in the window, and what a `budget` reserves per
+   * call. Default: the provider's `capabilities.maxOutputTokens`, which under a tight token
+   * budget can be more than one call may hold: set this to what an answer needs.
+   */
+  maxOutputTokens?: number;
+  /** The former name of `maxOutputTokens`; give one of the two (CONFIG_INVALID when both differ). */
   outputReserve?: number;
   /** Without one, a history that outgrows the window stops the run with CONTEXT_OVERFLOW (nothing is dropped). */
   compaction?: CompactionPolicy;

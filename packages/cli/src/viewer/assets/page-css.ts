@@ -57,6 +57,8 @@ summary { cursor: pointer; }
 .strip .state.committed, .strip .state.compensated, .strip .state.reconciled { background: #e6f4ea; border-color: #9ccfaa; color: var(--ok); }
 .strip .state.failed, .strip .state.compensation_failed, .strip .state.rejected { background: #fde8e6; border-color: #f4b8b2; color: var(--bad); }
 .strip .state.uncertain, .strip .state.approval_requested, .strip .state.compensating { background: #fff4d6; border-color: #f1d58a; color: var(--warn); }
+.strip .state.reconciliation-step { border-style: dashed; background: #f6f1ff; border-color: #b9a6e0; color: #4b2f8f; font-style: italic; }
+.strip .state.reconciliation-step.warn { background: #fff4d6; border-color: #f1d58a; color: var(--warn); }
 .decision-facts { margin: 4px 0; font-size: 13px; }
 .decision-fact { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; overflow-wrap: anywhere; }
 .decision-fact > .kind { font-size: 12px; color: var(--muted); min-width: 72px; }

@@ -87,6 +87,17 @@ export const PAGE_JS_CARDS = `  function turnCard(turn, actions) {
     return node;
   }
 
+  // A reconciliation is drawn as what it is, with its verdict; the state it left the action in is in its title.
+  function stepNode(step) {
+    var title = step.event + " · attempt " + step.attempt + " · " + fmtTime(step.at);
+    if (step.verdict !== undefined) {
+      return el("span", { className: "state reconciliation-step " + toneOf(step.verdict), role: "listitem", "data-state": step.state, "data-verdict": step.verdict, title: title + " · now " + step.state },
+        "reconciled: " + step.verdict, el("span", { className: "seq" }, "#" + step.seq));
+    }
+    return el("span", { className: "state " + String(step.state).replace(/[^a-z_]/gi, ""), role: "listitem", "data-state": step.state, title: title },
+      step.state, el("span", { className: "seq" }, "#" + step.seq));
+  }
+
   function actionCard(action) {
     var steps = list(action.steps);
     var node = el("div", { className: "action", "data-action": action.actionId, "data-state": action.state });
@@ -99,8 +110,7 @@ export const PAGE_JS_CARDS = `  function turnCard(turn, actions) {
     var strip = el("div", { className: "strip", role: "list", "aria-label": "action states" });
     steps.forEach(function (step, i) {
       if (i > 0) strip.appendChild(el("span", { className: "arrow", "aria-hidden": "true" }, "→"));
-      strip.appendChild(el("span", { className: "state " + String(step.state).replace(/[^a-z_]/gi, ""), role: "listitem", "data-state": step.state, title: step.event + " · attempt " + step.attempt + " · " + fmtTime(step.at) },
-        step.state, el("span", { className: "seq" }, "#" + step.seq)));
+      strip.appendChild(stepNode(step));
     });
     node.appendChild(strip);
     append(node, decisionFacts(action.decisionFacts));

@@ -130,7 +130,7 @@ export const PAGE_JS_RUN = `  // --- one run -----------------------------------
     var facts = el("div", { className: "facts", id: "run-facts" },
       el("span", null, "tenant ", el("b", { className: "mono" }, payload.tenantId)),
       el("span", null, "status ", badge(String(status), toneOf(status)), outcome && header.status && header.status !== "finished" ? [" ", badge(header.status, toneOf(header.status))] : null),
-      el("span", null, "turns ", el("b", null, fmtNumber(header.turns)), header.maxTurns ? el("span", { className: "muted" }, " of " + header.maxTurns) : null),
+      el("span", null, "turns ", el("b", null, fmtNumber(header.turns)), header.turnLimit ? el("span", { className: "muted", id: "turn-limit", title: header.turnLimit < header.maxTurns ? "the budget's turns limit (maxTurns " + header.maxTurns + ")" : "maxTurns" }, " of " + header.turnLimit) : null),
       el("span", null, "events ", el("b", null, fmtNumber(header.events))),
       el("span", null, "started ", el("b", null, fmtTime(header.startedAt))),
       el("span", null, "last event ", el("b", null, fmtTime(header.lastEventAt))),

@@ -178,7 +178,8 @@ export const PAGE_JS_CARDS = `  function turnCard(turn, actions) {
     }
     section("Approvals", list(view.approvals), function (a) {
       return el("div", null, el("span", { className: "mono" }, a.approvalId), " for ", el("span", { className: "mono" }, a.actionId), " #" + a.requestedSeq + " ",
-        a.decision ? badge(a.decision.kind + (a.decision.by ? " by " + a.decision.by : ""), toneOf(a.decision.kind)) : badge("pending", "warn"), a.decision && a.decision.reason ? " " + a.decision.reason : null);
+        a.decision ? badge(a.decision.kind + (a.decision.by ? " by " + a.decision.by : ""), toneOf(a.decision.kind)) : badge("pending", "warn"), a.decision && a.decision.reason ? " " + a.decision.reason : null,
+        el("div", { className: "muted approval-why" }, "asked by rule ", el("span", { className: "mono" }, String(a.rule)), ": " + String(a.reason) + (a.expiresAt === undefined ? "" : "; expires " + fmtTime(a.expiresAt))));
     });
     section("Verifier runs", list(view.verifierRuns), function (v) {
       return el("div", null, el("span", { className: "mono" }, v.verifierId), " attempt " + v.attempt + " #" + v.startedSeq + " ",

@@ -4,6 +4,7 @@ import type { ToolPolicyFacts } from "./policy.js";
 import type { JsonValue } from "./json-value.js";
 import { ToolSpecSchema, type ToolSpec } from "./model.js";
 import { jsonSchemaOf, type InferSchemaOutput, type SchemaLike } from "./schema-adapter.js";
+import { assertToolShape } from "./tool-shape.js";
 import { DataClassificationSchema, NetworkPolicySchema, type DataClassification, type NetworkPolicy } from "./tool-contract.js";
 import type {
   CompensationContext,
@@ -107,7 +108,7 @@ export type AnyTool = Tool<any>;
  * be any Standard Schema: zod 4 and zod 3 (its common types), arktype and valibot through
  * `toStandardJsonSchema` give their JSON Schema themselves; anything else is wrapped with
  * `jsonSchema(json, { validate: schema })`. Throws CONFIG_INVALID — here, never during a run
- * — for a bad name, timeout, budget or attempt count, or an input schema with no JSON Schema
+ * — for a missing or bad name, description, sideEffect or execute, a bad timeout, budget or attempt count, or an input schema with no JSON Schema
  * form (the model could not be told what to send).
  *
  * @example
@@ -126,6 +127,7 @@ export type AnyTool = Tool<any>;
  * ```
  */
 export function defineTool<Input extends SchemaLike>(definition: ToolDefinition<Input>): Tool<Input> {
+  assertToolShape(definition);
   const timeoutMs = definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: timeoutMs must be a positive number`, {

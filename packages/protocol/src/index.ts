@@ -136,6 +136,7 @@ export type {
   ToolOutput,
 } from "./tool-declaration.js";
 export { DEFAULT_TOOL_TIMEOUT_MS, defineTool } from "./define-tool.js";
+export { assertToolShape } from "./tool-shape.js";
 export type { AnyTool, Tool, ToolDefinition } from "./define-tool.js";
 export { describeIssues, jsonSchema, jsonSchemaOf, validateWithSchema } from "./schema-adapter.js";
 export type { InferSchemaOutput, JsonSchemaDefinition, JsonSchemaValidation, SchemaLike, SchemaValidationResult } from "./schema-adapter.js";

@@ -1,4 +1,4 @@
-import { YokeError, systemClock, ulidIdSource, type SchemaLike } from "@yoke/protocol";
+import { YokeError, assertToolShape, systemClock, ulidIdSource, type SchemaLike } from "@yoke/protocol";
 import { createLazySqliteJournal, createMemoryJournal } from "@yoke/journal";
 import { realTimers } from "@yoke/scheduler";
 import { createToolRegistry } from "@yoke/tool-registry";
@@ -74,7 +74,9 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
 
   const tools = new Map<string, AnyTool>();
   for (const tool of options.tools ?? []) {
-    if (typeof tool?.spec !== "object") invalid("every tool must come from defineTool", "tools");
+    // Plain JavaScript and hand-made tool objects can lack a field: name the tool and the field.
+    assertToolShape(tool, "createHarness tools");
+    if (typeof tool.spec !== "object") invalid(`tool ${JSON.stringify(tool.name)} must come from defineTool (it has no spec)`, "tools");
     if (tools.has(tool.name)) invalid(`two tools are named ${JSON.stringify(tool.name)}`, "tools");
     tools.set(tool.name, tool);
   }

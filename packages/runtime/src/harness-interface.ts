@@ -90,9 +90,9 @@ export interface Harness<Output = unknown> {
    *
    * @example
    * ```ts
-   * const harness = createHarness({ journal: "./yoke.db", provider });
+   * const harness = createHarness({ journal: "./yoke.sqlite", provider });
    * const { runId } = await harness.start("Summarize notes.txt");
-   * await harness.close(); // a later harness on "./yoke.db" can resume(runId)
+   * await harness.close(); // a later harness on "./yoke.sqlite" can resume(runId)
    * ```
    */
   close(): Promise<void>;

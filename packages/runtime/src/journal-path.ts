@@ -2,7 +2,7 @@ import type { LazySqliteJournal } from "@yoke/journal";
 import { YokeError, type JournalV1 } from "@yoke/protocol";
 
 /**
- * Opens the journal a harness built from a path (`journal: "./yoke.db"`) before the run's
+ * Opens the journal a harness built from a path (`journal: "./yoke.sqlite"`) before the run's
  * lease is taken, creating the file only for a call that starts something new: a resume never
  * invents an empty journal where a lost one was (its database, `-wal` and witness deleted
  * leave nothing to compare with). A journal passed in as an object is left alone.

@@ -47,7 +47,7 @@ export interface StartOrResumeOptions extends StartOptions {
   runId: string;
   waitForLease?: boolean | number;
   /**
-   * With a harness built on a journal path (`journal: "./yoke.db"`): `true` creates the
+   * With a harness built on a journal path (`journal: "./yoke.sqlite"`): `true` creates the
    * journal file when there is none, for the first launch of a program. Default `false`: a
    * path with no journal is JOURNAL_NOT_INITIALIZED, because a journal that vanished (its
    * database, `-wal` and head witness deleted) would otherwise start the run again and repeat

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { createSqliteJournal } from "@yoke/journal";
 import { YokeError, type JournalKeyProvider, type JournalV1 } from "@yoke/protocol";
 
@@ -30,6 +30,13 @@ export function defaultJournalLocation(env: NodeJS.ProcessEnv = process.env): st
   return fromEnv !== undefined && fromEnv !== "" ? fromEnv : "yoke.sqlite";
 }
 
+/** `yoke.db` beside a missing `yoke.sqlite`: a journal made by following the runtime's older examples. */
+function formerDefaultBeside(filename: string): string | undefined {
+  if (basename(filename) !== "yoke.sqlite") return undefined;
+  const former = join(dirname(filename), "yoke.db");
+  return existsSync(former) ? former : undefined;
+}
+
 /**
  * Opens the journal a `--journal` value names. Today: a SQLite file (a path, or
  * `sqlite:<path>`). A URL with another scheme is CONFIG_INVALID, so a Postgres store
@@ -49,7 +56,14 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
   }
   const filename = resolve(location.startsWith("sqlite:") ? location.slice("sqlite:".length) : location);
   if (!options.create && !existsSync(filename)) {
-    throw new YokeError("JOURNAL_NOT_INITIALIZED", `no journal at ${filename} (pass --journal <file>, or set YOKE_JOURNAL)`, { details: { filename } });
+    const hint = formerDefaultBeside(filename);
+    throw new YokeError(
+      "JOURNAL_NOT_INITIALIZED",
+      hint === undefined
+        ? `no journal at ${filename} (pass --journal <file>, or set YOKE_JOURNAL)`
+        : `no journal at ${filename}, but ${hint} exists (the name the runtime's examples once used): pass --journal ${hint}, or rename it to ${basename(filename)}`,
+      { details: { filename } },
+    );
   }
   const write = options.write === true;
   const journal = await createSqliteJournal({

@@ -57,7 +57,7 @@ export interface HarnessLoopOptions extends LoopControlOptions {
  *
  * @example
  * ```ts
- * createHarness({ provider, journal: "./yoke.db", interrupts: { pollMs: 250 } });
+ * createHarness({ provider, journal: "./yoke.sqlite", interrupts: { pollMs: 250 } });
  * ```
  */
 export interface InterruptOptions {

@@ -10,7 +10,7 @@ import type { LeaseOptions } from "../run-lease.js";
  * @example
  * ```ts
  * const store: HarnessStoreOptions = {
- *   journal: "./yoke.db",
+ *   journal: "./yoke.sqlite",
  *   tenantId: "tenant_a",
  *   lease: { ttlMs: 60_000 },
  *   artifacts: createFileArtifactStore({ directory: "runs/artifacts" }),
@@ -21,7 +21,7 @@ import type { LeaseOptions } from "../run-lease.js";
 export interface HarnessStoreOptions {
   /**
    * Default: a new in-memory journal (`createMemoryJournal()`): runs last as long as the
-   * process. Pass a SQLite journal to survive a restart, or just its path: `"./yoke.db"`
+   * process. Pass a SQLite journal to survive a restart, or just its path: `"./yoke.sqlite"`
    * opens a SQLite journal there on first use, and `harness.close()` closes it. Only `start`
    * (and `startOrResume` with `createJournal: true`) creates a missing file; every other call
    * on a path with no journal is JOURNAL_NOT_INITIALIZED and leaves nothing behind. A path needs the optional peer `better-sqlite3` (DEPENDENCY_MISSING names it

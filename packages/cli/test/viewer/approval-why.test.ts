@@ -1,21 +1,12 @@
-// The viewer says why a person was asked: under each approval of a waiting run, the policy rule
-// that parked the call, its reason (escaped like every journaled text) and when the request
-// expires.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createSqliteJournal } from "@yoke/journal";
 import { type JournalV1, type PolicyEngineV1, steppingClock, ulidIdSource } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createScriptedModel } from "@yoke/testkit";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadRunView } from "../../src/inspect/load-run.js";
-import { openStore } from "../../src/store/open-store.js";
-import { startViewer } from "../../src/viewer/index.js";
-import { launchChromium, screenshotPath } from "./chromium.js";
+import { screenshotPath } from "./chromium.js";
 import { PLANTED_IMG } from "./planted-run.js";
+import { viewerOver } from "./viewer-over.js";
 
 const TENANT = "tenant_why";
 const RUN = "run_parked";
@@ -53,38 +44,17 @@ async function writeRun(journal: JournalV1): Promise<void> {
   if (result.waiting?.kind !== "approval") throw new Error("the run did not park");
 }
 
-let dir: string;
-let journal: JournalV1;
-let viewer: { url: string; close(): Promise<void> };
-let browser: Browser;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "yoke-viewer-why-"));
-  const filename = join(dir, "why.sqlite");
-  const writer = await createSqliteJournal({ filename });
-  try {
-    await writeRun(writer);
-  } finally {
-    await writer.close();
-  }
-  journal = await openStore(filename);
-  viewer = await startViewer({ journal });
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-  await journal?.close();
-  rmSync(dir, { recursive: true, force: true });
+const fixture = viewerOver("why", async (writer) => {
+  await writeRun(writer);
 });
 
 describe("viewer: why an approval was asked", () => {
   it("shows the rule, the reason as text and the expiry under a pending approval", async () => {
-    const view = await loadRunView(journal, { tenantId: TENANT, runId: RUN });
+    const view = await loadRunView(fixture.journal, { tenantId: TENANT, runId: RUN });
     const approval = view.approvals[0]!;
     expect(approval).toMatchObject({ rule: "notes-need-a-person", reason: `every note is checked ${PLANTED_IMG}`, decision: undefined });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${viewer.url}#/run/${TENANT}/${RUN}`);
+    const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${fixture.viewer.url}#/run/${TENANT}/${RUN}`);
     await page.waitForSelector("#timeline[data-ready=true]");
     const why = page.locator("#run-extras .approval-why");
     await expect.poll(() => why.count(), { timeout: 20_000 }).toBe(1);

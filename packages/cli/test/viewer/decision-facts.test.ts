@@ -1,21 +1,12 @@
-// The viewer shows what each policy decision was made on: the influence a real run journaled
-// (the integrity, the items that lowered it), and the members journaled beside it (delegation,
-// what the call carries), read from the event as written and shown as text, markup included.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createSqliteJournal } from "@yoke/journal";
 import { type EventDraft, type JournalEvent, type JournalV1, type PolicyEngineV1, steppingClock, ulidIdSource } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadRunView } from "../../src/inspect/load-run.js";
-import { openStore } from "../../src/store/open-store.js";
-import { startViewer } from "../../src/viewer/index.js";
-import { launchChromium, openAllDetails, screenshotPath } from "./chromium.js";
+import { openAllDetails, screenshotPath } from "./chromium.js";
 import { PLANTED_IMG, PLANTED_SCRIPT } from "./planted-run.js";
+import { viewerOver } from "./viewer-over.js";
 
 const TENANT = "tenant_facts";
 const RUN = "run_influence";
@@ -87,35 +78,14 @@ function withNewerMembers(event: JournalEvent): EventDraft {
   };
 }
 
-let dir: string;
-let journal: JournalV1;
-let viewer: { url: string; close(): Promise<void> };
-let browser: Browser;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "yoke-viewer-facts-"));
-  const filename = join(dir, "facts.sqlite");
-  const writer = await createSqliteJournal({ filename });
-  try {
-    await writeRun(writer);
-    await copyWithNewerMembers(writer);
-  } finally {
-    await writer.close();
-  }
-  journal = await openStore(filename);
-  viewer = await startViewer({ journal });
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-  await journal?.close();
-  rmSync(dir, { recursive: true, force: true });
+const fixture = viewerOver("facts", async (writer) => {
+  await writeRun(writer);
+  await copyWithNewerMembers(writer);
 });
 
 describe("the run model: each decision's facts", () => {
   it("carries the influence a real run journaled, on the action it allowed and on the call it refused", async () => {
-    const view = await loadRunView(journal, { tenantId: TENANT, runId: RUN });
+    const view = await loadRunView(fixture.journal, { tenantId: TENANT, runId: RUN });
     const note = view.actions.find((action) => action.toolName === "post_note");
     const lowered = { integrity: "untrusted", loweredBy: [{ itemId: "call_fetch", label: "tool_output", toolName: "fetch_page" }] };
     expect(note?.decisionFacts).toEqual([{ name: "influence", value: lowered }]);
@@ -130,7 +100,7 @@ describe("the run model: each decision's facts", () => {
   });
 
   it("keeps the delegation and carries members as written, in a fixed order", async () => {
-    const view = await loadRunView(journal, { tenantId: TENANT, runId: NEWER_RUN });
+    const view = await loadRunView(fixture.journal, { tenantId: TENANT, runId: NEWER_RUN });
     const note = view.actions.find((action) => action.toolName === "post_note");
     expect(note?.decisionFacts.map((fact) => fact.name)).toEqual(["influence", "delegation", "carries"]);
     expect(note?.decisionFacts[1]?.value).toEqual(DELEGATION);
@@ -142,8 +112,8 @@ describe("the run model: each decision's facts", () => {
 
 describe("viewer: each decision's facts in chromium", () => {
   it("shows the influence: its integrity and the items that lowered it", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${viewer.url}#/run/${TENANT}/${RUN}`);
+    const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${fixture.viewer.url}#/run/${TENANT}/${RUN}`);
     await page.waitForSelector("#timeline[data-ready=true]");
     const note = page.locator('.action:has(.tool:text-is("post_note"))');
     const influence = note.locator('.decision-fact[data-fact="influence"]');
@@ -159,8 +129,8 @@ describe("viewer: each decision's facts in chromium", () => {
   });
 
   it("shows the delegation and carries members as text, whatever markup they hold, and runs none of it", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${viewer.url}#/run/${TENANT}/${NEWER_RUN}`);
+    const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${fixture.viewer.url}#/run/${TENANT}/${NEWER_RUN}`);
     await page.waitForSelector("#timeline[data-ready=true]");
     await openAllDetails(page);
     const note = page.locator('.action:has(.tool:text-is("post_note"))');

@@ -1,20 +1,11 @@
-// The viewer shows the turn limit that bound a run: a run whose budget allows fewer turns than
-// maxTurns ended at the budget's limit, and its header says "of <budget turns>", not "of
-// maxTurns"; the outcome shows what the refused reservation asked and what was left.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createSqliteJournal } from "@yoke/journal";
 import { type JournalV1, steppingClock, ulidIdSource } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createScriptedModel } from "@yoke/testkit";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadRunView } from "../../src/inspect/load-run.js";
-import { openStore } from "../../src/store/open-store.js";
-import { startViewer } from "../../src/viewer/index.js";
-import { launchChromium, screenshotPath } from "./chromium.js";
+import { screenshotPath } from "./chromium.js";
+import { viewerOver } from "./viewer-over.js";
 
 const TENANT = "tenant_limits";
 const BUDGETED = "run_budget_turns";
@@ -42,40 +33,19 @@ async function writeRun(journal: JournalV1, runId: string, limits: { maxTurns: n
   await harness.start("Keep taking notes.", { runId });
 }
 
-let dir: string;
-let journal: JournalV1;
-let viewer: { url: string; close(): Promise<void> };
-let browser: Browser;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "yoke-viewer-limits-"));
-  const filename = join(dir, "limits.sqlite");
-  const writer = await createSqliteJournal({ filename });
-  try {
-    await writeRun(writer, BUDGETED, { maxTurns: 20, budgetTurns: 3 });
-    await writeRun(writer, PLAIN, { maxTurns: 2 });
-  } finally {
-    await writer.close();
-  }
-  journal = await openStore(filename);
-  viewer = await startViewer({ journal });
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-  await journal?.close();
-  rmSync(dir, { recursive: true, force: true });
+const fixture = viewerOver("limits", async (writer) => {
+  await writeRun(writer, BUDGETED, { maxTurns: 20, budgetTurns: 3 });
+  await writeRun(writer, PLAIN, { maxTurns: 2 });
 });
 
 describe("the viewer's turn limit", () => {
   it("is the budget's turns when smaller than maxTurns, and the outcome names the dimension, the ask and what was left", async () => {
-    const view = await loadRunView(journal, { tenantId: TENANT, runId: BUDGETED });
+    const view = await loadRunView(fixture.journal, { tenantId: TENANT, runId: BUDGETED });
     // The fourth turn is opened and its first call refused: the journal counts it among the run's turns.
     expect(view.header).toMatchObject({ maxTurns: 20, turnLimit: 3, turns: 4 });
     expect(view.header.outcome).toMatchObject({ status: "budget_exhausted", budget: "turns", limit: 3, requested: 1, remaining: 0 });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${viewer.url}#/run/${TENANT}/${BUDGETED}`);
+    const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${fixture.viewer.url}#/run/${TENANT}/${BUDGETED}`);
     await page.waitForSelector("#timeline[data-ready=true]");
     const facts = page.locator("#run-facts");
     expect(await facts.textContent()).toContain(`turns ${view.header.turns} of 3`);
@@ -92,10 +62,10 @@ describe("the viewer's turn limit", () => {
   });
 
   it("is maxTurns for a run without a budget", async () => {
-    const view = await loadRunView(journal, { tenantId: TENANT, runId: PLAIN });
+    const view = await loadRunView(fixture.journal, { tenantId: TENANT, runId: PLAIN });
     expect(view.header).toMatchObject({ maxTurns: 2, turnLimit: 2, turns: 2 });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${viewer.url}#/run/${TENANT}/${PLAIN}`);
+    const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${fixture.viewer.url}#/run/${TENANT}/${PLAIN}`);
     await page.waitForSelector("#timeline[data-ready=true]");
     expect(await page.locator("#run-facts").textContent()).toContain("turns 2 of 2");
     expect(await page.locator("#turn-limit").getAttribute("title")).toBe("maxTurns");

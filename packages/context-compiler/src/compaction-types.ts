@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { Message } from "@yoke/protocol";
 import { TrustLabelSchema } from "./trust.js";
 

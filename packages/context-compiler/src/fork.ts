@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { YokeError, type ToolSpec } from "@yoke/protocol";
 import type { ContextInput, EvidenceItem } from "./input.js";
 import type { Manifest } from "./manifest-schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Where a piece of context came from, which fixes how far the model may trust it.

@@ -1,5 +1,5 @@
 import { DataClassificationSchema, POLICY_EFFECTS, ProvenanceOriginSchema, YokeError } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { sha256OfJson } from "./digests.js";
 import { isValidPattern } from "./glob.js";
 import { DIMENSIONS, type Dimension, dimensionOf, type PartialRuleMatch, type PolicyDocument, RESERVED_RULE_IDS } from "./rule-types.js";

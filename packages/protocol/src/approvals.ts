@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
 

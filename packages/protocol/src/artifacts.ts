@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** `sha256:` and 64 lowercase hex characters: the address of an artifact's bytes. */
 export const ArtifactDigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);

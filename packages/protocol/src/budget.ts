@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { BUDGET_DIMENSION_SPECS, BUDGET_DIMENSIONS, type BudgetDimensionSpec } from "./budget-dimensions.js";
 
 /**

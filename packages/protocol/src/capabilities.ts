@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Capabilities: what a tool holds instead of a secret. A broker mints a short-lived

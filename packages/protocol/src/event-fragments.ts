@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { JsonValueSchema } from "./model.js";
 import { CarriesSchema } from "./carries.js";
 import { ArgumentProvenanceSchema, InfluenceSchema, PolicyDecisionSchema } from "./policy.js";

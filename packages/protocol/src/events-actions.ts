@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { RECONCILE_VERDICTS } from "./actions.js";
 import { JsonValueSchema, ToolResultEnvelopeSchema } from "./model.js";
 import { ToolDriftSchema, ToolRevisionRecordSchema } from "./tool-registry.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { BudgetAmountsSchema } from "./budget.js";
 import { BudgetReservationData, BudgetSettlementData } from "./budget-fast.js";
 import { HashSchema } from "./event-envelope.js";

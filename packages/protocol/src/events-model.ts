@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { JsonObjectSchema } from "./json-value.js";
 import { ModelResponseSchema } from "./model.js";
 import { HashSchema } from "./event-envelope.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { JsonValueSchema, TextPartSchema, ToolSpecSchema } from "./model.js";
 import { ToolSnapshotSchema } from "./tool-registry.js";
 import { BudgetDimensionSchema } from "./budget.js";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import { YokeError } from "./errors.js";
 import { unknownBudgetDimensions } from "./budget-dimensions.js";
 import type { JsonValue } from "./json-value.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { Clock } from "./clock.js";
 import { YokeError } from "./errors.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** JSON values, as stored in the journal. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { DataClassificationSchema } from "./tool-contract.js";
 import { CarriesSchema } from "./carries.js";
 import { PolicyDelegationSchema } from "./delegation.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { YokeError } from "./errors.js";
 import { isJsonObject, type JsonValue } from "./json-value.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /*
  * A tool's contract and origin as data: what `defineTool` declares and a registry digests

@@ -8,7 +8,7 @@ import {
   type ToolCallContext,
   type ToolOutput,
 } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { EffectLedger } from "./effect-ledger.js";
 
 /**

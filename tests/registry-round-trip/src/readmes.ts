@@ -12,6 +12,11 @@ export interface ReadmeGuide {
   readonly dir: string;
   /** The package name, e.g. `@yoke/journal`. */
   readonly name: string;
+  /**
+   * A second way in the same README (`<!-- round-trip: zod3 -->` before its own install line
+   * and snippet), e.g. an app that stays on zod 3; absent for the README's first guide.
+   */
+  readonly variant?: string;
   /** Every package the README's install lines name (`pnpm add` and `pnpm add -D` alike). */
   readonly install: readonly string[];
   /** The first ```ts block, verbatim. */
@@ -39,7 +44,30 @@ export function manifestOf(dir: string): Manifest {
 /** Reads a package README; throws naming the README when it lacks an install line or a snippet. */
 export function readGuide(dir: string): ReadmeGuide {
   const path = `packages/${dir}/README.md`;
+  return guideFrom(dir, path, readFileSync(join(repoRoot, path), "utf8"));
+}
+
+/**
+ * A README's first guide, then each variant: the text after a `<!-- round-trip: NAME -->`
+ * marker, read as a guide of its own (its first install block and first snippet).
+ */
+export function readGuides(dir: string): ReadmeGuide[] {
+  const path = `packages/${dir}/README.md`;
   const readme = readFileSync(join(repoRoot, path), "utf8");
+  const variants = [...readme.matchAll(/<!-- round-trip: ([a-z0-9-]+) -->/g)].map((marker) => {
+    const name = marker[1]!;
+    const guide = guideFrom(dir, `${path} (round-trip: ${name})`, readme.slice(marker.index! + marker[0].length));
+    return { ...guide, variant: name };
+  });
+  return [guideFrom(dir, path, readme), ...variants];
+}
+
+/** How a guide is named in test titles and reports: `runtime`, or `runtime#zod3` for a variant. */
+export function guideLabel(guide: ReadmeGuide): string {
+  return guide.variant === undefined ? guide.dir : `${guide.dir}#${guide.variant}`;
+}
+
+function guideFrom(dir: string, path: string, readme: string): ReadmeGuide {
   const installBlock = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((block) => /^pnpm add /m.test(block));
   if (!installBlock) throw new Error(`${path} has no install line (a \`\`\`sh block with \`pnpm add …\`)`);
   const install = installBlock

@@ -11,7 +11,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { manifestOf, packageDirs, readGuide, unmetExpectations } from "./readmes.ts";
+import { guideLabel, manifestOf, packageDirs, readGuides, unmetExpectations } from "./readmes.ts";
 import { npmEnvironment, publishWorkspace, type Registry, run, startOfflineRegistry } from "./registry.ts";
 
 const work = mkdtempSync(join(tmpdir(), "yoke-registry-"));
@@ -21,7 +21,7 @@ const started = Date.now();
 const phases: string[] = [];
 /** Each published package's tarball, by package directory. */
 let published = new Map<string, string>();
-/** Package directories whose README round trip ran to its last check. */
+/** The guides (`runtime`, `runtime#zod3`, …) whose README round trip ran to its last check. */
 const finished = new Set<string>();
 const phase = (name: string, since: number): void => void phases.push(`${name} ${((Date.now() - since) / 1000).toFixed(1)} s`);
 
@@ -40,6 +40,7 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const dirs = packageDirs();
+const guides = dirs.flatMap(readGuides);
 // The Node that runs the snippets: this one, or another to check `engines` (e.g. a Node 22.14
 // installed by hand: YOKE_ROUND_TRIP_NODE=/path/to/node). Before 22.18 Node strips types only
 // behind a flag.
@@ -63,15 +64,15 @@ afterAll(async () => {
 }, 120_000);
 
 describe("registry round trip", () => {
-  it.concurrent.for(dirs)(
+  it.concurrent.for(guides.map((guide) => [guideLabel(guide), guide] as const))(
     "@yoke/%s: a fresh project installs what the README's install line names and runs its first snippet",
     { timeout: 180_000 },
-    (dir, { expect }) =>
+    ([label, guide], { expect }) =>
       withSlot(async () => {
         const since = Date.now();
-        const guide = readGuide(dir);
-        const where = `packages/${dir}/README.md`;
-        const project = join(work, "adopters", dir);
+        const { dir } = guide;
+        const where = `packages/${dir}/README.md${guide.variant === undefined ? "" : ` (round-trip: ${guide.variant})`}`;
+        const project = join(work, "adopters", label.replace("#", "-"));
         mkdirSync(project, { recursive: true });
         writeFileSync(join(project, "package.json"), JSON.stringify({ name: `adopter-${dir}`, version: "1.0.0", private: true, type: "module" }));
         const env = npmEnvironment(project, registry!.url, npmCache);
@@ -93,8 +94,8 @@ describe("registry round trip", () => {
           unmetExpectations(guide.expectations, snippet.stdout),
           `${failure}: did not print what the README says it prints (in order)\n--- stdout\n${snippet.stdout}`,
         ).toEqual([]);
-        phase(dir, since);
-        finished.add(dir);
+        phase(label, since);
+        finished.add(label);
       }),
   );
 });
@@ -110,7 +111,7 @@ describe("registry round trip, in all", () => {
       const document = (await answer.json()) as { versions?: Record<string, unknown> };
       expect(Object.keys(document.versions ?? {}), name).toContain(version);
     }
-    expect([...finished].sort()).toEqual(dirs);
+    expect([...finished].sort()).toEqual(guides.map(guideLabel).sort());
     // The wall-clock time is reported, never asserted (it depends on this machine's load).
     (task.meta as { summary?: string }).summary = `${((Date.now() - started) / 1000).toFixed(1)} s in all: ${phases.join(", ")}`;
   });

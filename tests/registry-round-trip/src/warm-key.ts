@@ -2,12 +2,16 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageDirs, readGuide, repoRoot, thirdPartySpecs, workspaceCatalog } from "./readmes.ts";
+import { guideLabel, packageDirs, readGuides, repoRoot, thirdPartySpecs, workspaceCatalog } from "./readmes.ts";
 
-/** What the warm storage must hold: for each README, the third-party specs its install resolves. */
+/** What the warm storage must hold: for each README guide, the third-party specs its install resolves. */
 export function warmPlan(): Record<string, string[]> {
   const catalog = workspaceCatalog();
-  return Object.fromEntries(packageDirs().map((dir) => [dir, thirdPartySpecs(readGuide(dir).install, catalog)]));
+  return Object.fromEntries(
+    packageDirs()
+      .flatMap(readGuides)
+      .map((guide) => [guideLabel(guide), thirdPartySpecs(guide.install, catalog)]),
+  );
 }
 
 /** The key of a warm storage: Verdaccio's lockfile and the plan. */

@@ -1,6 +1,6 @@
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 import { CapabilityScopeSchema, type CapabilityScope } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * The token format: `ycap1.<payload>.<mac>`, both parts base64url. The payload is the

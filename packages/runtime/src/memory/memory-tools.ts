@@ -1,5 +1,5 @@
 import { YokeError, systemClock, type Clock, type JsonValue, type ToolCallContext } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { defineTool } from "../define-tool.js";
 import type { MemoryAddress, MemoryRecord, MemoryScope, MemoryStore } from "./memory-store.js";
 

@@ -1,5 +1,5 @@
 import { YokeError, type BudgetAmounts, type JsonValue } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { defineTool, type AnyTool } from "../define-tool.js";
 import { checkShare, forkOf, type RunFork } from "./fork-source.js";
 import { childReservationIdOf, childRunIdOf, SPAWN_SUBAGENT, type ResolvedSubagents } from "./subagent-options.js";

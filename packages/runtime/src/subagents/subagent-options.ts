@@ -1,5 +1,5 @@
 import { BudgetAmountsSchema, YokeError, type BudgetAmounts, type SchemaLike, type VerifierV1 } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { claimsEvidenceVerifier } from "./claims-evidence.js";
 import type { ForkSource } from "./fork-source.js";
 

@@ -1,5 +1,5 @@
 import { defineTool, type SideEffectClass, type SourceToolDefinition, type ToolCallContext, type ToolDeclarationV1, type ToolOrigin } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** A local tool of the registry contract: `variant` changes its description only. */
 export function contractTool(

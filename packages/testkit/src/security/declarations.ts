@@ -1,5 +1,5 @@
 import { type DataClassification, DataClassificationSchema, YokeError, type JsonValue, type SideEffectClass, type ToolPolicyFacts } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { parsePath } from "./path.js";
 import { evaluatePredicate } from "./predicates.js";
 import { readJsonFile, validated } from "./suite-loader.js";

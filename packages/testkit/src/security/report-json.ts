@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { perAttackedPair, perBenignTask, totalOf, type SuiteReport } from "./report.js";
 
 /** The four ways a suite is run: no policy; the policy with nobody approving; an honest person approving; a person approving everything. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { YokeError } from "@yoke/protocol";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { JsonObject, SuiteData } from "./types.js";
 
 const predicate = z.object({ kind: z.string().min(1) }).passthrough();

@@ -4,13 +4,15 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { completedRun, crashedAndResumedRun, crashedRun, largeRun, readEvents, removeJournals, tamperedRun } from "./support/journals.ts";
 import { YOKE_BIN, runYoke } from "./support/run-yoke.ts";
+import { RUN_ID, TASK, scenarioHarness, seedWorkspace } from "./support/scenario.ts";
+import { canonicalJson } from "@yoke/protocol";
 import { createSqliteJournal } from "@yoke/journal";
 import { anthropicWireBody } from "@yoke/provider-anthropic";
 import { openAIWireBody } from "@yoke/provider-openai";
@@ -166,6 +168,25 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     expect(noTurn.stderr).toBe("yoke: RUN_NOT_FOUND: the journal has no compiled request for turn 9\n");
     const badTurn = await runYoke(["request", "run_cli", "first", "--journal", completed.file]);
     expect(badTurn.code).toBe(2);
+  });
+
+  it("request: a run's per-call settings (start's) are in the rebuilt header, byte for byte what the model was given", async () => {
+    const dir = join(scratch, "settings");
+    mkdirSync(join(dir, "workspace"), { recursive: true });
+    seedWorkspace(join(dir, "workspace"));
+    const file = join(dir, "journal.sqlite");
+    const journal = await openJournal(file);
+    const { harness, model } = scenarioHarness({ journal, workspace: join(dir, "workspace") });
+    const settings = { temperature: 0.3, maxOutputTokens: 700, reasoningEffort: "low", providerOptions: { scripted: { seed: 7 } } } as const;
+    await harness.start(TASK, { runId: RUN_ID, settings });
+    await journal.close();
+    for (const [index, call] of model.calls.entries()) {
+      const shown = JSON.parse((await runYoke(["request", RUN_ID, String(index + 1), "--journal", file, "--json"])).stdout);
+      expect(canonicalJson(shown.request)).toBe(canonicalJson(call));
+      expect(shown.request).toMatchObject(settings);
+      const bytes = await runYoke(["request", RUN_ID, String(index + 1), "--bytes", "--journal", file]);
+      expect(bytes.stdout.split("\n")[0]).toContain('"maxOutputTokens":700');
+    }
   });
 
   it("request --wire: the provider's wire body the adapter rebuilds from the journaled request, exactly; --json labels both forms", async () => {

@@ -82,6 +82,24 @@ describe("per-call settings given to resume", () => {
   });
 });
 
+describe("per-call settings given to startOrResume", () => {
+  it("start a run with them, and change an existing run's from its next request on", async () => {
+    const { harness, model, journal } = rig([refuse("no"), say("ok")]);
+    const first = await harness.startOrResume("t", { runId: "run_either1", settings: { temperature: 0.1 } });
+    expect(first.waiting).toBeDefined();
+    const events = await readAll(journal, "run_either1");
+    expect(events[0]!.type === "run.started" && events[0]!.data.settings).toEqual({ temperature: 0.1 });
+    // A resume (the run exists) with other settings journals them; the waiting run then goes on with its input.
+    const again = await harness.startOrResume("t", { runId: "run_either1", settings: { temperature: 0.6 } });
+    expect(again.waiting).toBeDefined();
+    expect((await readAll(journal, "run_either1")).filter((event) => event.type === "settings.changed").map((event) => event.data)).toEqual([
+      { settings: { temperature: 0.6 } },
+    ]);
+    await harness.resume("run_either1", { input: "go" });
+    expect(header(model.calls[1]!)).toMatchObject({ temperature: 0.6 });
+  });
+});
+
 describe("per-call settings across a crash", () => {
   it("a resume without settings after a crash keeps the journaled ones (start's, then a resume's)", async () => {
     const inner = createMemoryJournal();

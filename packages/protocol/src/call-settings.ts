@@ -25,9 +25,25 @@ export const CallSettingsSchema = z.strictObject({
 });
 export type CallSettings = z.infer<typeof CallSettingsSchema>;
 
+/**
+ * A change of a run's settings (`resume`): a field given replaces the run's, `null` drops it
+ * (the harness's `context` setting applies again).
+ */
+export const CallSettingsChangeSchema = z.strictObject({
+  temperature: CallSettingsSchema.shape.temperature.unwrap().nullable().optional(),
+  maxOutputTokens: CallSettingsSchema.shape.maxOutputTokens.unwrap().nullable().optional(),
+  toolChoice: CallSettingsSchema.shape.toolChoice.unwrap().nullable().optional(),
+  reasoningEffort: ReasoningEffortSchema.nullable().optional(),
+  providerOptions: ProviderMetadataSchema.nullable().optional(),
+});
+export type CallSettingsChange = z.infer<typeof CallSettingsChangeSchema>;
+
 /** Checks call settings given at `option` (e.g. `start.settings`); CONFIG_INVALID names the first bad field. */
-export function parseCallSettings(value: unknown, option: string): CallSettings {
-  const parsed = CallSettingsSchema.safeParse(value);
+export function parseCallSettings(value: unknown, option: string): CallSettings;
+/** Checks a change of call settings (`null` drops a field) given at `option` (e.g. `resume.settings`). */
+export function parseCallSettings(value: unknown, option: string, change: true): CallSettingsChange;
+export function parseCallSettings(value: unknown, option: string, change = false): CallSettings | CallSettingsChange {
+  const parsed = (change ? CallSettingsChangeSchema : CallSettingsSchema).safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const path = [...(issue.code === "unrecognized_keys" ? [issue.keys[0]!] : []), ...issue.path.map(String)];

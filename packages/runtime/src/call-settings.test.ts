@@ -1,6 +1,6 @@
 import { createMemoryJournal } from "@yoke/journal";
-import { YokeError, canonicalJson, type JournalEvent } from "@yoke/protocol";
-import { callTools, createScriptedModel, failWith, refuse, say } from "@yoke/testkit";
+import { YokeError, canonicalJson, type JournalEvent, type ModelRequest } from "@yoke/protocol";
+import { callTools, createScriptedModel, refuse, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
 import { crashingJournal, readAll, rig } from "./__fixtures__/harness-fixtures.js";
 import { reconstructRequestFromEvents } from "./reconstruct-request.js";
@@ -174,14 +174,38 @@ describe("invalid per-call settings", () => {
 });
 
 describe("a reasoning effort the provider cannot represent", () => {
-  it("is refused by the provider's admission (PROVIDER_ADMISSION_REJECTED), typed, and the run fails with that code", async () => {
-    const refusal = new YokeError("PROVIDER_ADMISSION_REJECTED", "scripted-1 cannot take this request: no reasoning effort", {
-      details: { provider: "scripted", reason: "no reasoning effort" },
+  /** A scripted model whose admission, as a real adapter's, refuses a reasoning effort. */
+  const noEffort = (steps: Parameters<typeof createScriptedModel>[0]) =>
+    Object.assign(createScriptedModel(steps), {
+      admit(request: ModelRequest): string[] {
+        if (request.reasoningEffort === undefined) return [];
+        throw new YokeError("PROVIDER_ADMISSION_REJECTED", "scripted-1 cannot take this request: no reasoning effort", { details: { provider: "scripted" } });
+      },
     });
-    const { harness, journal } = rig([failWith(refusal)], { modelRetries: 0 });
+
+  it("is refused by the provider's admission (PROVIDER_ADMISSION_REJECTED), typed, before start journals anything", async () => {
+    const provider = noEffort([say("never")]);
+    const { harness, journal } = rig([], { provider });
     const error = await harness.start("t", { runId: "run_effort1", settings: { reasoningEffort: "high" } }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "PROVIDER_ADMISSION_REJECTED" });
-    const events = await readAll(journal, "run_effort1");
-    expect(events.find((event) => event.type === "run.failed")?.data).toMatchObject({ code: "PROVIDER_ADMISSION_REJECTED" });
+    expect(provider.calls).toHaveLength(0);
+    expect(await readAll(journal, "run_effort1")).toEqual([]);
+  });
+
+  it("given at a resume, is refused before the request is journaled (run.failed); a resume that drops it (null) goes on under the harness's settings", async () => {
+    const provider = noEffort([refuse("no"), say("ok")]);
+    const { harness, journal } = rig([], { provider, context: { temperature: 0.4 } });
+    const started = await harness.start("t", { settings: { temperature: 0.9 } });
+    await expect(harness.resume(started.runId, { input: "go", settings: { reasoningEffort: "high", temperature: null } })).rejects.toMatchObject({
+      code: "PROVIDER_ADMISSION_REJECTED",
+    });
+    expect(provider.calls).toHaveLength(1);
+    expect((await readAll(journal, started.runId)).at(-1)).toMatchObject({ type: "run.failed", data: { code: "PROVIDER_ADMISSION_REJECTED" } });
+    const done = await harness.resume(started.runId, { settings: { reasoningEffort: null } });
+    expect(done.outcome?.status).toBe("completed");
+    expect(header(provider.calls[1]!)).toMatchObject({ temperature: 0.4 });
+    expect(provider.calls[1]).not.toHaveProperty("reasoningEffort");
+    const changed = (await readAll(journal, started.runId)).filter((event) => event.type === "settings.changed");
+    expect(changed.map((event) => event.data)).toEqual([{ settings: { reasoningEffort: "high" } }, { settings: {} }]);
   });
 });

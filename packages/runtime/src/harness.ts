@@ -43,7 +43,7 @@ import { withSubagents } from "./subagents/child-runs.js";
 import type { ChildLink } from "./subagents/spawn-tool.js";
 import { forkArtifacts } from "./subagents/fork-source.js";
 import { load, newContext, notFound, owned } from "./open-run.js";
-import { checkedSettings } from "./run-settings.js";
+import { checkedSettings, checkedSettingsChange } from "./run-settings.js";
 import { changeSettings } from "./loop/resume-settings.js";
 import { checkPinnedDelegation, delegatedDraft, delegationForStart } from "./delegation-start.js";
 
@@ -254,7 +254,7 @@ async function resumeRun(
   delegation?: unknown,
   settings?: unknown,
 ): Promise<RunResult | WaitingRunResult> {
-  const given = checkedSettings(deps, settings, "resume.settings");
+  const given = checkedSettingsChange(deps, settings, "resume.settings");
   const compiled = createCompiledContext();
   const budget = new RunBudget(deps, scope.runId);
   const facts = createRunFacts(signatureRules(deps));

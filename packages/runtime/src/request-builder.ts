@@ -131,6 +131,8 @@ export function compileRequest(context: RunContext, state: RunState, offer?: Tur
 export function requestDrafts(turn: Turn, state: RunState, turnId: string, offer?: TurnOffer): YokeEventDraft[] {
   const { context } = turn;
   const result = compileRequest(context, state, offer);
+  // Refused before it is journaled (a setting the model cannot take): a resume with other settings compiles it afresh.
+  context.deps.provider.admit?.(result.request);
   const { manifest } = result;
   const startsTurn = state.currentTurnId !== turnId;
   const call = { turnId, inputTokens: manifest.allocation.used, outputReserve: manifest.allocation.outputReserve, startsTurn };

@@ -1,4 +1,4 @@
-import type { CallSettings } from "@yoke/protocol";
+import type { CallSettings, CallSettingsChange } from "@yoke/protocol";
 import type { PrincipalOption } from "./harness-options/policy.js";
 import type { WaitingAnswerOptions } from "./loop-control.js";
 import type { DelegationOption } from "./delegation-types.js";
@@ -45,11 +45,11 @@ export interface ResumeOptions extends WaitingAnswerOptions {
   waitForLease?: boolean | number;
   /**
    * Model settings from the next compiled request on: the run's settings with these fields
-   * replaced, journaled (`settings.changed`) before the run goes on, so a later resume without
-   * settings keeps them. A request journaled before is sent again as it was. RUN_FINISHED for
-   * a finished run.
+   * replaced (a field given as `null` dropped: the harness's applies again), journaled
+   * (`settings.changed`) before the run goes on, so a later resume without settings keeps them.
+   * A request journaled before is sent again as it was. RUN_FINISHED for a finished run.
    */
-  settings?: CallSettings;
+  settings?: CallSettingsChange;
 }
 
 /** `startOrResume`: a start's options with a required run id, and a resume's lease wait. */

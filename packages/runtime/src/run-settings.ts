@@ -1,5 +1,5 @@
 import { createContextCompiler, type CompileConfig, type ContextCompiler } from "@yoke/context-compiler";
-import { YokeError, canonicalJson, parseCallSettings, type CallSettings, type ProviderMetadata } from "@yoke/protocol";
+import { YokeError, canonicalJson, parseCallSettings, type CallSettings, type CallSettingsChange, type ProviderMetadata } from "@yoke/protocol";
 import type { HarnessDeps, RunContext } from "./run-context.js";
 
 /**
@@ -26,15 +26,26 @@ function mergedProviderOptions(base: ProviderMetadata | undefined, given: Provid
 }
 
 /**
- * Settings given to `start` or `resume` (`option` names where), checked once, before
- * anything is journaled: CONFIG_INVALID naming the field when malformed, when the output
- * limit is above the model's, or when the compiler cannot take them (no room left for
- * the context). What the provider cannot represent (a reasoning effort for a model without
- * one) is its admission's to refuse, typed, before any network call.
+ * Settings given to `start` (`option` names where), checked once, before anything is
+ * journaled: CONFIG_INVALID naming the field when malformed, when the output limit is above
+ * the model's, or when the compiler cannot take them (no room left for the context). What the
+ * provider cannot represent (a reasoning effort for a model without one) is its admission's
+ * to refuse, typed, before any network call.
  */
 export function checkedSettings(deps: HarnessDeps, value: unknown, option: string): CallSettings | undefined {
   if (value === undefined) return undefined;
-  const settings = parseCallSettings(value, option);
+  return checkedAgainstProvider(deps, parseCallSettings(value, option), option);
+}
+
+/** `checkedSettings` for a `resume`'s change, whose `null` fields drop the run's. */
+export function checkedSettingsChange(deps: HarnessDeps, value: unknown, option: string): CallSettingsChange | undefined {
+  if (value === undefined) return undefined;
+  const change = parseCallSettings(value, option, true);
+  checkedAgainstProvider(deps, changedSettings(undefined, change), option);
+  return change;
+}
+
+function checkedAgainstProvider(deps: HarnessDeps, settings: CallSettings, option: string): CallSettings {
   const limit = deps.provider.capabilities.maxOutputTokens;
   if (settings.maxOutputTokens !== undefined && settings.maxOutputTokens > limit) {
     throw new YokeError(
@@ -52,11 +63,15 @@ export function checkedSettings(deps: HarnessDeps, value: unknown, option: strin
   return settings;
 }
 
-/** The run's settings with the fields `given` names replaced (provider options per provider id). */
-export function changedSettings(current: CallSettings | undefined, given: CallSettings): CallSettings {
-  const merged: CallSettings = { ...current, ...given };
-  if (given.providerOptions !== undefined) merged.providerOptions = mergedProviderOptions(current?.providerOptions, given.providerOptions);
-  return merged;
+/** The run's settings with the fields `given` names replaced (provider options per provider id), and those it gives as `null` dropped. */
+export function changedSettings(current: CallSettings | undefined, given: CallSettingsChange): CallSettings {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (value === null) delete merged[key];
+    else merged[key] = key === "providerOptions" ? mergedProviderOptions(current?.providerOptions, value as ProviderMetadata) : value;
+  }
+  return merged as CallSettings;
 }
 
 /** The context's compiler for requests made under `settings`: one per distinct settings, long-lived like the context. */

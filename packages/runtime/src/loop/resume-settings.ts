@@ -1,4 +1,4 @@
-import { YokeError, canonicalJson, type CallSettings } from "@yoke/protocol";
+import { YokeError, canonicalJson, type CallSettingsChange } from "@yoke/protocol";
 import type { RunContext } from "../run-context.js";
 import { changedSettings } from "../run-settings.js";
 import { commitTurn } from "../turn/turn.js";
@@ -7,7 +7,7 @@ import { commitTurn } from "../turn/turn.js";
  * Journals a resume's settings (`settings.changed`) before the run goes on, so a later
  * resume without settings keeps them. RUN_FINISHED for a run that has ended.
  */
-export async function changeSettings(context: RunContext, given: CallSettings | undefined): Promise<void> {
+export async function changeSettings(context: RunContext, given: CallSettingsChange | undefined): Promise<void> {
   if (given === undefined) return;
   const state = context.accumulator.peek();
   if (state.phase === "finished") {

@@ -4,13 +4,21 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { completedRun, crashedAndResumedRun, crashedRun, largeRun, readEvents, removeJournals, tamperedRun } from "./support/journals.ts";
 import { YOKE_BIN, runYoke } from "./support/run-yoke.ts";
+import { RUN_ID, TASK, scenarioHarness, seedWorkspace } from "./support/scenario.ts";
+import { canonicalJson } from "@yoke/protocol";
+import { createSqliteJournal } from "@yoke/journal";
+import { anthropicWireBody } from "@yoke/provider-anthropic";
+import { openAIWireBody } from "@yoke/provider-openai";
+import { reconstructRequest } from "@yoke/runtime";
+
+const openJournal = (file: string) => createSqliteJournal({ filename: file });
 
 const scratch = mkdtempSync(join(tmpdir(), "yoke-cli-test-"));
 afterAll(() => {
@@ -160,6 +168,55 @@ describe("yoke (the binary)", { timeout: 240_000 }, () => {
     expect(noTurn.stderr).toBe("yoke: RUN_NOT_FOUND: the journal has no compiled request for turn 9\n");
     const badTurn = await runYoke(["request", "run_cli", "first", "--journal", completed.file]);
     expect(badTurn.code).toBe(2);
+  });
+
+  it("request: a run's per-call settings (start's) are in the rebuilt header, byte for byte what the model was given", async () => {
+    const dir = join(scratch, "settings");
+    mkdirSync(join(dir, "workspace"), { recursive: true });
+    seedWorkspace(join(dir, "workspace"));
+    const file = join(dir, "journal.sqlite");
+    const journal = await openJournal(file);
+    const { harness, model } = scenarioHarness({ journal, workspace: join(dir, "workspace") });
+    const settings = { temperature: 0.3, maxOutputTokens: 700, reasoningEffort: "low", providerOptions: { scripted: { seed: 7 } } } as const;
+    await harness.start(TASK, { runId: RUN_ID, settings });
+    await journal.close();
+    for (const [index, call] of model.calls.entries()) {
+      const shown = JSON.parse((await runYoke(["request", RUN_ID, String(index + 1), "--journal", file, "--json"])).stdout);
+      expect(canonicalJson(shown.request)).toBe(canonicalJson(call));
+      expect(shown.request).toMatchObject(settings);
+      const bytes = await runYoke(["request", RUN_ID, String(index + 1), "--bytes", "--journal", file]);
+      expect(bytes.stdout.split("\n")[0]).toContain('"maxOutputTokens":700');
+    }
+  });
+
+  it("request --wire: the provider's wire body the adapter rebuilds from the journaled request, exactly; --json labels both forms", async () => {
+    const completed = await completedRun();
+    const journal = await openJournal(completed.file);
+    const rebuilt = await reconstructRequest(journal, { tenantId: "tenant_cli", runId: "run_cli" }, 2);
+    await journal.close();
+    const openai = await runYoke(["request", "run_cli", "2", "--wire", "openai", "--model", "gpt-4.1-mini", "--journal", completed.file]);
+    expect(openai.stderr).toBe("");
+    expect(openai.stdout).toBe(JSON.stringify(openAIWireBody(rebuilt.request, { model: "gpt-4.1-mini" })));
+    const chat = await runYoke(["request", "run_cli", "2", "--wire", "openai-chat", "--model", "gpt-4.1-mini", "--journal", completed.file]);
+    expect(chat.stdout).toBe(JSON.stringify(openAIWireBody(rebuilt.request, { model: "gpt-4.1-mini", api: "chat" })));
+    const anthropic = await runYoke(["request", "run_cli", "2", "--wire", "anthropic", "--model", "claude-sonnet-4-6", "--journal", completed.file, "--json"]);
+    const both = JSON.parse(anthropic.stdout);
+    expect(both.wire).toEqual({
+      provider: "anthropic",
+      api: "messages",
+      model: "claude-sonnet-4-6",
+      body: anthropicWireBody(rebuilt.request, { model: "claude-sonnet-4-6" }),
+    });
+    expect(both.bytes).toBe(rebuilt.bytes);
+    const text = await runYoke(["request", "run_cli", "2", "--journal", completed.file]);
+    expect(text.stdout).toContain("the provider's wire body the adapter built from it: --wire openai|openai-chat|anthropic");
+    const bridge = await runYoke(["request", "run_cli", "2", "--wire", "ai-sdk", "--journal", completed.file]);
+    expect(bridge.code).toBe(2);
+    expect(bridge.stderr).toContain("the AI SDK bridge cannot rebuild a wire body");
+    const unknown = await runYoke(["request", "run_cli", "2", "--wire", "gemini", "--journal", completed.file]);
+    expect(unknown.code).toBe(2);
+    const both2 = await runYoke(["request", "run_cli", "2", "--wire", "openai", "--bytes", "--journal", completed.file]);
+    expect(both2.code).toBe(2);
   });
 
   it("request: on the resumed run too; on the tampered run the read fails with the typed error, exit 1", async () => {

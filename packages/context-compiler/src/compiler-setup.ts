@@ -61,6 +61,8 @@ function configDigestOf(config: CompileConfig, counter: TokenCounter): string {
       toolChoice: config.toolChoice ?? null,
       temperature: config.temperature ?? null,
       providerOptions: config.providerOptions ?? null,
+      // Only when set, so the digest of every config without one is unchanged.
+      ...(config.reasoningEffort === undefined ? {} : { reasoningEffort: config.reasoningEffort }),
       compaction:
         policy === undefined
           ? null

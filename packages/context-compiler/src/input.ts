@@ -1,4 +1,4 @@
-import type { Message, ProviderMetadata, ResponseFormat, RunState, ServerToolSpec, ToolSpec } from "@yoke/protocol";
+import type { Message, ProviderMetadata, ReasoningEffort, ResponseFormat, RunState, ServerToolSpec, ToolSpec } from "@yoke/protocol";
 import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
 import type { TokenCounter } from "./tokenizer.js";
 import type { TrustLabel } from "./trust.js";
@@ -89,6 +89,8 @@ export interface CompileConfig {
   readonly delimiterSeed?: string;
   readonly toolChoice?: "auto" | "none" | "required";
   readonly temperature?: number;
+  /** Sent as `ModelRequest.reasoningEffort`. */
+  readonly reasoningEffort?: ReasoningEffort;
   /** Sent as `ModelRequest.stopSequences`. */
   readonly stopSequences?: readonly string[];
   /** Tools the provider runs itself, sent as `ModelRequest.serverTools` (their definitions are not counted against the window). */

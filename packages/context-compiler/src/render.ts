@@ -230,6 +230,7 @@ export function renderHeader(options: {
   readonly maxOutputTokens: number;
   readonly toolChoice?: ModelRequest["toolChoice"];
   readonly temperature?: number;
+  readonly reasoningEffort?: ModelRequest["reasoningEffort"];
   readonly stopSequences?: readonly string[];
   readonly serverTools?: readonly NonNullable<ModelRequest["serverTools"]>[number][];
   readonly providerOptions?: ModelRequest["providerOptions"];
@@ -238,6 +239,7 @@ export function renderHeader(options: {
   const header: RequestHeader = { tools: options.tools.slice(), maxOutputTokens: options.maxOutputTokens };
   if (options.toolChoice !== undefined) header.toolChoice = options.toolChoice;
   if (options.temperature !== undefined) header.temperature = options.temperature;
+  if (options.reasoningEffort !== undefined) header.reasoningEffort = options.reasoningEffort;
   if (options.stopSequences !== undefined) header.stopSequences = options.stopSequences.slice();
   if (options.serverTools !== undefined) header.serverTools = options.serverTools.slice();
   if (options.providerOptions !== undefined) header.providerOptions = options.providerOptions;

@@ -60,6 +60,12 @@ export interface ToolDefinition<Input extends SchemaLike = SchemaLike> {
   access?: (input: InferSchemaOutput<Input>) => ToolAccess;
   /** What one call means to policy (verb, resource, destination arguments, …). Default: verb = name, resource = `tool:<name>`. */
   policy?: (input: InferSchemaOutput<Input>) => ToolPolicyFacts;
+  /**
+   * A person approves a call before it runs: `true` for every call, or a deterministic
+   * function of the parsed arguments, evaluated once when the call is admitted (rule
+   * `tool:needsApproval`; with a policy, the stricter of the two decides).
+   */
+  needsApproval?: boolean | ((input: InferSchemaOutput<Input>) => boolean);
   /** JSON pointers into the structured output whose values are the system's own records (trusted for provenance). */
   trustedOutputFields?: readonly string[];
   /** Loop detection for this tool: `{ threshold: 5 }`, or `{ optOut: "polls a queue; identical calls are expected" }`. */
@@ -166,6 +172,12 @@ export function defineTool<Input extends SchemaLike>(definition: ToolDefinition<
   if (definition.network !== undefined && !NetworkPolicySchema.safeParse(definition.network).success) {
     throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: network must be { egress: "none" | "any" } or { egress: "hosts", hosts: string[] }`, {
       details: { tool: definition.name },
+    });
+  }
+  const needsApproval: unknown = definition.needsApproval;
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+    throw new YokeError("CONFIG_INVALID", `tool ${definition.name}: needsApproval must be a boolean or a function of the arguments`, {
+      details: { tool: definition.name, option: "needsApproval" },
     });
   }
   const loop = definition.loop;

@@ -6,6 +6,7 @@ import { VerifierVerdictSchema } from "./verifier-verdict.js";
 import { HashSchema } from "./event-envelope.js";
 import { reserves, settles, turnRef } from "./event-fragments.js";
 import { DelegationSchema } from "./delegation.js";
+import { CallSettingsSchema } from "./call-settings.js";
 
 // The run's own events: how it starts and opens a turn, the completion gate (the check and
 // its verifiers), and how it waits, is interrupted, takes input and ends.
@@ -110,6 +111,11 @@ export const RUN_OPENING_EVENTS = {
      * never driven as a run.
      */
     inboxOf: z.string().optional(),
+    /**
+     * The model settings `start` gave (see `CallSettings`): every request of the run is
+     * compiled with them until a `settings.changed`. Absent when none were given.
+     */
+    settings: CallSettingsSchema.optional(),
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),
@@ -119,6 +125,12 @@ export const RUN_OPENING_EVENTS = {
    * one given again. Absent for a run without a delegation.
    */
   "run.delegated": z.object({ delegation: DelegationSchema }),
+  /**
+   * A `resume` gave model settings: `settings` is what is in effect from the next compiled
+   * request on (the run's settings with the given fields replaced). A request journaled
+   * before it is sent again as it was.
+   */
+  "settings.changed": z.object({ settings: CallSettingsSchema }),
   /**
    * `offered`: the tools offered to this turn, frozen (their revision digests and the digest of
    * the set). Absent in journals written before the registry (every pinned tool was offered).

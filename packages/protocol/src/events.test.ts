@@ -124,6 +124,7 @@ describe("EVENT_DATA_SCHEMAS", () => {
     expect(YOKE_EVENT_TYPES).toEqual([
       "run.started",
       "run.delegated",
+      "settings.changed",
       "turn.started",
       "tool.drifted",
       "tool.readmitted",

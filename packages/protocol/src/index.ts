@@ -116,6 +116,8 @@ export type {
   WithheldToolCallPart,
   Usage,
 } from "./model.js";
+export { CallSettingsChangeSchema, CallSettingsSchema, parseCallSettings, type CallSettings, type CallSettingsChange } from "./call-settings.js";
+export { ReasoningEffortSchema, type ReasoningEffort } from "./model.js";
 export { REFUSAL_STOP_REASONS, isRefusedResponse, withholdRefusedCalls } from "./refused-response.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";

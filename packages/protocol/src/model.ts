@@ -254,6 +254,13 @@ export const ResponseFormatSchema = z.object({
 });
 export type ResponseFormat = z.infer<typeof ResponseFormatSchema>;
 
+/**
+ * How hard a reasoning model thinks before it answers. An adapter maps it to its provider's
+ * parameter, and refuses it (PROVIDER_ADMISSION_REJECTED) where the model has none.
+ */
+export const ReasoningEffortSchema = z.enum(["minimal", "low", "medium", "high"]);
+export type ReasoningEffort = z.infer<typeof ReasoningEffortSchema>;
+
 /** The normalized request every provider adapter accepts. */
 export const ModelRequestSchema = z.object({
   messages: z.array(MessageSchema),
@@ -261,6 +268,8 @@ export const ModelRequestSchema = z.object({
   toolChoice: z.enum(["auto", "none", "required"]).optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   temperature: z.number().optional(),
+  /** See `ReasoningEffort`. */
+  reasoningEffort: ReasoningEffortSchema.optional(),
   /** Text that ends the output where it appears (not included in it). */
   stopSequences: z.array(z.string().min(1)).optional(),
   /** Tools the provider runs itself; see `ServerToolSpec`. */

@@ -78,6 +78,12 @@ export interface ProviderAdapterV1 {
    * Adapters do not retry; the runtime owns retries.
    */
   generate(request: ModelRequest, options?: GenerateOptions): Promise<ModelResponse>;
+  /**
+   * The admission check `generate` runs first, alone: the warnings for settings it would drop,
+   * or a PROVIDER_ADMISSION_REJECTED throw. Optional; the runtime runs it on each request it
+   * compiles, before journaling it, so a request the model cannot take is never journaled.
+   */
+  admit?(request: ModelRequest): readonly string[];
 }
 
 /** Totals two usages (for budgets and reports). */

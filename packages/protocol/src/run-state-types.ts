@@ -6,6 +6,7 @@ import type { PolicyDecision } from "./policy.js";
 import type { PolicyDelegation, RunDelegation } from "./delegation.js";
 import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
 import type { RunPhase } from "./run-phase.js";
+import type { CallSettings } from "./call-settings.js";
 
 export type { RunPhase };
 
@@ -110,6 +111,8 @@ export interface RunState {
     | undefined;
   /** The parent run and spawn action of a child run (`run.started.parent`); undefined for a top-level run. */
   readonly parent: { readonly runId: string; readonly actionId: string; readonly contextRevision: number; readonly fork?: RunFork } | undefined;
+  /** The model settings in effect (`run.started.settings`, then the last `settings.changed`); undefined when none were given. */
+  readonly settings: CallSettings | undefined;
   /** The delegation `run.delegated` pinned and how much of each grant is spent; absent for a run without one. */
   readonly delegation?: RunDelegation;
   readonly outcome: Outcome | undefined;

@@ -201,6 +201,10 @@ export class RunStateAccumulator {
         state.phase = "ready";
         state.waiting = undefined;
         return;
+      case "settings.changed":
+        if (state.phase === "finished") throw invalid(event, "settings.changed after the run finished");
+        state.settings = event.data.settings;
+        return;
       case "run.delegated":
       case "budget.opened":
       case "budget.reserved":
@@ -269,6 +273,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     usage: { inputTokens: 0, outputTokens: 0 },
     waiting: undefined,
     parent: data.parent,
+    settings: data.settings,
     outcome: undefined,
     length: 0,
     headHash: event.hash,

@@ -52,6 +52,8 @@ export const ToolContractSchema = z.object({
   dataClassification: DataClassificationSchema,
   network: NetworkPolicySchema,
   owner: z.string().nullable(),
+  /** The tool asks a person for every call (`always`) or for the calls its function picks (`declared`); absent: it does not. */
+  needsApproval: z.enum(["always", "declared"]).optional(),
 });
 export type ToolContract = z.infer<typeof ToolContractSchema>;
 

@@ -172,6 +172,14 @@ export interface ToolDeclarationV1<Input = unknown> {
    */
   readonly policy?: (input: Input) => ToolPolicyFacts;
   /**
+   * A person approves a call before it runs: `true` for every call, or a function of the
+   * parsed arguments (deterministic: it is evaluated once, when the call is admitted, and its
+   * verdict journaled). The call is parked as a policy's `require_approval` parks it (rule
+   * `tool:needsApproval`), with or without a policy engine; where a policy decides too, the
+   * stricter wins (deny, then approval, then allow).
+   */
+  readonly needsApproval?: boolean | ((input: Input) => boolean);
+  /**
    * JSON pointers into the structured output whose values are the system's own records, not
    * third-party text: argument provenance counts a value found there as trusted. A segment
    * `*` matches any array index or key (the pointer with segments `transactions`, `*`,

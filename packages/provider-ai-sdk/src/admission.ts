@@ -26,6 +26,9 @@ export function admitAiSdkRequest(
   if (request.maxOutputTokens !== undefined && request.maxOutputTokens > capabilities.maxOutputTokens) {
     throw reject(`maxOutputTokens ${request.maxOutputTokens} exceeds the model's ${capabilities.maxOutputTokens}`);
   }
+  if (request.reasoningEffort !== undefined) {
+    throw reject(`the AI SDK call options have no reasoning effort (asked for ${request.reasoningEffort}); set it in providerOptions for ${target.provider}`);
+  }
   const stops = request.stopSequences ?? options.stopSequences ?? [];
   if (stops.length > (capabilities.maxStopSequences ?? 0)) {
     throw reject(

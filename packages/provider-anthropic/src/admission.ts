@@ -33,6 +33,9 @@ export function admitAnthropicRequest(
   if (firstOther >= 0 && request.messages.slice(firstOther).some((message) => message.role === "system")) {
     throw reject("a system message after the conversation started (the Messages API takes one system prompt)");
   }
+  if (request.reasoningEffort !== undefined) {
+    throw reject(`Claude models take no reasoning effort (asked for ${request.reasoningEffort}); set providerOptions.anthropic.thinkingBudgetTokens`);
+  }
   const serverTools = request.serverTools ?? [];
   if ((request.tools.length > 0 || serverTools.length > 0) && !capabilities.toolCalls) throw reject("the model does not call tools");
   if (request.toolChoice === "required" && request.tools.length === 0 && serverTools.length === 0)

@@ -15,3 +15,5 @@ export type { AnthropicModelFamily } from "./capabilities.js";
 export { ANTHROPIC_SERVER_TOOL_TYPES } from "./server-tools.js";
 export type { AnthropicRequestOptions } from "./provider-options.js";
 export type { AnthropicClientLike, AnthropicConnection } from "./transport.js";
+export { anthropicWireBody } from "./wire-body.js";
+export type { AnthropicWireTarget } from "./wire-body.js";

@@ -59,6 +59,7 @@ export function admitOpenAIRequest(
       });
     }
   }
+  if (request.reasoningEffort !== undefined && !reasoning) throw reject(`the model has no reasoning effort (asked for ${request.reasoningEffort})`);
   if (reasoning && request.temperature !== undefined) warnings.push("temperature is not supported by reasoning models and was not sent");
   if (target.api === "chat" && request.messages.some((message) => message.role === "assistant" && message.content.some((part) => part.type === "reasoning"))) {
     warnings.push("Chat Completions cannot carry reasoning items across turns; they were not sent");

@@ -14,3 +14,5 @@ export type { OpenAIRequestOptions } from "./provider-options.js";
 export { strictSchemaViolations } from "./strict-schema.js";
 export type { StrictSchemaViolation } from "./strict-schema.js";
 export type { OpenAIClientLike, OpenAIConnection } from "./transport.js";
+export { openAIWireBody } from "./wire-body.js";
+export type { OpenAIWireTarget } from "./wire-body.js";

@@ -53,7 +53,8 @@ export function readOpenAIOptions(request: ModelRequest): OpenAIRequestOptions {
     if (typeof value !== "boolean") throw invalid(`providerOptions.openai.${key} must be a boolean`);
     options[key] = value;
   }
-  const effort = oneOf(raw.reasoningEffort, ["minimal", "low", "medium", "high"], "reasoningEffort");
+  // The request's own effort, unless the OpenAI-only option names one.
+  const effort = oneOf(raw.reasoningEffort, ["minimal", "low", "medium", "high"], "reasoningEffort") ?? request.reasoningEffort;
   if (effort !== undefined) options.reasoningEffort = effort;
   const summary = oneOf(raw.reasoningSummary, ["auto", "concise", "detailed"], "reasoningSummary");
   if (summary !== undefined) options.reasoningSummary = summary;

@@ -15,6 +15,7 @@ import { accessOfCall, factsOf, revisionOf, type Blockers } from "./policy-admis
 import type { RunContext } from "./run-context.js";
 import type { Admission, TurnParticipant } from "./turn/participant.js";
 import { validateCall } from "./validate-calls.js";
+import { NO_POLICY_ENGINE, NO_POLICY_REVISION } from "./tool-approval.js";
 
 type Declaration = AnyToolDeclaration;
 
@@ -101,7 +102,7 @@ async function settleParked(
   call: ToolCallPart,
   blockers: Blockers,
 ): Promise<Admission> {
-  const engine = context.deps.policy;
+  const engine = context.deps.policy ?? (approvalOf(state, record.actionId)?.binding.policyRevision === NO_POLICY_REVISION ? NO_POLICY_ENGINE : undefined);
   if (engine === undefined) {
     throw new YokeError("CONFIG_INVALID", `action ${record.actionId} of this run waits for an approval; resume it with a harness that has a policy`, {
       details: { option: "policy", actionId: record.actionId },

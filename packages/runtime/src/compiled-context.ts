@@ -10,7 +10,17 @@ import {
   type ManifestDelta,
   type SourceMessage,
 } from "@yoke/context-compiler";
-import { YokeError, canonicalJson, isJsonObject, type EventData, type JournalEvent, type JsonValue, type ModelRequest, type YokeEvent } from "@yoke/protocol";
+import {
+  YokeError,
+  canonicalJson,
+  isJsonObject,
+  type CallSettings,
+  type EventData,
+  type JournalEvent,
+  type JsonValue,
+  type ModelRequest,
+  type YokeEvent,
+} from "@yoke/protocol";
 
 /**
  * What one `start` or `resume` knows about the run's compiled context, kept current from the
@@ -22,8 +32,13 @@ export interface CompiledContext {
   manifest: Manifest | undefined;
   readonly artifacts: Set<string>;
   readonly compactions: ContextRevision[];
-  /** The last `model.requested`; `compiled` when a `context.compiled` with its hash precedes it. */
-  requested: { readonly turnId: string; readonly requestHash: string; readonly compiled: boolean } | undefined;
+  /**
+   * The last `model.requested`; `compiled` when a `context.compiled` with its hash precedes it;
+   * `settings`: the run's settings it was compiled under.
+   */
+  requested: { readonly turnId: string; readonly requestHash: string; readonly compiled: boolean; readonly settings: CallSettings | undefined } | undefined;
+  /** The run's settings in effect (`run.started.settings`, then the last `settings.changed`). */
+  settings: CallSettings | undefined;
   /** The request this process compiled for `requested`, if it did (not after a resume). */
   request: { readonly requestHash: string; readonly request: ModelRequest } | undefined;
   /**
@@ -42,6 +57,7 @@ export function createCompiledContext(): CompiledContext {
     artifacts: new Set(),
     compactions: [],
     requested: undefined,
+    settings: undefined,
     request: undefined,
     transcript: [],
     lastCompiledHash: undefined,
@@ -90,7 +106,10 @@ export function noteJournaledArtifacts(compiled: CompiledContext, hashes: Iterab
  * resume); `compiles`: what this process compiled for the requests it appended, by hash.
  */
 export function observeCompiled(compiled: CompiledContext, event: YokeEvent, compiles?: ReadonlyMap<string, CompileResult>): void {
-  if (event.type === "run.started") {
+  if (event.type === "settings.changed") {
+    compiled.settings = event.data.settings;
+  } else if (event.type === "run.started") {
+    compiled.settings = event.data.settings;
     noteJournaledArtifacts(compiled, forkArtifacts(event.data.parent?.fork).keys());
   } else if (event.type === "context.compiled") {
     const data = event.data;
@@ -107,7 +126,12 @@ export function observeCompiled(compiled: CompiledContext, event: YokeEvent, com
     compiled.lastCompiledHash = data.requestHash;
   } else if (event.type === "model.requested") {
     const data = event.data;
-    compiled.requested = { turnId: data.turnId, requestHash: data.requestHash, compiled: compiled.lastCompiledHash === data.requestHash };
+    compiled.requested = {
+      turnId: data.turnId,
+      requestHash: data.requestHash,
+      compiled: compiled.lastCompiledHash === data.requestHash,
+      settings: compiled.settings,
+    };
     if (compiled.request?.requestHash !== data.requestHash) compiled.request = undefined;
     compiled.lastCompiledHash = undefined;
   }

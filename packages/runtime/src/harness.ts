@@ -43,6 +43,8 @@ import { withSubagents } from "./subagents/child-runs.js";
 import type { ChildLink } from "./subagents/spawn-tool.js";
 import { forkArtifacts } from "./subagents/fork-source.js";
 import { load, newContext, notFound, owned } from "./open-run.js";
+import { checkedSettings, checkedSettingsChange } from "./run-settings.js";
+import { changeSettings } from "./loop/resume-settings.js";
 import { checkPinnedDelegation, delegatedDraft, delegationForStart } from "./delegation-start.js";
 
 /**
@@ -93,7 +95,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       const scope = { tenantId: deps.tenantId, runId };
       await openJournalPath(false, "resume");
       return owned(deps, scope, { signal: resumeOptions.signal, wait: resumeOptions.waitForLease }, (lease) =>
-        resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions, resumeOptions.delegation),
+        resumeRun(deps, scope, resumeOptions.signal, lease, resumeOptions, resumeOptions.delegation, resumeOptions.settings),
       );
     },
 
@@ -109,7 +111,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       return owned(deps, scope, { signal: options.signal, wait: options.waitForLease }, async (lease) =>
         (await deps.journal.head(scope)) === null
           ? startRun(deps, scope, task, options, lease)
-          : resumeRun(deps, scope, options.signal, lease, {}, options.delegation),
+          : resumeRun(deps, scope, options.signal, lease, {}, options.delegation, options.settings),
       );
     },
 
@@ -170,6 +172,7 @@ async function startRun(
   parent?: ChildLink,
 ): Promise<RunResult | WaitingRunResult> {
   const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
+  const settings = checkedSettings(deps, startOptions.settings, "start.settings");
   // Before anything is journaled or read: the delegation is the task's, never something a tool said.
   const delegation = await delegationForStart(deps, task, startOptions.delegation);
   const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
@@ -193,6 +196,7 @@ async function startRun(
         maxToolInputBytes: deps.maxToolInputBytes,
       },
       ...(parent === undefined ? {} : { parent: parentData(parent) }),
+      ...(settings === undefined ? {} : { settings }),
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };
@@ -248,13 +252,16 @@ async function resumeRun(
   lease: HeldLease | undefined,
   answer: WaitingAnswerOptions = {},
   delegation?: unknown,
+  settings?: unknown,
 ): Promise<RunResult | WaitingRunResult> {
+  const given = checkedSettingsChange(deps, settings, "resume.settings");
   const compiled = createCompiledContext();
   const budget = new RunBudget(deps, scope.runId);
   const facts = createRunFacts(signatureRules(deps));
   const accumulator = await load(deps, scope, compiled, budget, facts);
   checkPinnedDelegation(accumulator.peek(), delegation);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
+  await changeSettings(context, given);
   await answerWaiting(context, answer);
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");

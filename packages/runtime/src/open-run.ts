@@ -1,5 +1,4 @@
 import { RunStateAccumulator, YokeError, type RunScope } from "@yoke/protocol";
-import { createContextCompiler } from "@yoke/context-compiler";
 import { observeCompiled, type CompiledContext } from "./compiled-context.js";
 import { takeRunLease, type HeldLease } from "./run-lease.js";
 import { createLiveFold, type HarnessDeps, type RunContext } from "./run-context.js";
@@ -82,7 +81,7 @@ export function newContext(
     signal,
     logger: deps.logger.child({ tenantId: scope.tenantId, runId: scope.runId }),
     dispatchable: new Map(),
-    compiler: createContextCompiler(deps.compileConfig),
+    compilers: new Map(),
     compiled,
     live: createLiveFold(),
     lease,

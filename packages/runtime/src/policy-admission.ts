@@ -27,6 +27,7 @@ import { contextItemsOf, traceArguments, type ContextItem } from "./provenance.j
 import type { RunContext } from "./run-context.js";
 import { errorEnvelope } from "./tool-executor.js";
 import { withRevision } from "./tool-admission.js";
+import { NO_POLICY_ENGINE, stricterDecision, toolAsks } from "./tool-approval.js";
 
 const ALL_RESOURCES = "*";
 
@@ -248,8 +249,9 @@ export function isBlocked(blockers: Blockers, access: ToolAccess): boolean {
 }
 
 /**
- * Admits one accepted call. Without a policy engine: `action.admitted`, rule `default`, as
- * before policy. With one: the call is decided on its whole tuple; `allow` → `action.admitted`
+ * Admits one accepted call. Without a policy engine, and a tool that asks no person
+ * (`needsApproval`): `action.admitted`, rule `default`, as before policy. Else (a run without
+ * an engine decides with one that allows all, then the tool's ask, the stricter winning): the call is decided on its whole tuple; `allow` → `action.admitted`
  * with the decision and the provenance (rule = the matching rule); `deny` → `tool.rejected`
  * POLICY_DENIED with the decision and the provenance (the model sees a tool error naming the
  * rule and the reason; the run goes on); `require_approval` → `action.approval_requested`
@@ -267,11 +269,20 @@ export async function admitCall(
 ): Promise<{ drafts: YokeEventDraft[]; item?: DispatchItem }> {
   const proposed = { turnId, toolCallId: call.toolCallId, tool: accepted.tool, input: accepted.input, value: accepted.value };
   const engine = context.deps.policy;
-  if (engine === undefined) {
+  const ask = toolAsks(accepted.tool, accepted.value);
+  if (engine === undefined && ask.kind === "no") {
+    const access = accessOfCall(accepted.tool, accepted.value);
+    // Behind a call a tool's needsApproval parked: authorized, run once that one settles.
+    if (isBlocked(blockers, access)) {
+      batch.hold(proposed, { rule: "default" });
+      blockers.push(access);
+      return { drafts: withRevision(batch.drain(), accepted.revision) };
+    }
     const item = batch.admit(proposed);
     return { drafts: withRevision(batch.drain(), accepted.revision), item };
   }
-  const verdict = await decideCall(context, state, engine, { ...accepted, toolCallId: call.toolCallId, batch });
+  const decided = await decideCall(context, state, engine ?? NO_POLICY_ENGINE, { ...accepted, toolCallId: call.toolCallId, batch });
+  const verdict = { ...decided, decision: stricterDecision(decided.decision, ask) };
   const { decision } = verdict;
   context.logger.info({ turnId, toolName: call.toolName, effect: decision.effect, rule: decision.ruleId }, "policy decided");
   const access = accessOfCall(accepted.tool, accepted.value);

@@ -24,6 +24,7 @@ import type { RunContext } from "./run-context.js";
 import type { Turn } from "./turn/turn.js";
 import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
 import { HOOKS } from "./turn/hooks.js";
+import { compilerFor } from "./run-settings.js";
 import { forkedEvidence } from "./subagents/fork-source.js";
 
 type JsonRecord = Record<string, JsonValue>;
@@ -112,8 +113,8 @@ function offeredTools(context: RunContext, state: RunState, offer: TurnOffer | u
  * CONTEXT_OVERFLOW when it cannot fit. A run with pinned tools offers the tools of the
  * turn (`offer` for a turn about to start, else `turn.started.offered`).
  */
-export function compileRequest(context: RunContext, state: RunState, offer?: TurnOffer): CompileResult {
-  return context.compiler.compile(contextInputOf(context, state, offer));
+export function compileRequest(context: RunContext, state: RunState, offer?: TurnOffer, settings = state.settings): CompileResult {
+  return compilerFor(context, settings).compile(contextInputOf(context, state, offer));
 }
 
 /**
@@ -130,6 +131,8 @@ export function compileRequest(context: RunContext, state: RunState, offer?: Tur
 export function requestDrafts(turn: Turn, state: RunState, turnId: string, offer?: TurnOffer): YokeEventDraft[] {
   const { context } = turn;
   const result = compileRequest(context, state, offer);
+  // Refused before it is journaled (a setting the model cannot take): a resume with other settings compiles it afresh.
+  context.deps.provider.admit?.(result.request);
   const { manifest } = result;
   const startsTurn = state.currentTurnId !== turnId;
   const call = { turnId, inputTokens: manifest.allocation.used, outputReserve: manifest.allocation.outputReserve, startsTurn };
@@ -199,7 +202,8 @@ export function requestDrafts(turn: Turn, state: RunState, turnId: string, offer
 export function journaledRequest(context: RunContext, state: RunState): ModelRequest {
   const { requested, request } = context.compiled;
   if (requested !== undefined && request?.requestHash === requested.requestHash) return request.request;
-  const result = compileRequest(context, state);
+  // Compiled under the settings it was journaled under: a resume's new settings apply from the next request.
+  const result = compileRequest(context, state, undefined, requested === undefined ? state.settings : requested.settings);
   if (requested?.compiled === true && result.manifest.requestHash !== requested.requestHash) {
     throw new YokeError(
       "REQUEST_MISMATCH",

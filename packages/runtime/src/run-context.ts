@@ -120,8 +120,11 @@ export interface RunContext {
    * journaled by a process that died.
    */
   readonly dispatchable: Map<string, DispatchItem>;
-  /** One long-lived compiler per context: a turn costs what is new, not the history. */
-  readonly compiler: ContextCompiler;
+  /**
+   * Long-lived compilers, one per distinct run settings (`run-settings.ts`, `compilerFor`):
+   * a turn costs what is new, not the history.
+   */
+  readonly compilers: Map<string, ContextCompiler>;
   readonly compiled: CompiledContext;
   readonly live: LiveFold;
   /** The run's lease this process holds (when the journal offers leases): every append carries it. */

@@ -1,3 +1,4 @@
+import type { CallSettings, CallSettingsChange } from "@yoke/protocol";
 import type { PrincipalOption } from "./harness-options/policy.js";
 import type { WaitingAnswerOptions } from "./loop-control.js";
 import type { DelegationOption } from "./delegation-types.js";
@@ -25,6 +26,8 @@ export interface StartOptions {
    * `planDelegation`, else none. CONFIG_INVALID when malformed.
    */
   delegation?: DelegationOption;
+  /** Model settings for every call of this run, journaled in `run.started` (see `CallSettings`). CONFIG_INVALID naming the field when malformed. */
+  settings?: CallSettings;
 }
 
 export interface ResumeOptions extends WaitingAnswerOptions {
@@ -40,6 +43,13 @@ export interface ResumeOptions extends WaitingAnswerOptions {
    * most that many milliseconds.
    */
   waitForLease?: boolean | number;
+  /**
+   * Model settings from the next compiled request on: the run's settings with these fields
+   * replaced (a field given as `null` dropped: the harness's applies again), journaled
+   * (`settings.changed`) before the run goes on, so a later resume without settings keeps them.
+   * A request journaled before is sent again as it was. RUN_FINISHED for a finished run.
+   */
+  settings?: CallSettingsChange;
 }
 
 /** `startOrResume`: a start's options with a required run id, and a resume's lease wait. */

@@ -57,6 +57,10 @@ export function contractOf(tool: AnyToolDeclaration): ToolContract {
     dataClassification: tool.dataClassification ?? "internal",
     network: tool.network ?? { egress: "any" },
     owner: tool.owner ?? null,
+    // Only when set, so the digest of every tool that asks no person is unchanged.
+    ...(tool.needsApproval === undefined || tool.needsApproval === false
+      ? {}
+      : { needsApproval: typeof tool.needsApproval === "function" ? "declared" : "always" }),
   };
 }
 

@@ -6,8 +6,10 @@ import { usageError } from "../cli/exit-codes.js";
 import { parse, positiveInteger } from "../cli/parse.js";
 import { table } from "../format/text.js";
 import { findRun } from "../inspect/load-run.js";
+import { wireBodyOf } from "./wire-body.js";
 
-export const REQUEST_USAGE = "yoke request <run> <turn> [--call N] [--bytes] [--tenant T] [--journal FILE] [--json]";
+export const REQUEST_USAGE =
+  "yoke request <run> <turn> [--call N] [--bytes | --wire openai|openai-chat|anthropic [--model M]] [--tenant T] [--journal FILE] [--json]";
 
 /**
  * `yoke request <run> <turn>`: the exact request the model received on that turn, rebuilt
@@ -16,11 +18,14 @@ export const REQUEST_USAGE = "yoke request <run> <turn> [--call N] [--bytes] [--
  * when it does not rebuild), with what was kept, cut and omitted and why. `--bytes` prints
  * the request bytes only (their SHA-256 is the journaled request hash); `--call N` the N-th
  * request of the turn (1-based: the turn's continuations after max_tokens or a cut call).
+ * Those bytes are Yoke's normalized request, what the adapter was given; `--wire <provider>`
+ * prints instead the provider's wire body the adapter built from it (the HTTP body its SDK
+ * sent, exactly), rebuilt by the adapter package (`--model`: default the journaled model id).
  */
 export async function requestCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(
     context.args,
-    { bytes: { type: "boolean", default: false }, call: { type: "string" } },
+    { bytes: { type: "boolean", default: false }, call: { type: "string" }, wire: { type: "string" }, model: { type: "string" } },
     { min: 2, max: 2, usage: REQUEST_USAGE },
   );
   if (values.help) {
@@ -30,6 +35,9 @@ export async function requestCommand(context: CommandContext): Promise<number> {
   const turn = positiveInteger(positionals[1], "<turn>")!;
   const call = positiveInteger(values.call, "--call") ?? 1;
   if (values.bytes && values.json) throw usageError("--bytes and --json cannot be combined");
+  if (values.bytes && values.wire !== undefined)
+    throw usageError("--bytes and --wire cannot be combined: one prints the normalized request, the other the provider's body");
+  if (values.model !== undefined && values.wire === undefined) throw usageError("--model applies to --wire only");
   const journal = await context.open(values.journal);
   try {
     const scope = await findRun(journal, positionals[0]!, values.tenant);
@@ -45,8 +53,14 @@ export async function requestCommand(context: CommandContext): Promise<number> {
       return 0;
     }
     const { manifest } = rebuilt;
+    const wire = values.wire === undefined ? undefined : await wireBodyOf(values.wire, rebuilt.request, values.model ?? manifest.model);
+    if (wire !== undefined && !values.json) {
+      context.out.exact(JSON.stringify(wire.body));
+      return 0;
+    }
     if (values.json) {
       context.out.json({
+        ...(wire === undefined ? {} : { wire }),
         ...scope,
         turn,
         call,
@@ -83,7 +97,7 @@ export async function requestCommand(context: CommandContext): Promise<number> {
       "",
       ...table([["ITEM", "KIND", "TRUST", "SECTION", "DECISION", "TOKENS", "FROM", "WHY"], ...rows]),
       "",
-      "(the request bytes: yoke request <run> <turn> --bytes)",
+      "(the normalized request these hash, as the adapter was given it: --bytes; the provider's wire body the adapter built from it: --wire openai|openai-chat|anthropic)",
     ]);
     return 0;
   } finally {

@@ -14,6 +14,7 @@ import { accessOfCall, authorizationOf, decideCall, deniedMessage, isBlocked, ty
 import { admitProposed } from "../turn/admit.js";
 import { currentTurn, lastResponse } from "./current-turn.js";
 import { alsoEscalated, type Escalation } from "./escalation.js";
+import { NO_POLICY_ENGINE, stricterDecision, toolAsks } from "../tool-approval.js";
 
 export interface Recovery {
   readonly drafts: YokeEventDraft[];
@@ -123,16 +124,18 @@ export async function recoverCalls(context: RunContext, state: RunState, batch: 
       }
     }
     const engine = context.deps.policy;
+    const ask = undecided ? toolAsks(decision.tool, decision.value) : ({ kind: "no" } as const);
     let authorization: Authorization | undefined;
-    if (engine !== undefined && undecided && !context.signal?.aborted) {
+    if ((engine !== undefined || ask.kind !== "no") && undecided && !context.signal?.aborted) {
       // Proposed by another writer, never authorized: decided now, like any call (it cannot be parked: it exists already).
-      const verdict = await decideCall(context, state, engine, {
+      const decided = await decideCall(context, state, engine ?? NO_POLICY_ENGINE, {
         tool: decision.tool,
         revision: decision.revision,
         input: record.input,
         value: decision.value,
         batch,
       });
+      const verdict = { ...decided, decision: stricterDecision(decided.decision, ask) };
       if (verdict.decision.effect !== "allow") {
         const why = verdict.decision.effect === "deny" ? "" : " (it needs an approval, and an action another writer proposed cannot be parked)";
         batch.refuse(record.actionId, "POLICY_DENIED", `${deniedMessage(record.toolName, verdict.decision)}${why}`);

@@ -61,6 +61,8 @@ export type { LeaseOptions } from "./run-lease.js";
 export { runWorker } from "./worker/run-worker.js";
 export type { ResumableHarness, WorkerHarnessContext, WorkerHarnessFactory, WorkerOptions, WorkerRunReport, WorkerSummary } from "./worker/run-worker.js";
 export { RunScanCache, scanRuns } from "./worker/run-verdicts.js";
+export { lineLogger } from "./worker/line-logger.js";
+export type { LogLevel } from "./worker/line-logger.js";
 export type { RunVerdict, ScannedRun } from "./worker/run-verdicts.js";
 export { silentLogger } from "./logger.js";
 export type { LogMethod, Logger } from "./logger.js";

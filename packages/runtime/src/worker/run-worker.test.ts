@@ -72,6 +72,34 @@ describe("runWorker: resumes runs whose owner is gone", () => {
     expect((await journal.head(scopeOf("run_alive")))!.length).toBe(length);
   });
 
+  it("passes over a run owned elsewhere until its lease would lapse (on the store's remaining time), building no harness meanwhile", async () => {
+    const time = manualClock();
+    const journal = createMemoryJournal({ clock: time.clock });
+    await crashedRun(journal, time.clock, "run_held");
+    await journal.leases.acquire(scopeOf("run_held"), { ownerId: "alive", ttlMs: 5 * TTL, ownerIsGone: () => true });
+    const built: string[] = [];
+    const stop = new AbortController();
+    let sleeps = 0;
+    const summary = await runWorker({
+      journal,
+      tenants: [TENANT],
+      harness: finishing(time.clock, built),
+      intervalMs: TTL,
+      clock: time.clock,
+      ownerIsGone: () => false,
+      signal: stop.signal,
+      sleep: async (ms) => {
+        time.advance(ms);
+        sleeps += 1;
+        if (sleeps === 7) stop.abort();
+      },
+    });
+    // Seven scans: the first meets the live lease, the next four pass over the run without a harness, the sixth takes it.
+    expect(summary.scans).toBe(7);
+    expect(built).toEqual(["run_held", "run_held"]);
+    expect(summary.runs.map((run) => run.result)).toEqual(["owned_elsewhere", "resumed"]);
+  });
+
   it("scans verdicts: finished, waiting for a person, never leased and resumable runs are told apart", async () => {
     const time = manualClock();
     const journal = createMemoryJournal({ clock: time.clock });

@@ -1,6 +1,7 @@
-import { YokeError, type AppendResult, type JournalV1, type Outcome, type RunScope } from "@yoke/protocol";
+import { YokeError, systemClock, type AppendResult, type Clock, type JournalV1, type Outcome, type RunLease, type RunScope } from "@yoke/protocol";
 import { bindLogger, silentLogger, type BoundLogger, type Logger } from "../logger.js";
 import { realSleep, type Sleep } from "../model-call.js";
+import { ownerCertainlyGone } from "../owner-identity.js";
 import { RunScanCache, scanRuns } from "./run-verdicts.js";
 
 /** What a worker's harness factory is handed for one run. */
@@ -49,6 +50,16 @@ export interface WorkerOptions {
   readonly signal?: AbortSignal;
   /** How the worker waits between scans. Default: a timer. Inject one to test without wall-clock time. */
   readonly sleep?: Sleep;
+  /**
+   * Measures how long a run found owned elsewhere is passed over: until what its lease had left
+   * (the store's `remainingMs`) has gone by on this clock. Default: the system clock.
+   */
+  readonly clock?: Clock;
+  /**
+   * Whether a run's owner is certainly gone, asked at each scan of a run passed over: true takes
+   * it again at once. Default `ownerCertainlyGone` (the harness's own default when it takes the lease).
+   */
+  readonly ownerIsGone?: (lease: RunLease) => boolean;
   /** Where the worker logs (pino's shape; `console` works). Default: silent. */
   readonly logger?: Logger;
 }
@@ -57,7 +68,8 @@ export interface WorkerOptions {
 export interface WorkerRunReport extends RunScope {
   /**
    * `resumed`: the worker held the run's lease and drove it (to `outcome`, or until it waits);
-   * `owned_elsewhere`: another owner holds a live lease (another worker took it first, or its owner is alive);
+   * `owned_elsewhere`: another owner holds a live lease (another worker took it first, or its owner is alive): passed
+   * over until that lease would lapse, or its owner is certainly gone;
    * `failed`: the resume threw (`error`: its code); the run stays as the journal has it, for the next scan.
    */
   readonly result: "resumed" | "owned_elsewhere" | "failed";
@@ -103,6 +115,15 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
   const logger = bindLogger(options.logger ?? silentLogger(), { component: "worker" });
   const cache = new RunScanCache();
   const inFlight = new Map<string, Promise<void>>();
+  // Runs owned elsewhere, passed over until this time on `clock` (the lease's remaining time, as the store said).
+  const passedOver = new Map<string, number>();
+  const clock = options.clock ?? systemClock();
+  const ownerIsGone = options.ownerIsGone ?? ((lease: RunLease) => ownerCertainlyGone(lease));
+  const due = (run: { tenantId: string; runId: string; lease: RunLease | null }) => {
+    const until = passedOver.get(keyOf(run));
+    if (until === undefined || clock.now() >= until || (run.lease !== null && ownerIsGone(run.lease))) return true;
+    return false;
+  };
   const reports: WorkerRunReport[] = [];
   let scans = 0;
   const stopped = () => options.signal?.aborted === true;
@@ -111,7 +132,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
     const tenants = typeof options.tenants === "function" ? await options.tenants() : options.tenants;
     const runs = await scanRuns(options.journal, tenants, cache);
     scans += 1;
-    const orphaned = runs.filter((run) => run.verdict === "resumable" && !inFlight.has(keyOf(run)));
+    const orphaned = runs.filter((run) => run.verdict === "resumable" && !inFlight.has(keyOf(run)) && due(run));
     logger.debug({ runs: runs.length, orphaned: orphaned.length, inFlight: inFlight.size }, "scanned");
     for (const run of orphaned) {
       if (stopped()) break;
@@ -119,9 +140,11 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       while (inFlight.size >= settings.concurrency) await Promise.race(inFlight.values());
       if (stopped()) break;
       const key = keyOf(run);
-      const task = resumeOne(options, { tenantId: run.tenantId, runId: run.runId }, logger).then((report) => {
+      const task = resumeOne(options, { tenantId: run.tenantId, runId: run.runId }, logger).then(({ report, remainingMs }) => {
         reports.push(report);
         inFlight.delete(key);
+        if (remainingMs === undefined) passedOver.delete(key);
+        else passedOver.set(key, clock.now() + remainingMs);
       });
       inFlight.set(key, task);
     }
@@ -134,7 +157,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
   return { scans, runs: reports };
 }
 
-async function resumeOne(options: WorkerOptions, scope: RunScope, workerLogger: BoundLogger): Promise<WorkerRunReport> {
+async function resumeOne(options: WorkerOptions, scope: RunScope, workerLogger: BoundLogger): Promise<{ report: WorkerRunReport; remainingMs?: number }> {
   const logger = workerLogger.child({ tenantId: scope.tenantId, runId: scope.runId });
   let appended: number | undefined;
   try {
@@ -161,16 +184,20 @@ async function resumeOne(options: WorkerOptions, scope: RunScope, workerLogger: 
       ...(result.waiting === undefined ? {} : { waiting: result.waiting.kind }),
     };
     logger.info({ outcome: report.outcome, waiting: report.waiting, appended }, "run resumed by the worker");
-    return report;
+    return { report };
   } catch (error) {
     if (YokeError.hasCode(error, "RUN_LEASE_HELD")) {
-      logger.debug({ ownerId: error.details.ownerId }, "run is owned elsewhere; passing over it");
-      return { ...scope, result: "owned_elsewhere", ...(appended === undefined ? {} : { appended }) };
+      const remainingMs = typeof error.details.remainingMs === "number" ? Math.max(0, error.details.remainingMs) : undefined;
+      logger.debug({ ownerId: error.details.ownerId, remainingMs }, "run is owned elsewhere; passing over it");
+      return {
+        report: { ...scope, result: "owned_elsewhere", ...(appended === undefined ? {} : { appended }) },
+        ...(remainingMs === undefined ? {} : { remainingMs }),
+      };
     }
     const code = YokeError.isInstance(error) ? error.code : "INTERNAL";
     // The code only: an error's message may quote what a model or tool produced.
     logger.error({ code, appended }, "resuming the run failed; it is left for the next scan");
-    return { ...scope, result: "failed", error: code, ...(appended === undefined ? {} : { appended }) };
+    return { report: { ...scope, result: "failed", error: code, ...(appended === undefined ? {} : { appended }) } };
   }
 }
 

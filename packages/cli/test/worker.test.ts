@@ -1,8 +1,9 @@
 // `yoke worker` with real processes: a run whose process was SIGKILLed mid-run is finished by
 // workers started afterwards, exactly once however many race for it, with no effect repeated;
 // a worker stops gracefully on SIGTERM.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
+import { open } from "node:fs/promises";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,6 +91,31 @@ describe("yoke worker (real processes)", { timeout: 240_000 }, () => {
         .split("\n")
         .map((line) => line.split(" ").slice(1).join(" ")),
     ).toEqual(["run_cli write_file", "run_cli run_check"]);
+  });
+
+  it("SIGTERM while a run is in hand: the worker takes no new run, lets that one reach its outcome, then exits 0", async () => {
+    const crashed = await crashedRun({ fresh: true });
+    const gate = join(scratch, "gate");
+    execFileSync("mkfifo", [gate]);
+    const child = spawn(process.execPath, [YOKE_BIN, "worker", "--interval", "20", "--harness", HARNESS, "--journal", crashed.file], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, YOKE_TEST_WORKSPACE: crashed.workspace, YOKE_TEST_EFFECTS: join(scratch, "gated.log"), YOKE_TEST_GATE: gate },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = once(child, "exit") as Promise<[number | null, string | null]>;
+    // Opening the pipe for writing returns once the worker's check opened it for reading: the run is in its hands.
+    const writer = await open(gate, "w");
+    child.kill("SIGTERM");
+    await writer.write("go");
+    await writer.close();
+    const [code, signal] = await exited;
+    expect([code, signal], stderr).toEqual([0, null]);
+    expect(stdout).toMatch(/^run run_cli \(tenant_cli\): resumed: verified_success \(\d+ event\(s\) appended\)\n$/);
+    expect((await readEvents(crashed)).at(-1)).toMatchObject({ type: "run.completed", data: { outcome: { status: "verified_success" } } });
+    expect(stderr).toContain('"msg":"worker stopped"');
   });
 
   it("SIGTERM stops a polling worker gracefully (exit 0, its summary printed); --harness is required", async () => {

@@ -33,6 +33,14 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
   },
   export: { load: async () => (await import("./commands/export.js")).exportCommand, summary: "a run as canonical JSON, verifiable on import" },
   import: { load: async () => (await import("./commands/import.js")).importCommand, summary: "verify an exported run and append it to the journal" },
+  backup: {
+    load: async () => (await import("./commands/backup.js")).backupCommand,
+    summary: "copy a journal and a head witness that matches the copy, while it is written",
+  },
+  worker: {
+    load: async () => (await import("./commands/worker.js")).workerCommand,
+    summary: "resume runs whose owner is gone (crashed, lease expired) with a harness module",
+  },
   view: { load: async () => (await import("./commands/view.js")).viewCommand, summary: "open the run viewer on 127.0.0.1 and print its URL" },
 };
 
@@ -48,6 +56,8 @@ function usage(): readonly string[] {
     "  --journal FILE  the journal (default: $YOKE_JOURNAL, else ./yoke.sqlite)",
     "  --key-file F    keys of a keyed journal, JSON { keys: [{ keyId, key (base64), tenantId? }] } (default: $YOKE_JOURNAL_KEY_FILE)",
     "  --tenant T      only this tenant (runs are found in any tenant otherwise)",
+    "  --adopt-witness accept the journal as it is and write its head witness anew (a copy made with cp, a restored older backup)",
+    "  --new-journal   start a new journal where the database was deleted (the old head witness is moved aside, never deleted)",
     "  --json          one JSON document on stdout, for scripts",
     "",
     "exit codes: 0 ok, 1 a check failed (broken chain, request mismatch), 2 usage, 3 not found, 4 the operation failed, 70 internal error",
@@ -89,14 +99,23 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       const { defaultJournalLocation, openStore } = await import("./store/open-store.js");
       const { keyFileOf, readKeyFile } = await import("./store/key-file.js");
       const env = io.env ?? process.env;
+      const { witnessFlagOf, witnessNotice } = await import("./store/witness-flags.js");
       const keyFile = keyFileOf(args, env);
-      return openStore(location ?? defaultJournalLocation(env), { ...options, ...(keyFile === undefined ? {} : { keys: readKeyFile(keyFile) }) });
+      const witness = witnessFlagOf(args);
+      const journal = await openStore(location ?? defaultJournalLocation(env), {
+        ...options,
+        ...(keyFile === undefined ? {} : { keys: readKeyFile(keyFile) }),
+        ...(witness === undefined ? {} : { witness }),
+      });
+      if (witness !== undefined) io.stderr(terminalLines([witnessNotice(witness, journal)]));
+      return journal;
     },
     progress: (text) => {
       if (!io.isTTY) return;
       io.stderr(`\r\u001b[2K${escapeTerminal(text)}`);
       drawn = true;
     },
+    log: (line) => io.stderr(line),
     progressDone: () => {
       if (drawn) io.stderr("\r\u001b[2K");
       drawn = false;

@@ -34,6 +34,8 @@ export { DEFAULT_MAX_EVENT_BYTES } from "./event-size.js";
 export type { EventSizeOptions } from "./event-size.js";
 export type { SqliteDatabaseLike, SqliteDurability, SqliteStatementLike } from "./sqlite-database.js";
 export { createSqliteJournal } from "./sqlite-journal.js";
+export { backupSqliteJournal } from "./sqlite-backup.js";
+export type { SqliteBackup, SqliteBackupOptions } from "./sqlite-backup.js";
 export { createLazySqliteJournal, type LazySqliteJournal } from "./lazy-journal.js";
 export type { SqliteJournal, SqliteJournalOptions } from "./sqlite-journal.js";
 export { SQLITE_JOURNAL_FORMAT, SQLITE_JOURNAL_SCHEMA_VERSION } from "./sqlite-migrations.js";

@@ -155,7 +155,7 @@ describe("sqlite journal: refusals carry their details", () => {
       [{ filename, busyTimeoutMs: 1.5 }, ["busyTimeoutMs must be a non-negative integer"]],
       [{ filename, busyTimeoutMs: "5" }, ["busyTimeoutMs must be a non-negative integer"]],
       [{ filename, integrityCheck: "full" }, ['integrityCheck must be "quick" or "none"']],
-      [{ filename, headWitness: "sidecar" }, ['headWitness must be "file", "adopt" or "none"']],
+      [{ filename, headWitness: "sidecar" }, ['headWitness must be "file", "adopt", "new" or "none"']],
       [{ filename, create: "yes" }, ["create must be a boolean"]],
       [{ filename, readOnly: 1 }, ["readOnly must be a boolean"]],
       [{ filename, readOnly: true, create: true }, ["a read-only journal cannot create"]],

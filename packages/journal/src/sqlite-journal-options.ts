@@ -84,7 +84,11 @@ export function checkOptions(options: SqliteJournalOptions, durability: unknown,
     problems.push("busyTimeoutMs must be a non-negative integer");
   }
   if (integrityCheck !== "quick" && integrityCheck !== "none") problems.push('integrityCheck must be "quick" or "none"');
-  if (witnessMode !== "file" && witnessMode !== "adopt" && witnessMode !== "none") problems.push('headWitness must be "file", "adopt" or "none"');
+  if (witnessMode !== "file" && witnessMode !== "adopt" && witnessMode !== "new" && witnessMode !== "none") {
+    problems.push('headWitness must be "file", "adopt", "new" or "none"');
+  }
+  if (options.readOnly === true && (witnessMode === "adopt" || witnessMode === "new"))
+    problems.push(`a read-only journal cannot write a head witness (headWitness: "${witnessMode}")`);
   if (options.create !== undefined && typeof options.create !== "boolean") problems.push("create must be a boolean");
   if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") problems.push("readOnly must be a boolean");
   if (options.readOnly === true && options.create === true) problems.push("a read-only journal cannot create");

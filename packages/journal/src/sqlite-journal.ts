@@ -32,6 +32,11 @@ export interface SqliteJournal extends JournalV1 {
   readonly readOnly: boolean;
   /** The head witness file in use, or null (in-memory database, `headWitness: "none"`, or a read-only journal that has none). */
   readonly headWitnessPath: string | null;
+  /**
+   * Where this open moved a witness it replaced (`headWitness: "adopt"` over one that did not
+   * match, `"new"` over the lost journal's): tell the operator. Null when it moved none.
+   */
+  readonly headWitnessSetAside: string | null;
 }
 
 export type { SqliteJournalOptions } from "./sqlite-journal-options.js";
@@ -81,7 +86,7 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
   if (filename !== undefined && filename !== ":memory:" && existed && emptyFile(filename)) {
     // Refused before SQLite opens it: setting WAL mode alone would write a header into it.
     if (witnessMode === "file") refuseEmptyOverWitness(`${filename}-head`);
-    if (options.create !== true) {
+    if (options.create !== true && witnessMode !== "new") {
       throw new YokeError("JOURNAL_NOT_INITIALIZED", `${filename} is empty; pass create: true to write a new journal into it`, { details: { filename } });
     }
   }
@@ -101,19 +106,19 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
     const witnessPath = onDisk && witnessMode !== "none" ? `${path}-head` : null;
     // A new file was created complete (createAtomically): an empty one here was not made by this call.
     // ":memory:" is a new database at every open, as a file that does not exist yet is: a journal by default.
-    const allowInit = options.create ?? (!owned || filename === ":memory:");
+    const allowInit = options.create ?? (witnessMode === "new" || !owned || filename === ":memory:");
     const kysely = new Kysely<JournalTables>({ dialect: new SqliteDialect({ database: db }) });
     await ensureSchema(kysely, db, {
       readOnly,
       allowInit,
       beforeInit: () => {
-        if (witnessPath !== null && witnessMode !== "adopt") refuseEmptyOverWitness(witnessPath);
+        if (witnessPath !== null && witnessMode === "file") refuseEmptyOverWitness(witnessPath);
       },
       describe: filename ?? db.name,
     });
     const statements = new EventStatements(db);
     if (witnessPath !== null) {
-      witness = openWitnessGuard(db, statements, witnessPath, { mode: witnessMode === "adopt" ? "adopt" : "file", readOnly });
+      witness = openWitnessGuard(db, statements, witnessPath, { mode: witnessMode === "none" ? "file" : witnessMode, readOnly });
     }
     const driver = createSqliteDriver(db, kysely, statements, {
       durability,
@@ -124,14 +129,18 @@ export async function createSqliteJournal(options: SqliteJournalOptions): Promis
       witness,
       storeClock: options.storeClock,
     });
-    return Object.assign(journalOver(driver, keys, maxEventBytes), { durability, headWitnessPath: witness?.witness.path ?? null });
+    return Object.assign(journalOver(driver, keys, maxEventBytes), {
+      durability,
+      headWitnessPath: witness?.witness.path ?? null,
+      headWitnessSetAside: witness?.setAside ?? null,
+    });
   } catch (error) {
     witness?.close();
     // A caller's database stays open (tested); leaving an owned one open would only leak a handle.
     if (owned) closeQuietly(db);
     // `filename !== undefined` as `true` is equivalent unless the working directory holds a file named
     // "undefined-head": for a caller's database it would only look for one.
-    if (filename !== undefined && YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED") && witnessMode !== "none" && witnessMode !== "adopt") {
+    if (filename !== undefined && YokeError.hasCode(error, "JOURNAL_NOT_INITIALIZED") && witnessMode === "file") {
       refuseEmptyOverWitness(`${filename}-head`);
     }
     throw toJournalError(error, "open the journal");

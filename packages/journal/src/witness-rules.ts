@@ -1,5 +1,6 @@
 import { YokeError, type JournalHead, type RunScope, type VerifyResult } from "@yoke/protocol";
 import { settle, type Awaitable, type Steps } from "./awaitable.js";
+import { OLDER_COPY_ADVICE } from "./witness-advice.js";
 
 type ChainFailure = Extract<VerifyResult, { ok: false }>;
 
@@ -43,10 +44,21 @@ export function truncatedFailure(length: number, witnessed: number): ChainFailur
 }
 
 export function witnessFailureError(scope: RunScope, failure: ChainFailure, path: string): YokeError {
-  const code = failure.reason === "truncated" ? "JOURNAL_TRUNCATED" : "JOURNAL_WITNESS_INVALID";
-  return new YokeError(code, `run ${scope.runId}: ${failure.message} (${path})`, {
-    details: { tenantId: scope.tenantId, runId: scope.runId, seq: failure.firstBadSeq, reason: failure.reason, witness: path },
-  });
+  const truncated = failure.reason === "truncated";
+  return new YokeError(
+    truncated ? "JOURNAL_TRUNCATED" : "JOURNAL_WITNESS_INVALID",
+    `run ${scope.runId}: ${failure.message} (${path})${truncated ? `: ${OLDER_COPY_ADVICE}` : ""}`,
+    {
+      details: {
+        tenantId: scope.tenantId,
+        runId: scope.runId,
+        seq: failure.firstBadSeq,
+        reason: failure.reason,
+        witness: path,
+        ...(truncated ? { witnessCase: "older_copy" as const } : {}),
+      },
+    },
+  );
 }
 
 /**

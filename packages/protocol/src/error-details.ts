@@ -32,8 +32,9 @@ export type YokeErrorDetailsByCode = {
     committed?: boolean;
   };
   JOURNAL_INVALID_APPEND: { runId?: string; seq?: number; index?: number; type?: string | undefined };
-  JOURNAL_TRUNCATED: RunScope & { witness: string; runs?: number; seq?: number; reason?: string };
-  JOURNAL_WITNESS_INVALID: RunScope & { witness: string; seq?: number; reason?: string };
+  /** `witnessCase`: which ordinary action the refusal looks like, and so which way out its message gives. */
+  JOURNAL_TRUNCATED: RunScope & { witness: string; runs?: number; seq?: number; reason?: string; witnessCase?: WitnessCase };
+  JOURNAL_WITNESS_INVALID: RunScope & { witness: string; seq?: number; reason?: string; witnessCase?: WitnessCase; journalId?: string; witnessId?: string };
   JOURNAL_NOT_INITIALIZED: { filename?: string; path?: string };
   JOURNAL_READ_ONLY: undefined;
   JOURNAL_KEY_UNAVAILABLE: RunScope & { seq?: number; keyId?: string | null; reason?: string };
@@ -198,3 +199,11 @@ type ToolSourceDetails = {
 type ArtifactPlace = { seq?: number; itemId?: string; part?: number };
 /** Typed members callers read, and any others a raiser adds. */
 type OpenDetails<T> = T & { [key: string]: unknown };
+
+/**
+ * What a head-witness refusal looks like it came from: a deleted database (`database_deleted`:
+ * start a new journal), a copy made without its witness (`witness_missing`: adopt it), an older
+ * copy restored over a newer one (`older_copy`: adopt it if that was meant), or another
+ * journal's witness or database (`other_journal`).
+ */
+export type WitnessCase = "database_deleted" | "witness_missing" | "older_copy" | "other_journal";

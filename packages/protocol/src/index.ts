@@ -20,7 +20,7 @@ export { systemClock, steppingClock } from "./clock.js";
 export type { Clock } from "./clock.js";
 export { YOKE_ERROR_CODES, YokeError } from "./errors.js";
 export type { YokeErrorCode, YokeErrorDetails, YokeErrorOptions } from "./errors.js";
-export type { YokeErrorDetailsByCode } from "./error-details.js";
+export type { WitnessCase, YokeErrorDetailsByCode } from "./error-details.js";
 export {
   EVENT_DATA_SCHEMAS,
   EVENT_SCHEMA_VERSION,

@@ -37,4 +37,6 @@ export interface CommandContext {
   readonly progress: (text: string) => void;
   /** Clears the progress line. */
   readonly progressDone: () => void;
+  /** A log line for operators, written to stderr as given (`yoke worker`'s JSON lines, whose strings JSON escapes). */
+  readonly log: (line: string) => void;
 }

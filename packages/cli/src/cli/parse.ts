@@ -9,6 +9,9 @@ export const COMMON_OPTIONS = {
   // Read by the store opener (store/key-file.ts); declared here so every command accepts it.
   "key-file": { type: "string" },
   tenant: { type: "string" },
+  // Read by the store opener (store/witness-flags.ts): the ways out of a head-witness refusal.
+  "adopt-witness": { type: "boolean", default: false },
+  "new-journal": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const satisfies Options;

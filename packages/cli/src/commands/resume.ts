@@ -40,7 +40,8 @@ interface ResumeResult {
   readonly state?: { readonly turns?: number };
 }
 
-async function loadFactory(path: string): Promise<HarnessFactory> {
+/** The factory a `--harness` module exports (default export, or `createHarness`); CONFIG_INVALID naming the module otherwise. */
+export async function loadFactory(path: string): Promise<HarnessFactory> {
   const file = resolve(path);
   if (!existsSync(file)) throw new YokeError("CONFIG_INVALID", `--harness ${path}: no such file`, { details: { harness: file } });
   let module: { default?: unknown; createHarness?: unknown };

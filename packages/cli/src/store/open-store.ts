@@ -13,6 +13,10 @@ export interface CliJournal extends JournalV1 {
   tenants(): Promise<readonly string[]>;
   /** What the user named (`--journal`), resolved: shown in messages. */
   readonly location: string;
+  /** The head witness in use (null: none). */
+  readonly headWitnessPath: string | null;
+  /** Where `--adopt-witness` or `--new-journal` moved the witness it replaced; null when it moved none. */
+  readonly headWitnessSetAside: string | null;
 }
 
 export interface OpenStoreOptions {
@@ -22,6 +26,13 @@ export interface OpenStoreOptions {
   readonly create?: boolean;
   /** The keys of a keyed journal (`--key-file`); without them its events are `key_required`. */
   readonly keys?: JournalKeyProvider;
+  /**
+   * `--adopt-witness`: accept the journal as it is and write its head witness anew (a copy
+   * made without its witness, a restored older backup). `--new-journal`: start a new journal
+   * where the database was deleted or emptied. Either opens the journal for writing; a witness
+   * replaced is moved aside, never deleted.
+   */
+  readonly witness?: "adopt" | "new";
 }
 
 /** The default store: `$YOKE_JOURNAL`, else `./yoke.sqlite`. */
@@ -55,21 +66,26 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
     throw new YokeError("CONFIG_INVALID", `--journal ${location}: no store for ${scheme}:// URLs yet; pass a SQLite file`, { details: { location, scheme } });
   }
   const filename = resolve(location.startsWith("sqlite:") ? location.slice("sqlite:".length) : location);
-  if (!options.create && !existsSync(filename)) {
+  if (!options.create && options.witness !== "new" && !existsSync(filename)) {
     const hint = formerDefaultBeside(filename);
+    const witness = `${filename}-head`;
     throw new YokeError(
       "JOURNAL_NOT_INITIALIZED",
-      hint === undefined
-        ? `no journal at ${filename} (pass --journal <file>, or set YOKE_JOURNAL)`
-        : `no journal at ${filename}, but ${hint} exists (the name the runtime's examples once used): pass --journal ${hint}, or rename it to ${basename(filename)}`,
+      existsSync(witness)
+        ? `no journal at ${filename}, but its head witness ${witness} is there: the database was deleted. ` +
+            "To start a new journal here, pass --new-journal (the old witness is moved aside); to keep the old journal, restore its database"
+        : hint === undefined
+          ? `no journal at ${filename} (pass --journal <file>, or set YOKE_JOURNAL)`
+          : `no journal at ${filename}, but ${hint} exists (the name the runtime's examples once used): pass --journal ${hint}, or rename it to ${basename(filename)}`,
       { details: { filename } },
     );
   }
-  const write = options.write === true;
+  const write = options.write === true || options.witness !== undefined;
   const journal = await createSqliteJournal({
     filename,
     readOnly: !write,
-    ...(options.create ? {} : { create: false }),
+    ...(options.create || options.witness === "new" ? {} : { create: false }),
+    ...(options.witness === undefined ? {} : { headWitness: options.witness }),
     ...(options.keys === undefined ? {} : { keys: options.keys }),
     integrityCheck: "none",
   });
@@ -78,6 +94,8 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
     capabilities: journal.capabilities,
     leases: journal.leases,
     location: filename,
+    headWitnessPath: journal.headWitnessPath,
+    headWitnessSetAside: journal.headWitnessSetAside,
     append: journal.append.bind(journal),
     read: journal.read.bind(journal),
     head: journal.head.bind(journal),

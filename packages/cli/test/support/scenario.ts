@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { steppingClock, ulidIdSource, YokeError, type JournalV1, type PricingTable } from "@yoke/protocol";
-import { createHarness, defineTool } from "@yoke/runtime";
+import { createHarness, defineTool, type Logger } from "@yoke/runtime";
 import { callTools, createScriptedModel, say, type ScriptedStep } from "@yoke/testkit";
 import { z } from "zod";
 
@@ -50,7 +50,8 @@ function check(root: string): string {
   return existsSync(file) && readFileSync(file, "utf8") === SUMMARY ? "PASS" : "FAIL";
 }
 
-export function workspaceTools(root: string) {
+/** The workspace's tools; `onEffect` hears each call that runs (the tool's name), to count effects across processes. */
+export function workspaceTools(root: string, onEffect: (tool: string) => void = () => undefined) {
   return [
     defineTool({
       name: "read_file",
@@ -58,6 +59,7 @@ export function workspaceTools(root: string) {
       input: z.object({ path: z.string().min(1) }),
       sideEffect: "none",
       async execute({ path }) {
+        onEffect("read_file");
         return readFileSync(inside(root, path), "utf8");
       },
     }),
@@ -67,6 +69,7 @@ export function workspaceTools(root: string) {
       input: z.object({ path: z.string().min(1), content: z.string() }),
       sideEffect: "idempotent",
       async execute({ path, content }) {
+        onEffect("write_file");
         const target = inside(root, path);
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target, content);
@@ -79,6 +82,7 @@ export function workspaceTools(root: string) {
       input: z.object({ note: z.string().optional() }),
       sideEffect: "none",
       async execute({ note }) {
+        onEffect("run_check");
         return `${check(root)}${note ? ` ${note}` : ""}`;
       },
     }),
@@ -106,6 +110,10 @@ export interface ScenarioOptions {
   readonly marker?: string;
   readonly steps?: ScriptedStep[];
   readonly maxTurns?: number;
+  /** Hears each tool call that runs. */
+  readonly onEffect?: (tool: string) => void;
+  /** The harness's logger (a worker hands one to its factory). */
+  readonly logger?: Logger;
 }
 
 /** The scenario's harness on `journal`. */
@@ -117,7 +125,8 @@ export function scenarioHarness(options: ScenarioOptions) {
   const harness = createHarness({
     journal: options.journal,
     provider: model,
-    tools: workspaceTools(options.workspace),
+    tools: workspaceTools(options.workspace, options.onEffect),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     tenantId: TENANT,
     clock,
     ids: ulidIdSource({ clock, random: seeded(lastAt) }),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { YokeError } from "./errors.js";
 import { ProviderMetadataSchema, ReasoningEffortSchema } from "./model.js";
 

@@ -85,3 +85,7 @@ export type { HumanWaiting, InterruptRequestOptions, LoopControlOptions, LoopDet
 export { COMPLETION_CHECK_VERIFIER_ID, completionCheckVerifier } from "./verification/check-verifier.js";
 export { INTERRUPT_INBOX_SUFFIX } from "./interrupts.js";
 export { callSignature } from "./loop/run-facts.js";
+export { DEFAULT_MAX_BUFFERED_DELTAS } from "./stream/delta-buffer.js";
+export { isDelta } from "./stream/stream-parts.js";
+export type { RunStreamDelta, RunStreamDurablePart, RunStreamEnd, RunStreamPart, StreamedToolCall } from "./stream/stream-parts.js";
+export type { RunStream, StreamOptions } from "./stream/run-stream-types.js";

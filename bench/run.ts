@@ -239,6 +239,34 @@ printTable(
   providerRows,
 );
 
+// Time to the first streamed token: harness.stream (a new run journaled, its request compiled) vs the adapter alone.
+interface FirstTokenResult {
+  calls: number;
+  adapterUs: number;
+  memoryUs: number;
+  sqliteUs: number;
+  memoryRatio: number;
+  sqliteRatio: number;
+}
+const firstTokenRows: string[][] = [];
+for (const provider of ["openai", "anthropic", "ai-sdk"]) {
+  const result = runChild<FirstTokenResult>("first-token.ts", [provider, quick ? "30" : "200", quick ? "3" : "5"]);
+  firstTokenRows.push([
+    provider,
+    String(result.calls),
+    fmt(result.adapterUs),
+    fmt(result.memoryUs),
+    fmt(result.memoryRatio, 2),
+    fmt(result.sqliteUs),
+    fmt(result.sqliteRatio, 2),
+  ]);
+}
+printTable(
+  "Time to the first streamed token: harness.stream (new run: run.started + compiled request journaled, then the call) vs the adapter alone, same recorded stream, loopback replay server (µs, median of rounds)",
+  ["provider", "calls/round", "adapter", "Yoke, memory journal", "ratio", "Yoke, SQLite journal", "ratio"],
+  firstTokenRows,
+);
+
 // Context compiler: full and per-turn compile, each next to its floor (tokenizing the same text once).
 interface ContextFullResult {
   events: number;

@@ -42,6 +42,22 @@ describe("the root README's first example", () => {
   });
 });
 
+describe("the root README's chat app", () => {
+  it("is twenty lines of code or fewer, runs, and prints what its comment says", () => {
+    const readme = readFileSync(join(repo, "README.md"), "utf8");
+    const section = readme.indexOf("## A chat app in twenty lines");
+    expect(section, "README.md has no chat app section").toBeGreaterThan(0);
+    const snippet = readme.slice(section).match(/```ts\n([\s\S]*?)```/)?.[1];
+    expect(snippet, "the chat app section has no ts snippet").toBeDefined();
+    expect(snippet!.split("\n").filter((line) => line.trim() !== "").length).toBeLessThanOrEqual(20);
+    const child = runSnippet("root-readme-chat", snippet!);
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    const expected = snippet!.match(/console\.log\(.*\);\s*\/\/\s*(.+)$/m)?.[1];
+    expect(child.stdout.trim()).toBe(expected);
+  });
+});
+
 describe("package README snippets", () => {
   it.each(packages)("@yoke/%s has a snippet that runs", (name) => {
     const readme = readFileSync(join(repo, "packages", name, "README.md"), "utf8");

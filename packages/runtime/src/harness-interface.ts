@@ -2,6 +2,7 @@ import type { ApprovalRecord, RunState, YokeEvent } from "@yoke/protocol";
 import type { InterruptRequestOptions } from "./loop-control.js";
 import type { RunResult, WaitingRunResult } from "./run-result.js";
 import type { ApproveOptions, DenyOptions, ResumeOptions, StartOptions, StartOrResumeOptions } from "./run-options.js";
+import type { RunStream, StreamOptions } from "./stream/run-stream-types.js";
 
 /**
  * The agent loop over one journal, provider and tool set. Every state change is journaled
@@ -20,6 +21,30 @@ import type { ApproveOptions, DenyOptions, ResumeOptions, StartOptions, StartOrR
 export interface Harness<Output = unknown> {
   /** Starts a run and drives it to an outcome, or until it waits for a person (`result.waiting`: an approval, a refusal, a content filter, an escalation). Rejects on a non-retryable provider error (resume later). */
   start(task: string, options?: StartOptions): Promise<RunResult<Output> | WaitingRunResult>;
+  /**
+   * `start`, with the run's live output: an async iterable of typed parts as they arrive
+   * (text, reasoning and tool-call argument deltas while the model answers; then, once durable,
+   * each response, tool result, approval request, wait and outcome), and `result`, what `start`
+   * returns. Deltas are ephemeral; every other part is read from the journal after it is
+   * durable. A slow or absent reader never holds the run back (`maxBufferedDeltas`).
+   * Breaking out of the loop detaches; `cancel(reason)` cancels the run. See `RunStream`.
+   *
+   * @example
+   * ```ts
+   * const stream = harness.stream("Summarize notes.txt");
+   * for await (const part of stream) if (part.type === "text-delta") process.stdout.write(part.text);
+   * const { outcome } = await stream.result;
+   * ```
+   */
+  stream(task: Parameters<Harness<Output>["start"]>[0], options?: StartOptions & StreamOptions): RunStream<Output>;
+  /**
+   * `resume`, with the run's live output (as `stream`), replayed from the run's first event,
+   * then live. When a stream of this harness already drives the run (a page reloaded while
+   * the run goes on), it follows that one instead of resuming: its replay and live parts,
+   * until that stream's call returns. A separate method from `stream` because its first
+   * argument is a run id and its options a resume's (`input`, `close`, `waitForLease`).
+   */
+  resumeStream(runId: string, options?: ResumeOptions & StreamOptions): RunStream<Output>;
   /** Continues a run from its journal; a finished run returns its outcome without calling anything. RUN_NOT_FOUND if unknown. */
   resume(runId: string, options?: ResumeOptions): Promise<RunResult<Output> | WaitingRunResult>;
   /**

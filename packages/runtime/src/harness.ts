@@ -46,6 +46,7 @@ import { load, newContext, notFound, owned } from "./open-run.js";
 import { checkedSettings, checkedSettingsChange } from "./run-settings.js";
 import { changeSettings } from "./loop/resume-settings.js";
 import { checkPinnedDelegation, delegatedDraft, delegationForStart } from "./delegation-start.js";
+import { streamResume, streamStart } from "./stream/run-stream.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -147,6 +148,10 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
         },
       };
     },
+
+    stream: (task, streamOptions) => streamStart(deps, harness, task, streamOptions),
+
+    resumeStream: (runId, streamOptions) => streamResume(deps, harness, runId, streamOptions),
 
     approve: (runId: string, approvalId: string, approveOptions: ApproveOptions) => approveRun(deps, runId, approvalId, approveOptions),
 

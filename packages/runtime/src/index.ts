@@ -91,3 +91,13 @@ export type { HumanWaiting, InterruptRequestOptions, LoopControlOptions, LoopDet
 export { COMPLETION_CHECK_VERIFIER_ID, completionCheckVerifier } from "./verification/check-verifier.js";
 export { INTERRUPT_INBOX_SUFFIX } from "./interrupts.js";
 export { callSignature } from "./loop/run-facts.js";
+export { DEFAULT_MAX_BUFFERED_DELTAS } from "./stream/delta-buffer.js";
+export { isDelta } from "./stream/stream-parts.js";
+export type { RunStreamDelta, RunStreamDurablePart, RunStreamEnd, RunStreamPart, StreamedToolCall } from "./stream/stream-parts.js";
+export type { RunStream, StreamOptions } from "./stream/run-stream-types.js";
+export { UI_MESSAGE_STREAM_HEADERS } from "./ui/ui-message-chunks.js";
+export type { UIMessageChunk } from "./ui/ui-message-chunks.js";
+export { pipeUIMessageStreamToResponse, toSSE, toUIMessageStream, toUIMessageStreamResponse } from "./ui/ui-message-stream.js";
+export type { NodeResponseLike, StreamOfRun, UIMessageStreamOptions } from "./ui/ui-message-stream.js";
+export { approvalResponsesOf } from "./ui/approval-responses.js";
+export type { UIApprovalResponse } from "./ui/approval-responses.js";

@@ -1,4 +1,4 @@
-import { YokeError, type ModelRequest, type ModelResponse, type ProviderAdapterV1 } from "@yoke/protocol";
+import { YokeError, type ModelRequest, type ModelResponse, type ModelStreamPart, type ProviderAdapterV1 } from "@yoke/protocol";
 import type { Timers } from "@yoke/scheduler";
 import type { BoundLogger as Logger } from "./logger.js";
 
@@ -54,6 +54,8 @@ export interface ModelCallOptions {
   readonly onFailure: (failure: ModelCallFailure) => Promise<void>;
   /** Told as each attempt starts (1 for the first): a cancellation then knows whether it cut an attempt or the wait before one. */
   readonly onAttempt?: (attempt: number) => void;
+  /** Handed each part the provider streams during an attempt, until the attempt is decided (a late part of an abandoned one is not). */
+  readonly onStreamPart?: (part: ModelStreamPart) => void;
 }
 
 /**
@@ -105,7 +107,15 @@ async function attemptOnce(provider: ProviderAdapterV1, request: ModelRequest, o
     onAbort = () => reject(deadline.signal.aborted ? deadline.signal.reason : cancelled(options.signal!));
     signal.addEventListener("abort", onAbort, { once: true });
   });
-  const call = Promise.resolve().then(() => provider.generate(request, { signal }));
+  let decided = false;
+  const relay = options.onStreamPart;
+  const onStreamPart =
+    relay === undefined
+      ? undefined
+      : (part: ModelStreamPart) => {
+          if (!decided) relay(part);
+        };
+  const call = Promise.resolve().then(() => provider.generate(request, onStreamPart === undefined ? { signal } : { signal, onStreamPart }));
   // Once the race is decided the provider's late settlement has nobody to tell.
   call.catch(() => undefined);
   stopped.catch(() => undefined);
@@ -113,6 +123,7 @@ async function attemptOnce(provider: ProviderAdapterV1, request: ModelRequest, o
     if (signal.aborted) onAbort();
     return await Promise.race([call, stopped]);
   } finally {
+    decided = true;
     options.timers.clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
   }

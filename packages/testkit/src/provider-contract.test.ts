@@ -1,5 +1,5 @@
 // The scripted model keeps the provider contract it helps others test.
-import { YokeError, type ProviderAdapterV1 } from "@yoke/protocol";
+import { YokeError, type GenerateOptions, type ModelResponse, type ProviderAdapterV1 } from "@yoke/protocol";
 import { expect, it } from "vitest";
 import { PROVIDER_CONTRACT_SEEDS, describeProviderContract, type ProviderContractScenario } from "./contracts.js";
 import { createScriptedModel } from "./scripted-model.js";
@@ -46,7 +46,13 @@ describeProviderContract("scripted model", (scenario, { seed }) => {
   // The scripted model has no transport: its subject stamps the request id an HTTP response carries.
   const adapter: ProviderAdapterV1 = {
     ...model,
-    generate: async (request, options) => ({ ...(await model.generate(request, options)), requestId: "req_scripted_1" }),
+    generate: async (request, options = {}) => {
+      const stamp = (response: ModelResponse): ModelResponse => ({ ...response, requestId: "req_scripted_1" });
+      const relay = options.onStreamPart;
+      const onStreamPart: GenerateOptions["onStreamPart"] =
+        relay === undefined ? undefined : (part) => relay(part.type === "finish" ? { type: "finish", response: stamp(part.response) } : part);
+      return stamp(await model.generate(request, onStreamPart === undefined ? options : { ...options, onStreamPart }));
+    },
   };
   return { adapter, requestReceived, requestCount: () => model.calls.length };
 });

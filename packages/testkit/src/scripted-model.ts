@@ -11,6 +11,7 @@ import {
   type ToolCallPart,
   type TruncatedToolCallPart,
 } from "@yoke/protocol";
+import { streamScripted } from "./scripted-stream.js";
 import type { ScriptedResponse, ScriptedStep, ScriptedToolCallPart, ScriptedTruncatedToolCallPart } from "./scripted-model-steps.js";
 
 export interface ScriptedModelOptions {
@@ -83,6 +84,9 @@ const AUTO_ID = /^call_(\d+)$/;
  * request's transcript (or this model's own count, whichever is higher), so a fresh model
  * resuming a journaled run continues the numbering of the one that crashed.
  *
+ * Given `onStreamPart`, it streams each response as it returns it (`streamScripted`): text a
+ * word at a time, tool-call arguments in chunks, then `finish`.
+ *
  * A call with the queue empty rejects with PROVIDER_UNEXPECTED_CALL; an aborted signal
  * rejects with CANCELLED and consumes nothing.
  */
@@ -146,7 +150,9 @@ export function createScriptedModel(steps: readonly ScriptedStep[], options: Scr
       const resolved = typeof step === "function" ? await step(structuredClone(request), callIndex) : step;
       throwIfAborted(generateOptions.signal);
       if ("error" in resolved) throw resolved.error;
-      return complete(resolved, { provider, modelId, nextId: autoIds(request) });
+      const response = complete(resolved, { provider, modelId, nextId: autoIds(request) });
+      if (generateOptions.onStreamPart !== undefined) streamScripted(response, generateOptions.onStreamPart);
+      return response;
     },
   };
 }

@@ -29,6 +29,7 @@ import { cancelDrafts, type AbortedCall } from "./cancel-drafts.js";
 import { excessCallsDraft } from "./excess-calls.js";
 import { rejectedCall } from "./rejected-call.js";
 import { boundToolInputs, journaledResponse } from "../bound-input.js";
+import { deltaRelay } from "../stream/run-taps.js";
 
 /**
  * Phase `awaiting_response`: the request is journaled (after a resume, recompile it and check its hash), call the
@@ -74,6 +75,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
       onAttempt: (started) => {
         attempt = started;
       },
+      onStreamPart: deltaRelay(context, turnId, () => attempt),
       onFailure: async (failure) => {
         attempt = 0;
         // The last failure is journaled with the `run.failed` it leads to, in one transaction.

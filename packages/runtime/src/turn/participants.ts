@@ -9,6 +9,7 @@ import { loopDetection } from "../loop-detection.js";
 import { verifierGate } from "../verification/gate.js";
 import { commitLog, compiledContext, eventRelay, runFacts } from "./observers.js";
 import type { TurnParticipant } from "./participant.js";
+import { streamRelay } from "../stream/run-taps.js";
 
 /**
  * The turn transaction's participants, in the order they act (docs/decisions/0022). At a
@@ -44,4 +45,5 @@ export const TURN_PARTICIPANTS: readonly TurnParticipant[] = [
   compiledContext,
   commitLog,
   eventRelay,
+  streamRelay,
 ];

@@ -208,6 +208,7 @@ export class RunStateAccumulator {
       case "loop.detected":
       case "interrupt.requested":
       case "interrupt.landed":
+      case "session.appended":
         // Budgets fold in @yoke/budget; a loop detection changes nothing until its steering input or escalation.
         return;
       case "verifier.started":
@@ -269,6 +270,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     usage: { inputTokens: 0, outputTokens: 0 },
     waiting: undefined,
     parent: data.parent,
+    continues: data.continues,
     outcome: undefined,
     length: 0,
     headHash: event.hash,

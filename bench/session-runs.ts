@@ -7,7 +7,7 @@
 // usage: node session-runs.ts [runs]  (prints one JSON line)
 import { createHook } from "node:async_hooks";
 import { createMemoryJournal } from "@yoke/journal";
-import { sequentialIdSource, steppingClock, type JournalV1 } from "@yoke/protocol";
+import { sequentialIdSource, steppingClock, type JournalV1, type ProviderAdapterV1 } from "@yoke/protocol";
 import { createHarness, defineTool } from "@yoke/runtime";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { z } from "zod";
@@ -50,11 +50,35 @@ const lookup = defineTool({
 });
 const steps = Array.from({ length: runs }, (_, index) => [callTools([{ name: "lookup", args: { word: `word${index}` } }]), say(`Answer ${index + 1}.`)]).flat();
 const model = createScriptedModel(steps);
-const harness = createHarness({ journal, provider: model, tools: [lookup], tenantId: "tenant_bench", clock: steppingClock(0, 1), ids: sequentialIdSource() });
+// The counts when each model call is made: the first call's is the start's cost (reading and
+// checking the earlier runs included), the second's less the first's is one turn's.
+const atCall: { promises: number; eventsRead: number }[] = [];
+const provider: ProviderAdapterV1 = {
+  specificationVersion: "v1",
+  provider: model.provider,
+  modelId: model.modelId,
+  capabilities: model.capabilities,
+  generate(request, options) {
+    atCall.push({ promises, eventsRead });
+    return model.generate(request, options);
+  },
+};
+const harness = createHarness({ journal, provider, tools: [lookup], tenantId: "tenant_bench", clock: steppingClock(0, 1), ids: sequentialIdSource() });
 
-const perRun: { run: number; turns: number; promisesPerTurn: number; eventsReadPerTurn: number; requestMessages: number; requestBytes: number }[] = [];
+const perRun: {
+  run: number;
+  turns: number;
+  promisesPerTurn: number;
+  eventsReadPerTurn: number;
+  startPromises: number;
+  startEventsRead: number;
+  secondTurnPromises: number;
+  requestMessages: number;
+  requestBytes: number;
+}[] = [];
 for (let index = 0; index < runs; index++) {
   const calls = model.calls.length;
+  atCall.length = 0;
   eventsRead = 0;
   promises = 0;
   counting = true;
@@ -66,6 +90,9 @@ for (let index = 0; index < runs; index++) {
     turns: result.state.turns,
     promisesPerTurn: promises / result.state.turns,
     eventsReadPerTurn: eventsRead / result.state.turns,
+    startPromises: atCall[0]!.promises,
+    startEventsRead: atCall[0]!.eventsRead,
+    secondTurnPromises: atCall[1]!.promises - atCall[0]!.promises,
     requestMessages: last.messages.length,
     requestBytes: Buffer.byteLength(JSON.stringify(model.calls.slice(calls).at(-1))),
   });
@@ -78,6 +105,8 @@ console.log(
     first,
     last,
     promisesRatio: last.promisesPerTurn / first.promisesPerTurn,
+    startPromisesRatio: last.startPromises / first.startPromises,
+    secondTurnPromisesRatio: last.secondTurnPromises / first.secondTurnPromises,
     requestBytesRatio: last.requestBytes / first.requestBytes,
   }),
 );

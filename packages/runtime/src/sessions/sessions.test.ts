@@ -1,8 +1,8 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { YokeError, parseYokeEvent, type JournalV1, type Message } from "@yoke/protocol";
-import { callTools, refuse, say } from "@yoke/testkit";
+import { callTools, createScriptedModel, refuse, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { TENANT, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
+import { SimulatedCrash, TENANT, crashingJournal, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
 import { reconstructRequest } from "../reconstruct-request.js";
 import { SESSION_STREAM_SUFFIX } from "./session-stream.js";
 
@@ -49,6 +49,41 @@ describe("sessions", () => {
 
     const rebuilt = await reconstructRequest(journal, { tenantId: TENANT, runId: "run_b" }, 1);
     expect(rebuilt.request).toEqual(request);
+  });
+
+  it("an earlier run's long exchange is compacted in the next run's context like its own messages, and every request still rebuilds", async () => {
+    const journal = createMemoryJournal();
+    const long = (turn: number) => `${turn}: ${"the quick brown fox jumps over the lazy dog ".repeat(20)}`;
+    const capabilities = { capabilities: { contextWindow: 4_000, maxOutputTokens: 500 } };
+    const options = { journal, maxTurns: 20, context: { compaction: { threshold: 0.6, keepRecentMessages: 4 } } };
+    const firstSteps = [...Array.from({ length: 6 }, (_, turn) => callTools([{ name: "echo", args: { text: long(turn) } }])), say("echoed")];
+    await rig([], { ...options, provider: createScriptedModel(firstSteps, capabilities) }).harness.start("echo a lot", { sessionId: SESSION, runId: "run_a" });
+    const model = createScriptedModel([callTools([{ name: "echo", args: { text: long(99) } }]), say("done")], capabilities);
+    const b = await rig([], { ...options, provider: model, idStart: 100 }).harness.start("once more", { sessionId: SESSION, runId: "run_b" });
+    expect(b.outcome?.status).toBe("completed");
+    const compacted = (await readAll(journal, "run_b")).map(parseYokeEvent).flatMap((event) => (event.type === "context.compiled" ? (event.data.compactions ?? []) : []));
+    expect(JSON.stringify(compacted)).toContain("history:");
+    for (const [index, request] of model.calls.entries()) {
+      expect((await reconstructRequest(journal, { tenantId: TENANT, runId: "run_b" }, index + 1)).request).toEqual(request);
+    }
+  });
+
+  it("a session run resumed in a fresh harness after a crash asks the model exactly what it would have", async () => {
+    const journal = createMemoryJournal();
+    await rig([say("Paris.")], { journal }).harness.start("Capital of France?", { sessionId: SESSION, runId: "run_a" });
+    const crashed = rig([callTools([{ name: "echo", args: { text: "x" } }])], { journal: crashingJournal(journal, 2, "lost"), idStart: 100 });
+    expect(await rejectionOf(crashed.harness.start("And Germany?", { sessionId: SESSION, runId: "run_b" }))).toBeInstanceOf(SimulatedCrash);
+    const fresh = rig([callTools([{ name: "echo", args: { text: "x" } }]), say("Berlin.")], { journal, idStart: 200 });
+    const resumed = await fresh.harness.resume("run_b");
+    expect(resumed.outcome?.status).toBe("completed");
+    expect(texts(fresh.model.calls[0]!.messages.filter((message) => message.role !== "system")).slice(0, 3)).toEqual([
+      "user: Capital of France?",
+      "assistant: Paris.",
+      "user: And Germany?",
+    ]);
+    for (const [index, request] of fresh.model.calls.entries()) {
+      expect((await reconstructRequest(journal, { tenantId: TENANT, runId: "run_b" }, index + 1)).request).toEqual(request);
+    }
   });
 
   it("a list of user messages: the first is the task, the rest are input.added (source user) in the first transaction", async () => {

@@ -62,6 +62,12 @@ export const RunForkSchema = z.object({
 });
 export type RunFork = z.infer<typeof RunForkSchema>;
 
+/**
+ * A session's stream (its `session.appended` events, beside its runs) is the journal stream
+ * `<sessionId>` + this suffix, in the session's tenant.
+ */
+export const SESSION_STREAM_SUFFIX = ":session";
+
 /** The events that start a run and each of its turns. */
 export const RUN_OPENING_EVENTS = {
   "run.started": z.object({

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { YokeError } from "@yoke/protocol";
-import { SESSION_STREAM_SUFFIX } from "@yoke/runtime";
+import { SESSION_STREAM_SUFFIX, YokeError } from "@yoke/protocol";
 import type { CommandContext } from "../cli/context.js";
 import { listSessions } from "../inspect/list-sessions.js";
 import { readRun } from "../inspect/read-run.js";

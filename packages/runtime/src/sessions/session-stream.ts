@@ -1,15 +1,24 @@
-import { EVENT_SCHEMA_VERSION, RunStateAccumulator, YokeError, type RunLease, type RunScope, type RunState, type YokeEventDraft } from "@yoke/protocol";
+import {
+  EVENT_SCHEMA_VERSION,
+  RunStateAccumulator,
+  SESSION_STREAM_SUFFIX,
+  YokeError,
+  type RunLease,
+  type RunScope,
+  type RunState,
+  type YokeEventDraft,
+} from "@yoke/protocol";
 import type { HarnessDeps } from "../run-context.js";
 import type { EarlierRun } from "./session-history.js";
 
 /**
- * A session's stream: a stream of its own beside the session's runs (as a run's interrupt
- * inbox is beside the run), the session id + this suffix, in the tenant. It records the
- * session's runs in order (`session.appended`); each append names the length it expects, so of
- * two processes sending to one session at once exactly one records its run, and the other
- * sees that run as the session's last (SESSION_BUSY, or it waits).
+ * A session's stream (`SESSION_STREAM_SUFFIX`): a stream of its own beside the session's runs
+ * (as a run's interrupt inbox is beside the run). It records the session's runs in order
+ * (`session.appended`); each append names the length it expects, so of two processes sending
+ * to one session at once exactly one records its run, and the other sees that run as the
+ * session's last (SESSION_BUSY, or it waits).
  */
-export const SESSION_STREAM_SUFFIX = ":session";
+export { SESSION_STREAM_SUFFIX };
 
 export function sessionScope(tenantId: string, sessionId: string): RunScope {
   return { tenantId, runId: `${sessionId}${SESSION_STREAM_SUFFIX}` };

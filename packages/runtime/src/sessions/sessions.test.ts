@@ -61,7 +61,9 @@ describe("sessions", () => {
     const model = createScriptedModel([callTools([{ name: "echo", args: { text: long(99) } }]), say("done")], capabilities);
     const b = await rig([], { ...options, provider: model, idStart: 100 }).harness.start("once more", { sessionId: SESSION, runId: "run_b" });
     expect(b.outcome?.status).toBe("completed");
-    const compacted = (await readAll(journal, "run_b")).map(parseYokeEvent).flatMap((event) => (event.type === "context.compiled" ? (event.data.compactions ?? []) : []));
+    const compacted = (await readAll(journal, "run_b"))
+      .map(parseYokeEvent)
+      .flatMap((event) => (event.type === "context.compiled" ? (event.data.compactions ?? []) : []));
     expect(JSON.stringify(compacted)).toContain("history:");
     for (const [index, request] of model.calls.entries()) {
       expect((await reconstructRequest(journal, { tenantId: TENANT, runId: "run_b" }, index + 1)).request).toEqual(request);

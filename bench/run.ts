@@ -211,6 +211,48 @@ if (process.argv.includes("--instructions")) {
   );
 }
 
+interface SessionRunsResult {
+  runs: number;
+  first: SessionRunFigures;
+  last: SessionRunFigures;
+  promisesRatio: number;
+  startPromisesRatio: number;
+  secondTurnPromisesRatio: number;
+  requestBytesRatio: number;
+}
+interface SessionRunFigures {
+  run: number;
+  turns: number;
+  promisesPerTurn: number;
+  eventsReadPerTurn: number;
+  startPromises: number;
+  startEventsRead: number;
+  secondTurnPromises: number;
+  requestMessages: number;
+  requestBytes: number;
+}
+// What continuing a session costs: a session's tenth run against its first (deterministic counts).
+{
+  const sessions = runChild<SessionRunsResult>("session-runs.ts", ["10"]);
+  printTable(
+    `Per-turn cost of a session's run ${sessions.last.run} vs its run 1 (two turns each, memory journal; deterministic: promises from async_hooks, journal events read, the last request)`,
+    ["run", "promises / turn", "events read / turn", "start: promises", "start: events read", "2nd turn: promises", "request messages", "request bytes"],
+    [sessions.first, sessions.last].map((figures) => [
+      String(figures.run),
+      fmt(figures.promisesPerTurn, 1),
+      fmt(figures.eventsReadPerTurn, 1),
+      fmt(figures.startPromises),
+      fmt(figures.startEventsRead),
+      fmt(figures.secondTurnPromises),
+      String(figures.requestMessages),
+      fmt(figures.requestBytes),
+    ]),
+  );
+  console.log(
+    `  run ${sessions.last.run} / run 1: ${fmt(sessions.promisesRatio, 2)}× promises per turn (start ${fmt(sessions.startPromisesRatio, 2)}×, a later turn ${fmt(sessions.secondTurnPromisesRatio, 2)}×), ${fmt(sessions.requestBytesRatio, 2)}× request bytes`,
+  );
+}
+
 interface ProviderStreamResult {
   provider: string;
   responses: number;

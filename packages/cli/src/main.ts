@@ -10,9 +10,13 @@ type Command = (context: CommandContext) => Promise<number>;
 // Each command is loaded when it runs: `yoke --help` or `yoke runs` never loads the runtime.
 const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
   runs: { load: async () => (await import("./commands/runs.js")).runsCommand, summary: "list runs: tenant, status/outcome, turns, started, last event" },
+  sessions: {
+    load: async () => (await import("./commands/sessions.js")).sessionsCommand,
+    summary: "list sessions (runs sharing a conversation): runs, first and last time, last outcome",
+  },
   show: {
     load: async () => (await import("./commands/show.js")).showCommand,
-    summary: "one run: turns, model calls, actions with their states, usage and cost",
+    summary: "one run: turns, model calls, actions with their states, usage and cost; or a session's runs",
   },
   verify: {
     load: async () => (await import("./commands/verify.js")).verifyCommand,

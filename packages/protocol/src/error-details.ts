@@ -45,6 +45,16 @@ export type YokeErrorDetailsByCode = {
   RUN_ALREADY_EXISTS: { tenantId: string; runId: string };
   RUN_ID_INVALID: { kind: "tenant" | "run"; id: string; index: number };
   RUN_FINISHED: { tenantId: string; runId: string; approvalId?: string };
+  SESSION_BUSY: { tenantId: string; sessionId: string; runId: string; phase: RunPhase | "starting" };
+  SESSION_MISMATCH: {
+    tenantId: string;
+    runId: string;
+    previousRunId: string;
+    expectedLength: number;
+    expectedHeadHash: string;
+    actualLength: number;
+    actualHeadHash: string | null;
+  };
   EVENT_INVALID: { seq?: number; type?: string; index?: number; path?: string; unknownDimensions?: string[] };
   // model and provider
   PROVIDER_UNEXPECTED_CALL: { callIndex: number };

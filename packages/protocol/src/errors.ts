@@ -32,6 +32,8 @@ export const YOKE_ERROR_CODES = {
     summary: "a tenant or run id holds a control character (C0, DEL, C1) or a bidi control, which could act on a terminal or disguise the id",
   },
   RUN_FINISHED: { retryable: false, summary: "the run has already reached a final outcome" },
+  SESSION_BUSY: { retryable: true, summary: "the session's last run has not ended (or is still starting): a send waits for it or is refused" },
+  SESSION_MISMATCH: { retryable: false, summary: "an earlier run a session run continues no longer has the length and head hash it pinned" },
   EVENT_INVALID: { retryable: false, summary: "an event does not match the canonical event schema" },
   // model and provider
   PROVIDER_UNEXPECTED_CALL: { retryable: false, summary: "a model was called when no call was expected" },

@@ -63,6 +63,12 @@ export const RunForkSchema = z.object({
 });
 export type RunFork = z.infer<typeof RunForkSchema>;
 
+/**
+ * A session's stream (its `session.appended` events, beside its runs) is the journal stream
+ * `<sessionId>` + this suffix, in the session's tenant.
+ */
+export const SESSION_STREAM_SUFFIX = ":session";
+
 /** The events that start a run and each of its turns. */
 export const RUN_OPENING_EVENTS = {
   "run.started": z.object({
@@ -116,6 +122,20 @@ export const RUN_OPENING_EVENTS = {
      * compiled with them until a `settings.changed`. Absent when none were given.
      */
     settings: CallSettingsSchema.optional(),
+     * Set on the first event of a session's stream (a stream of `session.appended` beside the
+     * session's runs): the session it records. Such a stream is never driven as a run.
+     */
+    sessionOf: z.string().optional(),
+    /**
+     * A run that continues a session: the session's earlier runs, oldest first, each with the
+     * length and head hash it had when this run started (every one had ended). Their
+     * conversations are in this run's context, and a rebuild of its requests refuses
+     * (SESSION_MISMATCH) when one no longer matches. Absent for a session's first run.
+     */
+    continues: z
+      .array(z.object({ runId: z.string().min(1), length: z.number().int().positive(), headHash: z.string() }))
+      .min(1)
+      .optional(),
     /** What produced this run: pinned so a replay knows what it is replaying. */
     release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
   }),
@@ -191,6 +211,11 @@ export const RUN_CLOSING_EVENTS = {
     response: z.enum(["steer", "escalate"]),
   }),
   /**
+   * In a session's stream: run `runId` is the session's next run. Appended (expecting the
+   * stream's length) before that run's `run.started`, so two sends to one session are ordered.
+   */
+  "session.appended": z.object({ runId: z.string().min(1) }),
+  /**
    * In a run's interrupt inbox (never in the run's own stream): any process asks the run's
    * owner to add `text` as input (`kind: "input"`) or to cancel the run (`kind: "cancel"`,
    * `text` the reason). The owner lands it at its next turn boundary.
@@ -206,10 +231,13 @@ export const RUN_CLOSING_EVENTS = {
    * Content added to the transcript by the runtime or an operator, not by the model.
    * `output-limit`: the runtime telling the model that the output limit cut its tool call.
    */
-  /** `output-schema`: the final answer did not match the run's output schema; the issues go back to the model. */
+  /**
+   * `output-schema`: the final answer did not match the run's output schema; the issues go back to the model.
+   * `user`: a message of the run's input after its first (the first is the task).
+   */
   "input.added": z.object({
     content: z.array(TextPartSchema),
-    source: z.enum(["completion-check", "operator", "output-limit", "output-schema", "verifier", "loop-detection", "interrupt"]),
+    source: z.enum(["user", "completion-check", "operator", "output-limit", "output-schema", "verifier", "loop-detection", "interrupt"]),
   }),
   /**
    * `output`: when the run asked for structured output, the final answer parsed as JSON, as

@@ -161,6 +161,7 @@ describe("EVENT_DATA_SCHEMAS", () => {
       "verifier.finished",
       "run.waiting",
       "loop.detected",
+      "session.appended",
       "interrupt.requested",
       "interrupt.landed",
       "input.added",

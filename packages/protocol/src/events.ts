@@ -20,7 +20,7 @@ export {
   type EventDraft,
   type JournalEvent,
 } from "./event-envelope.js";
-export { OutcomeSchema, RunForkSchema, type Outcome, type OutcomeStatus, type RunFork } from "./events-run.js";
+export { OutcomeSchema, RunForkSchema, SESSION_STREAM_SUFFIX, type Outcome, type OutcomeStatus, type RunFork } from "./events-run.js";
 export { SideEffectClassSchema } from "./events-actions.js";
 
 /** Data of each canonical event type, keyed by type (one family per module, in the order a run writes them). */

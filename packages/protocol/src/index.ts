@@ -27,6 +27,7 @@ export {
   EventDraftSchema,
   GENESIS_HASH,
   JournalEventSchema,
+  SESSION_STREAM_SUFFIX,
   SideEffectClassSchema,
   YOKE_EVENT_TYPES,
   isEventOfType,

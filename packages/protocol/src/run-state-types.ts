@@ -92,6 +92,8 @@ export interface RunState {
   /** Turns started so far. */
   readonly turns: number;
   readonly currentTurnId: string | undefined;
+  /** The session's earlier runs this run continues (`run.started.continues`): their conversations precede its own. Undefined for a session's first run. */
+  readonly continues: readonly { readonly runId: string; readonly length: number; readonly headHash: string }[] | undefined;
   /** The transcript the model is shown (without the system prompt). */
   readonly messages: readonly Message[];
   /** The sequence number of the event each message of `messages` came from (same indexes). */

@@ -212,6 +212,7 @@ export class RunStateAccumulator {
       case "loop.detected":
       case "interrupt.requested":
       case "interrupt.landed":
+      case "session.appended":
         // Budgets fold in @yoke/budget; a loop detection changes nothing until its steering input or escalation.
         return;
       case "verifier.started":
@@ -274,6 +275,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     waiting: undefined,
     parent: data.parent,
     settings: data.settings,
+    continues: data.continues,
     outcome: undefined,
     length: 0,
     headHash: event.hash,

@@ -1,5 +1,6 @@
 import type { TurnTools } from "./pinned-tools.js";
 import { forkArtifacts } from "./subagents/fork-source.js";
+import type { SessionHistory } from "./sessions/session-history.js";
 import {
   ContextRevisionSchema,
   ManifestDeltaSchema,
@@ -47,6 +48,8 @@ export interface CompiledContext {
    */
   transcript: readonly SourceMessage[];
   lastCompiledHash: string | undefined;
+  /** The conversation of the session's earlier runs (`run.started.continues`), loaded and checked once per start or resume; undefined for a session's first run. */
+  history?: SessionHistory | undefined;
   /** The tools of the last offered set compiled (a run with pinned tools), reused while the set is the same. */
   offered?: TurnTools | undefined;
 }

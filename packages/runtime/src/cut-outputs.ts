@@ -14,6 +14,8 @@ export interface CutOutput {
   readonly part: number;
   /** The event the message came from. */
   readonly seq: number;
+  /** The earlier run of the session the message came from (event `seq` there); absent: this run. */
+  readonly runId?: string;
   readonly originalBytes: number;
   readonly keptBytes: number;
   /** SHA-256 (hex) the request's note names: of the full text, or the artifact's digest. */
@@ -27,7 +29,12 @@ export interface CutOutput {
  * hash the manifest names, an out-of-line one must be the artifact it names (REQUEST_MISMATCH
  * naming the event otherwise).
  */
-export function cutOutputsOf(manifest: Manifest, transcript: readonly SourceMessage[], sourceSeqs: ReadonlyMap<string, number>): CutOutput[] {
+export function cutOutputsOf(
+  manifest: Manifest,
+  transcript: readonly SourceMessage[],
+  sourceSeqs: ReadonlyMap<string, number>,
+  earlier?: ReadonlyMap<string, { readonly runId: string }>,
+): CutOutput[] {
   const messages = new Map(transcript.map((entry) => [entry.id, entry.message]));
   const outputs: CutOutput[] = [];
   for (const item of manifest.items) {
@@ -51,7 +58,17 @@ export function cutOutputsOf(manifest: Manifest, transcript: readonly SourceMess
         );
       }
       const { part, originalBytes, keptBytes, artifactHash } = cut;
-      outputs.push({ itemId: item.id, part, seq, originalBytes, keptBytes, artifactHash, ...(artifact === undefined ? {} : { artifact }) });
+      const runId = earlier?.get(item.id)?.runId;
+      outputs.push({
+        itemId: item.id,
+        part,
+        seq,
+        ...(runId === undefined ? {} : { runId }),
+        originalBytes,
+        keptBytes,
+        artifactHash,
+        ...(artifact === undefined ? {} : { artifact }),
+      });
     }
   }
   return outputs;

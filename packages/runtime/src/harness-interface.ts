@@ -1,6 +1,7 @@
 import type { ApprovalRecord, RunState, YokeEvent } from "@yoke/protocol";
 import type { InterruptRequestOptions } from "./loop-control.js";
 import type { RunResult, WaitingRunResult } from "./run-result.js";
+import type { UserInput } from "./user-input.js";
 import type { ApproveOptions, DenyOptions, ResumeOptions, StartOptions, StartOrResumeOptions } from "./run-options.js";
 import type { RunStream, StreamOptions } from "./stream/run-stream-types.js";
 
@@ -19,8 +20,24 @@ import type { RunStream, StreamOptions } from "./stream/run-stream-types.js";
  * ```
  */
 export interface Harness<Output = unknown> {
-  /** Starts a run and drives it to an outcome, or until it waits for a person (`result.waiting`: an approval, a refusal, a content filter, an escalation). Rejects on a non-retryable provider error (resume later). */
-  start(task: string, options?: StartOptions): Promise<RunResult<Output> | WaitingRunResult>;
+  /**
+   * Starts a run and drives it to an outcome, or until it waits for a person (`result.waiting`: an approval, a refusal, a content filter, an escalation). Rejects on a non-retryable provider error (resume later).
+   *
+   * `input` is a task string or a list of user messages (CONFIG_INVALID naming what is wrong
+   * otherwise). With `options.sessionId` of a session that has runs, the run continues the
+   * session: it starts once the session's last run has ended, and the model sees the earlier
+   * runs' conversation (inputs, answers, tool calls and results) before the new input, through
+   * the same context compiler (compaction, budgets, manifests); `yoke request` rebuilds it.
+   * Sends to one session are ordered across processes: SESSION_BUSY (retryable, naming the
+   * run not ended yet) or, with `waitForSession`, a wait.
+   *
+   * @example
+   * ```ts
+   * const first = await harness.start("What is in notes.txt?", { sessionId: "session_support_42" });
+   * const next = await harness.start("Summarize it in one line.", { sessionId: first.state.sessionId });
+   * ```
+   */
+  start(input: UserInput, options?: StartOptions): Promise<RunResult<Output> | WaitingRunResult>;
   /**
    * `start`, with the run's live output: an async iterable of typed parts as they arrive
    * (text, reasoning and tool-call argument deltas while the model answers; then, once durable,
@@ -54,7 +71,7 @@ export interface Harness<Output = unknown> {
    * journal path with no journal it refuses (JOURNAL_NOT_INITIALIZED) unless
    * `createJournal: true` asks for a new one.
    */
-  startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult<Output> | WaitingRunResult>;
+  startOrResume(input: UserInput, options: StartOrResumeOptions): Promise<RunResult<Output> | WaitingRunResult>;
   /**
    * Approves a parked action for exactly the binding it was requested with (`approval.granted`,
    * journaled under the run's lease), until `expiresAt` (default now + `approvalTtlMs`). The

@@ -47,6 +47,9 @@ import { checkedSettings, checkedSettingsChange } from "./run-settings.js";
 import { changeSettings } from "./loop/resume-settings.js";
 import { checkPinnedDelegation, delegatedDraft, delegationForStart } from "./delegation-start.js";
 import { streamResume, streamStart } from "./stream/run-stream.js";
+import { userInputOf, type NormalizedInput, type UserInput } from "./user-input.js";
+import { laterInputDrafts, openSession, type SessionOpening } from "./sessions/session-start.js";
+import { loadHistory } from "./sessions/session-history.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -78,8 +81,8 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
   const openJournalPath = (createIfMissing: boolean, operation: string) => openPathJournal(deps.journal, options.journal, createIfMissing, operation);
 
   const harness: Harness = {
-    async start(task: string, startOptions: StartOptions = {}): Promise<RunResult | WaitingRunResult> {
-      checkTask(task);
+    async start(input: UserInput, startOptions: StartOptions = {}): Promise<RunResult | WaitingRunResult> {
+      const task = userInputOf(input, "start");
       throwIfAborted(startOptions.signal);
       const runId = startOptions.runId === undefined ? newId(deps.ids, "run") : parseId("run", startOptions.runId);
       const scope = { tenantId: deps.tenantId, runId };
@@ -100,8 +103,8 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
       );
     },
 
-    async startOrResume(task: string, options: StartOrResumeOptions): Promise<RunResult | WaitingRunResult> {
-      checkTask(task);
+    async startOrResume(input: UserInput, options: StartOrResumeOptions): Promise<RunResult | WaitingRunResult> {
+      const task = userInputOf(input, "startOrResume");
       throwIfAborted(options?.signal);
       if (options?.runId === undefined) throw new YokeError("CONFIG_INVALID", "startOrResume: options.runId is required");
       if (options.createJournal !== undefined && typeof options.createJournal !== "boolean") {
@@ -171,16 +174,39 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
 async function startRun(
   deps: HarnessDeps,
   scope: RunScope,
-  task: string,
+  input: string | NormalizedInput,
   startOptions: StartOptions,
   lease: HeldLease | undefined,
   parent?: ChildLink,
 ): Promise<RunResult | WaitingRunResult> {
-  const sessionId = startOptions.sessionId === undefined ? newId(deps.ids, "session") : parseId("session", startOptions.sessionId);
+  const given = typeof input === "string" ? userInputOf(input, "start") : input;
   const settings = checkedSettings(deps, startOptions.settings, "start.settings");
-  // Before anything is journaled or read: the delegation is the task's, never something a tool said.
-  const delegation = await delegationForStart(deps, task, startOptions.delegation);
-  const context = newContext(deps, scope, new RunStateAccumulator(), createCompiledContext(), startOptions.signal, lease);
+  // The session first (its id is drawn where it always was), then the delegation, before anything is journaled or read: the delegation is the task's, never something a tool said.
+  const session = await openSession(deps, scope, startOptions, parent !== undefined);
+  try {
+    const delegation = await delegationForStart(deps, given.task, startOptions.delegation);
+    return await startOpened(deps, scope, given, startOptions, lease, parent, delegation, session, settings);
+  } finally {
+    session.started();
+  }
+}
+
+async function startOpened(
+  deps: HarnessDeps,
+  scope: RunScope,
+  given: NormalizedInput,
+  startOptions: StartOptions,
+  lease: HeldLease | undefined,
+  parent: ChildLink | undefined,
+  delegation: Awaited<ReturnType<typeof delegationForStart>>,
+  session: SessionOpening,
+  settings: ReturnType<typeof checkedSettings>,
+): Promise<RunResult | WaitingRunResult> {
+  const { task } = given;
+  const { sessionId } = session;
+  const compiled = createCompiledContext();
+  compiled.history = session.history;
+  const context = newContext(deps, scope, new RunStateAccumulator(), compiled, startOptions.signal, lease);
   // The run pins the registry's snapshot now: every tool it may call, for its whole life.
   const snapshot = deps.registry === undefined ? undefined : snapshotRecord(deps.registry.snapshot());
   const runStarted: YokeEventDraft = {
@@ -202,6 +228,7 @@ async function startRun(
       },
       ...(parent === undefined ? {} : { parent: parentData(parent) }),
       ...(settings === undefined ? {} : { settings }),
+      ...(session.continues === undefined ? {} : { continues: session.continues }),
       release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
     },
   };
@@ -211,6 +238,7 @@ async function startRun(
   );
   const head: YokeEventDraft[] = opened === undefined ? [runStarted] : [runStarted, opened];
   if (delegation !== undefined) head.push(delegatedDraft(deps, delegation));
+  head.push(...laterInputDrafts(deps, given));
   // The fork's texts are journaled in run.started: the first request's context.compiled does not repeat them.
   noteJournaledArtifacts(context.compiled, forkArtifacts(parent?.fork).keys());
   const turn = Turn.open(context);
@@ -265,16 +293,13 @@ async function resumeRun(
   const facts = createRunFacts(signatureRules(deps));
   const accumulator = await load(deps, scope, compiled, budget, facts);
   checkPinnedDelegation(accumulator.peek(), delegation);
+  compiled.history = await loadHistory(deps.journal, scope.tenantId, scope.runId, accumulator.peek().continues);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
   await changeSettings(context, given);
   await answerWaiting(context, answer);
   const state = accumulator.peek();
   if (state.phase !== "finished") context.logger.info({ phase: state.phase, seq: state.length, turns: state.turns }, "run resumed");
   return runLoop(context);
-}
-
-function checkTask(task: unknown): void {
-  if (typeof task !== "string") throw new YokeError("CONFIG_INVALID", "start: task must be a string");
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

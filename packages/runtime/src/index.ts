@@ -90,6 +90,8 @@ export {
 export type { HumanWaiting, InterruptRequestOptions, LoopControlOptions, LoopDetectionOptions, WaitingAnswerOptions } from "./loop-control.js";
 export { COMPLETION_CHECK_VERIFIER_ID, completionCheckVerifier } from "./verification/check-verifier.js";
 export { INTERRUPT_INBOX_SUFFIX } from "./interrupts.js";
+export { SESSION_STREAM_SUFFIX } from "./sessions/session-stream.js";
+export type { UserInput, UserMessage } from "./user-input.js";
 export { callSignature } from "./loop/run-facts.js";
 export { DEFAULT_MAX_BUFFERED_DELTAS } from "./stream/delta-buffer.js";
 export { isDelta } from "./stream/stream-parts.js";

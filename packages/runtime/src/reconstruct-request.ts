@@ -12,8 +12,16 @@ import { cutOutputsOf, verifyOutOfLine, type CutOutput, type ReconstructOptions 
 import { parseManifestDelta } from "./compiled-context.js";
 import { turnTools } from "./pinned-tools.js";
 import { forkArtifacts } from "./subagents/fork-source.js";
+import { loadHistory, withHistory, type SessionHistory } from "./sessions/session-history.js";
+import type { ContinuedRun } from "./sessions/session-history.js";
 
 export type { CutOutput, ReconstructOptions } from "./cut-outputs.js";
+
+/** The event a transcript item came from: `message:<n>` in this run, `history:<n>` in an earlier run of the session. */
+function seqOf(id: string, messageSeqs: readonly number[], history: SessionHistory | undefined): number {
+  const origin = history?.origins.get(id);
+  return origin === undefined ? messageSeqs[Number(id.slice("message:".length))]! : origin.seq;
+}
 
 function mismatch(message: string, details: YokeErrorDetailsByCode["REQUEST_MISMATCH"]): YokeError {
   return new YokeError("REQUEST_MISMATCH", message, { details });
@@ -69,7 +77,12 @@ export interface ReconstructedRequest {
  * const { request, requestHash } = reconstructRequestFromEvents(events, 3);
  * ```
  */
-export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, turnIndex: number, requestInTurn = 0): ReconstructedRequest {
+export function reconstructRequestFromEvents(
+  events: Iterable<JournalEvent>,
+  turnIndex: number,
+  requestInTurn = 0,
+  history?: SessionHistory,
+): ReconstructedRequest {
   let compiledInTurn = 0;
   const accumulator = new RunStateAccumulator();
   const artifacts = new Map<string, string>();
@@ -78,6 +91,13 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
   for (const stored of events) {
     const event = accumulator.apply(stored);
     if (event.type === "run.started") {
+      if (event.data.continues !== undefined && history === undefined) {
+        throw new YokeError(
+          "CONFIG_INVALID",
+          `run ${event.runId} continues a session (runs ${event.data.continues.map((pin) => pin.runId).join(", ")}): rebuild it with reconstructRequest, which reads and checks them`,
+          { details: { runId: event.runId } },
+        );
+      }
       // A child's shared items: journaled once, in its run.started, and named by hash in its manifests.
       for (const [hash, text] of forkArtifacts(event.data.parent?.fork)) artifacts.set(hash, text);
     } else if (event.type === "context.compiled") {
@@ -102,8 +122,10 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
           ...(offered === undefined ? {} : { toolRevisions: offered.revisions }),
           ...(offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote }),
         });
-        const input = offered === undefined ? base : { ...base, tools: offered.tools };
-        const sourceSeqs = new Map(input.transcript.map((source, index) => [source.id, state.messageSeqs[index + 1]!] as const));
+        const continued = withHistory(base, history, state);
+        const input = offered === undefined ? continued : { ...continued, tools: offered.tools };
+        // Own messages by their event here; an earlier run's by its event there (`cutOutputs` names that run).
+        const sourceSeqs = new Map(input.transcript.map((source) => [source.id, seqOf(source.id, state.messageSeqs, history)] as const));
         found = { seq: event.seq, manifest, requestHash: data.requestHash, input, sourceSeqs };
       }
     } else if (event.type === "model.requested" && found !== undefined) {
@@ -133,7 +155,7 @@ export function reconstructRequestFromEvents(events: Iterable<JournalEvent>, tur
         requestHash: rebuilt.requestHash,
         manifest: found.manifest,
         sourceSeqs: found.sourceSeqs,
-        cutOutputs: cutOutputsOf(found.manifest, found.input.transcript, found.sourceSeqs),
+        cutOutputs: cutOutputsOf(found.manifest, found.input.transcript, found.sourceSeqs, history?.origins),
       };
     }
   }
@@ -164,7 +186,9 @@ export async function reconstructRequest(
   const events: JournalEvent[] = [];
   for await (const event of journal.read(scope)) events.push(event);
   if (events.length === 0) throw new YokeError("RUN_NOT_FOUND", `no run ${scope.runId} for tenant ${scope.tenantId}`, { details: { ...scope } });
-  const reconstructed = reconstructRequestFromEvents(events, turnIndex, options.requestInTurn);
+  const started = events[0]?.type === "run.started" ? (events[0].data as { continues?: ContinuedRun[] }) : undefined;
+  const history = await loadHistory(journal, scope.tenantId, scope.runId, started?.continues);
+  const reconstructed = reconstructRequestFromEvents(events, turnIndex, options.requestInTurn, history);
   await verifyOutOfLine(reconstructed, options.artifacts, { tenantId: scope.tenantId });
   return reconstructed;
 }

@@ -26,6 +26,7 @@ import { turnTools, type TurnOffer, type TurnTools } from "./pinned-tools.js";
 import { HOOKS } from "./turn/hooks.js";
 import { compilerFor } from "./run-settings.js";
 import { forkedEvidence } from "./subagents/fork-source.js";
+import { withHistory } from "./sessions/session-history.js";
 
 type JsonRecord = Record<string, JsonValue>;
 
@@ -70,7 +71,8 @@ function maxOutputTokensOf(options: ContextOptions): number | undefined {
 
 /**
  * The compiler's input for a run state (`contextInputFromRunState`), with the harness's
- * pinned constraints, evidence and the compactions journaled so far. The transcript of the
+ * pinned constraints, evidence and the compactions journaled so far, after the conversation of
+ * the session's earlier runs (`withHistory`). The transcript of the
  * last input is passed on, so its sources are reused and a turn costs its new messages.
  */
 export function contextInputOf(context: RunContext, state: RunState, offer?: TurnOffer): ContextInput {
@@ -87,7 +89,8 @@ export function contextInputOf(context: RunContext, state: RunState, offer?: Tur
     ...(offered === undefined || offered.remote.length === 0 ? {} : { remoteTools: offered.remote }),
   });
   context.compiled.transcript = input.transcript;
-  return offered === undefined ? input : { ...input, tools: offered.tools };
+  const continued = withHistory(input, context.compiled.history, state);
+  return offered === undefined ? continued : { ...continued, tools: offered.tools };
 }
 
 /** A child's shared items (its fork, from `run.started`) first, then the harness's `context.evidence`. */

@@ -6,8 +6,20 @@ import type { DelegationOption } from "./delegation-types.js";
 export interface StartOptions {
   /** Default: a new id. Must be a well-formed run id (`run_…`). */
   runId?: string;
-  /** Default: a new id. */
+  /**
+   * The session this run belongs to. Default: a new session of one. A session that has runs is
+   * continued: this run starts only after its last run ended (any outcome), with their
+   * conversation before its input (`run.started.continues` pins each earlier run's length and
+   * head hash). An unknown id starts a session under that id. Sends to one session are ordered
+   * across processes: while its last run has not ended, a start is SESSION_BUSY (retryable,
+   * naming that run), or waits with `waitForSession`.
+   */
   sessionId?: string;
+  /**
+   * With `sessionId`, when the session's last run has not ended: `false` (default) fails at
+   * once with SESSION_BUSY; `true` waits until it ends; a number waits at most that many ms.
+   */
+  waitForSession?: boolean | number;
   /**
    * Aborting ends the run `cancelled` at the next safe point (never between a tool call and
    * its result). A model call in flight is abandoned at once, whether or not the provider

@@ -6,8 +6,10 @@ import { parse } from "../cli/parse.js";
 import { findRun } from "../inspect/load-run.js";
 import { readRun } from "../inspect/read-run.js";
 import { exportRun } from "../transfer/run-export.js";
+import { exportSession } from "../transfer/session-export.js";
 
-export const EXPORT_USAGE = "yoke export <run> [--out FILE | --otlp URL] [--tenant T] [--journal FILE] [--json]";
+export const EXPORT_USAGE =
+  "yoke export <run> [--out FILE | --otlp URL] [--tenant T] [--journal FILE] [--json]\n       yoke export <session> --out DIR [--tenant T] [--journal FILE] [--json]";
 
 /**
  * `yoke export <run>`: the run's events as canonical JSON (stdout, or `--out FILE`), each
@@ -23,6 +25,10 @@ export async function exportCommand(context: CommandContext): Promise<number> {
     return 0;
   }
   if (values.out !== undefined && values.otlp !== undefined) throw usageError("--out and --otlp cannot be combined", EXPORT_USAGE);
+  if (positionals[0]!.startsWith("session_")) {
+    if (values.out === undefined || values.otlp !== undefined) throw usageError("a session exports to a directory: pass --out DIR", EXPORT_USAGE);
+    return exportSession(context, positionals[0]!, { out: values.out, journal: values.journal, tenantId: values.tenant, json: values.json });
+  }
   const journal = await context.open(values.journal);
   try {
     const scope = await findRun(journal, positionals[0]!, values.tenant);

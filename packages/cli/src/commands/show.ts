@@ -1,5 +1,5 @@
 import { budgetReport, formatBudgetReport } from "@yoke/budget";
-import { parseYokeEvent, type JournalEvent, type YokeEvent } from "@yoke/protocol";
+import { YokeError, parseYokeEvent, type JournalEvent, type YokeEvent } from "@yoke/protocol";
 import type { CommandContext } from "../cli/context.js";
 import { EXIT } from "../cli/exit-codes.js";
 import { parse } from "../cli/parse.js";
@@ -7,8 +7,11 @@ import { showText } from "../format/show-text.js";
 import { inspectRun } from "../inspect/inspect-run.js";
 import { findRun } from "../inspect/load-run.js";
 import { readRun } from "../inspect/read-run.js";
+import { listSessions } from "../inspect/list-sessions.js";
+import type { CliJournal } from "../store/open-store.js";
+import { sessionJson, sessionLines } from "./sessions.js";
 
-export const SHOW_USAGE = "yoke show <run> [--tenant T] [--events] [--journal FILE] [--json]";
+export const SHOW_USAGE = "yoke show <run|session> [--tenant T] [--events] [--journal FILE] [--json]";
 
 /** The budget report of @yoke/budget over the run's events, or nothing when it has no budget (or the events do not fold). */
 function budgetText(events: readonly JournalEvent[]): string[] {
@@ -21,6 +24,34 @@ function budgetText(events: readonly JournalEvent[]): string[] {
   }
 }
 
+/** `yoke show <session>`: its runs in order (RUN_NOT_FOUND when no run names it). */
+async function showSession(
+  context: CommandContext,
+  journal: CliJournal,
+  sessionId: string,
+  tenantId: string | undefined,
+  json: boolean | undefined,
+): Promise<number> {
+  const sessions = await listSessions(journal, { sessionId, ...(tenantId === undefined ? {} : { tenantId }) });
+  if (sessions.length === 0) {
+    throw new YokeError("RUN_NOT_FOUND", `no session ${sessionId} in the journal${tenantId === undefined ? "" : ` for tenant ${tenantId}`}`, {
+      details: { runId: sessionId, ...(tenantId === undefined ? {} : { tenantId }) },
+    });
+  }
+  if (sessions.length > 1) {
+    throw new YokeError(
+      "CONFIG_INVALID",
+      `session ${sessionId} exists for several tenants (${sessions.map((session) => session.tenantId).join(", ")}): pass --tenant`,
+      {
+        details: { sessionId },
+      },
+    );
+  }
+  if (json) context.out.json(sessionJson(sessions[0]!));
+  else context.out.lines(sessionLines(sessions[0]!));
+  return EXIT.ok;
+}
+
 /** `yoke show <run>`: the run's turns, model calls, actions with their state strip, usage and cost; exit 1 when its chain is broken. */
 export async function showCommand(context: CommandContext): Promise<number> {
   const { values, positionals } = parse(context.args, { events: { type: "boolean", default: false } }, { min: 1, max: 1, usage: SHOW_USAGE });
@@ -30,6 +61,7 @@ export async function showCommand(context: CommandContext): Promise<number> {
   }
   const journal = await context.open(values.journal);
   try {
+    if (positionals[0]!.startsWith("session_")) return await showSession(context, journal, positionals[0]!, values.tenant, values.json);
     const scope = await findRun(journal, positionals[0]!, values.tenant);
     const { events } = await readRun(journal, scope, (count) => {
       if (count % 1000 === 0) context.progress(`reading ${scope.runId}: ${count} events`);

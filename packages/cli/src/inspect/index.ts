@@ -5,6 +5,8 @@
 export { inspectRun } from "./inspect-run.js";
 export type { InspectOptions } from "./inspect-run.js";
 export { listRuns, summarizeRun } from "./list-runs.js";
+export { listSessions } from "./list-sessions.js";
+export type { SessionSummary } from "./list-sessions.js";
 export type { RunFilters, TenantListing } from "./list-runs.js";
 export { findRun, loadRunView } from "./load-run.js";
 export { readRun } from "./read-run.js";

@@ -25,7 +25,7 @@ export function summarizeRun(events: readonly JournalEvent[], readError?: YokeEr
   if (first === undefined || last === undefined || first.type !== "run.started") {
     throw new YokeError("RUN_NOT_FOUND", "the events hold no run.started");
   }
-  const started = first.data as { task?: string; parent?: { runId?: string } };
+  const started = first.data as { task?: string; sessionId?: string; parent?: { runId?: string } };
   let turns = 0;
   let outcome: RunSummary["outcome"];
   let stop: "waiting" | "failed" | undefined;
@@ -70,6 +70,7 @@ export function summarizeRun(events: readonly JournalEvent[], readError?: YokeEr
     startedAt: first.at,
     lastEventAt: last.at,
     parentRunId: started.parent?.runId,
+    sessionId: started.sessionId ?? "",
     ...(readError === undefined ? {} : { readError: { code: readError.code, message: readError.message, atSeq: events.length } }),
   };
 }
@@ -78,7 +79,8 @@ export function summarizeRun(events: readonly JournalEvent[], readError?: YokeEr
  * Lists runs with their tenant, status and outcome, turns, start and last event, read from
  * the journal (every tenant the journal names, or `filters.tenantId`), the most recently
  * active first. A run whose chain breaks is still listed, with `readError`, from the events
- * before the break. Interrupt inboxes (`run.started.inboxOf`) are not runs and are left out.
+ * before the break. Interrupt inboxes (`run.started.inboxOf`) and session streams
+ * (`run.started.sessionOf`) are not runs and are left out.
  *
  * @example
  * ```ts
@@ -101,7 +103,8 @@ export async function listRuns(journal: JournalV1 & Partial<TenantListing>, filt
         runs.push(brokenAtStart(tenantId, runId, error));
         continue;
       }
-      if ((events[0]!.data as { inboxOf?: string }).inboxOf !== undefined) continue;
+      const header = events[0]!.data as { inboxOf?: string; sessionOf?: string };
+      if (header.inboxOf !== undefined || header.sessionOf !== undefined) continue;
       const summary = summarizeRun(events, error);
       if (filters.status !== undefined && summary.status !== filters.status) continue;
       if (filters.outcome !== undefined && summary.outcome !== filters.outcome) continue;
@@ -124,6 +127,7 @@ function brokenAtStart(tenantId: string, runId: string, error: YokeError | undef
     startedAt: 0,
     lastEventAt: 0,
     parentRunId: undefined,
+    sessionId: "",
     ...(error === undefined ? {} : { readError: { code: error.code, message: error.message, atSeq: 0 } }),
   };
 }

@@ -383,6 +383,8 @@ export interface RunSummary {
   readonly startedAt: number;
   readonly lastEventAt: number;
   readonly parentRunId: string | undefined;
+  /** The session the run belongs to (`run.started.sessionId`; empty when the run could not be read). */
+  readonly sessionId: string;
   /** Set when reading the run stopped at a broken chain (`atSeq`: the first event not read). */
   readonly readError?: { readonly code: string; readonly message: string; readonly atSeq: number };
 }

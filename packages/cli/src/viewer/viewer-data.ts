@@ -1,4 +1,4 @@
-import { YokeError, canonicalJson, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
+import { SESSION_STREAM_SUFFIX, YokeError, canonicalJson, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
 import { inspectRun } from "../inspect/inspect-run.js";
 import { listRuns, type TenantListing } from "../inspect/list-runs.js";
 import { findRun } from "../inspect/load-run.js";
@@ -43,6 +43,11 @@ export interface RunPayload {
   readonly runId: string;
   /** Events the run model was built from: all of them, or those before a broken chain's first bad one. */
   readonly inspected: number;
+  /**
+   * The run's session and its runs in order (from the session's stream; the run alone when the
+   * session has none): the viewer links the run's siblings.
+   */
+  readonly session?: { readonly sessionId: string; readonly runs: readonly string[] };
   readonly view: Omit<RunView, "timeline" | "turns" | "actions" | "budget"> & {
     readonly turns: readonly TurnIndexEntry[];
     readonly actionCount: number;
@@ -170,7 +175,13 @@ export function createViewerData(journal: JournalV1 & Partial<TenantListing>): V
 
   return {
     runs: () => listRuns(journal),
-    run: async (scope) => (await load(scope)).payload,
+    async run(scope) {
+      const { payload } = await load(scope);
+      // Read on every request, not cached with the run: a later send to the session adds a sibling.
+      const sessionId = payload.view.header.sessionId;
+      if (sessionId === "" || payload.view.header.inboxOf !== undefined) return payload;
+      return { ...payload, session: { sessionId, runs: await sessionRuns(journal, scope.tenantId, sessionId, scope.runId) } };
+    },
     async turns(scope, from) {
       const { view, actions } = await load(scope);
       const turns: TurnView[] = [];
@@ -220,6 +231,19 @@ export function createViewerData(journal: JournalV1 & Partial<TenantListing>): V
     },
     findRun: (runId) => findRun(journal, runId),
   };
+}
+
+/** A session's runs in the order its stream records them (each once, where it started; one recorded but never started left out), or just `runId` when it has no stream. */
+async function sessionRuns(journal: JournalV1, tenantId: string, sessionId: string, runId: string): Promise<string[]> {
+  const recorded: string[] = [];
+  for await (const event of journal.read({ tenantId, runId: `${sessionId}${SESSION_STREAM_SUFFIX}` })) {
+    if (event.type === "session.appended") recorded.push((event.data as { runId: string }).runId);
+  }
+  const runs: string[] = [];
+  for (const [index, id] of recorded.entries()) {
+    if (recorded.lastIndexOf(id) === index && (await journal.head({ tenantId, runId: id })) !== null) runs.push(id);
+  }
+  return runs.length === 0 ? [runId] : runs;
 }
 
 /** An event too large for a response alone: its data cut to fit, and the size of its whole text. */

@@ -135,6 +135,7 @@ export const PAGE_JS_RUN = `  // --- one run -----------------------------------
       el("span", null, "started ", el("b", null, fmtTime(header.startedAt))),
       el("span", null, "last event ", el("b", null, fmtTime(header.lastEventAt))),
       header.parent ? el("span", null, "parent ", el("a", { className: "mono", href: "#/run/" + runPath(payload.tenantId, header.parent.runId) }, header.parent.runId)) : null,
+      payload.session ? el("span", { id: "run-session" }, "session ", el("b", { className: "mono" }, payload.session.sessionId), payload.session.runs.length > 1 ? [" · runs ", payload.session.runs.map(function (id, index) { return [index ? ", " : "", id === payload.runId ? el("b", { className: "mono" }, id) : el("a", { className: "mono", href: "#/run/" + runPath(payload.tenantId, id) }, id)]; })] : null) : null,
       header.release ? el("span", { className: "muted" }, "runtime " + header.release.runtime + " · schema v" + header.release.eventSchemaVersion) : null);
     var wrap = el("div", null, facts);
     if (outcome) {

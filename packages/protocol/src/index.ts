@@ -88,6 +88,7 @@ export {
   ModelResponseSchema,
   STOP_REASONS,
   ToolSpecSchema,
+  UserPartSchema,
   parseToolArguments,
   withParsedArguments,
   toolCallsOf,
@@ -115,7 +116,10 @@ export type {
   Truncation,
   WithheldToolCallPart,
   Usage,
+  UserPart,
 } from "./model.js";
+export { FilePartSchema, ImagePartSchema, MediaSourceSchema, dataUrl, modalityOf } from "./user-parts.js";
+export type { FilePart, ImagePart, MediaPart, MediaSource } from "./user-parts.js";
 export { REFUSAL_STOP_REASONS, isRefusedResponse, withholdRefusedCalls } from "./refused-response.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";

@@ -161,6 +161,7 @@ export type YokeErrorDetailsByCode = {
   // runtime and configuration
   CONFIG_INVALID: OpenDetails<{ option?: string; tool?: string; verifierId?: string; runId?: string }>;
   DEPENDENCY_MISSING: { package: string; entry?: string };
+  USER_MEDIA_INVALID: { part: number; mediaType: string; reason: string };
   DUPLICATE_ID: undefined;
   CANCELLED: { provider?: string; requestId?: string; verifierId?: string };
   // telemetry

@@ -118,7 +118,7 @@ export type {
   Usage,
   UserPart,
 } from "./model.js";
-export { FilePartSchema, ImagePartSchema, MediaSourceSchema, dataUrl, modalityOf } from "./user-parts.js";
+export { FilePartSchema, ImagePartSchema, MediaSourceSchema, dataUrl, isBase64, modalityOf } from "./user-parts.js";
 export type { FilePart, ImagePart, MediaPart, MediaSource } from "./user-parts.js";
 export { REFUSAL_STOP_REASONS, isRefusedResponse, withholdRefusedCalls } from "./refused-response.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";

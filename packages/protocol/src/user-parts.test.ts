@@ -40,6 +40,8 @@ describe("user parts beyond text", () => {
     ["an upper-case media type", { type: "image", mediaType: "Image/PNG", source: { type: "url", url: "https://e.com/a" } }],
     ["a data: prefix in base64", { type: "image", mediaType: "image/png", source: { type: "base64", data: "data:image/png;base64,AAAA" } }],
     ["a relative URL", { type: "image", mediaType: "image/png", source: { type: "url", url: "/a.png" } }],
+    ["a file: URL", { type: "image", mediaType: "image/png", source: { type: "url", url: "file:///etc/passwd" } }],
+    ["base64 not padded to a multiple of 4", { type: "image", mediaType: "image/png", source: { type: "base64", data: "iVBOR" } }],
     ["a digest that is not sha256", { type: "image", mediaType: "image/png", source: { type: "artifact", artifact: { digest: "md5:00", bytes: 1 } } }],
     ["a zero width", { type: "image", mediaType: "image/png", source: { type: "url", url: "https://e.com/a" }, width: 0, height: 1 }],
   ])("refuses %s", (_name, part) => {
@@ -49,6 +51,12 @@ describe("user parts beyond text", () => {
   it("refuses a file part without a source, and a source of an unknown kind", () => {
     expect(FilePartSchema.safeParse({ type: "file", mediaType: "application/pdf" }).success).toBe(false);
     expect(MediaSourceSchema.safeParse({ type: "path", path: "/etc/passwd" }).success).toBe(false);
+  });
+
+  it("checks megabytes of base64 without overflowing the regex stack", () => {
+    const large = "QUJD".repeat(5_000_000);
+    expect(MediaSourceSchema.safeParse({ type: "base64", data: large }).success).toBe(true);
+    expect(MediaSourceSchema.safeParse({ type: "base64", data: `${large}Q` }).success).toBe(false);
   });
 
   it("writes inline bytes as a data URL", () => {

@@ -3,6 +3,15 @@ import { z } from "zod";
 import { ArtifactRefSchema } from "./artifacts.js";
 
 /**
+ * Whether `text` is standard base64, padded to a multiple of 4 characters, without a `data:`
+ * prefix. One character class and a length test: a grouped pattern overflows the regex
+ * stack on the megabytes an image is.
+ */
+export function isBase64(text: string): boolean {
+  return text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
+}
+
+/**
  * Where the bytes of an image or file are.
  *
  * - `artifact`: stored once in the run's `ArtifactStoreV2` (tenant-scoped) and named by its
@@ -15,8 +24,14 @@ import { ArtifactRefSchema } from "./artifacts.js";
  */
 export const MediaSourceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("artifact"), artifact: ArtifactRefSchema }),
-  z.object({ type: z.literal("base64"), data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/) }),
-  z.object({ type: z.literal("url"), url: z.string().url() }),
+  z.object({ type: z.literal("base64"), data: z.string().refine(isBase64, "standard base64, padded, without a data: prefix") }),
+  z.object({
+    type: z.literal("url"),
+    url: z
+      .string()
+      .url()
+      .regex(/^https?:\/\//i),
+  }),
 ]);
 export type MediaSource = z.infer<typeof MediaSourceSchema>;
 

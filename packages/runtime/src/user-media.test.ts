@@ -2,7 +2,7 @@ import { createMemoryArtifactStore } from "@yoke/journal";
 import { YokeError, canonicalJson, type ArtifactStoreV2, type ModelRequest, type UserPart } from "@yoke/protocol";
 import { describe, expect, it } from "vitest";
 import { describeMedia } from "./media-sniff.js";
-import { resolveUserMedia, storeUserMedia, type UserPartInput } from "./user-media.js";
+import { admitUserMedia, resolveUserMedia, storeUserMedia, type UserPartInput } from "./user-media.js";
 
 const u32be = (value: number) => [(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
 const u16be = (value: number) => [(value >>> 8) & 255, value & 255];
@@ -242,5 +242,34 @@ describe("resolveUserMedia", () => {
     const parts = await storeUserMedia([{ type: "file", mediaType: "application/pdf", source: { type: "bytes", data: pdf(1) } }], { artifacts, scope: acme });
     const error = await rejection(resolveUserMedia(request(...parts), { artifacts, scope: globex }));
     expect(error.code).toBe("ARTIFACT_MISSING");
+  });
+});
+
+describe("admitUserMedia", () => {
+  const provider = (inputModalities: ("text" | "image" | "file")[]) =>
+    ({ provider: "scripted", modelId: "m", capabilities: { inputModalities } }) as unknown as Parameters<typeof admitUserMedia>[1];
+  const parts: UserPartInput[] = [
+    { type: "text", text: "x" },
+    { type: "image", mediaType: "image/png", source: { type: "bytes", data: png(1, 1) } },
+    { type: "file", mediaType: "application/pdf", source: { type: "url", url: "https://example.com/a.pdf" } },
+  ];
+
+  it("passes input whose every modality the provider declares", () => {
+    expect(() => admitUserMedia(parts, provider(["text", "image", "file"]))).not.toThrow();
+    expect(() => admitUserMedia([{ type: "text", text: "x" }], provider(["text"]))).not.toThrow();
+  });
+
+  it("refuses the first part of an undeclared modality, naming it (PROVIDER_ADMISSION_REJECTED)", () => {
+    let thrown: unknown;
+    try {
+      admitUserMedia(parts, provider(["text", "image"]));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(YokeError.isInstance(thrown) && thrown.code).toBe("PROVIDER_ADMISSION_REJECTED");
+    expect((thrown as YokeError).details).toMatchObject({ part: 2, modality: "file", mediaType: "application/pdf", model: "m" });
+    expect((thrown as YokeError).message).toBe(
+      "m cannot take this input: user part 2 (file application/pdf): the model does not take file input (its inputModalities are text, image)",
+    );
   });
 });

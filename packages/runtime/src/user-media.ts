@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import {
   YokeError,
   artifactDigestOf,
+  isBase64,
   type ArtifactDigest,
   type ArtifactScope,
   type ArtifactStoreV2,
@@ -13,6 +14,7 @@ import {
   type ImagePart,
   type MediaSource,
   type ModelRequest,
+  type ProviderAdapterV1,
   type TextPart,
   type UserPart,
 } from "@yoke/protocol";
@@ -136,8 +138,30 @@ export async function resolveUserMedia(request: ModelRequest, store: UserMediaSt
   return { ...request, messages };
 }
 
+/**
+ * Refuses (PROVIDER_ADMISSION_REJECTED, naming the part and modality) user parts of a
+ * modality the provider does not declare in `capabilities.inputModalities`: the check a
+ * harness makes on its input before it journals anything, so a run never starts with what
+ * its model cannot read. Media types and sources are the adapter's to check at the call.
+ *
+ * @example
+ * ```ts
+ * admitUserMedia(parts, provider); // before storeUserMedia and the first append
+ * ```
+ */
+export function admitUserMedia(parts: readonly UserPartInput[], provider: Pick<ProviderAdapterV1, "provider" | "modelId" | "capabilities">): void {
+  const modalities = provider.capabilities.inputModalities;
+  for (const [index, part] of parts.entries()) {
+    if (part.type === "text" || modalities.includes(part.type)) continue;
+    const reason = `user part ${index} (${part.type} ${part.mediaType}): the model does not take ${part.type} input (its inputModalities are ${modalities.join(", ")})`;
+    throw new YokeError("PROVIDER_ADMISSION_REJECTED", `${provider.modelId} cannot take this input: ${reason}`, {
+      details: { provider: provider.provider, model: provider.modelId, reason, part: index, modality: part.type, mediaType: part.mediaType },
+    });
+  }
+}
+
 function decodeBase64(data: string, index: number, mediaType: string): Uint8Array {
-  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) {
+  if (!isBase64(data)) {
     throw new YokeError("USER_MEDIA_INVALID", `user part ${index} is not valid base64 (standard alphabet, padded, no data: prefix)`, {
       details: { part: index, mediaType, reason: "not valid base64" },
     });

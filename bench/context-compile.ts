@@ -86,7 +86,7 @@ function tokenizeOnce(messages: readonly Message[], counter: { count(text: strin
   let tokens = 0;
   for (const message of messages) {
     if (message.role === "system") tokens += counter.count(message.content);
-    else if (message.role === "user") for (const part of message.content) tokens += counter.count(part.text);
+    else if (message.role === "user") for (const part of message.content) tokens += part.type === "text" ? counter.count(part.text) : 0;
     else if (message.role === "assistant")
       for (const part of message.content)
         tokens += counter.count(part.type === "tool-call" ? `${part.toolName} ${part.rawArguments}` : "text" in part ? part.text : "");

@@ -4,6 +4,7 @@ import { delimiterNonce } from "./compiler.js";
 import { systemEntry, taskEntry, toolsEntry, transcriptEntry } from "./entries.js";
 import { toolOutputBudget, type CompileConfig, type ContextInput } from "./input.js";
 import { candidatesOf, layoutContext, tailStartOf } from "./layout.js";
+import { mediaTokenRuleForModel } from "./media-tokens.js";
 import { tokenCounterForModel } from "./tokenizer.js";
 
 /**
@@ -28,6 +29,7 @@ export async function compactContext(
   const policy = config.compaction;
   if (policy === undefined) return undefined;
   const counter = config.tokenCounter ?? tokenCounterForModel(config.model);
+  const mediaRule = config.mediaTokens ?? mediaTokenRuleForModel(config.model);
   const nonce = delimiterNonce(input, config.delimiterSeed);
   const layout = layoutContext({
     input,
@@ -36,7 +38,7 @@ export async function compactContext(
     tools: toolsEntry(input.tools, new Set(input.remoteTools ?? []), nonce, counter, input.toolRevisions),
     nonce,
     counter,
-    transcript: (source, index, sourceNonce) => transcriptEntry(source, index, sourceNonce, (name) => toolOutputBudget(config, name), counter),
+    transcript: (source, index, sourceNonce) => transcriptEntry(source, index, sourceNonce, (name) => toolOutputBudget(config, name), counter, mediaRule),
   });
   const target = Math.floor((config.contextWindow - config.maxOutputTokens) * policy.threshold);
   const excess = layout.used - target;

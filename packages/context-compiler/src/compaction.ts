@@ -1,4 +1,4 @@
-import { canonicalJson, type Message } from "@yoke/protocol";
+import { canonicalJson, type Message, type UserPart } from "@yoke/protocol";
 import { sha256Hex } from "./artifacts.js";
 import type { CompactionPolicy, ContextRevision, SummarizeRequest } from "./compaction-types.js";
 import type { TrustLabel } from "./trust.js";
@@ -65,7 +65,7 @@ function lineOf(message: Message): string {
     case "system":
       return `system: ${clip(message.content, 300)}`;
     case "user":
-      return `user: ${clip(message.content.map((part) => part.text).join(" "), 300)}`;
+      return `user: ${clip(message.content.map(userPartLine).join(" "), 300)}`;
     case "assistant":
       return message.content
         .map((part) => {
@@ -96,7 +96,13 @@ function lineOf(message: Message): string {
 }
 
 function visibleSummary(message: Message): string {
-  return message.role === "user" ? message.content.map((part) => part.text).join("\n") : lineOf(message);
+  return message.role === "user" ? message.content.map(userPartLine).join("\n") : lineOf(message);
+}
+
+/** A user part as a summary line sees it: an image or a file by what it is, never its bytes. */
+function userPartLine(part: UserPart): string {
+  if (part.type === "text") return part.text;
+  return part.type === "image" ? `[image ${part.mediaType}]` : `[file ${part.filename ?? part.mediaType}]`;
 }
 
 /**

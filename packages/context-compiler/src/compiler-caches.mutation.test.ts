@@ -257,7 +257,7 @@ describe("a long-lived compiler's caches", () => {
       const { request, manifest } = compile({ ...inputOf(first), compactions }, FAST);
       const item = manifest.items.find((entry) => entry.id === "summary:2")!;
       const message = request.messages[item.message!]!;
-      return { index: item.message, text: message.role === "user" ? message.content[0]!.text : "" };
+      return { index: item.message, text: message.role === "user" && message.content[0]!.type === "text" ? message.content[0]!.text : "" };
     };
     const both = at([COMPACTION, later]);
     const alone = at([later]);

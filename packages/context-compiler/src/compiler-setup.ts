@@ -5,6 +5,7 @@ import { sha256Hex } from "./artifacts.js";
 import type { CompactionPolicy } from "./compaction-types.js";
 import { DEFAULT_TOOL_OUTPUT_BUDGET_BYTES, type CompileConfig } from "./input.js";
 import type { Manifest } from "./manifest-schema.js";
+import { mediaTokenRuleForModel, type MediaTokenRule } from "./media-tokens.js";
 import { tokenCounterForModel, type TokenCounter } from "./tokenizer.js";
 
 function validate(config: CompileConfig): void {
@@ -24,6 +25,8 @@ function validate(config: CompileConfig): void {
 export interface CompilerSetup {
   readonly config: CompileConfig;
   readonly counter: TokenCounter;
+  /** How user images and files are counted. */
+  readonly mediaRule: MediaTokenRule;
   readonly policy: CompactionPolicy | undefined;
   /** Tokens for the context: the window less the output reserve. */
   readonly available: number;
@@ -39,6 +42,7 @@ export function setupOf(config: CompileConfig): CompilerSetup {
   return {
     config,
     counter,
+    mediaRule: config.mediaTokens ?? mediaTokenRuleForModel(config.model),
     policy: config.compaction,
     available: config.contextWindow - config.maxOutputTokens,
     configDigest: configDigestOf(config, counter),
@@ -67,6 +71,8 @@ function configDigestOf(config: CompileConfig, counter: TokenCounter): string {
         policy === undefined
           ? null
           : [policy.threshold, policy.keepRecentMessages ?? null, policy.maxSummaryChars ?? null, policy.summarize === undefined ? "extractive" : "model"],
+      // Only when set, so a config without it keeps the digest it always had.
+      ...(config.mediaTokens === undefined ? {} : { mediaTokens: config.mediaTokens }),
     }),
   );
 }

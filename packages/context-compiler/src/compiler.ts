@@ -114,7 +114,7 @@ function entryCaches(setup: CompilerSetup) {
         if (hit.entry.items[0]?.message !== index) hit.entry = reindexed(hit.entry, index);
         return hit.entry;
       }
-      const entry = transcriptEntry(source, index, nonce, budgetOf, counter);
+      const entry = transcriptEntry(source, index, nonce, budgetOf, counter, setup.mediaRule);
       transcriptCache.set(source.message, { id: source.id, trust: source.trust, nonce, entry });
       return entry;
     },

@@ -5,6 +5,7 @@ import { sha256Hex, utf8Length, type Artifact } from "./artifacts.js";
 import type { ContextRevision } from "./compaction-types.js";
 import type { EvidenceItem, PinnedConstraint, SourceMessage } from "./input.js";
 import type { ManifestItem, ManifestTool } from "./manifest-schema.js";
+import { mediaTokensOf, type MediaTokenRule } from "./media-tokens.js";
 import {
   constraintText,
   defaultTrust,
@@ -143,12 +144,19 @@ export function summaryEntry(revision: ContextRevision, index: number, nonce: st
   return entryOf({ role: "user", content: [{ type: "text", text }] }, tokens, [item], [{ hash: revision.summaryHash, text: revision.summary }]);
 }
 
-/** A transcript message, cut to tool budgets and wrapped by trust, with its one manifest item. */
-export function transcriptEntry(source: SourceMessage, index: number, nonce: string, budgetOf: (toolName: string) => number, counter: TokenCounter): Entry {
+/** A transcript message, cut to tool budgets and wrapped by trust, with its one manifest item; its images and files counted by `mediaRule`. */
+export function transcriptEntry(
+  source: SourceMessage,
+  index: number,
+  nonce: string,
+  budgetOf: (toolName: string) => number,
+  counter: TokenCounter,
+  mediaRule: MediaTokenRule,
+): Entry {
   const trust = source.trust ?? defaultTrust(source.message);
   const { truncations, artifacts } = planTruncations(source.message, budgetOf);
   const message = renderTranscriptMessage(source.message, source.id, trust, nonce, truncations);
-  const tokens = counter.count(visibleText(message));
+  const tokens = counter.count(visibleText(message)) + mediaTokensOf(message, mediaRule);
   const item: ManifestItem = {
     id: source.id,
     kind: "message",

@@ -28,6 +28,8 @@ export type { CompileConfig, ContextInput, EvidenceItem, PinnedConstraint, Sourc
 export { applyManifestDelta, diffManifest } from "./manifest-delta.js";
 export { ManifestDeltaSchema, ManifestSchema } from "./manifest-schema.js";
 export type { Allocation, ItemKind, Manifest, ManifestDelta, ManifestItem, ManifestTool, PartTruncation, Section } from "./manifest-schema.js";
+export { PDF_PAGE_TOKENS, UNKNOWN_IMAGE_TOKENS, UNKNOWN_PDF_PAGES, mediaPartTokens, mediaTokenRuleForModel } from "./media-tokens.js";
+export type { MediaTokenRule } from "./media-tokens.js";
 export { isContextOverflow } from "./overflow.js";
 export type { ContextOverflowDetails } from "./overflow.js";
 export { rebuildRequest } from "./rebuild.js";

@@ -1,5 +1,6 @@
 import type { Message, ProviderMetadata, ReasoningEffort, ResponseFormat, RunState, ServerToolSpec, ToolSpec } from "@yoke/protocol";
 import type { CompactionPolicy, ContextRevision } from "./compaction-types.js";
+import type { MediaTokenRule } from "./media-tokens.js";
 import type { TokenCounter } from "./tokenizer.js";
 import type { TrustLabel } from "./trust.js";
 
@@ -100,6 +101,11 @@ export interface CompileConfig {
   readonly responseFormat?: ResponseFormat;
   /** Without one, a transcript that does not fit is a CONTEXT_OVERFLOW error. */
   readonly compaction?: CompactionPolicy;
+  /**
+   * How images and files in user input are counted (see `mediaPartTokens`). Default: by the
+   * model id, `openai` for OpenAI models, `anthropic` for Claude, else `conservative`.
+   */
+  readonly mediaTokens?: MediaTokenRule;
 }
 
 export const DEFAULT_TOOL_OUTPUT_BUDGET_BYTES = 16 * 1024;

@@ -17,7 +17,11 @@ function inputOf(transcript: SourceMessage[], extra: Partial<ContextInput> = {})
 }
 
 const textOf = (message: Message): string =>
-  message.role === "system" ? message.content : message.role === "user" ? message.content.map((part) => part.text).join("\n") : "";
+  message.role === "system"
+    ? message.content
+    : message.role === "user"
+      ? message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n")
+      : "";
 
 describe("untrusted text of any role", () => {
   // Mutants render.ts:109 (a user message labelled untrusted returned as is) and :112 (a system message labelled untrusted kept as a system message).

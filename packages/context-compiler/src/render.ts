@@ -112,7 +112,11 @@ export function renderTranscriptMessage(message: Message, id: string, trust: Tru
     case "user":
       // Trusted text is left as it is: nothing to rebuild.
       if (!isUntrusted(trust)) return message;
-      return { role: "user", content: message.content.map((part) => ({ type: "text", text: wrapContent(part.text, { trust, source: id, nonce }) })) };
+      // An image or a file cannot carry delimiters: it goes as it is, its provenance in the manifest.
+      return {
+        role: "user",
+        content: message.content.map((part) => (part.type === "text" ? { type: "text", text: wrapContent(part.text, { trust, source: id, nonce }) } : part)),
+      };
     case "system":
       return isUntrusted(trust) ? { role: "user", content: [{ type: "text", text: wrapContent(message.content, { trust, source: id, nonce }) }] } : message;
     case "assistant":
@@ -185,9 +189,9 @@ export function visibleText(message: Message): string {
   switch (message.role) {
     case "system":
       return message.content;
-    // Written out, though the assistant case's default (`part.text`) would give the same text.
+    // Images and files are not text: `mediaTokensOf` counts them.
     case "user":
-      return message.content.map((part) => part.text).join("\n");
+      return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
     case "assistant":
       return message.content
         .map((part) => {

@@ -101,7 +101,7 @@ describe("provenance delimiters", () => {
           }
         }
         const evidence = request.messages.at(-1)!;
-        const blocks = evidence.role === "user" ? evidence.content[0]!.text.split("\n\n").slice(1) : [];
+        const blocks = evidence.role === "user" && evidence.content[0]!.type === "text" ? evidence.content[0]!.text.split("\n\n").slice(1) : [];
         expect(blocks.join("\n\n").split(close)).toHaveLength(2);
       }),
       { numRuns: 150 },

@@ -70,7 +70,19 @@ export type YokeErrorDetailsByCode = {
   };
   PROVIDER_STREAM_CUT: ProviderDetails & { finishReason?: string | undefined; events?: number };
   PROVIDER_TIMEOUT: ProviderDetails & { timeoutMs?: number };
-  PROVIDER_ADMISSION_REJECTED: { provider: string; model?: string; api?: string; reason?: string };
+  PROVIDER_ADMISSION_REJECTED: {
+    provider: string;
+    model?: string;
+    api?: string;
+    reason?: string;
+    /** An image or file refused: the message (absent for a harness's input check) and part it is, its modality, media type and source kind. */
+    message?: number;
+    part?: number;
+    type?: "image" | "file";
+    modality?: "image" | "file";
+    mediaType?: string;
+    source?: "artifact" | "base64" | "url";
+  };
   // context
   REQUEST_MISMATCH: { turnId?: string; seq?: number; id?: string; expected?: string; actual?: string; requestHash?: string; [key: string]: unknown };
   CONTEXT_OVERFLOW: {
@@ -172,6 +184,7 @@ export type YokeErrorDetailsByCode = {
   // runtime and configuration
   CONFIG_INVALID: OpenDetails<{ option?: string; tool?: string; verifierId?: string; runId?: string }>;
   DEPENDENCY_MISSING: { package: string; entry?: string };
+  USER_MEDIA_INVALID: { part: number; mediaType: string; reason: string };
   DUPLICATE_ID: undefined;
   CANCELLED: { provider?: string; requestId?: string; verifierId?: string };
   // telemetry

@@ -124,6 +124,10 @@ export const YOKE_ERROR_CODES = {
   SUBAGENT_FAILED: { retryable: false, summary: "a child run ended without a result its parent's schema accepts" },
   // runtime and configuration
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
+  USER_MEDIA_INVALID: {
+    retryable: false,
+    summary: "an image or file of user input is malformed: bytes that are not valid base64 or not the media type the part claims (details.part names it)",
+  },
   DEPENDENCY_MISSING: { retryable: false, summary: "an optional peer dependency a feature needs is not installed (details.package names it)" },
   DUPLICATE_ID: { retryable: false, summary: "an id source produced an id that was already used" },
   CANCELLED: { retryable: false, summary: "the operation was cancelled by its caller" },

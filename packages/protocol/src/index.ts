@@ -89,6 +89,7 @@ export {
   ModelResponseSchema,
   STOP_REASONS,
   ToolSpecSchema,
+  UserPartSchema,
   parseToolArguments,
   withParsedArguments,
   toolCallsOf,
@@ -116,9 +117,12 @@ export type {
   Truncation,
   WithheldToolCallPart,
   Usage,
+  UserPart,
 } from "./model.js";
 export { CallSettingsChangeSchema, CallSettingsSchema, parseCallSettings, type CallSettings, type CallSettingsChange } from "./call-settings.js";
 export { ReasoningEffortSchema, type ReasoningEffort } from "./model.js";
+export { FilePartSchema, ImagePartSchema, MediaSourceSchema, dataUrl, isBase64, modalityOf } from "./user-parts.js";
+export type { FilePart, ImagePart, MediaPart, MediaSource } from "./user-parts.js";
 export { REFUSAL_STOP_REASONS, isRefusedResponse, withholdRefusedCalls } from "./refused-response.js";
 export { JsonObjectSchema, isJsonObject, isJsonValue } from "./json-value.js";
 export type { GenerateOptions, ModelStreamPart, ProviderAdapterV1, ProviderCapabilities } from "./provider.js";

@@ -2,6 +2,7 @@ import { z } from "zod/v4";
 
 import { ArtifactRefSchema } from "./artifacts.js";
 import { JsonObjectSchema, JsonValueSchema, type JsonValue } from "./json-value.js";
+import { FilePartSchema, ImagePartSchema } from "./user-parts.js";
 
 export { JsonValueSchema, type JsonValue };
 
@@ -188,10 +189,14 @@ export const ToolResultPartSchema = z.object({
 });
 export type ToolResultPart = z.infer<typeof ToolResultPartSchema>;
 
-/** One message of a request's transcript: system text, user text, the model's parts, or tool results. */
+/** One part of what a user gave the model: text, an image or a file (see `ImagePart`, `FilePart`). */
+export const UserPartSchema = z.discriminatedUnion("type", [TextPartSchema, ImagePartSchema, FilePartSchema]);
+export type UserPart = z.infer<typeof UserPartSchema>;
+
+/** One message of a request's transcript: system text, user text and media, the model's parts, or tool results. */
 export const MessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: z.string() }),
-  z.object({ role: z.literal("user"), content: z.array(TextPartSchema) }),
+  z.object({ role: z.literal("user"), content: z.array(UserPartSchema) }),
   z.object({ role: z.literal("assistant"), content: z.array(AssistantPartSchema) }),
   z.object({ role: z.literal("tool"), content: z.array(ToolResultPartSchema) }),
 ]);

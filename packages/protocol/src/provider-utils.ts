@@ -2,7 +2,8 @@
  * @yoke/protocol/provider-utils — what a `ProviderAdapterV1` implementation shares with the
  * adapters Yoke ships, so a third-party adapter maps errors, cancellation and usage exactly
  * as they do: the SDK-error mapping to `YokeError`s (one table for HTTP and in-stream
- * errors), the cancellation wrapper, the request-id stamp, the usage arithmetic, and the
+ * errors), the cancellation wrapper, the request-id stamp, the usage arithmetic, the check of
+ * user images and files against a model's input modalities (`userMediaIssue`), and the
  * zod schemas of the normalized request and response piece by piece (a message, a part,
  * usage, a stop reason) for validating what an adapter builds before it returns it.
  *
@@ -48,6 +49,10 @@ export {
   TruncatedToolCallPartSchema,
   TruncationSchema,
   UsageSchema,
+  UserPartSchema,
   WithheldToolCallPartSchema,
   withUsageTotals,
 } from "./model.js";
+export { FilePartSchema, ImagePartSchema, MediaSourceSchema } from "./user-parts.js";
+export { userMediaIssue } from "./media-admission.js";
+export type { MediaIssue } from "./media-admission.js";

@@ -1,6 +1,8 @@
 import { YokeError, type ModelRequest, type ProviderCapabilities } from "@yoke/protocol";
+import { userMediaIssue } from "@yoke/protocol/provider-utils";
 import type { AiSdkRequestOptions } from "./provider-options.js";
 import { PROVIDER_TOOL_ID } from "./server-tools.js";
+import { aiSdkMediaIssue, type SupportedUrls } from "./user-content.js";
 
 /**
  * Decides, before any call, whether the wrapped model can represent the request as its
@@ -8,19 +10,22 @@ import { PROVIDER_TOOL_ID } from "./server-tools.js";
  * PROVIDER_ADMISSION_REJECTED when dropping it would break a constraint (tools the model
  * cannot call, an output schema it cannot enforce, a token limit past its own, more stop
  * sequences than `maxStopSequences`, a strict tool without `strictTools`, a server tool of
- * another provider or not listed in `serverTools`).
+ * another provider or not listed in `serverTools`, an image or file of a modality the model
+ * does not declare or by a URL its `supportedUrls` does not match, naming the part).
  */
 export function admitAiSdkRequest(
   request: ModelRequest,
   options: AiSdkRequestOptions,
-  target: { provider: string; modelId: string; capabilities: ProviderCapabilities },
+  target: { provider: string; modelId: string; capabilities: ProviderCapabilities; supportedUrls?: SupportedUrls },
 ): string[] {
   const { capabilities } = target;
-  const reject = (reason: string) =>
+  const reject = (reason: string, details: Record<string, unknown> = {}) =>
     new YokeError("PROVIDER_ADMISSION_REJECTED", `${target.modelId} cannot take this request: ${reason}`, {
-      details: { provider: target.provider, model: target.modelId, reason },
+      details: { provider: target.provider, model: target.modelId, reason, ...details },
     });
   const warnings: string[] = [];
+  const media = userMediaIssue(request, capabilities.inputModalities, (part) => aiSdkMediaIssue(part, target.supportedUrls));
+  if (media !== undefined) throw reject(media.reason, media.details);
   if (request.tools.length > 0 && !capabilities.toolCalls) throw reject("the model does not call tools");
   if (request.toolChoice === "required" && request.tools.length === 0) throw reject("toolChoice is required but no tools are offered");
   if (request.maxOutputTokens !== undefined && request.maxOutputTokens > capabilities.maxOutputTokens) {

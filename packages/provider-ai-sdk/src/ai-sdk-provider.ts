@@ -4,7 +4,7 @@ import { cancellable, withRequestId } from "@yoke/protocol/provider-utils";
 import { admitAiSdkRequest } from "./admission.js";
 import { asLanguageModelV4 } from "./as-language-model-v4.js";
 import { toCallOptions } from "./call-options.js";
-import { aiSdkCapabilities } from "./capabilities.js";
+import { aiSdkCapabilities, declaredSupportedUrls } from "./capabilities.js";
 import { aiSdkError, requestIdOf } from "./errors.js";
 import { mapFolded } from "./map-response.js";
 import { readAiSdkOptions, withResponseFormat } from "./provider-options.js";
@@ -94,7 +94,8 @@ export function createAiSdkProvider(options: AiSdkProviderOptions): AiSdkProvide
   const stream = options.stream ?? true;
   const now = options.now ?? Date.now;
   const capabilities = aiSdkCapabilities(model, options.capabilities);
-  const target = { provider, modelId, capabilities };
+  const supportedUrls = declaredSupportedUrls(model);
+  const target = { provider, modelId, capabilities, ...(supportedUrls === undefined ? {} : { supportedUrls }) };
   const admit = (request: ModelRequest) => admitAiSdkRequest(request, readAiSdkOptions(request), target);
 
   const finish = (folded: FoldedResult, requestId: string | undefined, warnings: readonly string[]): ModelResponse => {

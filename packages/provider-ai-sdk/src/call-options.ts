@@ -3,6 +3,7 @@ import { YokeError, parseToolArguments, type AssistantPart, type ModelRequest, t
 import { passThroughOptions, type AiSdkRequestOptions } from "./provider-options.js";
 import { providerTools, serverToolPrompt } from "./server-tools.js";
 import { toolResultOutput } from "./tool-result-output.js";
+import { userPromptPart } from "./user-content.js";
 
 type AssistantContent = Extract<LanguageModelV4Message, { role: "assistant" }>["content"][number];
 
@@ -56,7 +57,7 @@ export function toPrompt(messages: ModelRequest["messages"], provider: string): 
       case "system":
         return [{ role: "system", content: message.content }];
       case "user":
-        return [{ role: "user", content: message.content.map((part) => ({ type: "text", text: part.text })) }];
+        return [{ role: "user", content: message.content.map(userPromptPart) }];
       case "assistant": {
         // An assistant message left with nothing to send (only a cut call, or another
         // provider's server tool blocks) is not sent: providers reject an empty one.

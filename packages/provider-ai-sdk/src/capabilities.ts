@@ -44,6 +44,18 @@ function modalitiesOf(supportedUrls: Readonly<Record<string, readonly RegExp[]>>
 const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 
+/** A model's `supportedUrls` when it declares them as a plain object (a promise is not awaited); else undefined. */
+export function declaredSupportedUrls(model: Pick<LanguageModelV4, "supportedUrls">): Readonly<Record<string, readonly RegExp[]>> | undefined {
+  let supportedUrls: unknown;
+  try {
+    supportedUrls = model.supportedUrls;
+  } catch {
+    return undefined;
+  }
+  if (typeof supportedUrls !== "object" || supportedUrls === null || isPromiseLike(supportedUrls)) return undefined;
+  return supportedUrls as Record<string, RegExp[]>;
+}
+
 /**
  * The capability matrix of a wrapped model, read from what it declares: the media types of
  * its `supportedUrls` (when given as a plain object; a promise is not awaited, so its
@@ -63,15 +75,8 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
  */
 export function aiSdkCapabilities(model: Pick<LanguageModelV4, "supportedUrls">, overrides: Partial<ProviderCapabilities> = {}): ProviderCapabilities {
   const declared: Partial<{ -readonly [K in keyof ProviderCapabilities]: ProviderCapabilities[K] }> = {};
-  let supportedUrls: unknown;
-  try {
-    supportedUrls = model.supportedUrls;
-  } catch {
-    supportedUrls = undefined;
-  }
-  if (typeof supportedUrls === "object" && supportedUrls !== null && !isPromiseLike(supportedUrls)) {
-    declared.inputModalities = modalitiesOf(supportedUrls as Record<string, RegExp[]>);
-  }
+  const supportedUrls = declaredSupportedUrls(model);
+  if (supportedUrls !== undefined) declared.inputModalities = modalitiesOf(supportedUrls);
   if ((model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs === true) {
     declared.structuredOutput = "json-schema";
     declared.strictTools = true;

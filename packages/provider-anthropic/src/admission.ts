@@ -1,7 +1,9 @@
 import { YokeError, type ModelRequest } from "@yoke/protocol";
+import { userMediaIssue } from "@yoke/protocol/provider-utils";
 import type { AnthropicModelFamily } from "./capabilities.js";
 import type { AnthropicRequestOptions } from "./provider-options.js";
 import { strictSchemaProblem } from "./strict-schema.js";
+import { anthropicMediaIssue } from "./user-content.js";
 
 /** Strict tools one request may carry (Anthropic's structured-outputs limit). */
 const MAX_STRICT_TOOLS = 20;
@@ -15,7 +17,8 @@ export const DEFAULT_MAX_TOKENS = 4_096;
  * thinking budget the model cannot honour, an output schema, a token limit past the model's,
  * more stop sequences than `capabilities.maxStopSequences`, a strict tool on a model without
  * strict tool use (or with a schema strict mode cannot take), a server tool of another
- * provider or of a type `capabilities.serverTools` does not list. Returns warnings for
+ * provider or of a type `capabilities.serverTools` does not list, an image or document the
+ * model or the API does not take (naming the part). Returns warnings for
  * settings it drops.
  */
 export function admitAnthropicRequest(
@@ -24,11 +27,13 @@ export function admitAnthropicRequest(
   target: { modelId: string; family: AnthropicModelFamily },
 ): string[] {
   const { capabilities, thinking } = target.family;
-  const reject = (reason: string) =>
+  const reject = (reason: string, details: Record<string, unknown> = {}) =>
     new YokeError("PROVIDER_ADMISSION_REJECTED", `${target.modelId} cannot take this request: ${reason}`, {
-      details: { provider: "anthropic", model: target.modelId, reason },
+      details: { provider: "anthropic", model: target.modelId, reason, ...details },
     });
   const warnings: string[] = [];
+  const media = userMediaIssue(request, capabilities.inputModalities, anthropicMediaIssue);
+  if (media !== undefined) throw reject(media.reason, media.details);
   const firstOther = request.messages.findIndex((message) => message.role !== "system");
   if (firstOther >= 0 && request.messages.slice(firstOther).some((message) => message.role === "system")) {
     throw reject("a system message after the conversation started (the Messages API takes one system prompt)");

@@ -2,6 +2,7 @@ import type { JsonValue, Message, ModelRequest } from "@yoke/protocol";
 import { DEFAULT_MAX_TOKENS } from "./admission.js";
 import type { AnthropicRequestOptions } from "./provider-options.js";
 import { serverToolBlock, serverToolDefinition } from "./server-tools.js";
+import { userBlocks } from "./user-content.js";
 
 type Block = { [key: string]: JsonValue };
 type WireMessage = { role: "user" | "assistant"; content: Block[] };
@@ -76,7 +77,7 @@ export function messagesBody(
 function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
   switch (message.role) {
     case "user":
-      return message.content.filter((part) => part.text !== "").map((part) => ({ type: "text", text: part.text }));
+      return userBlocks(message.content);
     case "tool":
       return message.content.map((part) => {
         const block: Block = { type: "tool_result", tool_use_id: part.toolCallId, content: resultText(part.result) };
@@ -105,7 +106,7 @@ function toBlocks(message: Exclude<Message, { role: "system" }>): Block[] {
 
 // Blocks a cache breakpoint may go on: not thinking (the API refuses it there) and not a
 // server tool block, which goes back exactly as it came.
-const CACHEABLE = new Set(["text", "tool_use", "tool_result"]);
+const CACHEABLE = new Set(["text", "tool_use", "tool_result", "image", "document"]);
 
 const isObject = (value: unknown): value is { [key: string]: JsonValue } => typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -1,7 +1,9 @@
 import { YokeError, type ModelRequest } from "@yoke/protocol";
+import { userMediaIssue } from "@yoke/protocol/provider-utils";
 import type { OpenAIApi, OpenAIModelFamily } from "./capabilities.js";
 import type { OpenAIRequestOptions } from "./provider-options.js";
 import { strictSchemaViolations } from "./strict-schema.js";
+import { openAIMediaIssue } from "./user-content.js";
 
 export type { OpenAIApi } from "./capabilities.js";
 
@@ -10,7 +12,8 @@ export type { OpenAIApi } from "./capabilities.js";
  * the warnings for settings it will drop; throws PROVIDER_ADMISSION_REJECTED when dropping
  * one would break a constraint (a tool call the model cannot make, an output schema or a
  * strict tool's input schema strict mode would not enforce, stop sequences the endpoint
- * has no parameter for or more than it takes, a token limit past the model's).
+ * has no parameter for or more than it takes, a token limit past the model's, an image or
+ * file the model or the endpoint does not take, naming the part).
  */
 export function admitOpenAIRequest(
   request: ModelRequest,
@@ -23,6 +26,8 @@ export function admitOpenAIRequest(
       details: { provider: "openai", model: target.modelId, api: target.api, reason, ...details },
     });
   const warnings: string[] = [];
+  const media = userMediaIssue(request, capabilities.inputModalities, (part) => openAIMediaIssue(part, target.api));
+  if (media !== undefined) throw reject(media.reason, media.details);
   if (request.tools.length > 0 && !capabilities.toolCalls) throw reject("the model does not call tools");
   if (request.toolChoice === "required" && request.tools.length === 0) throw reject("toolChoice is required but no tools are offered");
   if (options.parallelToolCalls === true && !capabilities.parallelToolCalls) throw reject("the model does not make parallel tool calls");

@@ -3,6 +3,7 @@ import type { OpenAIModelFamily } from "./capabilities.js";
 import type { OpenAIRequestOptions } from "./provider-options.js";
 import { toolResultText } from "./tool-result-text.js";
 import { truncatedCallIds } from "./truncated-calls.js";
+import { chatUserContent } from "./user-content.js";
 
 type Body = { [key: string]: JsonValue };
 
@@ -24,7 +25,7 @@ export function chatBody(request: ModelRequest, options: OpenAIRequestOptions, t
         messages.push({ role: reasoning ? "developer" : "system", content: message.content });
         break;
       case "user":
-        messages.push({ role: "user", content: message.content.map((part) => part.text).join("\n") });
+        messages.push({ role: "user", content: chatUserContent(message.content) });
         break;
       case "assistant": {
         const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");

@@ -3,6 +3,7 @@ import type { OpenAIModelFamily } from "./capabilities.js";
 import type { OpenAIRequestOptions } from "./provider-options.js";
 import { toolResultText } from "./tool-result-text.js";
 import { truncatedCallIds } from "./truncated-calls.js";
+import { responsesUserContent } from "./user-content.js";
 
 type Body = { [key: string]: JsonValue };
 
@@ -31,7 +32,7 @@ export function responsesBody(
         input.push({ role: reasoning ? "developer" : "system", content: message.content });
         break;
       case "user":
-        input.push({ role: "user", content: message.content.map((part) => ({ type: "input_text", text: part.text })) });
+        input.push({ role: "user", content: responsesUserContent(message.content) });
         break;
       case "assistant":
         for (const part of message.content) {

@@ -43,7 +43,9 @@ describe("loop detection", () => {
       echo("x"),
       (request) => {
         const last = request.messages.at(-1);
-        expect(last?.role === "user" && last.content[0]!.text).toMatch(/^\[runtime\] Loop detected: you called echo 3 times with the same arguments/);
+        expect(last?.role === "user" && last.content[0]!.type === "text" && last.content[0]!.text).toMatch(
+          /^\[runtime\] Loop detected: you called echo 3 times with the same arguments/,
+        );
         return echo("x");
       },
       say("never asked"),

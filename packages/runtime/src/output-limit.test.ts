@@ -97,7 +97,10 @@ describe("a tool call cut by the output limit (tool-call-truncated)", () => {
         (request) => {
           expect(request.messages.at(-1)).toEqual(note(noteFor("book", "call_3")));
           expect(
-            request.messages.filter((message) => message.role === "user" && message.content[0]?.text.startsWith("[runtime] The output token limit")),
+            request.messages.filter(
+              (message) =>
+                message.role === "user" && message.content[0]?.type === "text" && message.content[0].text.startsWith("[runtime] The output token limit"),
+            ),
           ).toHaveLength(1);
           return say("done");
         },

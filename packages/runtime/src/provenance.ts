@@ -357,7 +357,7 @@ export function contextItemsOf(
     if (index === 0) continue;
     const seq = state.messageSeqs[index];
     if (message.role === "user") {
-      const text = message.content.map((part) => part.text).join("\n");
+      const text = message.content.map((part) => (part.type === "text" ? part.text : `[${part.type} ${part.mediaType}]`)).join("\n");
       const note = text.startsWith("[runtime]");
       items.push({ itemId: `input:${seq}`, label: note ? "runtime" : "operator", trusted: !note, text, message: index });
     } else if (message.role === "assistant") {

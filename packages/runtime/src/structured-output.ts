@@ -75,7 +75,8 @@ export function outputNote(reason: string, output: ResolvedOutput): string {
  * uninterrupted run did.
  */
 export function outputRetriesUsed(state: RunState): number {
-  return state.messages.filter((message) => message.role === "user" && message.content[0]?.text.startsWith(NOTE_PREFIX)).length;
+  return state.messages.filter((message) => message.role === "user" && message.content[0]?.type === "text" && message.content[0].text.startsWith(NOTE_PREFIX))
+    .length;
 }
 
 /** The schema's validated value of a journaled output (the JSON that passed it when the run ended). */

@@ -53,7 +53,7 @@ describe("createScriptedModel", () => {
     const model = createScriptedModel([
       (req, index) => {
         const first = req.messages[0];
-        seen.push([first?.role === "user" ? first.content[0]!.text : "?", index]);
+        seen.push([first?.role === "user" && first.content[0]!.type === "text" ? first.content[0]!.text : "?", index]);
         return say("one");
       },
       async (_req, index) => say(`call ${index}`),

@@ -87,7 +87,7 @@ function noteAfterLastResponse(state: RunState, note: string): boolean {
   for (let index = state.messages.length - 1; index >= 0; index--) {
     const message = state.messages[index]!;
     if (message.role === "assistant") return false;
-    if (message.role === "user" && message.content.length === 1 && message.content[0]!.text === note) return true;
+    if (message.role === "user" && message.content.length === 1 && message.content[0]!.type === "text" && message.content[0]!.text === note) return true;
   }
   return false;
 }

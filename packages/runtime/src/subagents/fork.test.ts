@@ -26,7 +26,7 @@ const textOf = (message: Message): string =>
   message.role === "system"
     ? message.content
     : message.role === "user"
-      ? message.content.map((part) => part.text).join("\n")
+      ? message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n")
       : message.role === "tool"
         ? message.content.map((part) => part.result.content.map((text) => text.text).join("\n")).join("\n")
         : "";

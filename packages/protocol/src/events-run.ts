@@ -122,6 +122,7 @@ export const RUN_OPENING_EVENTS = {
      * compiled with them until a `settings.changed`. Absent when none were given.
      */
     settings: CallSettingsSchema.optional(),
+    /**
      * Set on the first event of a session's stream (a stream of `session.appended` beside the
      * session's runs): the session it records. Such a stream is never driven as a run.
      */

@@ -41,6 +41,7 @@ export type {
   JournalEvent,
   Outcome,
   OutcomeStatus,
+  RunFork,
   YokeEvent,
   YokeEventDraft,
   YokeEventOf,

@@ -1,5 +1,5 @@
 import { z } from "zod/v4";
-import { JsonValueSchema, TextPartSchema, ToolSpecSchema } from "./model.js";
+import { JsonValueSchema, ToolSpecSchema, UserPartSchema } from "./model.js";
 import { ToolSnapshotSchema } from "./tool-registry.js";
 import { BudgetDimensionSchema } from "./budget.js";
 import { VerifierVerdictSchema } from "./verifier-verdict.js";
@@ -234,10 +234,12 @@ export const RUN_CLOSING_EVENTS = {
    */
   /**
    * `output-schema`: the final answer did not match the run's output schema; the issues go back to the model.
-   * `user`: a message of the run's input after its first (the first is the task).
+   * `user`: a message of the run's input after its first (the first is the task), or the
+   * first message's images and files, which follow its text. The runtime journals an image or
+   * file as an `artifact` reference (the bytes are in the tenant's artifact store) or a URL.
    */
   "input.added": z.object({
-    content: z.array(TextPartSchema),
+    content: z.array(UserPartSchema),
     source: z.enum(["user", "completion-check", "operator", "output-limit", "output-schema", "verifier", "loop-detection", "interrupt"]),
   }),
   /**

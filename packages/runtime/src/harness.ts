@@ -49,6 +49,7 @@ import { checkPinnedDelegation, delegatedDraft, delegationForStart } from "./del
 import { streamResume, streamStart } from "./stream/run-stream.js";
 import { userInputOf, type NormalizedInput, type UserInput } from "./user-input.js";
 import { laterInputDrafts, openSession, type SessionOpening } from "./sessions/session-start.js";
+import { storedInput, type StoredInput } from "./input-media.js";
 import { loadHistory } from "./sessions/session-history.js";
 
 /**
@@ -179,8 +180,9 @@ async function startRun(
   lease: HeldLease | undefined,
   parent?: ChildLink,
 ): Promise<RunResult | WaitingRunResult> {
-  const given = typeof input === "string" ? userInputOf(input, "start") : input;
   const settings = checkedSettings(deps, startOptions.settings, "start.settings");
+  // Images and files are admitted and stored before anything is journaled: events hold references.
+  const given = await storedInput(deps, scope, typeof input === "string" ? userInputOf(input, "start") : input);
   // The session first (its id is drawn where it always was), then the delegation, before anything is journaled or read: the delegation is the task's, never something a tool said.
   const session = await openSession(deps, scope, startOptions, parent !== undefined);
   try {
@@ -194,7 +196,7 @@ async function startRun(
 async function startOpened(
   deps: HarnessDeps,
   scope: RunScope,
-  given: NormalizedInput,
+  given: StoredInput,
   startOptions: StartOptions,
   lease: HeldLease | undefined,
   parent: ChildLink | undefined,

@@ -92,6 +92,7 @@ export { COMPLETION_CHECK_VERIFIER_ID, completionCheckVerifier } from "./verific
 export { INTERRUPT_INBOX_SUFFIX } from "./interrupts.js";
 export { SESSION_STREAM_SUFFIX } from "./sessions/session-stream.js";
 export type { UserInput, UserMessage } from "./user-input.js";
+export type { UserMediaSource, UserPartInput } from "./user-media.js";
 export { callSignature } from "./loop/run-facts.js";
 export { DEFAULT_MAX_BUFFERED_DELTAS } from "./stream/delta-buffer.js";
 export { isDelta } from "./stream/stream-parts.js";

@@ -88,6 +88,7 @@ export function newContext(
     revisions: new Map(),
     facts,
     inbox: createInterruptInbox(),
+    media: new Map(),
     budget,
   };
 }

@@ -1,5 +1,6 @@
 import type { DelegationPlanner } from "./delegation-types.js";
 import type {
+  ArtifactDigest,
   ArtifactStoreV2,
   Clock,
   IdSource,
@@ -135,6 +136,8 @@ export interface RunContext {
   readonly facts: RunFacts;
   /** The run's interrupt inbox as this process last read it. */
   readonly inbox: InterruptInbox;
+  /** Input images and files read back from the artifact store for the provider, by digest (base64): read once per process. */
+  readonly media: Map<ArtifactDigest, string>;
   /** The run's budget ledger and open reservations (rebuilt from `budget.*` events on resume); inert for a run without a budget. */
   readonly budget: RunBudget;
 }

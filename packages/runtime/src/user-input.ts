@@ -1,9 +1,14 @@
-import { YokeError, type TextPart } from "@yoke/protocol";
+import { YokeError } from "@yoke/protocol";
+import type { UserPartInput } from "./user-media.js";
 
-/** One message of a run's input: a person's words, as text or as text parts. */
+/**
+ * One message of a run's input: a person's words as text, or a list of parts: text, images
+ * and files (`{ type: "image" | "file", mediaType, source }`, the source raw bytes, base64, a
+ * URL, or an artifact already stored for the tenant).
+ */
 export interface UserMessage {
   readonly role: "user";
-  readonly content: string | readonly TextPart[];
+  readonly content: string | readonly UserPartInput[];
 }
 
 /**
@@ -18,22 +23,26 @@ export interface UserMessage {
  *   { role: "user", content: "Here is the report." },
  *   { role: "user", content: [{ type: "text", text: "Summarize it in one line." }] },
  * ]);
+ * await harness.start([
+ *   { role: "user", content: [{ type: "text", text: "What is in this photo?" }, { type: "image", mediaType: "image/png", source: { type: "bytes", data: png } }] },
+ * ]);
  * ```
  */
 export type UserInput = string | readonly UserMessage[];
 
-/** An input checked and normalized: the run's task, and every message's text parts (the first one's included). */
+/** An input checked and normalized: the run's task, and every message's parts (the first one's included). */
 export interface NormalizedInput {
-  /** The first message's text (its parts joined by a blank line): `run.started.task`. */
+  /** The first message's text (its text parts joined by a blank line): `run.started.task`. */
   readonly task: string;
   /** Every message's parts, in order. */
-  readonly messages: readonly (readonly TextPart[])[];
+  readonly messages: readonly (readonly UserPartInput[])[];
 }
 
 /**
  * Checks and normalizes `harness.start`'s input. CONFIG_INVALID names what is wrong (the
  * message index and field) for anything but a string or a non-empty list of user messages
- * whose content is a string or a non-empty list of `{ type: "text", text: string }` parts.
+ * whose content is a string or a non-empty list of parts: `{ type: "text", text: string }`,
+ * or an image or file with a `mediaType` and a `source` (its bytes are checked when stored).
  */
 export function userInputOf(input: unknown, operation: string): NormalizedInput {
   if (typeof input === "string") return { task: input, messages: [[{ type: "text", text: input }]] };
@@ -42,10 +51,18 @@ export function userInputOf(input: unknown, operation: string): NormalizedInput 
   }
   if (input.length === 0) throw invalid(`${operation}: input is an empty list; give at least one user message`, "input");
   const messages = input.map((message: unknown, index) => partsOf(message, `input[${index}]`, operation));
-  return { task: messages[0]!.map((part) => part.text).join("\n\n"), messages };
+  const task = messages[0]!.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n\n");
+  return { task, messages };
 }
 
-function partsOf(message: unknown, path: string, operation: string): TextPart[] {
+/** Whether any message of `input` holds an image or a file. */
+export function hasMedia(input: NormalizedInput): boolean {
+  return input.messages.some((parts) => parts.some((part) => part.type !== "text"));
+}
+
+const SOURCE_TYPES = ["bytes", "base64", "url", "artifact"];
+
+function partsOf(message: unknown, path: string, operation: string): UserPartInput[] {
   if (typeof message !== "object" || message === null || Array.isArray(message)) {
     throw invalid(`${operation}: ${path} must be a message { role: "user", content }, not ${describe(message)}`, path);
   }
@@ -53,13 +70,28 @@ function partsOf(message: unknown, path: string, operation: string): TextPart[] 
   if (role !== "user") throw invalid(`${operation}: ${path}.role must be "user", not ${describe(role)}`, `${path}.role`);
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (!Array.isArray(content)) {
-    throw invalid(`${operation}: ${path}.content must be a string or a list of text parts, not ${describe(content)}`, `${path}.content`);
+    throw invalid(`${operation}: ${path}.content must be a string or a list of parts, not ${describe(content)}`, `${path}.content`);
   }
   if (content.length === 0) throw invalid(`${operation}: ${path}.content is an empty list of parts`, `${path}.content`);
-  return content.map((part: unknown, index): TextPart => {
+  return content.map((part: unknown, index): UserPartInput => {
     const at = `${path}.content[${index}]`;
-    const { type, text } = (typeof part === "object" && part !== null ? part : {}) as { type?: unknown; text?: unknown };
-    if (type !== "text") throw invalid(`${operation}: ${at}.type must be "text", not ${describe(type)}`, `${at}.type`);
+    const { type, text, mediaType, source } = (typeof part === "object" && part !== null ? part : {}) as {
+      type?: unknown;
+      text?: unknown;
+      mediaType?: unknown;
+      source?: unknown;
+    };
+    if (type === "image" || type === "file") {
+      if (typeof mediaType !== "string" || !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType)) {
+        throw invalid(`${operation}: ${at}.mediaType must be a media type such as "image/png", not ${describe(mediaType)}`, `${at}.mediaType`);
+      }
+      const sourceType = (typeof source === "object" && source !== null ? source : {}) as { type?: unknown };
+      if (!SOURCE_TYPES.includes(sourceType.type as string)) {
+        throw invalid(`${operation}: ${at}.source must be { type: "bytes" | "base64" | "url" | "artifact", … }, not ${describe(source)}`, `${at}.source`);
+      }
+      return part as UserPartInput;
+    }
+    if (type !== "text") throw invalid(`${operation}: ${at}.type must be "text", "image" or "file", not ${describe(type)}`, `${at}.type`);
     if (typeof text !== "string") throw invalid(`${operation}: ${at}.text must be a string, not ${describe(text)}`, `${at}.text`);
     return { type: "text", text };
   });

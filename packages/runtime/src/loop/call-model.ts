@@ -16,6 +16,7 @@ import { settleWork } from "../turn/settle.js";
 import { BatchTransaction, type DispatchItem } from "@yoke/scheduler";
 import { generateWithRetry, type ModelCallFailure } from "../model-call.js";
 import { journaledRequest } from "../request-builder.js";
+import { resolveUserMedia } from "../user-media.js";
 import type { RunContext } from "../run-context.js";
 import { Turn, commitTurn } from "../turn/turn.js";
 import { judgeResponseCalls } from "../tool-admission.js";
@@ -53,6 +54,9 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   const state = context.accumulator.peek();
   const turnId = currentTurn(state);
   const request = journaledRequest(context, state);
+  // The journaled, hashed request holds references to input images and files; the adapter gets their bytes.
+  const artifacts = context.deps.artifacts;
+  const sent = artifacts === undefined ? request : await resolveUserMedia(request, { artifacts, scope: { tenantId: context.scope.tenantId } }, context.media);
   const startedAt = clock.now();
   const signal = context.signal === undefined ? interrupt.signal : AbortSignal.any([context.signal, interrupt.signal]);
   // Cancelled through this harness since the loop last looked: nothing is asked.
@@ -63,7 +67,7 @@ export async function callModel(context: RunContext, interrupt: AbortController 
   let attempt = 0;
   const watch = watchInbox(context, interrupt);
   try {
-    response = await generateWithRetry(provider, request, {
+    response = await generateWithRetry(provider, sent, {
       signal,
       retries: context.deps.modelRetries,
       sleep: context.deps.sleep,

@@ -1,7 +1,7 @@
 import { newId, parseId, type RunScope, type YokeEventDraft } from "@yoke/protocol";
 import type { HarnessDeps } from "../run-context.js";
 import type { StartOptions } from "../run-options.js";
-import type { NormalizedInput } from "../user-input.js";
+import type { StoredInput } from "../input-media.js";
 import { continuesOf, historyOf, type ContinuedRun, type SessionHistory } from "./session-history.js";
 import { claimSessionTurn, markStarting } from "./session-stream.js";
 
@@ -36,9 +36,17 @@ export async function openSession(deps: HarnessDeps, scope: RunScope, options: S
   }
 }
 
-/** `input.added` (source `user`) for each message of the input after the first (the task). */
-export function laterInputDrafts(deps: HarnessDeps, input: NormalizedInput): YokeEventDraft[] {
-  return input.messages
-    .slice(1)
-    .map((content) => ({ type: "input.added", at: deps.clock.now(), causationId: null, data: { source: "user", content: [...content] } }));
+/**
+ * `input.added` (source `user`): the first message's images and files, which follow its text
+ * (the task), then each later message of the input.
+ */
+export function laterInputDrafts(deps: HarnessDeps, input: StoredInput): YokeEventDraft[] {
+  const [first = [], ...later] = input.messages;
+  const media = first.filter((part) => part.type !== "text");
+  return [...(media.length === 0 ? [] : [media]), ...later].map((content) => ({
+    type: "input.added",
+    at: deps.clock.now(),
+    causationId: null,
+    data: { source: "user", content: [...content] },
+  }));
 }

@@ -114,8 +114,12 @@ describe("sessions", () => {
     [42, "start: input must be a string or a list of user messages, not number"],
     [[], "start: input is an empty list; give at least one user message"],
     [[{ role: "assistant", content: "x" }], 'start: input[0].role must be "user", not "assistant"'],
-    [[{ role: "user", content: "a" }, { role: "user" }], "start: input[1].content must be a string or a list of text parts, not undefined"],
-    [[{ role: "user", content: [{ type: "image", url: "x" }] }], 'start: input[0].content[0].type must be "text", not "image"'],
+    [[{ role: "user", content: "a" }, { role: "user" }], "start: input[1].content must be a string or a list of parts, not undefined"],
+    [
+      [{ role: "user", content: [{ type: "image", url: "x" }] }],
+      'start: input[0].content[0].mediaType must be a media type such as "image/png", not undefined',
+    ],
+    [[{ role: "user", content: [{ type: "video", url: "x" }] }], 'start: input[0].content[0].type must be "text", "image" or "file", not "video"'],
     [[{ role: "user", content: [{ type: "text", text: 3 }] }], "start: input[0].content[0].text must be a string, not number"],
     [[{ role: "user", content: [] }], "start: input[0].content is an empty list of parts"],
   ])("bad input %j is CONFIG_INVALID naming what is wrong", async (input, message) => {

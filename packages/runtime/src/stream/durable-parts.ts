@@ -15,8 +15,12 @@ export class DurableParts {
     switch (event.type) {
       case "run.started":
         return [{ type: "run-started", seq, runId: event.runId, sessionId: event.data.sessionId, task: event.data.task }];
-      case "input.added":
-        return [{ type: "input", seq, source: event.data.source, text: event.data.content.map((part) => part.text).join("") }];
+      case "input.added": {
+        const { content, source } = event.data;
+        const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+        const media = content.filter((part) => part.type !== "text");
+        return [{ type: "input", seq, source, text, ...(media.length === 0 ? {} : { media }) }];
+      }
       case "model.responded":
         return [this.response(event)];
       case "model.failed": {

@@ -1,4 +1,4 @@
-import type { JsonValue, Outcome, StopReason, ToolResultEnvelope } from "@yoke/protocol";
+import type { JsonValue, Outcome, StopReason, ToolResultEnvelope, UserPart } from "@yoke/protocol";
 import type { RunResult, WaitingRunResult } from "../run-result.js";
 
 /**
@@ -38,7 +38,8 @@ export interface StreamedToolCall {
 export type RunStreamDurablePart =
   | { readonly type: "run-started"; readonly seq: number; readonly runId: string; readonly sessionId: string; readonly task: string }
   /** Text added to the conversation by a person (`operator`, `interrupt`) or the runtime (a verifier's note, …). */
-  | { readonly type: "input"; readonly seq: number; readonly source: string; readonly text: string }
+  /** Input added to the run: its text, and its images and files (artifact references or URLs) when it has any. */
+  | { readonly type: "input"; readonly seq: number; readonly source: string; readonly text: string; readonly media?: readonly UserPart[] }
   | {
       readonly type: "model-response";
       readonly seq: number;

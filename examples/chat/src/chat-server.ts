@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 // A chat app's server in one module: node:http on the loopback, one page, and the two routes
 // the AI SDK's useChat calls (DefaultChatTransport): POST /api/chat sends a message (or
 // approval answers), GET /api/chat/:id/stream resumes the chat's stream after a reload.
@@ -56,7 +57,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     }
     const text = lastUserText(messages);
     if (text === undefined) return void response.writeHead(400).end("no user message to answer");
-    const stream = harness.stream(text);
+    // One session per chat: each message is a run, and the model sees the chat's earlier runs.
+    const stream = harness.stream(text, { sessionId: sessionOf(id) });
     runs.set(id, stream.runId);
     return pipeUIMessageStreamToResponse(stream, response);
   }
@@ -96,4 +98,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** The session of a chat: any chat id the client picks becomes a well-formed session id, the same one every time. */
+export function sessionOf(chatId: string): string {
+  return `session_${createHash("sha256").update(chatId).digest("hex").slice(0, 32)}`;
 }

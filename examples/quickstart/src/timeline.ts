@@ -95,7 +95,7 @@ function describeOne(event: YokeEvent): string {
     case "completion.checked":
       return `${head} ${event.data.passed ? "passed" : `failed: ${event.data.reason ?? ""}`}`;
     case "input.added":
-      return `${head} ${event.data.source}: ${JSON.stringify(clip(event.data.content.map((part) => part.text).join(" ")))}`;
+      return `${head} ${event.data.source}: ${JSON.stringify(clip(event.data.content.map((part) => (part.type === "text" ? part.text : `[${part.type} ${part.mediaType}]`)).join(" ")))}`;
     case "run.completed": {
       const outcome = event.data.outcome;
       const detail = outcome.status === "escalated" ? `: ${clip(outcome.reason, 70)}` : "";

@@ -61,7 +61,9 @@ function unsettled(events: readonly YokeEvent[]): string[] {
 }
 
 function interruptInputs(events: YokeEvent[]): string[] {
-  return events.flatMap((event) => (event.type === "input.added" && event.data.source === "interrupt" ? [event.data.content[0]!.text] : []));
+  return events.flatMap((event) =>
+    event.type === "input.added" && event.data.source === "interrupt" ? event.data.content.flatMap((part) => (part.type === "text" ? [part.text] : [])) : [],
+  );
 }
 
 describe("interrupts across processes", () => {

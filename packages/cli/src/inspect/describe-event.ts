@@ -1,3 +1,4 @@
+import { partText } from "./part-text.js";
 import type { AssistantPart, YokeEvent } from "@yoke/protocol";
 import { clip, short } from "./clip.js";
 
@@ -111,7 +112,7 @@ export function describeEvent(event: YokeEvent): string {
     case "interrupt.landed":
       return `${event.data.kind} ${event.data.interruptId} (inbox seq ${event.data.inboxSeq})`;
     case "input.added":
-      return `${event.data.source}: ${JSON.stringify(clip(event.data.content.map((part) => part.text).join(" ")))}`;
+      return `${event.data.source}: ${JSON.stringify(clip(event.data.content.map(partText).join(" ")))}`;
     case "run.completed": {
       const { outcome } = event.data;
       const reason = "reason" in outcome ? `: ${clip(outcome.reason, 70)}` : "";

@@ -1,5 +1,6 @@
 // The turns of the run model: each with its model calls (compiled manifest, request, failures,
 // response), the actions it opened, its rejected calls, the inputs added in it and its usage.
+import { partText } from "./part-text.js";
 import type { Manifest } from "@yoke/context-compiler";
 import { type JournalEvent, type Usage, YokeError, type YokeEvent } from "@yoke/protocol";
 import { decisionFactsOf } from "./decision-facts.js";
@@ -116,7 +117,7 @@ export class TurnFolder {
         });
         break;
       case "input.added":
-        turn.inputs.push({ seq: event.seq, source: event.data.source, text: event.data.content.map((part) => part.text).join("\n") });
+        turn.inputs.push({ seq: event.seq, source: event.data.source, text: event.data.content.map(partText).join("\n") });
         break;
     }
     return turn.index;

@@ -3,6 +3,7 @@
 // AI SDK's mock models for what depends on the model's declarations (supportedUrls, V3).
 import { MockLanguageModelV3 } from "ai/test";
 import { YokeError, type ModelRequest, type UserPart } from "@yoke/protocol";
+import { TINY_PDF_BASE64, TINY_PNG_BASE64, mediaParts, userRequest } from "@yoke/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAiSdkProvider } from "./index.js";
 import { MockLanguageModelV4, compatReplay, fixture, rejection, streamOf, textParts, type CompatReplay } from "./__fixtures__/test-support.js";
@@ -13,17 +14,12 @@ afterEach(async () => {
   open = undefined;
 });
 
-/** A 1x1 PNG. */
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-const PDF = btoa(
-  "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page>>endobj\n%%EOF\n",
-);
+const PNG = TINY_PNG_BASE64;
+const PDF = TINY_PDF_BASE64;
 
-const withParts = (...content: UserPart[]): ModelRequest => ({ messages: [{ role: "user", content }], tools: [] });
-const question: UserPart = { type: "text", text: "What is in these?" };
-const pngBytes: UserPart = { type: "image", mediaType: "image/png", source: { type: "base64", data: PNG } };
+const withParts = userRequest;
+const { question, pngBytes, pdfBytes } = mediaParts;
 const pngUrl: UserPart = { type: "image", mediaType: "image/png", source: { type: "url", url: "https://images.example.com/cat.png" } };
-const pdfBytes: UserPart = { type: "file", mediaType: "application/pdf", filename: "report.pdf", source: { type: "base64", data: PDF } };
 const visual = { inputModalities: ["text", "image", "file"] as const };
 
 describe("user images and files through the bridge", () => {

@@ -32,6 +32,7 @@ export type {
 } from "./scripted-model-steps.js";
 export { eventDraft, runStartedDraft } from "./event-drafts.js";
 export { rejectionOf, streamCollector } from "./rejection.js";
+export { TINY_PDF_BASE64, TINY_PNG_BASE64, mediaParts, userRequest } from "./media-samples.js";
 export type { RunStartedDraft, RunStartedDraftOverrides } from "./event-drafts.js";
 export { createEffectLedger } from "./effect-ledger.js";
 export type { EffectLedger, LedgerEntry } from "./effect-ledger.js";

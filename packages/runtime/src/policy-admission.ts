@@ -8,6 +8,7 @@ import {
   type Carries,
   type Influence,
   type JsonValue,
+  PolicyDecisionSchema,
   type PolicyDecision,
   type PolicyDelegation,
   type PolicyEngineV1,
@@ -142,8 +143,18 @@ export async function decideCall(context: RunContext, state: RunState, engine: P
   if (decision?.effect !== "allow" && decision?.effect !== "deny" && decision?.effect !== "require_approval") {
     throw new YokeError("POLICY_INVALID", `the policy engine returned no decision for ${tool.name}`, { details: { toolName: tool.name } });
   }
-  // A copy with exactly the decision's fields: what the journal stores.
+  // A copy with exactly the decision's fields: what the journal stores. Checked before it is
+  // journaled: a decision the run's own reader would refuse (a revision that is not a digest, an
+  // empty rule id) must fail here, typed, not leave an event nobody can read back.
   const journaled: PolicyDecision = { effect: decision.effect, ruleId: decision.ruleId, policyRevision: decision.policyRevision, reason: decision.reason };
+  const checked = PolicyDecisionSchema.safeParse(journaled);
+  if (!checked.success) {
+    const issues = checked.error.issues.map((issue) => ({ path: issue.path.map(String), code: issue.code, message: issue.message }));
+    const first = issues[0]!;
+    throw new YokeError("POLICY_INVALID", `the policy engine's decision for ${tool.name} is malformed: ${first.path.join(".")}: ${first.message}`, {
+      details: { toolName: tool.name, issues },
+    });
+  }
   return {
     decision: journaled,
     provenance,

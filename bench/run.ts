@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { benchStartupAndSize } from "./startup-and-size.ts";
+import type { SessionRunFigures } from "./session-runs.ts";
 import { fmt, printTable, runChild } from "./stats.ts";
 
 interface AppendVariant {
@@ -219,17 +220,6 @@ interface SessionRunsResult {
   startPromisesRatio: number;
   secondTurnPromisesRatio: number;
   requestBytesRatio: number;
-}
-interface SessionRunFigures {
-  run: number;
-  turns: number;
-  promisesPerTurn: number;
-  eventsReadPerTurn: number;
-  startPromises: number;
-  startEventsRead: number;
-  secondTurnPromises: number;
-  requestMessages: number;
-  requestBytes: number;
 }
 // What continuing a session costs: a session's tenth run against its first (deterministic counts).
 {

@@ -65,17 +65,7 @@ const provider: ProviderAdapterV1 = {
 };
 const harness = createHarness({ journal, provider, tools: [lookup], tenantId: "tenant_bench", clock: steppingClock(0, 1), ids: sequentialIdSource() });
 
-const perRun: {
-  run: number;
-  turns: number;
-  promisesPerTurn: number;
-  eventsReadPerTurn: number;
-  startPromises: number;
-  startEventsRead: number;
-  secondTurnPromises: number;
-  requestMessages: number;
-  requestBytes: number;
-}[] = [];
+const perRun: SessionRunFigures[] = [];
 for (let index = 0; index < runs; index++) {
   const calls = model.calls.length;
   atCall.length = 0;
@@ -110,3 +100,16 @@ console.log(
     requestBytesRatio: last.requestBytes / first.requestBytes,
   }),
 );
+
+/** One run of the session, as bench/run.ts prints it. */
+export interface SessionRunFigures {
+  run: number;
+  turns: number;
+  promisesPerTurn: number;
+  eventsReadPerTurn: number;
+  startPromises: number;
+  startEventsRead: number;
+  secondTurnPromises: number;
+  requestMessages: number;
+  requestBytes: number;
+}

@@ -3,7 +3,6 @@
 // (run.delegated), settings changed on resume (settings.changed), a registry tool whose
 // listing changed mid-run and a declared rule re-admitting it (tool.drifted, tool.readmitted),
 // and @yoke/testkit's reference scenario of action transactions.
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson } from "@yoke/protocol";
@@ -12,6 +11,7 @@ import { callTools, createEffectLedger, createStaticToolSource, referenceScenari
 import { createToolRegistry } from "@yoke/tool-registry";
 import { RUN } from "./corpus-kit.js";
 import type { Scenario, ScenarioEnv } from "./scenario.js";
+import { scratchDirectory } from "./scratch.js";
 import { echoTool, noted, startWith } from "./scenario-tools.js";
 
 const SESSION = "session_corpus";
@@ -36,11 +36,8 @@ function driftingRegistry(env: ScenarioEnv) {
 }
 
 /** The reference scenario over a fresh effect ledger per harness (each harness sees the world from scratch). */
-function referenceWorld(env: ScenarioEnv) {
-  const directory = (env.shared.ledgers ??= mkdtempSync(join(tmpdir(), "yoke-corpus-ledger-"))) as string;
-  const count = ((env.shared.ledgerCount as number | undefined) ?? 0) + 1;
-  env.shared.ledgerCount = count;
-  return referenceScenario(createEffectLedger(join(directory, `ledger-${count}.jsonl`)));
+function referenceWorld() {
+  return referenceScenario(createEffectLedger(join(scratchDirectory("ledger"), "ledger.jsonl")));
 }
 
 export const RELEASE_SCENARIOS: readonly Scenario[] = [
@@ -111,8 +108,8 @@ export const RELEASE_SCENARIOS: readonly Scenario[] = [
   {
     name: "reference-scenario",
     about: "@yoke/testkit's reference scenario: five calls in one batch, the flight fails, the hotel and car are compensated, the charge stands",
-    world: (env) => {
-      const scenario = referenceWorld(env);
+    world: () => {
+      const scenario = referenceWorld();
       return { script: { queues: [scenario.steps()] }, options: { tools: scenario.tools.map((tool) => defineTool(tool)) } };
     },
     drive: startWith(REFERENCE_TASK),

@@ -9,10 +9,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { RECORDING, firstDifference, goldenScenarios, readFixture, writeFixture } from "./fixture-files.js";
 import { RECORD_FILES, recordScenario } from "./record-scenario.js";
 import { SCENARIOS } from "./scenarios.js";
+import { removeScratch } from "./scratch.js";
 import { WIRE_FILES, WIRE_SCENARIO, recordWire } from "./wire-scenario.js";
 
 const directory = mkdtempSync(join(tmpdir(), "yoke-corpus-"));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+  removeScratch();
+});
 
 describe("the golden journal corpus", () => {
   it("has one fixture directory per scenario, and no other", () => {

@@ -9,13 +9,13 @@ import type { DriveContext, Scenario } from "./scenario.js";
 import { echoTool, noted, startWith } from "./scenario-tools.js";
 
 const POLICY_REVISION = "1".repeat(64);
-const FRIEND_IBAN = "GB29NWBK60161331926819";
+export const FRIEND_IBAN = "GB29NWBK60161331926819";
 const ATTACKER_IBAN = "US133000000121212121212";
 const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;
 
 /** A stateless policy: a payment to the attacker is denied, any other payment needs a person, everything else is allowed. */
-function paymentsPolicy(): PolicyEngineV1 {
+export function paymentsPolicy(): PolicyEngineV1 {
   const decide = (tuple: PolicyTuple): [PolicyEffect, string] => {
     if (tuple.tool.name !== "pay") return ["allow", "notes-are-free"];
     return JSON.stringify(tuple).includes(ATTACKER_IBAN) ? ["deny", "no-attacker"] : ["require_approval", "payments-need-a-person"];
@@ -30,7 +30,7 @@ function paymentsPolicy(): PolicyEngineV1 {
   };
 }
 
-const payTool = defineTool({
+export const payTool = defineTool({
   name: "pay",
   description: "Send money to an IBAN.",
   input: z.object({ to: z.string(), amount: z.number() }),

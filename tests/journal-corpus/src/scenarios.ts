@@ -1,7 +1,17 @@
 // Every golden scenario, in fixture order.
 import type { Scenario } from "./scenario.js";
 import { CONTROL_SCENARIOS } from "./scenarios-control.js";
+import { DEMO_SCENARIOS } from "./scenarios-demo.js";
+import { OUTCOME_SCENARIOS } from "./scenarios-outcomes.js";
 import { POLICY_SCENARIOS } from "./scenarios-policy.js";
+import { RELEASE_SCENARIOS } from "./scenarios-releases.js";
 import { TURN_SCENARIOS } from "./scenarios-turns.js";
 
-export const SCENARIOS: readonly Scenario[] = [...TURN_SCENARIOS, ...POLICY_SCENARIOS, ...CONTROL_SCENARIOS];
+export const SCENARIOS: readonly Scenario[] = [
+  ...TURN_SCENARIOS,
+  ...POLICY_SCENARIOS,
+  ...CONTROL_SCENARIOS,
+  ...OUTCOME_SCENARIOS,
+  ...RELEASE_SCENARIOS,
+  ...DEMO_SCENARIOS,
+];

@@ -1,4 +1,4 @@
-import { budgetEntriesOf, reduceRun, withParsedArguments, type PolicyDecision, type YokeEvent } from "@yoke/protocol";
+import { awaitingApprovals, budgetEntriesOf, reduceRun, type RunState, withParsedArguments, type PolicyDecision, type YokeEvent } from "@yoke/protocol";
 import { argumentsDigest } from "./recorded-outcomes.js";
 
 /**
@@ -47,7 +47,7 @@ export interface RunLatency {
 /** One run, summarized for comparison. */
 export interface RunSummary {
   readonly runId: string;
-  /** The outcome's status, or the phase of a run that has none yet (`waiting`, `awaiting_approval`, …). */
+  /** The outcome's status; for a run without one, `waiting_<kind>` (`waiting_approval`, `waiting_refusal`, …) or its phase. */
   readonly outcome: string;
   readonly turns: number;
   readonly events: number;
@@ -162,13 +162,19 @@ export function summarizeRun(events: readonly YokeEvent[]): RunSummary {
   const last = events.at(-1);
   return {
     runId: state.runId,
-    outcome: state.outcome?.status ?? state.phase,
+    outcome: outcomeOf(state),
     turns: state.turns,
     events: events.length,
     calls: calls.map((call) => ({ ...call })),
     spend: { inputTokens, outputTokens, charged },
     latency: { elapsedMs: first === undefined || last === undefined ? 0 : last.at - first.at, modelMs, toolMs },
   };
+}
+
+function outcomeOf(state: RunState): string {
+  if (state.outcome !== undefined) return state.outcome.status;
+  if (awaitingApprovals(state).length > 0) return "waiting_approval";
+  return state.waiting === undefined ? state.phase : `waiting_${state.waiting.kind}`;
 }
 
 function bind(byAction: Map<string, MutableCall>, actionId: string, call: MutableCall | undefined): void {

@@ -5,10 +5,12 @@ import { createToolRegistry } from "@yoke/tool-registry";
 import { describe, expect, it } from "vitest";
 import { createHarness } from "../harness.js";
 import type { HarnessOptions } from "../harness-types.js";
-import { TENANT, countingTool, instantSleep, readAll } from "../__fixtures__/harness-fixtures.js";
+import { TENANT, countingTool, instantSleep, keyedTool, readAll } from "../__fixtures__/harness-fixtures.js";
 import { functionEngine } from "../__fixtures__/policy-fixtures.js";
 import { formatRolloutReport } from "./format-report.js";
+import { argumentsDigest } from "./recorded-outcomes.js";
 import { shadow } from "./shadow.js";
+import { suppressTools, type SuppressedCall } from "./suppress-effects.js";
 
 const SCRIPT: readonly ScriptedStep[] = [
   callTools([
@@ -109,6 +111,39 @@ describe("shadow: the candidate's effects are suppressed", () => {
     expect((await shadowed.candidateRun(runId)).status).toBe("ran");
     expect(candidate.stores).toEqual([]);
     expect(candidate.lookups).toHaveLength(1);
+  });
+});
+
+describe("shadow: stream, and what never runs besides execute", () => {
+  it("stream returns the primary's stream; the candidate follows once its result is in", async () => {
+    const primary = release(createMemoryJournal());
+    const candidate = release(createMemoryJournal());
+    const shadowed = shadow(primary.options, candidate.options);
+    const stream = shadowed.stream("store a");
+    const parts: string[] = [];
+    for await (const part of stream) parts.push(part.type);
+    const result = await stream.result;
+    expect(parts.at(-1)).toBe("result");
+    expect((await shadowed.candidateRun(result.runId)).status).toBe("ran");
+    expect(candidate.stores).toEqual([]);
+    expect(primary.stores).toHaveLength(1);
+  });
+
+  it("a suppressed tool's compensate does nothing but say so, and its reconcile answers not_applied", async () => {
+    const undone: string[] = [];
+    const tool = keyedTool("reserve", "reversible", async ({ key }) => `reserved ${key}`, {
+      compensate: async ({ key }) => void undone.push(key),
+      reconcile: async () => ({ status: "applied" }),
+    });
+    const calls: SuppressedCall[] = [];
+    const [suppressed] = suppressTools([tool], { readOnlyTools: "run", outcomesOf: () => undefined, record: (call) => calls.push(call) });
+    const signal = new AbortController().signal;
+    await suppressed?.compensate?.({ key: "k" }, { actionId: "act_1", idempotencyKey: "act_1:compensate", receipt: undefined, signal } as never);
+    expect(undone).toEqual([]);
+    expect(calls).toEqual([
+      { toolName: "reserve", argumentsDigest: argumentsDigest({ key: "k" }), actionId: "act_1", sideEffect: "reversible", served: "compensation" },
+    ]);
+    expect(await suppressed?.reconcile?.("act_1" as never, undefined, { actionId: "act_1" as never, receipt: undefined })).toEqual({ status: "not_applied" });
   });
 });
 

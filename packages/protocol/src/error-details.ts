@@ -183,6 +183,7 @@ export type YokeErrorDetailsByCode = {
   SUBAGENT_FAILED: { childRunId: string; status: string | null; reason?: string | undefined };
   // runtime and configuration
   CONFIG_INVALID: OpenDetails<{ option?: string; tool?: string; verifierId?: string; runId?: string }>;
+  RELEASE_INCOMPATIBLE: OpenDetails<{ tenantId?: string; runId?: string; pinned?: unknown }>;
   DEPENDENCY_MISSING: { package: string; entry?: string };
   USER_MEDIA_INVALID: { part: number; mediaType: string; reason: string };
   DUPLICATE_ID: undefined;

@@ -124,6 +124,10 @@ export const YOKE_ERROR_CODES = {
   SUBAGENT_FAILED: { retryable: false, summary: "a child run ended without a result its parent's schema accepts" },
   // runtime and configuration
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
+  RELEASE_INCOMPATIBLE: {
+    retryable: false,
+    summary: "a run is pinned to a release the code asked to drive it is not, and no declared rule lets it drive the run (details name the pinned release)",
+  },
   USER_MEDIA_INVALID: {
     retryable: false,
     summary: "an image or file of user input is malformed: bytes that are not valid base64 or not the media type the part claims (details.part names it)",

@@ -104,3 +104,15 @@ export { pipeUIMessageStreamToResponse, toSSE, toUIMessageStream, toUIMessageStr
 export type { NodeResponseLike, StreamOfRun, UIMessageStreamOptions } from "./ui/ui-message-stream.js";
 export { approvalResponsesOf } from "./ui/approval-responses.js";
 export type { UIApprovalResponse } from "./ui/approval-responses.js";
+export { shadow } from "./rollout/shadow.js";
+export type { CandidateRun, ShadowOptions, ShadowedHarness } from "./rollout/shadow.js";
+export type { ReadOnlyTools, SuppressedCall } from "./rollout/suppress-effects.js";
+export { COMPARED_FIELDS, compareRuns } from "./rollout/compare-runs.js";
+export type { CandidateFailure, ComparedField, DecisionDifference, RolloutReport } from "./rollout/compare-runs.js";
+export type { CallDecision, CallDecisionKind, RunLatency, RunSpend, RunSummary } from "./rollout/run-decisions.js";
+export { formatRolloutReport } from "./rollout/format-report.js";
+export { createReleaseRouter, releaseTarget } from "./rollout/release-router.js";
+export type { ReleaseName, ReleaseRouter, ReleaseRouterOptions, ReleaseTarget } from "./rollout/release-router.js";
+export { releaseMatches } from "./rollout/release-match.js";
+export type { ReleaseTag } from "./rollout/release-match.js";
+export { stableFraction } from "./rollout/stable-share.js";

@@ -104,3 +104,5 @@ export { pipeUIMessageStreamToResponse, toSSE, toUIMessageStream, toUIMessageStr
 export type { NodeResponseLike, StreamOfRun, UIMessageStreamOptions } from "./ui/ui-message-stream.js";
 export { approvalResponsesOf } from "./ui/approval-responses.js";
 export type { UIApprovalResponse } from "./ui/approval-responses.js";
+export { replay } from "./replay/replay.js";
+export type { ReplayOptions, ReplayReport, ReplaySource } from "./replay/replay.js";

@@ -5,3 +5,11 @@ import { POLICY_SCENARIOS } from "./scenarios-policy.js";
 import { TURN_SCENARIOS } from "./scenarios-turns.js";
 
 export const SCENARIOS: readonly Scenario[] = [...TURN_SCENARIOS, ...POLICY_SCENARIOS, ...CONTROL_SCENARIOS];
+
+/** The scenario called `name` (a fixture directory's, or a historical journal's `meta.json` `scenario`); throws naming the known ones. */
+export function scenarioNamed(name: string): Scenario {
+  const found = SCENARIOS.find((scenario) => scenario.name === name);
+  if (found === undefined)
+    throw new Error(`no golden scenario is named ${JSON.stringify(name)}; known: ${SCENARIOS.map((scenario) => scenario.name).join(", ")}`);
+  return found;
+}

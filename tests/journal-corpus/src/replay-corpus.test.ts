@@ -1,0 +1,63 @@
+// The corpus replayed: every golden scenario's recorded journal, and every historical journal
+// when there are any, re-driven through the current code with recorded model answers and tool
+// outcomes, must journal exactly what was recorded: 0 divergences.
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { replay } from "@yoke/runtime";
+import { describe, expect, it } from "vitest";
+import { GOLDEN, goldenScenarios } from "./fixture-files.js";
+import { loadJournal, readJournalLines, rootRun, scenarioOptions } from "./replay-kit.js";
+import { SCENARIOS, scenarioNamed } from "./scenarios.js";
+
+const HISTORICAL = join(import.meta.dirname, "__fixtures__", "historical");
+
+/** Every directory under `historical/` holding a `meta.json` and a `journal.jsonl`. */
+function historicalJournals(): { directory: string; scenario: string }[] {
+  if (!existsSync(HISTORICAL)) return [];
+  const found: { directory: string; scenario: string }[] = [];
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory).sort()) {
+      const path = join(directory, entry);
+      if (statSync(path).isDirectory()) walk(path);
+    }
+    if (existsSync(join(directory, "meta.json")) && existsSync(join(directory, "journal.jsonl"))) {
+      const meta = JSON.parse(readFileSync(join(directory, "meta.json"), "utf8")) as { scenario?: unknown };
+      if (typeof meta.scenario !== "string") throw new Error(`${directory}/meta.json names no scenario`);
+      found.push({ directory, scenario: meta.scenario });
+    }
+  };
+  walk(HISTORICAL);
+  return found;
+}
+
+async function replayed(journalPath: string, scenarioName: string) {
+  const streams = readJournalLines(journalPath);
+  const journal = await loadJournal(streams);
+  const { tenantId, runId } = rootRun(streams);
+  const report = await replay({ journal, tenantId, runId }, scenarioOptions(scenarioNamed(scenarioName)));
+  return { report, streams };
+}
+
+describe("the corpus replayed through the current code", () => {
+  const named = new Set(SCENARIOS.map((scenario) => scenario.name));
+  const wire = goldenScenarios().filter((name) => !named.has(name));
+  it("covers every golden fixture with a scenario except the wire capture (it records HTTP bytes, not a harness's world)", () => {
+    expect(wire).toEqual(["wire-anthropic-tool-turn"]);
+  });
+
+  for (const scenario of SCENARIOS) {
+    it(`${scenario.name}: 0 divergences`, async () => {
+      const { report, streams } = await replayed(join(GOLDEN, scenario.name, "journal.jsonl"), scenario.name);
+      // Every stream of the record (the run, its subagents, its inbox) was replayed event for event.
+      const replayedStreams = Object.fromEntries([...streams].map(([runId]) => [runId, report.streams[runId]]));
+      expect(replayedStreams).toEqual(Object.fromEntries([...streams].map(([runId, events]) => [runId, events.length])));
+    });
+  }
+
+  for (const { directory, scenario } of historicalJournals()) {
+    it(`historical ${relative(HISTORICAL, directory)} (${scenario}): 0 divergences`, async () => {
+      const { report, streams } = await replayed(join(directory, "journal.jsonl"), scenario);
+      expect(report.events).toBe(streams.get(report.runId)!.length);
+    });
+  }
+});

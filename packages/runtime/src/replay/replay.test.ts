@@ -1,12 +1,12 @@
 // replay(): a recorded run re-driven through the current code journals the same events, never
 // reaching a provider or a tool; a record it cannot trust or read is a typed error naming the event.
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMemoryJournal, createSqliteJournal } from "@yoke/journal";
 import { EVENT_SCHEMA_VERSION, YokeError, sequentialIdSource, steppingClock, type JournalEvent, type JournalV1, type ProviderAdapterV1 } from "@yoke/protocol";
 import { callTools, rejectionOf, say } from "@yoke/testkit";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TENANT, echoTool, readAll, rig } from "../__fixtures__/harness-fixtures.js";
@@ -16,6 +16,10 @@ import type { HarnessOptions } from "../harness-types.js";
 import { replay } from "./replay.js";
 
 const RUN = "run_replay";
+// The journal's SQLite driver, reached directly to edit a row behind the store's back (typed for what this file uses).
+const Database = createRequire(import.meta.url)("better-sqlite3") as new (
+  filename: string,
+) => { prepare(sql: string): { get(...values: unknown[]): unknown; run(...values: unknown[]): unknown }; close(): void };
 const directory = mkdtempSync(join(tmpdir(), "yoke-replay-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 

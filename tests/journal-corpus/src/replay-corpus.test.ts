@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 import { replay } from "@yoke/runtime";
 import { describe, expect, it } from "vitest";
 import { GOLDEN, goldenScenarios } from "./fixture-files.js";
-import { loadJournal, readJournalLines, rootRun, scenarioOptions } from "./replay-kit.js";
+import { loadJournal, readJournalLines, resumedJournals, rootRun, scenarioOptions } from "./replay-kit.js";
 import { SCENARIOS, scenarioNamed } from "./scenarios.js";
 
 const HISTORICAL = join(import.meta.dirname, "__fixtures__", "historical");
@@ -51,6 +51,24 @@ describe("the corpus replayed through the current code", () => {
       // Every stream of the record (the run, its subagents, its inbox) was replayed event for event.
       const replayedStreams = Object.fromEntries([...streams].map(([runId]) => [runId, report.streams[runId]]));
       expect(replayedStreams).toEqual(Object.fromEntries([...streams].map(([runId, events]) => [runId, events.length])));
+    });
+  }
+
+  // Each commit boundary of each one-stream scenario: the run cut there (its process died) and
+  // finished by a fresh harness's resume replays as one run, 0 divergences.
+  for (const scenario of SCENARIOS) {
+    const journal = readJournalLines(join(GOLDEN, scenario.name, "journal.jsonl"));
+    const resumed = resumedJournals(journal, join(GOLDEN, scenario.name, "resumes.jsonl"));
+    if (resumed.length === 0) continue;
+    it(`${scenario.name}: cut at each of its ${resumed.length} commits and resumed, 0 divergences`, async () => {
+      for (const { prefix, streams } of resumed) {
+        const loaded = await loadJournal(streams);
+        const { tenantId, runId } = rootRun(streams);
+        const report = await replay({ journal: loaded, tenantId, runId }, scenarioOptions(scenario)).catch((error: unknown) => {
+          throw new Error(`prefix ${prefix}: ${(error as Error).message}`);
+        });
+        expect({ prefix, events: report.events }).toEqual({ prefix, events: streams.get(runId)!.length });
+      }
     });
   }
 

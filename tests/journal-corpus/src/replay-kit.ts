@@ -72,3 +72,26 @@ export function scenarioOptions(scenario: Scenario): HarnessOptions {
     provider: recordingProvider(world.script),
   } as HarnessOptions;
 }
+
+/**
+ * The crashed-and-resumed journals a scenario's `resumes.jsonl` describes: for each commit
+ * boundary, the recorded run cut there (the process died) and what a fresh harness resuming
+ * it appended. Only for a scenario of one stream: a cut names the commit's own stream only.
+ */
+export function resumedJournals(journal: RecordedStreams, resumesPath: string): { prefix: number; streams: RecordedStreams }[] {
+  if (journal.size !== 1) return [];
+  const [runId, events] = [...journal.entries()][0]!;
+  const found: { prefix: number; streams: RecordedStreams }[] = [];
+  for (const line of readFileSync(resumesPath, "utf8").split("\n")) {
+    if (line === "") continue;
+    const value = JSON.parse(line) as { prefix?: number; commit?: { runId: string; events: number }; seq?: number; runId?: string; hash?: string };
+    if (value.prefix !== undefined && value.commit !== undefined) {
+      found.push({ prefix: value.prefix, streams: new Map([[runId, events.slice(0, value.commit.events)]]) });
+    } else if (value.hash !== undefined && value.runId !== undefined) {
+      const streams = found.at(-1)!.streams;
+      if (!streams.has(value.runId)) streams.set(value.runId, []);
+      streams.get(value.runId)!.push(value as unknown as JournalEvent);
+    }
+  }
+  return found;
+}

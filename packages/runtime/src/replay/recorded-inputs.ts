@@ -13,7 +13,7 @@ import {
   type JsonValue,
   type YokeErrorCode,
 } from "@yoke/protocol";
-import type { AttemptOutcome, DispatchItem } from "@yoke/scheduler";
+import { STOPPED_AFTER_DISPATCH, type AttemptOutcome, type DispatchItem } from "@yoke/scheduler";
 import type { AnyTool } from "../define-tool.js";
 import type { ToolExecutor } from "../tool-executor.js";
 import type { ReplayTape } from "./replay-tape.js";
@@ -74,6 +74,9 @@ export function recordedClock(tape: ReplayTape): Clock {
  */
 export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape): ProviderAdapterV1 {
   const admit = provider.admit;
+  // Attempts of one request in one process: a recorded failure of another attempt number was
+  // journaled by another process (the recorded one died and its successor asked again).
+  let asked = { key: "", attempts: 0 };
   return {
     specificationVersion: "v1",
     provider: provider.provider,
@@ -81,15 +84,19 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
     capabilities: provider.capabilities,
     ...(admit === undefined ? {} : { admit: (request) => admit.call(provider, request) }),
     async generate() {
-      const next = tape.next(tape.active, tape.lengthOf(tape.active));
+      const length = tape.lengthOf(tape.active);
+      const requested = tape.events(tape.active).findLastIndex((event, seq) => seq < length && event.type === "model.requested");
+      const key = `${tape.process}:${tape.active}:${requested}`;
+      asked = asked.key === key ? { key, attempts: asked.attempts + 1 } : { key, attempts: 1 };
+      const next = tape.next(tape.active, length);
       // The journal keeps a call's argument text once: the response the provider gave had both.
       if (next?.type === "model.responded") return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
-      if (next?.type === "model.failed") {
+      if (next?.type === "model.failed" && (next.data as { attempt: number }).attempt === asked.attempts) {
         const failed = next.data as { code: string; message: string; requestId?: string };
         throw new YokeError(failed.code as YokeErrorCode, failed.message, { details: failed.requestId === undefined ? {} : { requestId: failed.requestId } });
       }
       if (tape.cancelIfRecorded()) throw tape.caller.signal.reason;
-      return tape.crash(`no recorded model answer at event ${tape.lengthOf(tape.active)} of ${tape.active}`);
+      return tape.crash(`no recorded model answer at event ${length} of ${tape.active}`);
     },
   };
 }
@@ -142,6 +149,8 @@ function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Re
         outcome: { kind: "failed", result: data.result, retryable: data.retryable === true, dispatched: data.dispatched },
       };
     }
+    // A resume's "stopped after dispatch": no outcome ever came back to the recorded process.
+    if (event.type === "action.uncertain" && data.reason === STOPPED_AFTER_DISPATCH) return undefined;
     if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" } };
   }
   return undefined;
@@ -191,19 +200,26 @@ export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
   return replayed as unknown as AnyTool;
 }
 
-/** A verifier not declared safe to re-run gives its recorded verdict, by the order its runs were recorded. */
+/**
+ * A verifier whose run the record finished: one declared safe to re-run runs again, any other
+ * gives its recorded verdict. A run the record never finished (the recorded process died in
+ * it) stops the replayed process there too.
+ */
 export function recordedVerifier(verifier: VerifierV1, tape: ReplayTape): VerifierV1 {
-  if (verifier.replaySafe) return verifier;
   return {
     ...verifier,
-    async verify() {
+    async verify(input) {
       const events = tape.events(tape.active);
-      const started = events.filter((event) => event.type === "verifier.started" && (event.data as { verifierId: string }).verifierId === verifier.id);
       const length = tape.lengthOf(tape.active);
-      const current = [...started].reverse().find((event) => event.seq < length);
-      const runId = (current?.data as { verifierRunId?: string } | undefined)?.verifierRunId;
-      const finished = events.find((event) => event.type === "verifier.finished" && (event.data as { verifierRunId: string }).verifierRunId === runId);
-      if (finished === undefined) return tape.crash(`no recorded verdict of verifier ${verifier.id}`);
+      const started = events.findLast((event) => event.seq < length && event.type === "verifier.started");
+      const runId = (started?.data as { verifierRunId?: string } | undefined)?.verifierRunId;
+      const finished = events.find(
+        (event) => event.seq >= length && event.type === "verifier.finished" && (event.data as { verifierRunId: string }).verifierRunId === runId,
+      );
+      const between = finished === undefined ? [] : events.slice(length, finished.seq);
+      if (finished === undefined || between.some((event) => event.type === "verifier.started"))
+        return tape.crash(`no recorded verdict of verifier ${verifier.id}`);
+      if (verifier.replaySafe) return verifier.verify(input);
       return (finished.data as unknown as { verdict: VerifierVerdict }).verdict;
     },
   };

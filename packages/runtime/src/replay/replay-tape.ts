@@ -23,6 +23,8 @@ export class ReplayTape {
   /** The stream the code last appended to or read: the clock reads the time of its next event. */
   active: string;
   crashed = false;
+  /** Which harness (process) drives the run now: 1, then one more per resume after a recorded death. */
+  process = 0;
   /** The latest time the harness call under way may read: the record's time before the caller's next act (a later call's time never leaks into this one). */
   ceiling = Number.POSITIVE_INFINITY;
   /** The signal of the harness call under way: aborted where the recorded caller gave up. */

@@ -71,6 +71,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const { onEvent: _onEvent, ...rest } = base;
   const fresh = () => {
     if (options.signal?.aborted) throw new YokeError("CANCELLED", "replay was cancelled", { cause: options.signal.reason });
+    tape.process += 1;
     return createAdjustedHarness(
       {
         ...rest,

@@ -3,6 +3,7 @@
 // outcomes, must journal exactly what was recorded: 0 divergences.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { YokeError } from "@yoke/protocol";
 import { replay } from "@yoke/runtime";
 import { describe, expect, it } from "vitest";
 import { GOLDEN, goldenScenarios } from "./fixture-files.js";
@@ -10,6 +11,13 @@ import { loadJournal, readJournalLines, resumedJournals, rootRun, scenarioOption
 import { SCENARIOS, scenarioNamed } from "./scenarios.js";
 
 const HISTORICAL = join(import.meta.dirname, "__fixtures__", "historical");
+
+/**
+ * Crash points replay does not reproduce yet, pinned so a change either way shows: the process
+ * died while a subagent ran, and the process that resumed drew ids for parent and child in an
+ * order the record's sorted ids do not give back (one id source, two streams).
+ */
+const KNOWN_UNREPLAYED: Record<string, number[]> = { subagent: [3, 4, 5, 6, 7, 8] };
 
 /** Every directory under `historical/` holding a `meta.json` and a `journal.jsonl`. */
 function historicalJournals(): { directory: string; scenario: string }[] {
@@ -54,21 +62,27 @@ describe("the corpus replayed through the current code", () => {
     });
   }
 
-  // Each commit boundary of each one-stream scenario: the run cut there (its process died) and
-  // finished by a fresh harness's resume replays as one run, 0 divergences.
+  // Each commit boundary of each scenario: the run cut there (its process died) and finished by
+  // a fresh harness's resume replays as one run, 0 divergences.
   for (const scenario of SCENARIOS) {
     const journal = readJournalLines(join(GOLDEN, scenario.name, "journal.jsonl"));
     const resumed = resumedJournals(journal, join(GOLDEN, scenario.name, "resumes.jsonl"));
-    if (resumed.length === 0) continue;
     it(`${scenario.name}: cut at each of its ${resumed.length} commits and resumed, 0 divergences`, async () => {
+      const diverged: { prefix: number; message: string }[] = [];
       for (const { prefix, streams } of resumed) {
         const loaded = await loadJournal(streams);
         const { tenantId, runId } = rootRun(streams);
-        const report = await replay({ journal: loaded, tenantId, runId }, scenarioOptions(scenario)).catch((error: unknown) => {
-          throw new Error(`prefix ${prefix}: ${(error as Error).message}`);
-        });
-        expect({ prefix, events: report.events }).toEqual({ prefix, events: streams.get(runId)!.length });
+        try {
+          const report = await replay({ journal: loaded, tenantId, runId }, scenarioOptions(scenario));
+          expect({ prefix, events: report.events }).toEqual({ prefix, events: streams.get(runId)!.length });
+        } catch (error) {
+          if (!YokeError.hasCode(error, "REPLAY_DIVERGED")) throw error;
+          diverged.push({ prefix, message: error.message });
+        }
       }
+      expect(diverged.filter(({ prefix }) => !(KNOWN_UNREPLAYED[scenario.name] ?? []).includes(prefix))).toEqual([]);
+      // A known case that starts to replay is taken off the list.
+      expect(diverged.map(({ prefix }) => prefix)).toEqual(KNOWN_UNREPLAYED[scenario.name] ?? []);
     });
   }
 

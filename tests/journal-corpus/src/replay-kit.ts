@@ -75,18 +75,21 @@ export function scenarioOptions(scenario: Scenario): HarnessOptions {
 
 /**
  * The crashed-and-resumed journals a scenario's `resumes.jsonl` describes: for each commit
- * boundary, the recorded run cut there (the process died) and what a fresh harness resuming
- * it appended. Only for a scenario of one stream: a cut names the commit's own stream only.
+ * boundary, every stream cut where the first `k` commits left it (block `k` names the `k`-th
+ * commit: its stream and that stream's length after it), then what a fresh harness resuming
+ * the run appended.
  */
 export function resumedJournals(journal: RecordedStreams, resumesPath: string): { prefix: number; streams: RecordedStreams }[] {
-  if (journal.size !== 1) return [];
-  const [runId, events] = [...journal.entries()][0]!;
+  const ends = new Map<string, number>();
   const found: { prefix: number; streams: RecordedStreams }[] = [];
   for (const line of readFileSync(resumesPath, "utf8").split("\n")) {
     if (line === "") continue;
-    const value = JSON.parse(line) as { prefix?: number; commit?: { runId: string; events: number }; seq?: number; runId?: string; hash?: string };
+    const value = JSON.parse(line) as { prefix?: number; commit?: { runId: string; events: number }; runId?: string; hash?: string };
     if (value.prefix !== undefined && value.commit !== undefined) {
-      found.push({ prefix: value.prefix, streams: new Map([[runId, events.slice(0, value.commit.events)]]) });
+      ends.set(value.commit.runId, value.commit.events);
+      const streams: RecordedStreams = new Map();
+      for (const [runId, events] of journal) if (ends.has(runId)) streams.set(runId, events.slice(0, ends.get(runId)));
+      found.push({ prefix: value.prefix, streams });
     } else if (value.hash !== undefined && value.runId !== undefined) {
       const streams = found.at(-1)!.streams;
       if (!streams.has(value.runId)) streams.set(value.runId, []);

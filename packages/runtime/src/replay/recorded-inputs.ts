@@ -17,7 +17,7 @@ import { STOPPED_AFTER_DISPATCH, type AttemptOutcome, type DispatchItem } from "
 import type { AnyTool } from "../define-tool.js";
 import type { ToolExecutor } from "../tool-executor.js";
 import type { ReplayTape } from "./replay-tape.js";
-import { SPAWN_SUBAGENT } from "../subagents/subagent-options.js";
+import { SPAWN_SUBAGENT, childReservationIdOf, childRunIdOf } from "../subagents/subagent-options.js";
 
 // Any `<word>_<body>` string: a word that is no id kind is never asked for.
 const ID_BODY = /^([a-z]+)_([0-9A-Za-z_-]{1,64})$/;
@@ -84,6 +84,7 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
     capabilities: provider.capabilities,
     ...(admit === undefined ? {} : { admit: (request) => admit.call(provider, request) }),
     async generate() {
+      tape.crashIfDoomed();
       const length = tape.lengthOf(tape.active);
       const requested = tape.events(tape.active).findLastIndex((event, seq) => seq < length && event.type === "model.requested");
       const key = `${tape.process}:${tape.active}:${requested}`;
@@ -109,7 +110,21 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
 export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecutor {
   return {
     async executeAll(items: readonly DispatchItem[], signal, options): Promise<AttemptOutcome[]> {
+      tape.crashIfDoomed();
       const spawns = items.filter((item) => item.tool.name === SPAWN_SUBAGENT);
+      // A spawn whose recorded process died while its child ran: the child goes as far as it
+      // can without an answer from outside (what it journaled before its first call), then stops.
+      // A child whose budget names another attempt's reservation was started by a later process: this attempt stops at once.
+      for (const item of spawns) {
+        if (!stoppedAfterDispatch(tape.events(tape.active), item.attemptId)) continue;
+        const child = childRunIdOf(item.actionId);
+        const opened = tape.events(child).find((event) => event.type === "budget.opened");
+        const reservation = (opened?.data as { parent?: { reservationId?: string } } | undefined)?.parent?.reservationId;
+        if (tape.events(child).length === 0 || (reservation !== undefined && reservation !== childReservationIdOf(item.attemptId))) {
+          return tape.crash("a recorded spawn never started its child");
+        }
+        tape.doomed.add(child);
+      }
       const ran = spawns.length === 0 ? [] : await own.executeAll(spawns, signal, options);
       const stream = tape.active;
       const outcomes = items.map((item) => (item.tool.name === SPAWN_SUBAGENT ? undefined : recordedOutcome(tape.events(stream), item.attemptId)));
@@ -124,6 +139,15 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
       });
     },
   };
+}
+
+function stoppedAfterDispatch(events: readonly JournalEvent[], attemptId: string): boolean {
+  return events.some(
+    (event) =>
+      event.type === "action.uncertain" &&
+      (event.data as { attemptId?: string; reason?: string }).attemptId === attemptId &&
+      (event.data as { reason?: string }).reason === STOPPED_AFTER_DISPATCH,
+  );
 }
 
 type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome };

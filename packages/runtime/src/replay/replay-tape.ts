@@ -71,6 +71,13 @@ export class ReplayTape {
     return false;
   }
 
+  /** Subagent runs the recorded process died in: each stops at its first call for an outside answer. */
+  readonly doomed = new Set<string>();
+
+  crashIfDoomed(): void {
+    if (this.doomed.delete(this.active)) this.crash(`the recorded process died while subagent ${this.active} ran`);
+  }
+
   /** Stops the replayed process: every later append of this harness fails, as a dead process writes nothing. */
   crash(reason: string): never {
     this.crashed = true;

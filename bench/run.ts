@@ -560,6 +560,23 @@ interface ViewerOpenResult {
   serverColdMs: number;
   floorMs: number;
 }
+// Replay: a recorded run re-driven through the same code with recorded answers and outcomes,
+// next to the original run's own throughput (same workload, same process, interleaved rounds).
+interface ReplayResult {
+  turns: number;
+  events: number;
+  rounds: number;
+  originalEventsPerSecond: number;
+  replayEventsPerSecond: number;
+  ratio: number;
+}
+const replayed = runChild<ReplayResult>("replay.ts", [quick ? "20" : "100", quick ? "3" : "7"]);
+printTable(
+  `Replay: a ${fmt(replayed.turns)}-turn run (${fmt(replayed.events)} events, 2 no-op tool calls a turn, memory journals), run and replayed (events/s, medians of ${replayed.rounds} interleaved rounds)`,
+  ["original run", "replay", "replay / original"],
+  [[fmt(replayed.originalEventsPerSecond), fmt(replayed.replayEventsPerSecond), fmt(replayed.ratio, 2)]],
+);
+
 if (existsSync("/usr/bin/chromium")) {
   const viewer = runChild<ViewerOpenResult>("viewer-open.ts", [quick ? "2" : "5"]);
   printTable(

@@ -27,6 +27,10 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     summary: "the exact request of a turn, rebuilt from the journal: kept, cut, omitted",
   },
   resume: { load: async () => (await import("./commands/resume.js")).resumeCommand, summary: "hand a run back to the harness a module builds" },
+  replay: {
+    load: async () => (await import("./commands/replay.js")).replayCommand,
+    summary: "re-drive a recorded run through the code a harness module builds; name the first event that differs",
+  },
   approve: {
     load: async () => (await import("./commands/decide.js")).approveCommand,
     summary: "grant an approval a run waits for (journaled under the run's lease)",

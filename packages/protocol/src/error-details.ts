@@ -84,6 +84,8 @@ export type YokeErrorDetailsByCode = {
     source?: "artifact" | "base64" | "url";
   };
   // context
+  REPLAY_DIVERGED: RunScope & { seq: number; type: string; path: string; recorded: unknown; replayed: unknown };
+  REPLAY_UNSUPPORTED: OpenDetails<{ runId?: string; seq?: number; type?: string; reason?: string }>;
   REQUEST_MISMATCH: { turnId?: string; seq?: number; id?: string; expected?: string; actual?: string; requestHash?: string; [key: string]: unknown };
   CONTEXT_OVERFLOW: {
     reason: "context_overflow";

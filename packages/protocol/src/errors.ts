@@ -46,6 +46,11 @@ export const YOKE_ERROR_CODES = {
   PROVIDER_TIMEOUT: { retryable: true, summary: "a model call did not finish within its deadline" },
   PROVIDER_ADMISSION_REJECTED: { retryable: false, summary: "the target model cannot represent this request" },
   // context
+  REPLAY_DIVERGED: {
+    retryable: false,
+    summary: "replaying a recorded run through the current code journaled something else than was recorded (details name the first differing event)",
+  },
+  REPLAY_UNSUPPORTED: { retryable: false, summary: "a recorded run cannot be replayed: its journal lacks what replay needs, or the harness cannot be rebuilt" },
   REQUEST_MISMATCH: { retryable: false, summary: "a request rebuilt from the journal does not hash to the request journaled for it" },
   CONTEXT_OVERFLOW: { retryable: false, summary: "mandatory context (or the history, without compaction) does not fit the window" },
   // tools

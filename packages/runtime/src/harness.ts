@@ -51,6 +51,7 @@ import { userInputOf, type NormalizedInput, type UserInput } from "./user-input.
 import { laterInputDrafts, openSession, type SessionOpening } from "./sessions/session-start.js";
 import { storedInput, type StoredInput } from "./input-media.js";
 import { loadHistory } from "./sessions/session-history.js";
+import { rememberHarnessOptions } from "./replay/harness-options-registry.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -77,7 +78,17 @@ import { loadHistory } from "./sessions/session-history.js";
  * ```
  */
 export function createHarness<OutputSchema extends SchemaLike | undefined = undefined>(options: HarnessOptions<OutputSchema>): Harness<OutputOf<OutputSchema>> {
-  const deps = withSubagents(options, (childOptions) => resolveOptions(childOptions), startRun, resumeRun, owned);
+  const harness = createAdjustedHarness(options as HarnessOptions<SchemaLike | undefined>, (deps) => deps);
+  rememberHarnessOptions(harness, options as HarnessOptions<SchemaLike | undefined>);
+  return harness as unknown as Harness<OutputOf<OutputSchema>>;
+}
+
+/**
+ * A harness whose resolved dependencies (its own and every subagent's) pass through `adjust`
+ * first: how replay swaps the executor and verifiers without a public option for it.
+ */
+export function createAdjustedHarness(options: HarnessOptions<SchemaLike | undefined>, adjust: (deps: HarnessDeps) => HarnessDeps): Harness {
+  const deps = withSubagents(options, (childOptions) => adjust(resolveOptions(childOptions)), startRun, resumeRun, owned);
   const ownsJournal = typeof options.journal === "string";
   const openJournalPath = (createIfMissing: boolean, operation: string) => openPathJournal(deps.journal, options.journal, createIfMissing, operation);
 
@@ -168,7 +179,7 @@ export function createHarness<OutputSchema extends SchemaLike | undefined = unde
   // `result.output` is the schema's validated value (structured-output.ts), so its type is the schema's.
   // Any harness may return a waiting run: a policy parks a call for approval, and without one a refusal,
   // a content filter or an escalation waits for a person.
-  return harness as unknown as Harness<OutputOf<OutputSchema>>;
+  return harness;
 }
 
 /** Writes `run.started` with the first turn in one transaction, then drives the run. */

@@ -116,3 +116,5 @@ export type { ReleaseName, ReleaseRouter, ReleaseRouterOptions, ReleaseTarget } 
 export { releaseMatches } from "./rollout/release-match.js";
 export type { ReleaseTag } from "./rollout/release-match.js";
 export { stableFraction } from "./rollout/stable-share.js";
+export { replay } from "./replay/replay.js";
+export type { ReplayOptions, ReplayReport, ReplaySource } from "./replay/replay.js";

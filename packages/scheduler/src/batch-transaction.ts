@@ -25,6 +25,12 @@ import { maxAttempts, retriesAfter, type AttemptOutcome, type DispatchItem } fro
 import type { ApprovalRequest, BatchTransactionOptions, ProposedCall, Settlement } from "./batch-types.js";
 
 export { DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./attempts.js";
+
+/**
+ * The reason of the `action.uncertain` a resume journals for an attempt that was executing
+ * when its process stopped: what tells a reader (replay) that no outcome ever came back for it.
+ */
+export const STOPPED_AFTER_DISPATCH = "the process stopped after dispatch, before the outcome was journaled";
 export { DEFAULT_AUTHORIZATION } from "./attempt-authorization.js";
 export type { AttemptAuthorization, AttemptAuthorizationRequest, AttemptAuthorizer, Authorization } from "./attempt-authorization.js";
 export type { ApprovalRequest, BatchTransactionOptions, ProposedCall, Settlement } from "./batch-types.js";
@@ -238,7 +244,7 @@ export class BatchTransaction {
         type: "action.uncertain",
         at: this.#clock.now(),
         causationId: record.actionId,
-        data: { actionId: record.actionId, attemptId: record.attemptId ?? "", reason: "the process stopped after dispatch, before the outcome was journaled" },
+        data: { actionId: record.actionId, attemptId: record.attemptId ?? "", reason: STOPPED_AFTER_DISPATCH },
       });
       return this.#reconcile(record.actionId, tool, value, record.receipt);
     }

@@ -9,7 +9,7 @@
  * `errorEnvelope` and `outputEnvelope` build the tool-result envelopes the scheduler journals,
  * for a loop of your own that runs tools itself.
  */
-export { BatchTransaction, DEFAULT_AUTHORIZATION, DEFAULT_MAX_ATTEMPTS, maxAttempts } from "./batch-transaction.js";
+export { BatchTransaction, DEFAULT_AUTHORIZATION, DEFAULT_MAX_ATTEMPTS, STOPPED_AFTER_DISPATCH, maxAttempts } from "./batch-transaction.js";
 export type {
   ApprovalRequest,
   AttemptAuthorization,

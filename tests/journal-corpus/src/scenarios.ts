@@ -15,3 +15,11 @@ export const SCENARIOS: readonly Scenario[] = [
   ...RELEASE_SCENARIOS,
   ...DEMO_SCENARIOS,
 ];
+
+/** The scenario called `name` (a fixture directory's, or a historical journal's `meta.json` `scenario`); throws naming the known ones. */
+export function scenarioNamed(name: string): Scenario {
+  const found = SCENARIOS.find((scenario) => scenario.name === name);
+  if (found === undefined)
+    throw new Error(`no golden scenario is named ${JSON.stringify(name)}; known: ${SCENARIOS.map((scenario) => scenario.name).join(", ")}`);
+  return found;
+}

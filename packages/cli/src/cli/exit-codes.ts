@@ -3,7 +3,7 @@ import { terminalLines } from "../format/terminal.js";
 
 /**
  * The `yoke` exit codes (documented in the README):
- * 0 ok; 1 a check failed (a broken chain, a request that does not rebuild, an import
+ * 0 ok; 1 a check failed (a broken chain, a request that does not rebuild, a replay that diverged, an import
  * refused for its chain); 2 usage (unknown command or option, missing argument); 3 not found
  * (no such journal file, run or turn); 4 the operation failed (any other typed error: a run
  * that already exists, a busy journal, a harness module that does not load); 70 an internal
@@ -11,7 +11,14 @@ import { terminalLines } from "../format/terminal.js";
  */
 export const EXIT = { ok: 0, checkFailed: 1, usage: 2, notFound: 3, failed: 4, internal: 70 } as const;
 
-const CHECK_FAILED = new Set(["JOURNAL_CHAIN_BROKEN", "JOURNAL_CORRUPT", "JOURNAL_TRUNCATED", "JOURNAL_WITNESS_INVALID", "REQUEST_MISMATCH"]);
+const CHECK_FAILED = new Set([
+  "JOURNAL_CHAIN_BROKEN",
+  "JOURNAL_CORRUPT",
+  "JOURNAL_TRUNCATED",
+  "JOURNAL_WITNESS_INVALID",
+  "REQUEST_MISMATCH",
+  "REPLAY_DIVERGED",
+]);
 const NOT_FOUND = new Set(["RUN_NOT_FOUND", "APPROVAL_NOT_FOUND", "JOURNAL_NOT_INITIALIZED"]);
 
 /** A usage error: CONFIG_INVALID marked as the user's command line; `synopsis`, the command's usage, is printed under it. */

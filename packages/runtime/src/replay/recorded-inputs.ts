@@ -1,0 +1,250 @@
+import {
+  YokeError,
+  withParsedArguments,
+  type Clock,
+  type IdKind,
+  type IdSource,
+  type JournalEvent,
+  type ModelResponse,
+  type ProviderAdapterV1,
+  type ToolResultEnvelope,
+  type VerifierV1,
+  type VerifierVerdict,
+  type JsonValue,
+  type YokeErrorCode,
+} from "@yoke/protocol";
+import { STOPPED_AFTER_DISPATCH, type AttemptOutcome, type DispatchItem } from "@yoke/scheduler";
+import type { AnyTool } from "../define-tool.js";
+import type { ToolExecutor } from "../tool-executor.js";
+import type { ReplayTape } from "./replay-tape.js";
+import { SPAWN_SUBAGENT, childReservationIdOf, childRunIdOf } from "../subagents/subagent-options.js";
+
+// Any `<word>_<body>` string: a word that is no id kind is never asked for.
+const ID_BODY = /^([a-z]+)_([0-9A-Za-z_-]{1,64})$/;
+
+/**
+ * The recorded ids, per kind, in the order they were minted: every id of the record, sorted
+ * (the sequential and ULID sources mint bodies in lexicographic order, and first appearance
+ * is not mint order: a turn's id is drawn before the ids its events mention first). `skip`:
+ * ids replay passes in instead of drawing (the run's own id). Past the record: `replay_<n>`.
+ */
+export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: ReadonlySet<string>): IdSource {
+  const pools = new Map<IdKind, Set<string>>();
+  const visit = (value: unknown): void => {
+    if (typeof value === "string") {
+      const match = ID_BODY.exec(value);
+      if (match !== null && !skip.has(value)) {
+        const kind = match[1] as IdKind;
+        if (!pools.has(kind)) pools.set(kind, new Set());
+        pools.get(kind)!.add(match[2]!);
+      }
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(visit);
+  };
+  for (const events of streams) for (const event of events) visit([event.causationId, event.data]);
+  const queues = new Map([...pools.entries()].map(([kind, bodies]) => [kind, [...bodies].sort()]));
+  let extra = 0;
+  return {
+    specificationVersion: "v1",
+    next(kind) {
+      const body = queues.get(kind)?.shift();
+      if (body !== undefined) return body;
+      extra += 1;
+      return `replay${String(extra).padStart(8, "0")}`;
+    },
+  };
+}
+
+/** A clock at the recorded time of the event the active stream appends next (the last recorded time past its end). */
+export function recordedClock(tape: ReplayTape): Clock {
+  return {
+    specificationVersion: "v1",
+    now() {
+      const events = tape.events(tape.active);
+      const length = tape.lengthOf(tape.active);
+      return Math.min((events[length] ?? events[events.length - 1])?.at ?? 0, tape.ceiling);
+    },
+  };
+}
+
+/**
+ * `provider`'s identity and capabilities (the request compiles as it did), answering from the
+ * record: the recorded `model.responded` (or `model.failed`, thrown again) the active stream
+ * holds next. Where the record holds none the recorded process stopped: replay stops too.
+ */
+export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape): ProviderAdapterV1 {
+  const admit = provider.admit;
+  // Attempts of one request in one process: a recorded failure of another attempt number was
+  // journaled by another process (the recorded one died and its successor asked again).
+  let asked = { key: "", attempts: 0 };
+  return {
+    specificationVersion: "v1",
+    provider: provider.provider,
+    modelId: provider.modelId,
+    capabilities: provider.capabilities,
+    ...(admit === undefined ? {} : { admit: (request) => admit.call(provider, request) }),
+    async generate() {
+      tape.crashIfDoomed();
+      const length = tape.lengthOf(tape.active);
+      const requested = tape.events(tape.active).findLastIndex((event, seq) => seq < length && event.type === "model.requested");
+      const key = `${tape.process}:${tape.active}:${requested}`;
+      asked = asked.key === key ? { key, attempts: asked.attempts + 1 } : { key, attempts: 1 };
+      const next = tape.next(tape.active, length);
+      // The journal keeps a call's argument text once: the response the provider gave had both.
+      if (next?.type === "model.responded") return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
+      if (next?.type === "model.failed" && (next.data as { attempt: number }).attempt === asked.attempts) {
+        const failed = next.data as { code: string; message: string; requestId?: string };
+        throw new YokeError(failed.code as YokeErrorCode, failed.message, { details: failed.requestId === undefined ? {} : { requestId: failed.requestId } });
+      }
+      if (tape.cancelIfRecorded()) throw tape.caller.signal.reason;
+      return tape.crash(`no recorded model answer at event ${length} of ${tape.active}`);
+    },
+  };
+}
+
+/**
+ * Serves each attempt its recorded outcome; never runs a tool. A subagent's spawn is the
+ * runtime's own code, not an effect: it runs through `own` and its child run is replayed
+ * (and compared) like its parent.
+ */
+export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecutor {
+  return {
+    async executeAll(items: readonly DispatchItem[], signal, options): Promise<AttemptOutcome[]> {
+      tape.crashIfDoomed();
+      const spawns = items.filter((item) => item.tool.name === SPAWN_SUBAGENT);
+      // A spawn whose recorded process died while its child ran: the child goes as far as it
+      // can without an answer from outside (what it journaled before its first call), then stops.
+      // A child whose budget names another attempt's reservation was started by a later process: this attempt stops at once.
+      for (const item of spawns) {
+        if (!stoppedAfterDispatch(tape.events(tape.active), item.attemptId)) continue;
+        const child = childRunIdOf(item.actionId);
+        const opened = tape.events(child).find((event) => event.type === "budget.opened");
+        const reservation = (opened?.data as { parent?: { reservationId?: string } } | undefined)?.parent?.reservationId;
+        if (tape.events(child).length === 0 || (reservation !== undefined && reservation !== childReservationIdOf(item.attemptId))) {
+          return tape.crash("a recorded spawn never started its child");
+        }
+        tape.doomed.add(child);
+      }
+      const ran = spawns.length === 0 ? [] : await own.executeAll(spawns, signal, options);
+      const stream = tape.active;
+      const outcomes = items.map((item) => (item.tool.name === SPAWN_SUBAGENT ? undefined : recordedOutcome(tape.events(stream), item.attemptId)));
+      // An attempt with no outcome waited on a conflicting call that did not settle for good (deferred), unless none did: then the process stopped.
+      const unsettled = outcomes.some((outcome) => outcome?.kind === "uncertain" || (outcome?.kind === "failed" && outcome.retrying));
+      const missing = items.some((item, index) => outcomes[index] === undefined && item.tool.name !== SPAWN_SUBAGENT);
+      if (missing && !unsettled) return tape.crash("no recorded outcome for a dispatched attempt");
+      tape.cancelIfRecorded();
+      return items.map((item, index) => {
+        if (item.tool.name === SPAWN_SUBAGENT) return ran[spawns.indexOf(item)]!;
+        return outcomes[index]?.outcome ?? { kind: "deferred" };
+      });
+    },
+  };
+}
+
+function stoppedAfterDispatch(events: readonly JournalEvent[], attemptId: string): boolean {
+  return events.some(
+    (event) =>
+      event.type === "action.uncertain" &&
+      (event.data as { attemptId?: string; reason?: string }).attemptId === attemptId &&
+      (event.data as { reason?: string }).reason === STOPPED_AFTER_DISPATCH,
+  );
+}
+
+type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome };
+
+function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Recorded | undefined {
+  for (const event of events) {
+    const data = event.data as {
+      attemptId?: string;
+      result?: ToolResultEnvelope;
+      receipt?: JsonValue;
+      retryable?: boolean;
+      retrying?: boolean;
+      dispatched?: boolean;
+      reason?: string;
+    };
+    if (data.attemptId !== attemptId) continue;
+    if (event.type === "action.committed")
+      return { kind: "committed", retrying: false, outcome: { kind: "committed", result: data.result!, receipt: data.receipt } };
+    if (event.type === "action.failed" && data.dispatched !== undefined && data.result !== undefined) {
+      return {
+        kind: "failed",
+        retrying: data.retrying === true,
+        outcome: { kind: "failed", result: data.result, retryable: data.retryable === true, dispatched: data.dispatched },
+      };
+    }
+    // A resume's "stopped after dispatch": no outcome ever came back to the recorded process.
+    if (event.type === "action.uncertain" && data.reason === STOPPED_AFTER_DISPATCH) return undefined;
+    if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" } };
+  }
+  return undefined;
+}
+
+/** `tool` whose handlers never run: execute refuses, compensate and reconcile answer as recorded. */
+export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
+  const byAction = (actionId: string, types: readonly string[]) =>
+    tape.events(tape.active).find((event) => types.includes(event.type) && (event.data as { actionId?: string }).actionId === actionId);
+  const replayed: Record<string, unknown> = {
+    ...tool,
+    execute: async () => {
+      throw new YokeError("REPLAY_UNSUPPORTED", `replay never runs a tool (${tool.name}); its outcome comes from the record`, {
+        details: { reason: "tool_called" },
+      });
+    },
+  };
+  if (tool.compensate !== undefined) {
+    replayed.compensate = async (_input: unknown, context: { readonly actionId: string }) => {
+      const ended = byAction(context.actionId, ["action.compensated", "action.compensation_failed"]);
+      if (ended === undefined) return tape.crash(`no recorded compensation of ${context.actionId}`);
+      if (ended.type === "action.compensation_failed") {
+        throw new YokeError("TOOL_COMPENSATION_FAILED", (ended.data as { message: string }).message, {});
+      }
+    };
+  }
+  if (tool.reconcile !== undefined) {
+    replayed.reconcile = async (actionId: string) => {
+      const reconciled = byAction(actionId, ["action.reconciled"]);
+      if (reconciled === undefined) return tape.crash(`no recorded reconciliation of ${actionId}`);
+      const data = reconciled.data as { verdict: string; result?: ToolResultEnvelope; receipt?: JsonValue };
+      if (data.verdict === "applied") {
+        const text = data.result?.content.find((part) => part.type === "text");
+        return {
+          status: "applied",
+          ...(text?.type === "text" ? { content: text.text } : {}),
+          ...(data.receipt === undefined ? {} : { receipt: data.receipt }),
+        };
+      }
+      if (data.verdict === "unknown") {
+        const waiting = tape.events(tape.active).find((event, seq) => seq > reconciled.seq && event.type === "run.waiting");
+        return { status: "unknown", reason: (waiting?.data as { reason?: string } | undefined)?.reason ?? "" };
+      }
+      return { status: data.verdict };
+    };
+  }
+  return replayed as unknown as AnyTool;
+}
+
+/**
+ * A verifier whose run the record finished: one declared safe to re-run runs again, any other
+ * gives its recorded verdict. A run the record never finished (the recorded process died in
+ * it) stops the replayed process there too.
+ */
+export function recordedVerifier(verifier: VerifierV1, tape: ReplayTape): VerifierV1 {
+  return {
+    ...verifier,
+    async verify(input) {
+      const events = tape.events(tape.active);
+      const length = tape.lengthOf(tape.active);
+      const started = events.findLast((event) => event.seq < length && event.type === "verifier.started");
+      const runId = (started?.data as { verifierRunId?: string } | undefined)?.verifierRunId;
+      const finished = events.find(
+        (event) => event.seq >= length && event.type === "verifier.finished" && (event.data as { verifierRunId: string }).verifierRunId === runId,
+      );
+      const between = finished === undefined ? [] : events.slice(length, finished.seq);
+      if (finished === undefined || between.some((event) => event.type === "verifier.started"))
+        return tape.crash(`no recorded verdict of verifier ${verifier.id}`);
+      if (verifier.replaySafe) return verifier.verify(input);
+      return (finished.data as unknown as { verdict: VerifierVerdict }).verdict;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { YokeError, type JournalV1, type SchemaLike } from "@yoke/protocol";
+import { createMemoryJournal } from "@yoke/journal";
+import { createAdjustedHarness } from "../harness.js";
+import type { Harness } from "../harness-interface.js";
+import type { HarnessOptions } from "../harness-types.js";
+import type { HarnessDeps } from "../run-context.js";
+import { harnessOptionsOf } from "./harness-options-registry.js";
+import { readRecordedRun } from "./recorded-run.js";
+import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool, recordedVerifier } from "./recorded-inputs.js";
+import { driveRecorded } from "./replay-drive.js";
+import { ReplayTape, replayJournal } from "./replay-tape.js";
+
+/** The recorded run to replay: the journal holding it (every stream beside it too), its tenant and id. */
+export interface ReplaySource {
+  readonly journal: JournalV1;
+  readonly tenantId: string;
+  readonly runId: string;
+}
+
+export interface ReplayOptions {
+  /** Cancels the replay between harness calls. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What a replay found: the recorded run re-driven through the current code journaled the same
+ * events. `status`: where the record ends (`in_flight`: mid-run, e.g. the process died and was
+ * not resumed; replay stopped where the record stops and says so).
+ */
+export interface ReplayReport {
+  readonly runId: string;
+  /** Events of the run replayed and found equal to the record. */
+  readonly events: number;
+  /** Events per stream of the replay journal: the run, its subagents (replayed and compared too), its interrupt inbox (delivered from the record). */
+  readonly streams: Readonly<Record<string, number>>;
+  readonly status: "finished" | "waiting" | "in_flight";
+  /** Harnesses the replay drove: 1, plus 1 per recorded process death resumed on a fresh one. */
+  readonly processes: number;
+}
+
+/**
+ * Replays a recorded run through the current code: the harness (or its options) is rebuilt
+ * with a fresh journal, the recorded model answers, tool outcomes, ids and times, and the run
+ * is started and driven as the record says; each event the current code journals is compared
+ * with the recorded one at its seq. Never calls the provider, never runs a tool (verifiers
+ * declared `replaySafe` run again; others give their recorded verdict).
+ *
+ * Rejects with REPLAY_DIVERGED naming the first differing event (`details`: runId, seq,
+ * type, path, recorded, replayed); JOURNAL_CHAIN_BROKEN, JOURNAL_SCHEMA_UNSUPPORTED,
+ * EVENT_INVALID or REPLAY_UNSUPPORTED for a record that cannot be replayed.
+ *
+ * @example
+ * ```ts
+ * const report = await replay({ journal, tenantId: "tenant_a", runId }, harness);
+ * report.events; // every event of the run, replayed and equal
+ * ```
+ */
+export async function replay(source: ReplaySource, harness: Harness | HarnessOptions, options: ReplayOptions = {}): Promise<ReplayReport> {
+  const base = optionsFrom(harness);
+  const recorded = await readRecordedRun(source.journal, { tenantId: source.tenantId, runId: source.runId });
+  const tape = new ReplayTape(recorded, createMemoryJournal());
+  const journal = replayJournal(tape);
+  const ids = recordedIds(recorded.streams.values(), new Set([source.runId]));
+  const clock = recordedClock(tape);
+  const provider = recordedProvider(base.provider, tape);
+  const adjust = (deps: HarnessDeps): HarnessDeps => ({
+    ...deps,
+    executor: recordedExecutor(tape, deps.executor),
+    loopControl: { ...deps.loopControl, verifiers: deps.loopControl.verifiers.map((verifier) => recordedVerifier(verifier, tape)) },
+  });
+  const { onEvent: _onEvent, ...rest } = base;
+  const fresh = () => {
+    if (options.signal?.aborted) throw new YokeError("CANCELLED", "replay was cancelled", { cause: options.signal.reason });
+    tape.process += 1;
+    return createAdjustedHarness(
+      {
+        ...rest,
+        tenantId: source.tenantId,
+        journal,
+        provider,
+        ...(base.tools === undefined ? {} : { tools: base.tools.map((tool) => recordedTool(tool, tape)) }),
+        clock,
+        ids,
+        sleep: async () => undefined,
+        timers: NEVER_TIMERS,
+        lease: false,
+      },
+      adjust,
+    );
+  };
+  const end = await driveRecorded(tape, fresh);
+  const streams: Record<string, number> = {};
+  for (const runId of recorded.streams.keys()) {
+    const length = (await tape.store.head({ tenantId: source.tenantId, runId }))?.length;
+    if (length !== undefined) streams[runId] = length;
+  }
+  return {
+    runId: source.runId,
+    events: tape.lengthOf(source.runId),
+    streams,
+    status: end.status,
+    processes: end.processes,
+  };
+}
+
+/** Deadlines never pass in a replay: the record says what happened in time. */
+const NEVER_TIMERS = { setTimeout: () => undefined, clearTimeout: () => undefined };
+
+function optionsFrom(harness: Harness | HarnessOptions): HarnessOptions<SchemaLike | undefined> {
+  if (isHarness(harness)) {
+    const options = harnessOptionsOf(harness);
+    if (options === undefined) {
+      throw new YokeError("REPLAY_UNSUPPORTED", "replay needs a harness made by createHarness (or its options): this one's options are unknown", {
+        details: { reason: "unknown_harness" },
+      });
+    }
+    return options;
+  }
+  if (harness?.provider === undefined)
+    throw new YokeError("CONFIG_INVALID", "replay: harness must be a Harness or HarnessOptions with a provider", { details: { option: "harness" } });
+  return harness as HarnessOptions<SchemaLike | undefined>;
+}
+
+function isHarness(value: Harness | HarnessOptions): value is Harness {
+  return typeof (value as Harness).start === "function" && typeof (value as Harness).resume === "function";
+}

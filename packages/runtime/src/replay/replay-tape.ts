@@ -1,6 +1,7 @@
 import { YokeError, type EventDraft, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
 import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
 import { firstDifference } from "./first-difference.js";
+import { SCHEMA_ADDITIONS, type SchemaAddition } from "./schema-additions.js";
 import type { RecordedRun } from "./recorded-run.js";
 
 // The marker of a stop replay causes on purpose: the recorded process died here.
@@ -33,9 +34,13 @@ export class ReplayTape {
   readonly #delivered = new Map<string, number>();
   readonly #lengths = new Map<string, number>();
 
-  constructor(recorded: RecordedRun, store: JournalV1) {
+  /** Fields today's code journals that an older record may lack (compatible only when declared here). */
+  readonly additions: readonly SchemaAddition[];
+
+  constructor(recorded: RecordedRun, store: JournalV1, additions: readonly SchemaAddition[] = SCHEMA_ADDITIONS) {
     this.recorded = recorded;
     this.store = store;
+    this.additions = additions;
     this.active = recorded.scope.runId;
   }
 
@@ -95,7 +100,8 @@ export class ReplayTape {
     for (const event of appended) {
       this.#lengths.set(event.runId, Math.max(this.lengthOf(event.runId), event.seq + 1));
       const recorded = this.events(event.runId)[event.seq];
-      const difference = recorded === undefined ? { path: "type", recorded: undefined, replayed: event.type } : firstDifference(recorded, event);
+      const difference =
+        recorded === undefined ? { path: "type", recorded: undefined, replayed: event.type } : firstDifference(recorded, event, this.additions);
       if (difference === null) continue;
       const type = recorded?.type ?? event.type;
       const shown = (value: unknown) => (value === undefined ? "nothing" : JSON.stringify(value));

@@ -9,6 +9,7 @@ import { readRecordedRun } from "./recorded-run.js";
 import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool, recordedVerifier } from "./recorded-inputs.js";
 import { driveRecorded } from "./replay-drive.js";
 import { ReplayTape, replayJournal } from "./replay-tape.js";
+import { SCHEMA_ADDITIONS, type SchemaAddition } from "./schema-additions.js";
 
 /** The recorded run to replay: the journal holding it (every stream beside it too), its tenant and id. */
 export interface ReplaySource {
@@ -20,6 +21,12 @@ export interface ReplaySource {
 export interface ReplayOptions {
   /** Cancels the replay between harness calls. */
   readonly signal?: AbortSignal;
+  /**
+   * Fields added to events since a record could have been made: where the record lacks one and
+   * the replay journals it, the two agree. Default: every field Yoke added since schema 1
+   * (`SCHEMA_ADDITIONS`); `[]` holds an old record to today's exact shape.
+   */
+  readonly schemaAdditions?: readonly SchemaAddition[];
 }
 
 /**
@@ -58,7 +65,7 @@ export interface ReplayReport {
 export async function replay(source: ReplaySource, harness: Harness | HarnessOptions, options: ReplayOptions = {}): Promise<ReplayReport> {
   const base = optionsFrom(harness);
   const recorded = await readRecordedRun(source.journal, { tenantId: source.tenantId, runId: source.runId });
-  const tape = new ReplayTape(recorded, createMemoryJournal());
+  const tape = new ReplayTape(recorded, createMemoryJournal(), options.schemaAdditions ?? SCHEMA_ADDITIONS);
   const journal = replayJournal(tape);
   const ids = recordedIds(recorded.streams.values(), new Set([source.runId]));
   const clock = recordedClock(tape);

@@ -54,6 +54,7 @@ export async function driveRecorded(tape: ReplayTape, fresh: () => Harness): Pro
       () => harness,
       runId,
       recorded[length]!,
+      recorded[length - 1],
       () => tape.caller.signal,
     );
   }
@@ -77,7 +78,13 @@ function startOptions(runId: string, started: StartedData): StartOptions {
 }
 
 /** The harness call that makes the run journal `next`: what the recorded caller did at this point. */
-function nextCall(harness: () => Harness, runId: string, next: JournalEvent, signal: () => AbortSignal): () => Promise<unknown> {
+function nextCall(
+  harness: () => Harness,
+  runId: string,
+  next: JournalEvent,
+  waitingBefore: JournalEvent | undefined,
+  signal: () => AbortSignal,
+): () => Promise<unknown> {
   const data = next.data as Record<string, unknown>;
   const resume = (options: ResumeOptions = {}) => harness().resume(runId, { ...options, signal: signal() });
   switch (next.type) {
@@ -102,13 +109,27 @@ function nextCall(harness: () => Harness, runId: string, next: JournalEvent, sig
       return data.source === "operator" ? () => resume({ input: text }) : () => resume();
     }
     case "run.completed": {
-      const outcome = data.outcome as { status: string; reason?: string };
-      const closes = (outcome.status === "refused" || outcome.status === "escalated") && outcome.reason !== undefined;
-      return closes ? () => resume({ close: outcome.reason! }).catch(() => resume()) : () => resume();
+      const close = closeOf(data.outcome as { status: string; reason?: string }, waitingBefore);
+      return close === undefined ? () => resume() : () => resume({ close }).catch(() => resume());
     }
     default:
       return () => resume();
   }
+}
+
+/**
+ * What the person's close said: a run waiting for a person, closed, ends with the wait's reason
+ * and the close's (`<waiting reason> (closed: <close>)`, or the wait's reason alone for an
+ * empty close). Undefined when the end was no close (the run did not wait right before it).
+ */
+function closeOf(outcome: { status: string; reason?: string }, waitingBefore: JournalEvent | undefined): string | undefined {
+  if (outcome.status !== "refused" && outcome.status !== "escalated") return undefined;
+  if (outcome.reason === undefined || waitingBefore?.type !== "run.waiting") return undefined;
+  const waited = (waitingBefore.data as { reason?: string }).reason ?? "";
+  if (outcome.reason === waited) return "";
+  const prefix = `${waited} (closed: `;
+  // A reason in another shape was not written by a close the current code makes: passed whole, it diverges where it differs.
+  return outcome.reason.startsWith(prefix) && outcome.reason.endsWith(")") ? outcome.reason.slice(prefix.length, -1) : outcome.reason;
 }
 
 /** Whether the caller's act made the record's event at `seq` (an approval, a denial, changed settings, a person's input or close). */

@@ -24,7 +24,7 @@ export async function driveRecorded(tape: ReplayTape, fresh: () => Harness): Pro
   let harness = fresh();
   let processes = 1;
   const started = recorded[0]!.data as unknown as StartedData;
-  let call: () => Promise<unknown> = () => harness.start(started.task, { ...startOptions(runId, started), signal: tape.caller.signal });
+  let call: () => Promise<unknown> = () => harness.start(started.task, { ...startOptions(runId, started, tape.joinsSession), signal: tape.caller.signal });
   let idle = 0;
   for (;;) {
     const before = tape.lengthOf(runId);
@@ -68,12 +68,12 @@ interface StartedData {
   readonly continues?: readonly unknown[];
 }
 
-function startOptions(runId: string, started: StartedData): StartOptions {
+function startOptions(runId: string, started: StartedData, joinsSession: boolean): StartOptions {
   return {
     runId,
     ...(started.principal === undefined ? {} : { principal: started.principal }),
     ...(started.settings === undefined ? {} : { settings: started.settings }),
-    ...(started.continues === undefined ? {} : { sessionId: started.sessionId }),
+    ...(started.continues === undefined && !joinsSession ? {} : { sessionId: started.sessionId }),
   };
 }
 

@@ -3,6 +3,7 @@ import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
 import { firstDifference } from "./first-difference.js";
 import { SCHEMA_ADDITIONS, type SchemaAddition } from "./schema-additions.js";
 import type { RecordedRun } from "./recorded-run.js";
+import type { WorldBefore } from "./recorded-world.js";
 
 // The marker of a stop replay causes on purpose: the recorded process died here.
 const CRASHES = new WeakSet<object>();
@@ -31,6 +32,10 @@ export class ReplayTape {
   /** The signal of the harness call under way: aborted where the recorded caller gave up. */
   caller = new AbortController();
   divergence: YokeError | undefined;
+  /** Streams that existed before the run and that it only reads (its session's earlier runs): never the active stream, never reported as replayed. */
+  readonly given = new Set<string>();
+  /** Whether the run is started in its recorded session again. */
+  joinsSession = false;
   readonly #delivered = new Map<string, number>();
   readonly #lengths = new Map<string, number>();
 
@@ -46,6 +51,21 @@ export class ReplayTape {
 
   events(runId: string): readonly JournalEvent[] {
     return this.recorded.streams.get(runId) ?? [];
+  }
+
+  /** Puts what the journal held before the run into the replay journal (the world the run read), as recorded. */
+  async seed(world: WorldBefore): Promise<void> {
+    const { tenantId } = this.recorded.scope;
+    for (const [runId, events] of world.streams) {
+      await this.store.append(
+        { tenantId, runId },
+        0,
+        events.map(({ type, at, causationId, data }) => ({ type, at, causationId, data })),
+      );
+      this.#lengths.set(runId, events.length);
+    }
+    for (const runId of world.given) this.given.add(runId);
+    this.joinsSession = world.joinsSession;
   }
 
   /** How many events the replay journal holds for `runId`. */
@@ -74,6 +94,18 @@ export class ReplayTape {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Whether the record of run `runId` stops mid-run just before an append at `seq`: its last
+   * commit ended there and nothing after it was ever written (the recorded process died, and no
+   * resume followed). An append there is the commit the dead process never made; one that
+   * starts earlier and runs past the record is a divergence (a commit lands whole or not at all).
+   */
+  diedAt(runId: string, seq: number): boolean {
+    const events = this.recorded.streams.get(runId);
+    if (events === undefined || seq !== events.length || seq === 0 || runId.includes(":")) return false;
+    return !RECORD_ENDS.has(events[seq - 1]!.type);
   }
 
   /** Subagent runs the recorded process died in: each stops at its first call for an outside answer. */
@@ -156,6 +188,9 @@ export class ReplayTape {
   }
 }
 
+// Where a run's record may end with the run not in flight: it ended, or it waits for a person.
+const RECORD_ENDS = new Set(["run.completed", "run.failed", "run.waiting", "action.approval_requested"]);
+
 const CALLER_CANCEL_ENDS = new Set(["model.requested", "model.responded", "model.failed", "run.waiting", "run.failed"]);
 
 // What the outside world answers: a request landed before one of these was landed before it.
@@ -166,7 +201,7 @@ const STEP_ENDS = new Set(["model.responded", "model.failed", "run.waiting"]);
 export function replayJournal(tape: ReplayTape): JournalV1 {
   const store = tape.store;
   const touch = (scope: RunScope) => {
-    if (!scope.runId.endsWith(INTERRUPT_INBOX_SUFFIX) && tape.recorded.streams.has(scope.runId)) tape.active = scope.runId;
+    if (!scope.runId.endsWith(INTERRUPT_INBOX_SUFFIX) && tape.recorded.streams.has(scope.runId) && !tape.given.has(scope.runId)) tape.active = scope.runId;
   };
   return {
     specificationVersion: "v1",
@@ -175,6 +210,7 @@ export function replayJournal(tape: ReplayTape): JournalV1 {
       if (tape.crashed) throw tape.crashError("a stopped process appends nothing");
       if (tape.divergence !== undefined) throw tape.divergence;
       touch(scope);
+      if (tape.diedAt(scope.runId, expectedSeq)) tape.crash(`the record of ${scope.runId} ends mid-run at event ${expectedSeq}`);
       const result = await store.append(scope, expectedSeq, drafts, options);
       const appended: JournalEvent[] = [];
       for await (const event of store.read(scope, { fromSeq: expectedSeq })) appended.push(event);

@@ -6,6 +6,7 @@ import type { HarnessOptions } from "../harness-types.js";
 import type { HarnessDeps } from "../run-context.js";
 import { harnessOptionsOf } from "./harness-options-registry.js";
 import { readRecordedRun } from "./recorded-run.js";
+import { worldBefore } from "./recorded-world.js";
 import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool, recordedVerifier } from "./recorded-inputs.js";
 import { driveRecorded } from "./replay-drive.js";
 import { ReplayTape, replayJournal } from "./replay-tape.js";
@@ -38,7 +39,7 @@ export interface ReplayReport {
   readonly runId: string;
   /** Events of the run replayed and found equal to the record. */
   readonly events: number;
-  /** Events per stream of the replay journal: the run, its subagents (replayed and compared too), its interrupt inbox (delivered from the record). */
+  /** Events per stream of the replay journal: the run, its subagents (replayed and compared too), its interrupt inbox (delivered from the record), its session's stream (as recorded up to the run's entry, replayed from there). */
   readonly streams: Readonly<Record<string, number>>;
   readonly status: "finished" | "waiting" | "in_flight";
   /** Harnesses the replay drove: 1, plus 1 per recorded process death resumed on a fresh one. */
@@ -66,8 +67,10 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const base = optionsFrom(harness);
   const recorded = await readRecordedRun(source.journal, { tenantId: source.tenantId, runId: source.runId });
   const tape = new ReplayTape(recorded, createMemoryJournal(), options.schemaAdditions ?? SCHEMA_ADDITIONS);
+  const world = worldBefore(recorded);
+  await tape.seed(world);
   const journal = replayJournal(tape);
-  const ids = recordedIds(recorded.streams.values(), new Set([source.runId]));
+  const ids = recordedIds(recorded.streams.values(), new Set([source.runId]), world.streams.values());
   const clock = recordedClock(tape);
   const provider = recordedProvider(base.provider, tape);
   const adjust = (deps: HarnessDeps): HarnessDeps => ({
@@ -98,6 +101,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const end = await driveRecorded(tape, fresh);
   const streams: Record<string, number> = {};
   for (const runId of recorded.streams.keys()) {
+    if (tape.given.has(runId)) continue;
     const length = (await tape.store.head({ tenantId: source.tenantId, runId }))?.length;
     if (length !== undefined) streams[runId] = length;
   }

@@ -24,7 +24,8 @@ export async function driveRecorded(tape: ReplayTape, fresh: () => Harness): Pro
   let harness = fresh();
   let processes = 1;
   const started = recorded[0]!.data as unknown as StartedData;
-  let call: () => Promise<unknown> = () => harness.start(started.task, { ...startOptions(runId, started, tape.joinsSession), signal: tape.caller.signal });
+  const given = { joinsSession: tape.joinsSession, delegation: givenDelegation(recorded) };
+  let call: () => Promise<unknown> = () => harness.start(started.task, { ...startOptions(runId, started, given), signal: tape.caller.signal });
   let idle = 0;
   for (;;) {
     const before = tape.lengthOf(runId);
@@ -68,13 +69,29 @@ interface StartedData {
   readonly continues?: readonly unknown[];
 }
 
-function startOptions(runId: string, started: StartedData, joinsSession: boolean): StartOptions {
+function startOptions(runId: string, started: StartedData, given: { joinsSession: boolean; delegation: unknown }): StartOptions {
   return {
     runId,
     ...(started.principal === undefined ? {} : { principal: started.principal }),
     ...(started.settings === undefined ? {} : { settings: started.settings }),
-    ...(started.continues === undefined && !joinsSession ? {} : { sessionId: started.sessionId }),
+    ...(started.continues === undefined && !given.joinsSession ? {} : { sessionId: started.sessionId }),
+    ...(given.delegation === undefined ? {} : { delegation: given.delegation as NonNullable<StartOptions["delegation"]> }),
   };
+}
+
+/**
+ * The delegation the caller gave to `start`: the run pinned it in its first transaction
+ * (`run.delegated` before its first turn) with source `application`. One a planner proposed is
+ * the harness's own code, and is planned again.
+ */
+function givenDelegation(recorded: readonly JournalEvent[]): unknown {
+  for (const event of recorded) {
+    if (event.type === "turn.started") return undefined;
+    if (event.type !== "run.delegated") continue;
+    const { source, ...delegation } = (event.data as { delegation: { source?: string } }).delegation;
+    return source === "application" ? delegation : undefined;
+  }
+  return undefined;
 }
 
 /** The harness call that makes the run journal `next`: what the recorded caller did at this point. */

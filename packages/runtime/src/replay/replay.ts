@@ -7,6 +7,7 @@ import type { HarnessDeps } from "../run-context.js";
 import { harnessOptionsOf } from "./harness-options-registry.js";
 import { readRecordedRun } from "./recorded-run.js";
 import { worldBefore } from "./recorded-world.js";
+import { recordedRegistry } from "./recorded-registry.js";
 import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool, recordedVerifier } from "./recorded-inputs.js";
 import { driveRecorded } from "./replay-drive.js";
 import { ReplayTape, replayJournal } from "./replay-tape.js";
@@ -73,6 +74,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const ids = recordedIds(recorded.streams.values(), new Set([source.runId]), world.streams.values());
   const clock = recordedClock(tape);
   const provider = recordedProvider(base.provider, tape);
+  const registry = base.registry === undefined ? undefined : recordedRegistry(base.registry, tape);
   const adjust = (deps: HarnessDeps): HarnessDeps => ({
     ...deps,
     executor: recordedExecutor(tape, deps.executor),
@@ -89,6 +91,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
         journal,
         provider,
         ...(base.tools === undefined ? {} : { tools: base.tools.map((tool) => recordedTool(tool, tape)) }),
+        ...(registry === undefined ? {} : { registry }),
         clock,
         ids,
         sleep: async () => undefined,

@@ -250,11 +250,12 @@ function escalationReason(events: readonly JournalEvent[], from: number, actionI
 const ALSO_UNCERTAIN = /; also left uncertain: [a-z]+_[0-9A-Za-z_-]+(, [a-z]+_[0-9A-Za-z_-]+)*$/;
 
 /**
- * A verifier whose run the record finished: one declared safe to re-run runs again, any other
- * gives its recorded verdict. A run the record never finished (the recorded process died in
- * it) stops the replayed process there too.
+ * A verifier whose run the record finished gives its recorded verdict, as a tool gives its
+ * recorded outcome; with `rerun`, one declared safe to re-run runs again and its verdict is
+ * compared. A run the record never finished (the recorded process died in it) stops the
+ * replayed process there too.
  */
-export function recordedVerifier(verifier: VerifierV1, tape: ReplayTape): VerifierV1 {
+export function recordedVerifier(verifier: VerifierV1, tape: ReplayTape, rerun: boolean): VerifierV1 {
   return {
     ...verifier,
     async verify(input) {
@@ -268,7 +269,7 @@ export function recordedVerifier(verifier: VerifierV1, tape: ReplayTape): Verifi
       const between = finished === undefined ? [] : events.slice(length, finished.seq);
       if (finished === undefined || between.some((event) => event.type === "verifier.started"))
         return tape.crash(`no recorded verdict of verifier ${verifier.id}`);
-      if (verifier.replaySafe) return verifier.verify(input);
+      if (rerun && verifier.replaySafe) return verifier.verify(input);
       return (finished.data as unknown as { verdict: VerifierVerdict }).verdict;
     },
   };

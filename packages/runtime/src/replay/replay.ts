@@ -29,6 +29,16 @@ export interface ReplayOptions {
    * (`SCHEMA_ADDITIONS`); `[]` holds an old record to today's exact shape.
    */
   readonly schemaAdditions?: readonly SchemaAddition[];
+  /**
+   * What a completion check's verdict comes from. `"recorded"` (default): the record, like a
+   * tool's outcome: replay rebuilds the journal, not the world, and a check that reads the world
+   * (the files the run's tools wrote, a database) would judge a world replay never rebuilt.
+   * `"rerun"`: verifiers declared `replaySafe` (and `checkCompletion`) run again and their
+   * verdict is compared; use it when every check reads only its input (the events and the
+   * answer: schema, invariant and evidence verifiers) or when the harness given to replay points
+   * its checks at a restored world. Verifiers not declared `replaySafe` never run again.
+   */
+  readonly checks?: "recorded" | "rerun";
 }
 
 /**
@@ -51,8 +61,8 @@ export interface ReplayReport {
  * Replays a recorded run through the current code: the harness (or its options) is rebuilt
  * with a fresh journal, the recorded model answers, tool outcomes, ids and times, and the run
  * is started and driven as the record says; each event the current code journals is compared
- * with the recorded one at its seq. Never calls the provider, never runs a tool (verifiers
- * declared `replaySafe` run again; others give their recorded verdict).
+ * with the recorded one at its seq. Never calls the provider, never runs a tool; checks give
+ * their recorded verdict (with `checks: "rerun"`, verifiers declared `replaySafe` run again).
  *
  * Rejects with REPLAY_DIVERGED naming the first differing event (`details`: runId, seq,
  * type, path, recorded, replayed); JOURNAL_CHAIN_BROKEN, JOURNAL_SCHEMA_UNSUPPORTED,
@@ -75,10 +85,11 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const clock = recordedClock(tape);
   const provider = recordedProvider(base.provider, tape);
   const registry = base.registry === undefined ? undefined : recordedRegistry(base.registry, tape);
+  const rerun = checksOption(options.checks) === "rerun";
   const adjust = (deps: HarnessDeps): HarnessDeps => ({
     ...deps,
     executor: recordedExecutor(tape, deps.executor),
-    loopControl: { ...deps.loopControl, verifiers: deps.loopControl.verifiers.map((verifier) => recordedVerifier(verifier, tape)) },
+    loopControl: { ...deps.loopControl, verifiers: deps.loopControl.verifiers.map((verifier) => recordedVerifier(verifier, tape, rerun)) },
   });
   const { onEvent: _onEvent, ...rest } = base;
   const fresh = () => {
@@ -119,6 +130,11 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
 
 /** Deadlines never pass in a replay: the record says what happened in time. */
 const NEVER_TIMERS = { setTimeout: () => undefined, clearTimeout: () => undefined };
+
+function checksOption(checks: unknown): "recorded" | "rerun" {
+  if (checks === undefined || checks === "recorded" || checks === "rerun") return checks ?? "recorded";
+  throw new YokeError("CONFIG_INVALID", `replay: checks must be "recorded" or "rerun", not ${JSON.stringify(checks)}`, { details: { option: "checks" } });
+}
 
 function optionsFrom(harness: Harness | HarnessOptions): HarnessOptions<SchemaLike | undefined> {
   if (isHarness(harness)) {

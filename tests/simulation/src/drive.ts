@@ -1,6 +1,6 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { YokeError, type JournalV1 } from "@yoke/protocol";
-import { createHarness, defineTool, type Harness, type RunResult, type WaitingRunResult } from "@yoke/runtime";
+import { createHarness, defineTool, type Harness, type HarnessOptions, type RunResult, type WaitingRunResult } from "@yoke/runtime";
 import { createScriptedModel } from "@yoke/testkit";
 import { isSimulatedCrash, type SimDriven, type SimWorld } from "@yoke/testkit/sim";
 
@@ -28,25 +28,10 @@ type Result = RunResult | WaitingRunResult;
  */
 export async function driveWorld(world: SimWorld): Promise<DrivenWorld> {
   const journal = createMemoryJournal({ clock: world.clock });
-  const tools = world.tools.map((tool) => defineTool(tool));
   let harnesses = 0;
   const build = (store: JournalV1): Harness => {
     harnesses += 1;
-    return createHarness({
-      journal: store,
-      provider: createScriptedModel(world.model.steps(), { recordCalls: false }),
-      tools,
-      tenantId: world.tenantId,
-      clock: world.clock,
-      ids: world.ids,
-      timers: world.timers,
-      sleep: world.sleep,
-      runtimeVersion: "@yoke/runtime@simulation",
-      lease: { ttlMs: LEASE_TTL_MS, ownerId: `owner_${harnesses}`, ownerIsGone: () => false },
-      maxTurns: world.maxTurns,
-      ...(world.policy === undefined ? {} : { policy: world.policy }),
-      ...(world.budget === undefined ? {} : { budget: { limits: world.budget.limits, outputReserve: 100 } }),
-    }) as Harness;
+    return createHarness(worldHarnessOptions(world, store, `owner_${harnesses}`)) as Harness;
   };
   let harness = build(world.crashing(journal));
   let crashed = false;
@@ -94,6 +79,28 @@ export async function driveWorld(world: SimWorld): Promise<DrivenWorld> {
   await harness.close();
   if (unexpected.length > 0) throw unexpected[0];
   return { journal, harnesses };
+}
+
+/**
+ * The options of a harness on `world`'s parts, writing to `journal` as `ownerId`: what the
+ * drive builds its harnesses from, and what a replay of a world's journal is given.
+ */
+export function worldHarnessOptions(world: SimWorld, journal: JournalV1, ownerId: string): HarnessOptions {
+  return {
+    journal,
+    provider: createScriptedModel(world.model.steps(), { recordCalls: false }),
+    tools: world.tools.map((tool) => defineTool(tool)),
+    tenantId: world.tenantId,
+    clock: world.clock,
+    ids: world.ids,
+    timers: world.timers,
+    sleep: world.sleep,
+    runtimeVersion: "@yoke/runtime@simulation",
+    lease: { ttlMs: LEASE_TTL_MS, ownerId, ownerIsGone: () => false },
+    maxTurns: world.maxTurns,
+    ...(world.policy === undefined ? {} : { policy: world.policy }),
+    ...(world.budget === undefined ? {} : { budget: { limits: world.budget.limits, outputReserve: 100 } }),
+  };
 }
 
 const task = (world: SimWorld) => `Simulated world ${world.seed} (size ${world.size}): do what the script says.`;

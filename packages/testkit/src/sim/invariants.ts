@@ -2,7 +2,7 @@ import { EVENT_DATA_SCHEMAS, YokeError, reduceRun } from "@yoke/protocol";
 import type { SeedRun } from "./simulate.js";
 
 const broken = (invariant: string, message: string, details: Record<string, unknown> = {}) =>
-  new YokeError("TESTKIT_EXPECTATION_FAILED", `${invariant}: ${message}`, { details: { invariant, ...details } });
+  new YokeError("TESTKIT_EXPECTATION_FAILED", message, { details: { invariant, ...details } });
 
 /** No effect is applied twice under one idempotency key (the world's effect ledger). */
 export function noDuplicatedEffects(run: SeedRun): void {

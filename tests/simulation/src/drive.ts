@@ -51,8 +51,9 @@ export async function driveWorld(world: SimWorld): Promise<DrivenWorld> {
   for (const interrupt of world.interrupts) {
     world.timers.setTimeout(() => {
       harness.interrupt(world.runId, interrupt.request).catch((error: unknown) => {
-        // A run that has ended, or a harness that died, takes no interrupt: both are part of the world.
-        if (!isSimulatedCrash(error) && !YokeError.hasCode(error, "RUN_FINISHED")) unexpected.push(error);
+        // A run that has ended, a run not yet started again after a crash lost its start, or a
+        // harness that died takes no interrupt: each is part of the world.
+        if (!isSimulatedCrash(error) && !YokeError.hasCode(error, "RUN_FINISHED") && !YokeError.hasCode(error, "RUN_NOT_FOUND")) unexpected.push(error);
       });
     }, interrupt.afterMs);
   }

@@ -1,6 +1,6 @@
 import { createMemoryJournal } from "@yoke/journal";
 import { YokeError, type JournalV1 } from "@yoke/protocol";
-import { createHarness, defineTool, type Harness, type HarnessOptions, type RunResult, type WaitingRunResult } from "@yoke/runtime";
+import { type CompletionCheck, createHarness, defineTool, type Harness, type HarnessOptions, type RunResult, type WaitingRunResult } from "@yoke/runtime";
 import { createScriptedModel } from "@yoke/testkit";
 import { isSimulatedCrash, type SimDriven, type SimWorld } from "@yoke/testkit/sim";
 
@@ -101,7 +101,16 @@ export function worldHarnessOptions(world: SimWorld, journal: JournalV1, ownerId
     maxTurns: world.maxTurns,
     ...(world.policy === undefined ? {} : { policy: world.policy }),
     ...(world.budget === undefined ? {} : { budget: { limits: world.budget.limits, outputReserve: 100 } }),
+    ...(world.verifier === undefined ? {} : { checkCompletion: completionGate(world.verifier.failuresBeforePass) }),
   };
 }
+
+/** The world's gate, a pure function of the run's state (so a resumed run decides as the first did): the n-th final answer passes when n > `failuresBeforePass`. */
+const completionGate =
+  (failuresBeforePass: number): CompletionCheck =>
+  async ({ state }) => {
+    const answers = state.messages.filter((message) => message.role === "assistant" && !message.content.some((part) => part.type === "tool-call")).length;
+    return answers > failuresBeforePass ? { passed: true } : { passed: false, reason: `the world's gate fails answer ${answers}` };
+  };
 
 const task = (world: SimWorld) => `Simulated world ${world.seed} (size ${world.size}): do what the script says.`;

@@ -28,7 +28,9 @@ describe("deterministic simulation", () => {
     if (report.seeds < DEFAULT_SEEDS) return;
     // The worlds reach what they are drawn to reach: a simulation that stopped exercising a
     // fault would still pass its invariants, so each is counted.
-    expect(Object.keys(coverage.outcomes).sort()).toEqual(expect.arrayContaining(["budget_exhausted", "cancelled", "completed", "escalated", "refused"]));
+    expect(Object.keys(coverage.outcomes).sort()).toEqual(
+      expect.arrayContaining(["budget_exhausted", "cancelled", "completed", "escalated", "refused", "verification_failed", "verified_success"]),
+    );
     for (const figure of [
       "crashesResumed",
       "approvalsRequested",

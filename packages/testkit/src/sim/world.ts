@@ -59,6 +59,12 @@ export interface SimWorld {
   readonly crash: InProcessCrash | undefined;
   /** The journal as the first process sees it: it dies at `crash` (the journal itself when there is none). */
   crashing(journal: JournalV1): JournalV1;
+  /**
+   * The completion gate, when the world has one: the run's `n`-th final answer (1-based)
+   * passes when `n > failuresBeforePass`, so a gate that fails more often than the harness
+   * sends failures back ends the run `verification_failed`.
+   */
+  readonly verifier: { readonly failuresBeforePass: number } | undefined;
   /** Hard budget limits for the run, when the world sets some. */
   readonly budget: { readonly limits: { readonly tool_ops?: number; readonly tokens?: number } } | undefined;
   readonly maxTurns: number;
@@ -111,6 +117,7 @@ export function createWorld(seed: number, size: number, options: CreateWorldOpti
       : [];
   const budget =
     size >= 3 && events.chance(0.25) ? { limits: events.chance(0.5) ? { tool_ops: events.int(1, 8) } : { tokens: events.int(200, 4_000) } } : undefined;
+  const verifier = size >= 3 && events.chance(0.3) ? { failuresBeforePass: events.int(0, 3) } : undefined;
   const description = [
     `seed ${seed}, size ${size}`,
     ...toolPlans.map(
@@ -121,6 +128,7 @@ export function createWorld(seed: number, size: number, options: CreateWorldOpti
     ...(crash === undefined ? [] : [`crash at append ${crash.append} (${crash.mode})`]),
     ...interrupts.map((interrupt) => `interrupt at +${interrupt.afterMs} ms: ${"cancel" in interrupt.request ? "cancel" : "input"}`),
     ...(budget === undefined ? [] : [`budget ${JSON.stringify(budget.limits)}`]),
+    ...(verifier === undefined ? [] : [`completion gate passes after ${verifier.failuresBeforePass} failure(s)`]),
   ];
   return {
     seed,
@@ -143,6 +151,7 @@ export function createWorld(seed: number, size: number, options: CreateWorldOpti
     interrupts,
     crash,
     crashing: (journal) => (crash === undefined ? journal : crashingJournal(journal, crash)),
+    verifier,
     budget,
     maxTurns: size + 4,
     description,

@@ -1,4 +1,4 @@
-import { YokeError, sequentialIdSource, type Clock, type IdSource, type PolicyEngineV1 } from "@yoke/protocol";
+import { YokeError, sequentialIdSource, type Clock, type IdSource, type JournalV1, type PolicyEngineV1 } from "@yoke/protocol";
 import { createMemoryEffectLedger, type EffectLedger } from "../effect-ledger.js";
 import type { SimulatedToolDefinition } from "../tool-simulators.js";
 import { crashingJournal, type InProcessCrash } from "./crash-in-process.js";
@@ -7,7 +7,6 @@ import { createVirtualTime, type VirtualTime, type VirtualTimers } from "./virtu
 import { worldModel, type WorldModel } from "./world-model.js";
 import { worldPolicy } from "./world-policy.js";
 import { worldTools, type WorldTool } from "./world-tools.js";
-import type { JournalV1 } from "@yoke/protocol";
 
 /** The largest world `createWorld` draws; sizes 1 to this. */
 export const MAX_WORLD_SIZE = 8;

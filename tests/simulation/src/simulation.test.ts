@@ -1,8 +1,9 @@
-import { WORLD_INVARIANTS, simulate, simulationPlanFromEnv } from "@yoke/testkit/sim";
+import { replay } from "@yoke/runtime";
+import { WORLD_INVARIANTS, createWorld, simulate, simulationPlanFromEnv, type SeedRun } from "@yoke/testkit/sim";
 import { describe, expect, it } from "vitest";
 import { budgetWithinDeclaredOvershoot } from "./budget-invariant.ts";
 import { emptyCoverage, tally } from "./coverage.ts";
-import { driveWorld } from "./drive.ts";
+import { driveWorld, worldHarnessOptions, type DrivenWorld } from "./drive.ts";
 
 /** Seeds in the default CI run; `YOKE_SIM_SEEDS=N` soaks longer, `YOKE_SIM_SEED=s` runs one. */
 const DEFAULT_SEEDS = 1_000;
@@ -10,13 +11,20 @@ const DEFAULT_SEEDS = 1_000;
 const invariants = [
   ...WORLD_INVARIANTS,
   budgetWithinDeclaredOvershoot,
-  // INTEGRATOR: add the replay invariant here once `replay` lands in @yoke/runtime:
-  //   async function replayShowsNoDivergence(run) {
-  //     const world = createWorld(run.seed, run.size); // fresh parts: the run's own are spent
-  //     await world.time.run(() => replay({ journal: run.driven.journal, tenantId: world.tenantId, runId: world.runId }, worldHarnessOptions(world, run.driven.journal, "replay")));
-  //   }
-  // (it rejects with REPLAY_DIVERGED naming the first differing event, which fails the seed).
+  replayShowsNoDivergence,
 ];
+
+/**
+ * The produced journal, replayed through the same code with its recorded answers and outcomes,
+ * journals the same events: REPLAY_DIVERGED (naming the first differing event) fails the seed.
+ * The world is drawn again from the seed: the run's own parts are spent.
+ */
+async function replayShowsNoDivergence(run: SeedRun<DrivenWorld>): Promise<void> {
+  const world = createWorld(run.seed, run.size);
+  await world.time.run(() =>
+    replay({ journal: run.driven.journal, tenantId: world.tenantId, runId: world.runId }, worldHarnessOptions(world, run.driven.journal, "replay")),
+  );
+}
 
 describe("deterministic simulation", () => {
   it("every seed's world, run twice, journals the same bytes and keeps every invariant", async () => {

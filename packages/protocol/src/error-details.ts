@@ -1,5 +1,6 @@
 import type { RunPhase } from "./run-phase.js";
 import type { ToolOrigin } from "./tool-contract.js";
+import type { Release, ReleaseDifference } from "./release-schema.js";
 
 /**
  * What `YokeError.details` holds, per code: the facts a caller may act on (ids, sequence
@@ -138,6 +139,16 @@ export type YokeErrorDetailsByCode = {
   };
   POLICY_CHANGED: undefined;
   DELEGATION_CHANGED: { tenantId: string; runId: string };
+  RELEASE_INCOMPATIBLE: {
+    tenantId: string;
+    runId: string;
+    pinned: Release;
+    running: Release;
+    differences: ReleaseDifference[];
+    /** The runtime that can drive the run: the one it pinned. */
+    driveWith: string;
+  };
+  MIGRATION_FAILED: { tenantId: string; runId: string; migrationId: string };
   APPROVAL_DENIED: undefined;
   APPROVAL_INVALID: undefined;
   APPROVAL_EXPIRED: { approvalId: string; actionId: string; expiresAt: number; now: number };

@@ -93,6 +93,12 @@ export const YOKE_ERROR_CODES = {
     retryable: false,
     summary: "a resume was given a delegation other than the one the run pinned when it started; nothing was appended",
   },
+  RELEASE_INCOMPATIBLE: {
+    retryable: false,
+    summary:
+      "the release running a resume cannot drive the run: the release the run pinned differs in a field the compatibility rule refuses, and no declared migration applies",
+  },
+  MIGRATION_FAILED: { retryable: false, summary: "a declared release migration threw; the failure is journaled and the run stays on its pinned release" },
   APPROVAL_DENIED: { retryable: false, summary: "a person denied the approval an action was parked for" },
   APPROVAL_INVALID: {
     retryable: false,

@@ -104,3 +104,4 @@ export { pipeUIMessageStreamToResponse, toSSE, toUIMessageStream, toUIMessageStr
 export type { NodeResponseLike, StreamOfRun, UIMessageStreamOptions } from "./ui/ui-message-stream.js";
 export { approvalResponsesOf } from "./ui/approval-responses.js";
 export type { UIApprovalResponse } from "./ui/approval-responses.js";
+export type { ReleaseMigration, ReleaseMigrationInput, ReleaseOptions, ReleaseVerdict } from "./release/release-options.js";

@@ -6,7 +6,7 @@ import { YokeError, parseYokeEvent, type JournalV1, type YokeEvent } from "@yoke
 import { createMemoryJournal } from "@yoke/journal";
 import { failWith, refuse, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { TENANT, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
+import { TENANT, countingTool, journalCutAfterResponse, readAll, rejectionOf, rig } from "../__fixtures__/harness-fixtures.js";
 import type { HarnessOptions } from "../harness-types.js";
 
 const A = "@yoke/runtime@1.4.0";
@@ -115,6 +115,23 @@ describe("a resume checks the release the run pinned", () => {
       reason: expect.stringContaining(`release ${A} cannot be driven by @yoke/runtime@2.0.0: runtime: pinned`),
     });
     expect((await events(journal)).at(-1)?.type).toBe("run.completed");
+  });
+
+  it("refuses to terminate a run with calls in flight: a cancel never lands between a call and its result", async () => {
+    const store = countingTool("store", "idempotent");
+    const call = { type: "tool-call" as const, toolCallId: "c1", toolName: "store", rawArguments: '{"key":"k"}', arguments: { key: "k" } };
+    const journal = await journalCutAfterResponse("run_p", [store.tool], [call]);
+    const before = await events(journal, "run_p");
+    const ended = rig([say("done")], {
+      journal,
+      tools: [store.tool],
+      idStart: 100,
+      runtimeVersion: "@yoke/runtime@99.0.0",
+      releases: { onIncompatible: "terminate" },
+    });
+    expect((await rejectionOf(ended.harness.resume("run_p"))).code).toBe("RELEASE_INCOMPATIBLE");
+    expect(await events(journal, "run_p")).toEqual(before);
+    expect(store.calls).toEqual([]);
   });
 
   it("migrates through a declared migration: release.migrated, then the migration's events, in one append; the run finishes", async () => {

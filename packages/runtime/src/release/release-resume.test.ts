@@ -106,6 +106,18 @@ describe("a resume checks the release the run pinned", () => {
     expect((await rejectionOf(refused.harness.resume("run_s"))).code).toBe("RELEASE_INCOMPATIBLE");
   });
 
+  it("a rule's 'migrate' without a migration that applies is refused; a rule answering anything else is CONFIG_INVALID", async () => {
+    const journal = await stoppedRun();
+    const before = await events(journal);
+    const migrateOnly = resumer(journal, { runtimeVersion: "@yoke/runtime@1.5.0", releases: { compatible: () => "migrate" } });
+    expect((await rejectionOf(migrateOnly.harness.resume("run_r"))).code).toBe("RELEASE_INCOMPATIBLE");
+    const odd = resumer(journal, { runtimeVersion: "@yoke/runtime@1.5.0", releases: { compatible: () => "yes" as never } });
+    const error = await rejectionOf(odd.harness.resume("run_r"));
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.details).toEqual({ option: "releases.compatible" });
+    expect(await events(journal)).toEqual(before);
+  });
+
   it("terminates an incompatible run when asked: cancelled, the reason naming both releases", async () => {
     const journal = await stoppedRun();
     const ended = resumer(journal, { runtimeVersion: "@yoke/runtime@2.0.0", releases: { onIncompatible: "terminate" } });

@@ -147,6 +147,8 @@ export type YokeErrorDetailsByCode = {
     differences: ReleaseDifference[];
     /** The runtime that can drive the run: the one it pinned. */
     driveWith: string;
+    /** The event that pinned that release: `run.started`, or the run's last `release.changed` / `release.migrated`. */
+    pinnedBy: { seq: number; type: string };
   };
   MIGRATION_FAILED: { tenantId: string; runId: string; migrationId: string };
   APPROVAL_DENIED: undefined;

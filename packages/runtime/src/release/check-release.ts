@@ -53,9 +53,21 @@ export async function checkRelease(context: RunContext): Promise<void> {
     context.logger.warn({ from: pinned.runtime, to: running.runtime }, "run terminated: its release is incompatible");
     return;
   }
-  throw new YokeError("RELEASE_INCOMPATIBLE", `run ${state.runId}: ${reason}; drive it with ${pinned.runtime}, or declare a migration`, {
-    details: { ...context.scope, pinned, running, differences, driveWith: pinned.runtime },
-  });
+  const pinnedBy = await pinningEvent(context);
+  throw new YokeError(
+    "RELEASE_INCOMPATIBLE",
+    `run ${state.runId}: ${reason}; the release was pinned by event ${pinnedBy.seq} (${pinnedBy.type}); drive it with ${pinned.runtime}, or declare a migration`,
+    { details: { ...context.scope, pinned, running, differences, driveWith: pinned.runtime, pinnedBy } },
+  );
+}
+
+/** The event that pinned the run's release: its last `release.changed` / `release.migrated`, else `run.started` (read on refusal only). */
+async function pinningEvent(context: RunContext): Promise<{ seq: number; type: string }> {
+  let pinnedBy = { seq: 0, type: "run.started" };
+  for await (const event of context.deps.journal.read(context.scope)) {
+    if (event.type === "release.changed" || event.type === "release.migrated") pinnedBy = { seq: event.seq, type: event.type };
+  }
+  return pinnedBy;
 }
 
 function verdictOf(context: RunContext, pinned: Release, running: Release, differences: readonly ReleaseDifference[]): boolean | "migrate" {

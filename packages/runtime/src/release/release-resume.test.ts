@@ -63,6 +63,17 @@ describe("a resume checks the release the run pinned", () => {
     expect((await resumer(journal, { runtimeVersion: "@yoke/runtime@1.9.2" }).harness.getState("run_r")).release.runtime).toBe("@yoke/runtime@1.9.2");
   });
 
+  it("a refusal names the event that pinned the release it compared: the last release.changed", async () => {
+    const journal = await stoppedRun();
+    const before = (await events(journal)).length;
+    // Resumed by 1.9.2, which stops on the same error: the run is pinned to 1.9.2 and still in flight.
+    await rejectionOf(rig([outage()], { journal, idStart: 100, runtimeVersion: "@yoke/runtime@1.9.2" }).harness.resume("run_r"));
+    const refused = await rejectionOf(resumer(journal, { runtimeVersion: "@yoke/runtime@2.0.0" }).harness.resume("run_r"));
+    expect(refused.code).toBe("RELEASE_INCOMPATIBLE");
+    expect(refused.message).toContain(`pinned by event ${before} (release.changed); drive it with @yoke/runtime@1.9.2`);
+    expect(refused.details).toMatchObject({ pinnedBy: { seq: before, type: "release.changed" } });
+  });
+
   it("refuses an incompatible release naming every differing field with both values and the release that can drive it; nothing is journaled", async () => {
     const journal = await stoppedRun();
     const before = await events(journal);
@@ -73,7 +84,14 @@ describe("a resume checks the release the run pinned", () => {
     expect(error.message).toContain(`drive it with ${A}`);
     const details = (error as YokeError<"RELEASE_INCOMPATIBLE">).details;
     expect(details.differences.map((difference) => difference.field)).toEqual(["runtime"]);
-    expect(details).toMatchObject({ tenantId: TENANT, runId: "run_r", driveWith: A, pinned: { runtime: A }, running: { runtime: "@yoke/runtime@2.0.0" } });
+    expect(details).toMatchObject({
+      tenantId: TENANT,
+      runId: "run_r",
+      driveWith: A,
+      pinned: { runtime: A },
+      running: { runtime: "@yoke/runtime@2.0.0" },
+      pinnedBy: { seq: 0, type: "run.started" },
+    });
     expect(await events(journal)).toEqual(before);
   });
 
@@ -244,7 +262,7 @@ describe("a resume checks the release the run pinned", () => {
     ]);
     const error = await rejectionOf(resumer(journal, { runtimeVersion: A }).harness.resume("run_n"));
     expect(error.code).toBe("RELEASE_INCOMPATIBLE");
-    expect(error.message).toContain("eventSchemaVersion: pinned 2, running 1");
+    expect(error.message).toContain("eventSchemaVersion: pinned 2, running 1; the release was pinned by event 0 (run.started)");
   });
 
   it("refuses malformed release options", () => {

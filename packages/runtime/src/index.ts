@@ -118,3 +118,4 @@ export type { ReleaseTag } from "./rollout/release-match.js";
 export { stableFraction } from "./rollout/stable-share.js";
 export { replay } from "./replay/replay.js";
 export type { ReplayOptions, ReplayReport, ReplaySource } from "./replay/replay.js";
+export type { ReleaseMigration, ReleaseMigrationInput, ReleaseOptions, ReleaseVerdict } from "./release/release-options.js";

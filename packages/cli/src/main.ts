@@ -10,6 +10,10 @@ type Command = (context: CommandContext) => Promise<number>;
 // Each command is loaded when it runs: `yoke --help` or `yoke runs` never loads the runtime.
 const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
   runs: { load: async () => (await import("./commands/runs.js")).runsCommand, summary: "list runs: tenant, status/outcome, turns, started, last event" },
+  releases: {
+    load: async () => (await import("./commands/releases.js")).releasesCommand,
+    summary: "which runs are pinned to which release, and which are still in flight",
+  },
   sessions: {
     load: async () => (await import("./commands/sessions.js")).sessionsCommand,
     summary: "list sessions (runs sharing a conversation): runs, first and last time, last outcome",

@@ -1,5 +1,6 @@
 import type { RunPhase } from "./run-phase.js";
 import type { ToolOrigin } from "./tool-contract.js";
+import type { Release, ReleaseDifference } from "./release-schema.js";
 
 /**
  * What `YokeError.details` holds, per code: the facts a caller may act on (ids, sequence
@@ -140,6 +141,18 @@ export type YokeErrorDetailsByCode = {
   };
   POLICY_CHANGED: undefined;
   DELEGATION_CHANGED: { tenantId: string; runId: string };
+  RELEASE_INCOMPATIBLE: {
+    tenantId: string;
+    runId: string;
+    pinned: Release;
+    running: Release;
+    differences: ReleaseDifference[];
+    /** The runtime that can drive the run: the one it pinned. */
+    driveWith: string;
+    /** The event that pinned that release: `run.started`, or the run's last `release.changed` / `release.migrated`. */
+    pinnedBy: { seq: number; type: string };
+  };
+  MIGRATION_FAILED: { tenantId: string; runId: string; migrationId: string };
   APPROVAL_DENIED: undefined;
   APPROVAL_INVALID: undefined;
   APPROVAL_EXPIRED: { approvalId: string; actionId: string; expiresAt: number; now: number };
@@ -185,7 +198,6 @@ export type YokeErrorDetailsByCode = {
   SUBAGENT_FAILED: { childRunId: string; status: string | null; reason?: string | undefined };
   // runtime and configuration
   CONFIG_INVALID: OpenDetails<{ option?: string; tool?: string; verifierId?: string; runId?: string }>;
-  RELEASE_INCOMPATIBLE: OpenDetails<{ tenantId?: string; runId?: string; pinned?: unknown }>;
   DEPENDENCY_MISSING: { package: string; entry?: string };
   USER_MEDIA_INVALID: { part: number; mediaType: string; reason: string };
   DUPLICATE_ID: undefined;

@@ -98,6 +98,12 @@ export const YOKE_ERROR_CODES = {
     retryable: false,
     summary: "a resume was given a delegation other than the one the run pinned when it started; nothing was appended",
   },
+  RELEASE_INCOMPATIBLE: {
+    retryable: false,
+    summary:
+      "the release running a resume cannot drive the run: the release the run pinned differs in a field the compatibility rule refuses, and no declared migration applies",
+  },
+  MIGRATION_FAILED: { retryable: false, summary: "a declared release migration threw; the failure is journaled and the run stays on its pinned release" },
   APPROVAL_DENIED: { retryable: false, summary: "a person denied the approval an action was parked for" },
   APPROVAL_INVALID: {
     retryable: false,
@@ -129,10 +135,6 @@ export const YOKE_ERROR_CODES = {
   SUBAGENT_FAILED: { retryable: false, summary: "a child run ended without a result its parent's schema accepts" },
   // runtime and configuration
   CONFIG_INVALID: { retryable: false, summary: "a factory was given an invalid option" },
-  RELEASE_INCOMPATIBLE: {
-    retryable: false,
-    summary: "a run is pinned to a release the code asked to drive it is not, and no declared rule lets it drive the run (details name the pinned release)",
-  },
   USER_MEDIA_INVALID: {
     retryable: false,
     summary: "an image or file of user input is malformed: bytes that are not valid base64 or not the media type the part claims (details.part names it)",

@@ -7,6 +7,7 @@ import { HashSchema } from "./event-envelope.js";
 import { reserves, settles, turnRef } from "./event-fragments.js";
 import { DelegationSchema } from "./delegation.js";
 import { CallSettingsSchema } from "./call-settings.js";
+import { ReleaseSchema } from "./release-schema.js";
 
 // The run's own events: how it starts and opens a turn, the completion gate (the check and
 // its verifiers), and how it waits, is interrupted, takes input and ends.
@@ -137,8 +138,11 @@ export const RUN_OPENING_EVENTS = {
       .array(z.object({ runId: z.string().min(1), length: z.number().int().positive(), headHash: z.string() }))
       .min(1)
       .optional(),
-    /** What produced this run: pinned so a replay knows what it is replaying. */
-    release: z.object({ runtime: z.string(), eventSchemaVersion: z.number().int() }),
+    /**
+     * What produced this run (see `ReleaseSchema`): pinned so a resume can tell whether the
+     * running release may drive it, and a replay knows what it is replaying.
+     */
+    release: ReleaseSchema,
   }),
   /**
    * The run's delegation (what the task may do, and how many times), pinned before the first

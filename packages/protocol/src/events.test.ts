@@ -159,6 +159,8 @@ describe("EVENT_DATA_SCHEMAS", () => {
       "budget.settled",
       "verifier.started",
       "verifier.finished",
+      "release.changed",
+      "release.migrated",
       "run.waiting",
       "loop.detected",
       "session.appended",

@@ -7,6 +7,7 @@ import { COMPLETION_CHECK_EVENTS, RUN_CLOSING_EVENTS, RUN_OPENING_EVENTS, VERIFI
 import { MODEL_EVENTS } from "./events-model.js";
 import { ACTION_EVENTS, TOOL_REGISTRY_EVENTS } from "./events-actions.js";
 import { BUDGET_EVENTS } from "./events-budget.js";
+import { RELEASE_EVENTS } from "./events-release.js";
 
 export {
   ChainHashSchema,
@@ -32,6 +33,7 @@ export const EVENT_DATA_SCHEMAS = {
   ...COMPLETION_CHECK_EVENTS,
   ...BUDGET_EVENTS,
   ...VERIFIER_EVENTS,
+  ...RELEASE_EVENTS,
   ...RUN_CLOSING_EVENTS,
 } as const;
 

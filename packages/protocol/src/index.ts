@@ -258,3 +258,5 @@ export type { BudgetEntry, ReservationCarrier } from "./budget-entries.js";
 export { VerifierVerdictSchema } from "./verifier-verdict.js";
 export type { VerifierVerdict } from "./verifier-verdict.js";
 export type { VerifierInput, VerifierV1 } from "./verifier.js";
+export { RELEASE_FIELDS, ReleaseSchema, compareReleases, describeReleaseDifferences, runtimeVersionOf } from "./release.js";
+export type { Release, ReleaseDifference, ReleaseField } from "./release.js";

@@ -7,6 +7,8 @@ import type { PolicyDelegation, RunDelegation } from "./delegation.js";
 import type { ToolDrift, ToolRevisionRecord, ToolSnapshot } from "./tool-registry.js";
 import type { RunPhase } from "./run-phase.js";
 import type { CallSettings } from "./call-settings.js";
+import type { Release } from "./release-schema.js";
+import type { StoredJson } from "./events.js";
 
 export type { RunPhase };
 
@@ -94,6 +96,11 @@ export interface RunState {
   readonly currentTurnId: string | undefined;
   /** The session's earlier runs this run continues (`run.started.continues`): their conversations precede its own. Undefined for a session's first run. */
   readonly continues: readonly { readonly runId: string; readonly length: number; readonly headHash: string }[] | undefined;
+  /**
+   * The release the run is pinned to: `run.started.release`, or the `to` of the last
+   * `release.changed` / `release.migrated`.
+   */
+  readonly release: StoredJson<Release>;
   /** The transcript the model is shown (without the system prompt). */
   readonly messages: readonly Message[];
   /** The sequence number of the event each message of `messages` came from (same indexes). */

@@ -201,6 +201,11 @@ export class RunStateAccumulator {
         state.phase = "ready";
         state.waiting = undefined;
         return;
+      case "release.changed":
+      case "release.migrated":
+        if (state.phase === "finished") throw invalid(event, `${event.type} after the run finished`);
+        state.release = event.data.to;
+        return;
       case "settings.changed":
         if (state.phase === "finished") throw invalid(event, "settings.changed after the run finished");
         state.settings = event.data.settings;
@@ -276,6 +281,7 @@ function initialState(event: JournalEvent, data: EventData<"run.started">): Muta
     parent: data.parent,
     settings: data.settings,
     continues: data.continues,
+    release: data.release,
     outcome: undefined,
     length: 0,
     headHash: event.hash,

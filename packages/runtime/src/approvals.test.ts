@@ -144,7 +144,7 @@ describe("approvals", () => {
     expect(voided?.data).toMatchObject({ code: "APPROVAL_EXPIRED", fields: ["expiresAt"] });
   });
 
-  it("refuses unknown or decided approvals (APPROVAL_NOT_FOUND), finished runs (RUN_FINISHED), and a resume without a policy (CONFIG_INVALID)", async () => {
+  it("refuses unknown or decided approvals (APPROVAL_NOT_FOUND), finished runs (RUN_FINISHED), and a resume without a policy (RELEASE_INCOMPATIBLE; CONFIG_INVALID under a rule that takes it)", async () => {
     const pay = payTool();
     const engine = functionEngine(() => ["require_approval", "need-a-person"]);
     const { harness, journal } = policyRig([callTools([{ name: "pay", args: { to: FRIEND_IBAN, amount: 10 } }]), say("ok")], {
@@ -160,7 +160,9 @@ describe("approvals", () => {
     const stranger = createHarness({ provider: createScriptedModel([]), tools: [pay.tool], journal, tenantId: "tenant_other", policy: engine });
     expect((await rejects(stranger.approve(parked.runId, approvalId, { approver: "a" }))).code).toBe("RUN_NOT_FOUND");
     expect((await rejects(stranger.deny(parked.runId, approvalId, { approver: "a", reason: "x" }))).code).toBe("RUN_NOT_FOUND");
-    const plain = createHarness({ provider: createScriptedModel([]), tools: [pay.tool], journal, tenantId: parked.state.tenantId });
+    const plainOptions = { provider: createScriptedModel([]), tools: [pay.tool], journal, tenantId: parked.state.tenantId };
+    expect((await rejects(createHarness(plainOptions).resume(parked.runId))).code).toBe("RELEASE_INCOMPATIBLE");
+    const plain = createHarness({ ...plainOptions, releases: { compatible: () => true } });
     expect((await rejects(plain.resume(parked.runId))).code).toBe("CONFIG_INVALID");
     await harness.deny(parked.runId, approvalId, { approver: "a", reason: "no" });
     expect((await rejects(harness.approve(parked.runId, approvalId, { approver: "a" }))).code).toBe("APPROVAL_NOT_FOUND");
@@ -204,7 +206,7 @@ describe("approvals", () => {
     expect(voided?.data).toMatchObject({ code: "APPROVAL_INVALID", fields: [field] });
   });
 
-  it("a granted call resumed by a harness with no policy is refused (CONFIG_INVALID, journaled as run.failed) before it runs; the harness with the policy runs it once", async () => {
+  it("a granted call resumed by a harness with no policy is refused (RELEASE_INCOMPATIBLE, nothing journaled; under a rule that takes it, CONFIG_INVALID journaled as run.failed) before it runs; the harness with the policy runs it once", async () => {
     const pay = payTool();
     const journal = recordingJournal();
     const clock = manualClock();
@@ -217,12 +219,18 @@ describe("approvals", () => {
     const parked = await harness.start(task);
     await harness.approve(parked.runId, parked.waiting!.approvals[0]!.approvalId, { approver: "ops@example.com" });
     const appendsBefore = journal.appends.length;
-    const bare = createHarness({ provider: createScriptedModel([]), tenantId: TENANT, tools: [pay.tool], journal, clock, sleep: instantSleep });
+    const bareOptions = { provider: createScriptedModel([]), tenantId: TENANT, tools: [pay.tool], journal, clock, sleep: instantSleep };
+    // The run pinned a policy revision; a release without a policy is not the run's by default.
+    const unpinned = await rejects(createHarness(bareOptions).resume(parked.runId));
+    expect(unpinned.code).toBe("RELEASE_INCOMPATIBLE");
+    expect((unpinned.details as { differences: { field: string }[] }).differences.map((difference) => difference.field)).toEqual(["policy"]);
+    expect(journal.appends.length).toBe(appendsBefore);
+    const bare = createHarness({ ...bareOptions, releases: { compatible: () => true } });
     const refused = await rejects(bare.resume(parked.runId));
     expect(refused.code).toBe("CONFIG_INVALID");
     expect(refused.details).toMatchObject({ option: "policy" });
-    // Its journaled consequence is the run.failed that says why; nothing was dispatched.
-    expect(journal.appends.slice(appendsBefore)).toEqual([["run.failed"]]);
+    // Its journaled consequence is the run.failed that says why (after the release change the rule took); nothing was dispatched.
+    expect(journal.appends.slice(appendsBefore)).toEqual([["release.changed"], ["run.failed"]]);
     const failed = (await events(journal, parked.runId)).findLast((event) => event.type === "run.failed");
     expect(failed?.data).toMatchObject({ code: "CONFIG_INVALID" });
     expect(pay.calls).toEqual([]);

@@ -3,7 +3,7 @@ import { createMemoryJournal } from "@yoke/journal";
 import { canonicalJson, type JournalV1, type ModelRequest } from "@yoke/protocol";
 import { callTools, createScriptedModel, say } from "@yoke/testkit";
 import { describe, expect, it } from "vitest";
-import { SimulatedCrash, TENANT, crashingJournal, echoTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
+import { SimulatedCrash, TENANT, WRITER_RELEASE, crashingJournal, echoTool, readAll, rejectionOf, rig } from "./__fixtures__/harness-fixtures.js";
 import type { ContextOptions } from "./harness-types.js";
 import { reconstructRequestFromEvents } from "./reconstruct-request.js";
 
@@ -73,7 +73,7 @@ describe("the runtime compiles every request with @yoke/context-compiler", () =>
       {
         type: "run.started",
         at: 0,
-        data: { sessionId: "session_x", task: "t", tools: [echoTool.spec], limits: { maxTurns: 3 }, release: { runtime: "old", eventSchemaVersion: 1 } },
+        data: { sessionId: "session_x", task: "t", tools: [echoTool.spec], limits: { maxTurns: 3 }, release: WRITER_RELEASE },
       },
       { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
       { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },

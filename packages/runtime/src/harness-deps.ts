@@ -17,6 +17,7 @@ import { resolveOutput } from "./structured-output.js";
 import { resolveLoopControl } from "./resolve-loop-control.js";
 import { resolveBudget } from "./budget/budget-options.js";
 import { DEFAULT_INTERRUPT_POLL_MS } from "./loop-control.js";
+import { resolveReleases } from "./release/release-options.js";
 
 export const DEFAULT_MAX_TURNS = 20;
 /** The tenant of a harness built without `tenantId` (single-tenant use). */
@@ -116,6 +117,7 @@ export function resolveOptions(options: HarnessOptions<SchemaLike | undefined>):
     loopControl: resolveLoopControl(options, options.checkCompletion),
     onEvent: options.onEvent,
     runtimeVersion: options.runtimeVersion ?? `@yoke/runtime@${RUNTIME_VERSION}`,
+    releases: resolveReleases(options.releases),
     modelRetries,
     modelCallTimeoutMs,
     truncatedCallRetries,

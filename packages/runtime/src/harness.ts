@@ -1,5 +1,4 @@
 import {
-  EVENT_SCHEMA_VERSION,
   RunStateAccumulator,
   YokeError,
   newId,
@@ -52,6 +51,8 @@ import { laterInputDrafts, openSession, type SessionOpening } from "./sessions/s
 import { storedInput, type StoredInput } from "./input-media.js";
 import { loadHistory } from "./sessions/session-history.js";
 import { rememberHarnessOptions } from "./replay/harness-options-registry.js";
+import { checkRelease } from "./release/check-release.js";
+import { runningRelease } from "./release/running-release.js";
 
 /**
  * Creates a harness: the loop that asks the model, validates and runs its tool calls, and
@@ -242,7 +243,7 @@ async function startOpened(
       ...(parent === undefined ? {} : { parent: parentData(parent) }),
       ...(settings === undefined ? {} : { settings }),
       ...(session.continues === undefined ? {} : { continues: session.continues }),
-      release: { runtime: deps.runtimeVersion, eventSchemaVersion: EVENT_SCHEMA_VERSION },
+      release: runningRelease(deps, snapshot?.digest),
     },
   };
   // The run's first turn (and its budget) shares the run's first transaction.
@@ -308,6 +309,8 @@ async function resumeRun(
   checkPinnedDelegation(accumulator.peek(), delegation);
   compiled.history = await loadHistory(deps.journal, scope.tenantId, scope.runId, accumulator.peek().continues);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
+  // The release first: nothing of this resume is journaled under a release that may not drive the run.
+  await checkRelease(context);
   await changeSettings(context, given);
   await answerWaiting(context, answer);
   const state = accumulator.peek();

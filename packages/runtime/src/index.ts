@@ -120,3 +120,4 @@ export { replay } from "./replay/replay.js";
 export type { ReplayOptions, ReplayReport, ReplaySource } from "./replay/replay.js";
 export { SCHEMA_ADDITIONS } from "./replay/schema-additions.js";
 export type { SchemaAddition } from "./replay/schema-additions.js";
+export type { ReleaseMigration, ReleaseMigrationInput, ReleaseOptions, ReleaseVerdict } from "./release/release-options.js";

@@ -33,6 +33,7 @@ import type { RunFacts } from "./loop/run-facts.js";
 import type { InterruptInbox, ResolvedInterrupts } from "./loop-control.js";
 import type { ResolvedBudget } from "./budget/budget-options.js";
 import type { RunBudget } from "./budget/run-budget.js";
+import type { ResolvedReleases } from "./release/release-options.js";
 import type { ResolvedSubagents } from "./subagents/subagent-options.js";
 
 /** A harness's resolved options: every default filled in, validated once. */
@@ -55,6 +56,8 @@ export interface HarnessDeps {
   readonly checkCompletion: CompletionCheck | undefined;
   readonly onEvent: ((event: YokeEvent) => void) | undefined;
   readonly runtimeVersion: string;
+  /** How a resume treats a run pinned to another release (`HarnessOptions.releases`). */
+  readonly releases: ResolvedReleases;
   readonly modelRetries: number;
   readonly modelCallTimeoutMs: number;
   /** Responses in a row with a tool call cut by the output limit that get a note and another request; one more ends the run. */

@@ -22,9 +22,9 @@ export type {
 } from "./batch-transaction.js";
 export { compensationPlan, pendingCompensations } from "./compensation-plan.js";
 export type { CompensableTool } from "./compensation-plan.js";
-export { conflicts, defaultAccess } from "./conflicts.js";
+export { conflictPredecessors, conflicts, defaultAccess } from "./conflicts.js";
 export { errorEnvelope, outputEnvelope } from "./envelopes.js";
-export { executeBatch, realTimers } from "./execute-batch.js";
+export { accessOf, executeBatch, realTimers } from "./execute-batch.js";
 export type { AttemptOutcome, DispatchItem, ExecuteBatchOptions, Timers } from "./execute-batch.js";
 export { argumentDigest, callIdempotently } from "./idempotent-call.js";
 export type { IdempotentCallOptions } from "./idempotent-call.js";

@@ -34,7 +34,7 @@ export { eventDraft, runStartedDraft } from "./event-drafts.js";
 export { rejectionOf, streamCollector } from "./rejection.js";
 export { TINY_PDF_BASE64, TINY_PNG_BASE64, mediaParts, userRequest } from "./media-samples.js";
 export type { RunStartedDraft, RunStartedDraftOverrides } from "./event-drafts.js";
-export { createEffectLedger } from "./effect-ledger.js";
+export { createEffectLedger, createMemoryEffectLedger } from "./effect-ledger.js";
 export type { EffectLedger, LedgerEntry } from "./effect-ledger.js";
 export { createFencedBackend } from "./fenced-backend.js";
 export type { FencedBackend, FencedEntry, FencedRequest } from "./fenced-backend.js";

@@ -129,6 +129,7 @@ export function showText(view: RunView, options: { events: boolean }): string[] 
     `task: ${JSON.stringify(clip(header.task, 100))}`,
     ...(header.parent ? [`parent: run ${header.parent.runId}, action ${header.parent.actionId}`] : []),
     `started ${time(header.startedAt)}, last event ${time(header.lastEventAt)} (seq ${header.lastSeq}, ${header.events} events)`,
+    ...(header.release === undefined ? [] : [releaseLine(header.release, header.releasedAt)]),
     `usage: ${view.usage.inputTokens} in, ${view.usage.outputTokens} out${view.usage.cost === undefined ? "" : `, cost ${money(view.usage.cost, view.usage.currency)}`}`,
     chainLine(view.chain),
   ];
@@ -156,4 +157,9 @@ export function showText(view: RunView, options: { events: boolean }): string[] 
     for (const entry of view.timeline) lines.push(`  #${String(entry.seq).padStart(4)}  ${entry.type.padEnd(24)} ${entry.summary}`);
   }
   return lines;
+}
+
+/** The release a run is pinned to: its runtime and event schema, and since when when it changed after the start. */
+function releaseLine(release: NonNullable<RunView["header"]["release"]>, since: number | undefined): string {
+  return `release: ${release.runtime} (event schema ${release.eventSchemaVersion})${since === undefined ? "" : `, pinned since #${since}`}`;
 }

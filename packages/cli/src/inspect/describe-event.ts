@@ -120,6 +120,10 @@ export function describeEvent(event: YokeEvent): string {
     }
     case "run.failed":
       return `stopped: ${event.data.code}: ${clip(event.data.message)}; resume to continue`;
+    case "release.changed":
+      return `${event.data.from.runtime} → ${event.data.to.runtime} (${event.data.differences.map((difference) => difference.field).join(", ")})`;
+    case "release.migrated":
+      return `${event.data.from.runtime} → ${event.data.to.runtime} by migration ${event.data.migrationId} (${event.data.events} events)`;
     default:
       return "actionId" in event.data ? String(event.data.actionId) : "";
   }

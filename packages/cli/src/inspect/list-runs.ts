@@ -89,30 +89,44 @@ export function summarizeRun(events: readonly JournalEvent[], readError?: YokeEr
  * ```
  */
 export async function listRuns(journal: JournalV1 & Partial<TenantListing>, filters: RunFilters = {}): Promise<RunSummary[]> {
-  let tenants: readonly string[];
-  if (filters.tenantId !== undefined) tenants = [filters.tenantId];
-  else if (typeof journal.tenants === "function") tenants = await journal.tenants();
-  else throw new YokeError("CONFIG_INVALID", "this journal cannot list its tenants: pass a tenant", { details: { filter: "tenantId" } });
   const runs: RunSummary[] = [];
-  for (const tenantId of tenants) {
-    const ids: string[] = [];
-    for await (const run of journal.listRuns(tenantId)) ids.push(run.runId);
-    for (const runId of ids) {
-      const { events, error } = await readRun(journal, { tenantId, runId });
-      if (events.length === 0) {
-        runs.push(brokenAtStart(tenantId, runId, error));
-        continue;
-      }
-      const header = events[0]!.data as { inboxOf?: string; sessionOf?: string };
-      if (header.inboxOf !== undefined || header.sessionOf !== undefined) continue;
-      const summary = summarizeRun(events, error);
-      if (filters.status !== undefined && summary.status !== filters.status) continue;
-      if (filters.outcome !== undefined && summary.outcome !== filters.outcome) continue;
-      runs.push(summary);
+  for await (const { tenantId, runId, events, error } of readRuns(journal, filters.tenantId)) {
+    if (events.length === 0) {
+      runs.push(brokenAtStart(tenantId, runId, error));
+      continue;
     }
+    const summary = summarizeRun(events, error);
+    if (filters.status !== undefined && summary.status !== filters.status) continue;
+    if (filters.outcome !== undefined && summary.outcome !== filters.outcome) continue;
+    runs.push(summary);
   }
   runs.sort((a, b) => b.lastEventAt - a.lastEventAt || a.runId.localeCompare(b.runId));
   return filters.limit === undefined ? runs : runs.slice(0, filters.limit);
+}
+
+/**
+ * Every run of the journal (of `tenantId`, or of every tenant it names) with its events up to
+ * the first broken link (`error`), in the journal's order. Interrupt inboxes and session
+ * streams are not runs and are left out; a run broken at its first event has no events.
+ */
+export async function* readRuns(
+  journal: JournalV1 & Partial<TenantListing>,
+  tenantId: string | undefined,
+): AsyncGenerator<{ tenantId: string; runId: string; events: JournalEvent[]; error: YokeError | undefined }> {
+  let tenants: readonly string[];
+  if (tenantId !== undefined) tenants = [tenantId];
+  else if (typeof journal.tenants === "function") tenants = await journal.tenants();
+  else throw new YokeError("CONFIG_INVALID", "this journal cannot list its tenants: pass a tenant", { details: { filter: "tenantId" } });
+  for (const tenant of tenants) {
+    const ids: string[] = [];
+    for await (const run of journal.listRuns(tenant)) ids.push(run.runId);
+    for (const runId of ids) {
+      const { events, error } = await readRun(journal, { tenantId: tenant, runId });
+      const header = events[0]?.data as { inboxOf?: string; sessionOf?: string } | undefined;
+      if (header?.inboxOf !== undefined || header?.sessionOf !== undefined) continue;
+      yield { tenantId: tenant, runId, events, error };
+    }
+  }
 }
 
 function brokenAtStart(tenantId: string, runId: string, error: YokeError | undefined): RunSummary {

@@ -7,7 +7,9 @@ import type {
   Outcome,
   PolicyDelegation,
   ReconcileVerdict,
+  Release,
   StopReason,
+  StoredJson,
   Usage,
   VerifyFailureReason,
 } from "@yoke/protocol";
@@ -61,7 +63,10 @@ export interface RunHeader {
   /** The turns the run may take: `maxTurns`, or its budget's `turns` limit where that is smaller (the one that binds). */
   readonly turnLimit: number;
   readonly tools: readonly string[];
-  readonly release: { readonly runtime: string; readonly eventSchemaVersion: number } | undefined;
+  /** The release the run is pinned to: `run.started.release`, or the `to` of its last `release.changed` / `release.migrated`. */
+  readonly release: StoredJson<Release> | undefined;
+  /** The seq of the last `release.changed` / `release.migrated`: where the run was pinned to `release`; undefined: since it started. */
+  readonly releasedAt: number | undefined;
   /** `at` of `run.started` and of the last event (milliseconds since the epoch, the writer's clock). */
   readonly startedAt: number;
   readonly lastEventAt: number;

@@ -7,8 +7,14 @@ import { z } from "zod";
 import { defineTool, type AnyTool, type SideEffect, type ToolDefinition } from "../define-tool.js";
 import { createHarness } from "../harness.js";
 import type { Harness, HarnessOptions } from "../harness-types.js";
+import { RUNTIME_VERSION } from "../version.js";
 
 export const TENANT = "tenant_test";
+/**
+ * The release of a journal another writer left, as a hand-built `run.started` pins it: the
+ * runtime these tests run (its other fields unpinned, as in a journal written before them).
+ */
+export const WRITER_RELEASE = { runtime: `@yoke/runtime@${RUNTIME_VERSION}`, eventSchemaVersion: 1 };
 
 /** The events that admit one call (proposed through executing), journaled with the response before anything runs. */
 export const ADMITTED = ["action.admitted"] as const;
@@ -187,7 +193,7 @@ export async function journalCutAfterResponse(
   const journal = createMemoryJournal();
   const run = { sessionId: "session_x", task: options.task ?? "t", tools: tools.map((tool) => tool.spec), limits: options.limits ?? { maxTurns: 3 } };
   await journal.append({ tenantId: TENANT, runId }, 0, [
-    { type: "run.started", at: 0, data: { ...run, release: { runtime: "other", eventSchemaVersion: 1 } } },
+    { type: "run.started", at: 0, data: { ...run, release: WRITER_RELEASE } },
     { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },
     { type: "model.requested", at: 0, causationId: "turn_x", data: { turnId: "turn_x", requestHash: "0".repeat(64), messageCount: 1 } },
     {

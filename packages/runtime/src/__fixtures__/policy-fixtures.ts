@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defineTool } from "../define-tool.js";
 import { createHarness } from "../harness.js";
 import type { HarnessOptions } from "../harness-types.js";
-import { TENANT, instantSleep } from "./harness-fixtures.js";
+import { TENANT, WRITER_RELEASE, instantSleep } from "./harness-fixtures.js";
 
 export const POLICY_V1 = "1".repeat(64);
 export const POLICY_V2 = "2".repeat(64);
@@ -122,7 +122,7 @@ export async function otherWritersJournal(pay: ReturnType<typeof payTool>, valid
         task: `pay ${FRIEND_IBAN}`,
         tools: [pay.tool.spec],
         limits: { maxTurns: 3 },
-        release: { runtime: "other", eventSchemaVersion: 1 },
+        release: WRITER_RELEASE,
       },
     },
     { type: "turn.started", at: 0, causationId: "turn_x", data: { turnId: "turn_x", index: 1 } },

@@ -1,6 +1,7 @@
 import type { Clock, IdSource } from "@yoke/protocol";
 import type { Timers } from "@yoke/scheduler";
 import type { Sleep } from "../model-call.js";
+import type { ReleaseOptions } from "../release/release-options.js";
 
 /**
  * What a harness takes from the process around it: time (`clock`), ids, how it waits
@@ -28,10 +29,15 @@ export interface HarnessEnvironmentOptions {
   /** Timers that arm tool deadlines, model call deadlines and the inbox watch during a model call (`interrupts.pollMs`). Default: the real ones. Tests inject fake ones. */
   timers?: Timers;
   /**
-   * Recorded in `run.started` as `release.runtime`. Default `@yoke/runtime@<version>`.
-   *
-   * @experimental May move into a release description that pins the whole release (runtime,
-   * adapters, compiler, tools, policy, verifiers) and is checked on resume.
+   * Recorded in `run.started` as `release.runtime`, the runtime of the release a run pins
+   * (with the provider, compiler, tools, policy, verifiers and pricing); a resume compares it
+   * with the running one (see `releases`). Default `@yoke/runtime@<version>`.
    */
   runtimeVersion?: string;
+  /**
+   * How a resume treats a run pinned to another release: the compatibility rule, declared
+   * migrations, and whether an incompatible run is refused (default) or terminated. See
+   * `ReleaseOptions` and docs/decisions/0026-releases-and-migrations.md.
+   */
+  releases?: ReleaseOptions;
 }

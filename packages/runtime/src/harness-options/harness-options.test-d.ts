@@ -80,6 +80,7 @@ expectTypeOf<keyof HarnessOptions>().toEqualTypeOf<
   | "sleep"
   | "timers"
   | "runtimeVersion"
+  | "releases"
 >();
 
 declare const provider: ProviderAdapterV1;

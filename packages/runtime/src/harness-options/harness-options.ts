@@ -22,7 +22,7 @@ import type { HarnessToolOptions } from "./tools.js";
  * - `HarnessLoopOptions`: completion gate, verifiers, loop detection, continuations,
  *   workspace, interrupts;
  * - `HarnessObservabilityOptions`: logger, `onEvent`, secrets;
- * - `HarnessEnvironmentOptions`: clock, ids, sleep, timers, runtime version.
+ * - `HarnessEnvironmentOptions`: clock, ids, sleep, timers, runtime version, releases.
  *
  * The grouping is in the types only: `HarnessOptions` extends every group, and you still
  * write one flat object. Nesting the groups (`{ model: { provider } }`) would break every

@@ -13,7 +13,7 @@ import {
   type JsonValue,
   type YokeErrorCode,
 } from "@yoke/protocol";
-import { STOPPED_AFTER_DISPATCH, type AttemptOutcome, type DispatchItem } from "@yoke/scheduler";
+import { STOPPED_AFTER_DISPATCH, accessOf, conflictPredecessors, type AttemptOutcome, type DispatchItem } from "@yoke/scheduler";
 import type { AnyTool } from "../define-tool.js";
 import type { ToolExecutor } from "../tool-executor.js";
 import type { ReplayTape } from "./replay-tape.js";
@@ -63,14 +63,23 @@ export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: Re
   };
 }
 
-/** A clock at the recorded time of the event the active stream appends next (the last recorded time past its end). */
+/**
+ * A clock at the recorded time of the event the active stream appends next (the last recorded
+ * time past its end), except while a model answer is awaited: until the recorded answer is
+ * served the time is the last appended event's (the call has not taken its time yet), so a
+ * latency measured across the call is the recorded one.
+ */
 export function recordedClock(tape: ReplayTape): Clock {
   return {
     specificationVersion: "v1",
     now() {
+      if (tape.present !== undefined) return Math.min(tape.present, tape.ceiling);
       const events = tape.events(tape.active);
       const length = tape.lengthOf(tape.active);
-      return Math.min((events[length] ?? events[events.length - 1])?.at ?? 0, tape.ceiling);
+      const next = events[length];
+      const awaited = (next?.type === "model.responded" || next?.type === "model.failed") && tape.answered !== `${tape.active}:${length}`;
+      const current = awaited && length > 0 ? events[length - 1] : (next ?? events[events.length - 1]);
+      return Math.min(current?.at ?? 0, tape.ceiling);
     },
   };
 }
@@ -98,6 +107,7 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
       const key = `${tape.process}:${tape.active}:${requested}`;
       asked = asked.key === key ? { key, attempts: asked.attempts + 1 } : { key, attempts: 1 };
       const next = tape.next(tape.active, length);
+      tape.answered = `${tape.active}:${length}`;
       // The journal keeps a call's argument text once: the response the provider gave had both.
       if (next?.type === "model.responded") return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
       if (next?.type === "model.failed" && (next.data as { attempt: number }).attempt === asked.attempts) {
@@ -135,12 +145,29 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
       }
       const ran = spawns.length === 0 ? [] : await own.executeAll(spawns, signal, options);
       const stream = tape.active;
-      const outcomes = items.map((item) => (item.tool.name === SPAWN_SUBAGENT ? undefined : recordedOutcome(tape.events(stream), item.attemptId)));
+      const found = items.map((item) => (item.tool.name === SPAWN_SUBAGENT ? undefined : recordedOutcome(tape.events(stream), item.attemptId)));
+      // A call that conflicts with an earlier one of the batch that did not settle for good (an
+      // uncertain outcome, a failure it retries, a deferral) waits for a later round, as the
+      // scheduler decides it: deferred here too, whatever the record holds for it later.
+      const predecessors = conflictPredecessors(items.map((item) => accessOf(item.tool, item.input)));
+      const outcomes: (Recorded | undefined)[] = [];
+      const deferredHere = new Set<number>();
+      items.forEach((_item, index) => {
+        // One whose deadline (or the run's cancel) came while it waited was never dispatched: that is its outcome.
+        const notDispatched = found[index]?.outcome.kind === "failed" && !(found[index]!.outcome as { dispatched: boolean }).dispatched;
+        const waits = !notDispatched && predecessors[index]!.some((earlier) => deferredHere.has(earlier) || !settledForGood(outcomes[earlier]));
+        if (waits) deferredHere.add(index);
+        outcomes.push(waits ? undefined : found[index]);
+      });
       // An attempt with no outcome waited on a conflicting call that did not settle for good (deferred), unless none did: then the process stopped.
       const unsettled = outcomes.some((outcome) => outcome?.kind === "uncertain" || (outcome?.kind === "failed" && outcome.retrying));
       const missing = items.some((item, index) => outcomes[index] === undefined && item.tool.name !== SPAWN_SUBAGENT);
       if (missing && !unsettled) return tape.crash("no recorded outcome for a dispatched attempt");
       tape.cancelIfRecorded();
+      // The batch came back when its first recorded outcome was settled (a reconciliation
+      // or compensation in between takes its own recorded time: see recordedTool).
+      const arrived = outcomes.flatMap((outcome) => (outcome === undefined ? [] : [outcome.at]));
+      if (arrived.length > 0) tape.present = Math.min(...arrived);
       return items.map((item, index) => {
         if (item.tool.name === SPAWN_SUBAGENT) return ran[spawns.indexOf(item)]!;
         return outcomes[index]?.outcome ?? { kind: "deferred" };
@@ -158,7 +185,12 @@ function stoppedAfterDispatch(events: readonly JournalEvent[], attemptId: string
   );
 }
 
-type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome };
+/** Whether no later attempt can follow this served outcome (see the scheduler's own rule). */
+function settledForGood(outcome: Recorded | undefined): boolean {
+  return outcome !== undefined && (outcome.kind === "committed" || (outcome.kind === "failed" && !outcome.retrying));
+}
+
+type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome; at: number };
 
 function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Recorded | undefined {
   for (const event of events) {
@@ -173,17 +205,18 @@ function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Re
     };
     if (data.attemptId !== attemptId) continue;
     if (event.type === "action.committed")
-      return { kind: "committed", retrying: false, outcome: { kind: "committed", result: data.result!, receipt: data.receipt } };
+      return { kind: "committed", retrying: false, outcome: { kind: "committed", result: data.result!, receipt: data.receipt }, at: event.at };
     if (event.type === "action.failed" && data.dispatched !== undefined && data.result !== undefined) {
       return {
         kind: "failed",
         retrying: data.retrying === true,
         outcome: { kind: "failed", result: data.result, retryable: data.retryable === true, dispatched: data.dispatched },
+        at: event.at,
       };
     }
     // A resume's "stopped after dispatch": no outcome ever came back to the recorded process.
     if (event.type === "action.uncertain" && data.reason === STOPPED_AFTER_DISPATCH) return undefined;
-    if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" } };
+    if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at };
   }
   return undefined;
 }
@@ -204,6 +237,7 @@ export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
     replayed.compensate = async (_input: unknown, context: { readonly actionId: string }) => {
       const ended = byAction(context.actionId, ["action.compensated", "action.compensation_failed"]);
       if (ended === undefined) return tape.crash(`no recorded compensation of ${context.actionId}`);
+      tape.present = ended.at;
       if (ended.type === "action.compensation_failed") {
         throw new YokeError("TOOL_COMPENSATION_FAILED", (ended.data as { message: string }).message, {});
       }
@@ -213,6 +247,7 @@ export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
     replayed.reconcile = async (actionId: string) => {
       const reconciled = byAction(actionId, ["action.reconciled"]);
       if (reconciled === undefined) return tape.crash(`no recorded reconciliation of ${actionId}`);
+      tape.present = reconciled.at;
       const data = reconciled.data as { verdict: string; result?: ToolResultEnvelope; receipt?: JsonValue };
       if (data.verdict === "applied") {
         const text = data.result?.content.find((part) => part.type === "text");

@@ -29,6 +29,14 @@ export class ReplayTape {
   process = 0;
   /** The latest time the harness call under way may read: the record's time before the caller's next act (a later call's time never leaks into this one). */
   ceiling = Number.POSITIVE_INFINITY;
+  /** `<stream>:<seq>` of the model answer last served: the clock moves to its time once it is. */
+  answered = "";
+  /**
+   * The recorded time an outside answer arrived (tool outcomes served to a batch): the clock
+   * reads it until the next append, so every event built from those outcomes, in whatever
+   * transaction, is stamped when the record says they came back.
+   */
+  present: number | undefined;
   /** The signal of the harness call under way: aborted where the recorded caller gave up. */
   caller = new AbortController();
   divergence: YokeError | undefined;
@@ -129,6 +137,7 @@ export class ReplayTape {
 
   /** Compares appended events with the record; the first difference becomes the replay's divergence. */
   check(appended: readonly JournalEvent[]): void {
+    this.present = undefined;
     for (const event of appended) {
       this.#lengths.set(event.runId, Math.max(this.lengthOf(event.runId), event.seq + 1));
       const recorded = this.events(event.runId)[event.seq];

@@ -1,4 +1,4 @@
-import { YokeError, newId, parseId, systemClock, ulidIdSource, type IdSource, type YokeEvent } from "@yoke/protocol";
+import { EVENT_SCHEMA_VERSION, YokeError, compareReleases, newId, parseId, systemClock, ulidIdSource, type IdSource, type Release, type YokeEvent } from "@yoke/protocol";
 import { createHarness } from "../harness.js";
 import type { Harness, HarnessOptions, StartOptions } from "../harness-types.js";
 import type { RunStream } from "../stream/run-stream-types.js";
@@ -99,11 +99,21 @@ export function createReleaseRouter<Output>(options: ReleaseRouterOptions<Output
     const pinned = started.type === "run.started" ? started.data.release : undefined;
     if (releaseMatches(pinned, current.release)) return "current";
     if (releaseMatches(pinned, candidate.release)) return "candidate";
+    const pinnedRelease: Release = pinned ?? { runtime: "(none)", eventSchemaVersion: 0 };
+    const running: Release = { runtime: current.release.runtime, eventSchemaVersion: EVENT_SCHEMA_VERSION };
     throw new YokeError(
       "RELEASE_INCOMPATIBLE",
       `run ${runId} is pinned to release ${JSON.stringify(pinned ?? null)}, which is neither the current nor the candidate release`,
       {
-        details: { runId, pinned: pinned ?? null },
+        details: {
+          tenantId: started.tenantId,
+          runId,
+          pinned: pinnedRelease,
+          running,
+          differences: compareReleases(pinnedRelease, running),
+          driveWith: pinnedRelease.runtime,
+          pinnedBy: { seq: started.seq, type: started.type },
+        },
       },
     );
   };

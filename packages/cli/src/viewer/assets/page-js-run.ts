@@ -136,7 +136,7 @@ export const PAGE_JS_RUN = `  // --- one run -----------------------------------
       el("span", null, "last event ", el("b", null, fmtTime(header.lastEventAt))),
       header.parent ? el("span", null, "parent ", el("a", { className: "mono", href: "#/run/" + runPath(payload.tenantId, header.parent.runId) }, header.parent.runId)) : null,
       payload.session ? el("span", { id: "run-session" }, "session ", el("b", { className: "mono" }, payload.session.sessionId), payload.session.runs.length > 1 ? [" · runs ", payload.session.runs.map(function (id, index) { return [index ? ", " : "", id === payload.runId ? el("b", { className: "mono" }, id) : el("a", { className: "mono", href: "#/run/" + runPath(payload.tenantId, id) }, id)]; })] : null) : null,
-      header.release ? el("span", { className: "muted" }, "runtime " + header.release.runtime + " · schema v" + header.release.eventSchemaVersion) : null);
+      header.release ? el("span", { className: "muted", id: "release", title: JSON.stringify(header.release) }, "runtime " + header.release.runtime + " · schema v" + header.release.eventSchemaVersion + (header.releasedAt === undefined || header.releasedAt === null ? "" : " · pinned since #" + header.releasedAt)) : null);
     var wrap = el("div", null, facts);
     if (outcome) {
       var detail = [];

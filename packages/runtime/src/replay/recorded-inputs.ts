@@ -216,7 +216,8 @@ function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Re
     }
     // A resume's "stopped after dispatch": no outcome ever came back to the recorded process.
     if (event.type === "action.uncertain" && data.reason === STOPPED_AFTER_DISPATCH) return undefined;
-    if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at };
+    if (event.type === "action.uncertain")
+      return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at };
   }
   return undefined;
 }

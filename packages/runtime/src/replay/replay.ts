@@ -6,6 +6,7 @@ import type { HarnessOptions } from "../harness-types.js";
 import type { HarnessDeps } from "../run-context.js";
 import { harnessOptionsOf } from "./harness-options-registry.js";
 import { readRecordedRun } from "./recorded-run.js";
+import { recordedRelease } from "./recorded-release.js";
 import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool, recordedVerifier } from "./recorded-inputs.js";
 import { driveRecorded } from "./replay-drive.js";
 import { ReplayTape, replayJournal } from "./replay-tape.js";
@@ -67,6 +68,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
     ...deps,
     executor: recordedExecutor(tape, deps.executor),
     loopControl: { ...deps.loopControl, verifiers: deps.loopControl.verifiers.map((verifier) => recordedVerifier(verifier, tape)) },
+    settleRelease: recordedRelease(tape),
   });
   const { onEvent: _onEvent, ...rest } = base;
   const fresh = () => {

@@ -28,7 +28,7 @@ const ID_BODY = /^([a-z]+)_([0-9A-Za-z_-]{1,64})$/;
  * is not mint order: a turn's id is drawn before the ids its events mention first). `skip`:
  * ids replay passes in instead of drawing (the run's own id). Past the record: `replay_<n>`.
  */
-export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: ReadonlySet<string>): IdSource {
+export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: ReadonlySet<string>): RecordedIds {
   const pools = new Map<IdKind, Set<string>>();
   const visit = (value: unknown): void => {
     if (typeof value === "string") {
@@ -44,15 +44,34 @@ export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: Re
   for (const events of streams) for (const event of events) visit([event.causationId, event.data]);
   const queues = new Map([...pools.entries()].map(([kind, bodies]) => [kind, [...bodies].sort()]));
   let extra = 0;
+  // Ids drawn since the last append: a process that stops before journaling them never drew
+  // them in the record, so they go back to the front of their queues for its successor.
+  let drawn: { kind: IdKind; body: string }[] = [];
   return {
     specificationVersion: "v1",
     next(kind) {
       const body = queues.get(kind)?.shift();
-      if (body !== undefined) return body;
+      if (body !== undefined) {
+        drawn.push({ kind, body });
+        return body;
+      }
       extra += 1;
       return `replay${String(extra).padStart(8, "0")}`;
     },
+    settle() {
+      drawn = [];
+    },
+    giveBack() {
+      for (const { kind, body } of drawn.reverse()) queues.get(kind)!.unshift(body);
+      drawn = [];
+    },
   };
+}
+
+/** The recorded ids, with what a stopped process drew handed back (`giveBack`) unless an append kept them (`settle`). */
+export interface RecordedIds extends IdSource {
+  settle(): void;
+  giveBack(): void;
 }
 
 /**

@@ -2,6 +2,7 @@ import { YokeError, type EventDraft, type JournalEvent, type JournalV1, type Run
 import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
 import { firstDifference } from "./first-difference.js";
 import type { RecordedRun } from "./recorded-run.js";
+import type { RecordedIds } from "./recorded-inputs.js";
 
 // The marker of a stop replay causes on purpose: the recorded process died here.
 const CRASHES = new WeakSet<object>();
@@ -38,6 +39,8 @@ export class ReplayTape {
   /** The signal of the harness call under way: aborted where the recorded caller gave up. */
   caller = new AbortController();
   divergence: YokeError | undefined;
+  /** The recorded ids the replayed processes draw from (see `recordedIds`). */
+  ids: RecordedIds | undefined;
   readonly #delivered = new Map<string, number>();
   readonly #lengths = new Map<string, number>();
 
@@ -89,6 +92,7 @@ export class ReplayTape {
   /** Stops the replayed process: every later append of this harness fails, as a dead process writes nothing. */
   crash(reason: string): never {
     this.crashed = true;
+    this.ids?.giveBack();
     throw this.crashError(reason);
   }
 
@@ -101,6 +105,7 @@ export class ReplayTape {
   /** Compares appended events with the record; the first difference becomes the replay's divergence. */
   check(appended: readonly JournalEvent[]): void {
     this.present = undefined;
+    this.ids?.settle();
     for (const event of appended) {
       this.#lengths.set(event.runId, Math.max(this.lengthOf(event.runId), event.seq + 1));
       const recorded = this.events(event.runId)[event.seq];
@@ -159,6 +164,9 @@ export class ReplayTape {
   }
 }
 
+/** The events that end a run: nothing follows them. */
+const FINISHING = new Set(["run.completed"]);
+
 const CALLER_CANCEL_ENDS = new Set(["model.requested", "model.responded", "model.failed", "run.waiting", "run.failed"]);
 
 // What the outside world answers: a request landed before one of these was landed before it.
@@ -178,6 +186,17 @@ export function replayJournal(tape: ReplayTape): JournalV1 {
       if (tape.crashed) throw tape.crashError("a stopped process appends nothing");
       if (tape.divergence !== undefined) throw tape.divergence;
       touch(scope);
+      // Only a resume changes the release, first thing: a process that would append anything
+      // else there is one the record shows died before.
+      const recorded = tape.events(scope.runId)[expectedSeq]?.type;
+      if ((recorded === "release.changed" || recorded === "release.migrated") && drafts[0]?.type !== recorded) {
+        tape.crash(`a resume changed the release at event ${expectedSeq} of ${scope.runId}`);
+      }
+      // Past the end of a run the record leaves unfinished, the recorded process stopped.
+      const stream = tape.events(scope.runId);
+      if (recorded === undefined && stream.length > 0 && expectedSeq >= stream.length && !FINISHING.has(stream[stream.length - 1]!.type)) {
+        tape.crash(`the record of ${scope.runId} ends unfinished at event ${stream.length}`);
+      }
       const result = await store.append(scope, expectedSeq, drafts, options);
       const appended: JournalEvent[] = [];
       for await (const event of store.read(scope, { fromSeq: expectedSeq })) appended.push(event);

@@ -62,6 +62,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const tape = new ReplayTape(recorded, createMemoryJournal());
   const journal = replayJournal(tape);
   const ids = recordedIds(recorded.streams.values(), new Set([source.runId]));
+  tape.ids = ids;
   const clock = recordedClock(tape);
   const provider = recordedProvider(base.provider, tape);
   const adjust = (deps: HarnessDeps): HarnessDeps => ({

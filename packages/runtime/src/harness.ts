@@ -310,7 +310,7 @@ async function resumeRun(
   compiled.history = await loadHistory(deps.journal, scope.tenantId, scope.runId, accumulator.peek().continues);
   const context = newContext(deps, scope, accumulator, compiled, signal, lease, budget, facts);
   // The release first: nothing of this resume is journaled under a release that may not drive the run.
-  await checkRelease(context);
+  await (deps.settleRelease ?? checkRelease)(context);
   await changeSettings(context, given);
   await answerWaiting(context, answer);
   const state = accumulator.peek();

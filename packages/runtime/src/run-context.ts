@@ -58,6 +58,12 @@ export interface HarnessDeps {
   readonly runtimeVersion: string;
   /** How a resume treats a run pinned to another release (`HarnessOptions.releases`). */
   readonly releases: ResolvedReleases;
+  /**
+   * How a resume settles the run's release before it journals anything (default: the check of
+   * docs/decisions/0026 against `releases`). A replay gives the record's release events back
+   * instead: a release change is something the recorded caller did, not what the code decides.
+   */
+  readonly settleRelease?: (context: RunContext) => Promise<void>;
   readonly modelRetries: number;
   readonly modelCallTimeoutMs: number;
   /** Responses in a row with a tool call cut by the output limit that get a note and another request; one more ends the run. */

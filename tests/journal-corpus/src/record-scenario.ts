@@ -68,6 +68,7 @@ function session(scenario: Scenario, store: JournalV1, shared: Record<string, un
     shared,
     clock,
     other: () => (other ??= corpusHarness(journal, recordingProvider({ queues: [[]] }), clock, idStart + 900, world.options)),
+    successor: (options) => corpusHarness(journal, provider!, clock, idStart + 800, { ...world.options, ...options }),
   };
   const world = scenario.world(env);
   provider = recordingProvider(world.script, skip);

@@ -69,6 +69,9 @@ export function scenarioOptions(scenario: Scenario): HarnessOptions {
     other: () => {
       throw new Error("replay never runs a scenario's tools, so nothing reaches for another harness");
     },
+    successor: () => {
+      throw new Error("replay drives the record with one harness: a recorded release change is an input it gives back");
+    },
   };
   const world = scenario.world(env);
   return {

@@ -9,6 +9,11 @@ export interface ScenarioEnv {
   readonly shared: Record<string, unknown>;
   readonly clock: ReturnType<typeof stillClock>;
   readonly other: () => Harness;
+  /**
+   * A harness of another release on the same journal, script and clock (a deploy between two
+   * calls): the world's options with `options` over them.
+   */
+  readonly successor: (options: Omit<Partial<HarnessOptions>, "journal" | "provider" | "clock" | "ids">) => Harness;
 }
 
 export interface ScenarioWorld {

@@ -4,6 +4,7 @@ import { CONTROL_SCENARIOS } from "./scenarios-control.js";
 import { DEMO_SCENARIOS } from "./scenarios-demo.js";
 import { OUTCOME_SCENARIOS } from "./scenarios-outcomes.js";
 import { POLICY_SCENARIOS } from "./scenarios-policy.js";
+import { RELEASE_CHANGE_SCENARIOS } from "./scenarios-release-change.js";
 import { RELEASE_SCENARIOS } from "./scenarios-releases.js";
 import { TURN_SCENARIOS } from "./scenarios-turns.js";
 
@@ -14,6 +15,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...OUTCOME_SCENARIOS,
   ...RELEASE_SCENARIOS,
   ...DEMO_SCENARIOS,
+  ...RELEASE_CHANGE_SCENARIOS,
 ];
 
 /** The scenario called `name` (a fixture directory's, or a historical journal's `meta.json` `scenario`); throws naming the known ones. */

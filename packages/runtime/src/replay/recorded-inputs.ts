@@ -30,7 +30,11 @@ const ID_BODY = /^([a-z]+)_([0-9A-Za-z_-]{1,64})$/;
  * before the run (its session's earlier runs): their ids were minted then, never by the run.
  * Past the record: `replay_<n>`.
  */
-export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: ReadonlySet<string>, before: Iterable<readonly JournalEvent[]> = []): IdSource {
+export function recordedIds(
+  streams: Iterable<readonly JournalEvent[]>,
+  skip: ReadonlySet<string>,
+  before: Iterable<readonly JournalEvent[]> = [],
+): RecordedIds {
   const pools = new Map<IdKind, Set<string>>();
   const minted = new Set(skip);
   const visit = (value: unknown, found: (id: string, kind: IdKind, body: string) => void): void => {
@@ -52,15 +56,34 @@ export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: Re
   }
   const queues = new Map([...pools.entries()].map(([kind, bodies]) => [kind, [...bodies].sort()]));
   let extra = 0;
+  // Ids drawn since the last append: a process that stops before journaling them never drew
+  // them in the record, so they go back to the front of their queues for its successor.
+  let drawn: { kind: IdKind; body: string }[] = [];
   return {
     specificationVersion: "v1",
     next(kind) {
       const body = queues.get(kind)?.shift();
-      if (body !== undefined) return body;
+      if (body !== undefined) {
+        drawn.push({ kind, body });
+        return body;
+      }
       extra += 1;
       return `replay${String(extra).padStart(8, "0")}`;
     },
+    settle() {
+      drawn = [];
+    },
+    giveBack() {
+      for (const { kind, body } of drawn.reverse()) queues.get(kind)!.unshift(body);
+      drawn = [];
+    },
   };
+}
+
+/** The recorded ids, with what a stopped process drew handed back (`giveBack`) unless an append kept them (`settle`). */
+export interface RecordedIds extends IdSource {
+  settle(): void;
+  giveBack(): void;
 }
 
 /**

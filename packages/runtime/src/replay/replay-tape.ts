@@ -4,6 +4,7 @@ import { firstDifference } from "./first-difference.js";
 import { SCHEMA_ADDITIONS, type SchemaAddition } from "./schema-additions.js";
 import type { RecordedRun } from "./recorded-run.js";
 import type { WorldBefore } from "./recorded-world.js";
+import type { RecordedIds } from "./recorded-inputs.js";
 
 // The marker of a stop replay causes on purpose: the recorded process died here.
 const CRASHES = new WeakSet<object>();
@@ -44,6 +45,8 @@ export class ReplayTape {
   readonly given = new Set<string>();
   /** Whether the run is started in its recorded session again. */
   joinsSession = false;
+  /** The recorded ids the replayed processes draw from (see `recordedIds`). */
+  ids: RecordedIds | undefined;
   readonly #delivered = new Map<string, number>();
   readonly #lengths = new Map<string, number>();
 
@@ -104,18 +107,6 @@ export class ReplayTape {
     return false;
   }
 
-  /**
-   * Whether the record of run `runId` stops mid-run just before an append at `seq`: its last
-   * commit ended there and nothing after it was ever written (the recorded process died, and no
-   * resume followed). An append there is the commit the dead process never made; one that
-   * starts earlier and runs past the record is a divergence (a commit lands whole or not at all).
-   */
-  diedAt(runId: string, seq: number): boolean {
-    const events = this.recorded.streams.get(runId);
-    if (events === undefined || seq !== events.length || seq === 0 || runId.includes(":")) return false;
-    return !RECORD_ENDS.has(events[seq - 1]!.type);
-  }
-
   /** Subagent runs the recorded process died in: each stops at its first call for an outside answer. */
   readonly doomed = new Set<string>();
 
@@ -126,6 +117,7 @@ export class ReplayTape {
   /** Stops the replayed process: every later append of this harness fails, as a dead process writes nothing. */
   crash(reason: string): never {
     this.crashed = true;
+    this.ids?.giveBack();
     throw this.crashError(reason);
   }
 
@@ -138,6 +130,7 @@ export class ReplayTape {
   /** Compares appended events with the record; the first difference becomes the replay's divergence. */
   check(appended: readonly JournalEvent[]): void {
     this.present = undefined;
+    this.ids?.settle();
     for (const event of appended) {
       this.#lengths.set(event.runId, Math.max(this.lengthOf(event.runId), event.seq + 1));
       const recorded = this.events(event.runId)[event.seq];
@@ -197,8 +190,8 @@ export class ReplayTape {
   }
 }
 
-// Where a run's record may end with the run not in flight: it ended, or it waits for a person.
-const RECORD_ENDS = new Set(["run.completed", "run.failed", "run.waiting", "action.approval_requested"]);
+/** The events that end a run: nothing follows them. */
+const FINISHING = new Set(["run.completed"]);
 
 const CALLER_CANCEL_ENDS = new Set(["model.requested", "model.responded", "model.failed", "run.waiting", "run.failed"]);
 
@@ -219,7 +212,17 @@ export function replayJournal(tape: ReplayTape): JournalV1 {
       if (tape.crashed) throw tape.crashError("a stopped process appends nothing");
       if (tape.divergence !== undefined) throw tape.divergence;
       touch(scope);
-      if (tape.diedAt(scope.runId, expectedSeq)) tape.crash(`the record of ${scope.runId} ends mid-run at event ${expectedSeq}`);
+      // Only a resume changes the release, first thing: a process that would append anything
+      // else there is one the record shows died before.
+      const recorded = tape.events(scope.runId)[expectedSeq]?.type;
+      if ((recorded === "release.changed" || recorded === "release.migrated") && drafts[0]?.type !== recorded) {
+        tape.crash(`a resume changed the release at event ${expectedSeq} of ${scope.runId}`);
+      }
+      // Past the end of a run the record leaves unfinished, the recorded process stopped.
+      const stream = tape.events(scope.runId);
+      if (recorded === undefined && stream.length > 0 && expectedSeq >= stream.length && !FINISHING.has(stream[stream.length - 1]!.type)) {
+        tape.crash(`the record of ${scope.runId} ends unfinished at event ${stream.length}`);
+      }
       const result = await store.append(scope, expectedSeq, drafts, options);
       const appended: JournalEvent[] = [];
       for await (const event of store.read(scope, { fromSeq: expectedSeq })) appended.push(event);

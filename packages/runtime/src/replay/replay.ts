@@ -8,6 +8,7 @@ import { harnessOptionsOf } from "./harness-options-registry.js";
 import { readRecordedRun } from "./recorded-run.js";
 import { worldBefore } from "./recorded-world.js";
 import { recordedRegistry } from "./recorded-registry.js";
+import { recordedRelease } from "./recorded-release.js";
 import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool, recordedVerifier } from "./recorded-inputs.js";
 import { driveRecorded } from "./replay-drive.js";
 import { ReplayTape, replayJournal } from "./replay-tape.js";
@@ -82,6 +83,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   await tape.seed(world);
   const journal = replayJournal(tape);
   const ids = recordedIds(recorded.streams.values(), new Set([source.runId]), world.streams.values());
+  tape.ids = ids;
   const clock = recordedClock(tape);
   const provider = recordedProvider(base.provider, tape);
   const registry = base.registry === undefined ? undefined : recordedRegistry(base.registry, tape);
@@ -90,6 +92,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
     ...deps,
     executor: recordedExecutor(tape, deps.executor),
     loopControl: { ...deps.loopControl, verifiers: deps.loopControl.verifiers.map((verifier) => recordedVerifier(verifier, tape, rerun)) },
+    settleRelease: recordedRelease(tape),
   });
   const { onEvent: _onEvent, ...rest } = base;
   const fresh = () => {

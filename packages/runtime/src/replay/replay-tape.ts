@@ -4,7 +4,6 @@ import { firstDifference } from "./first-difference.js";
 import { SCHEMA_ADDITIONS, type SchemaAddition } from "./schema-additions.js";
 import type { RecordedRun } from "./recorded-run.js";
 import type { WorldBefore } from "./recorded-world.js";
-import type { RecordedIds } from "./recorded-inputs.js";
 
 // The marker of a stop replay causes on purpose: the recorded process died here.
 const CRASHES = new WeakSet<object>();
@@ -45,8 +44,8 @@ export class ReplayTape {
   readonly given = new Set<string>();
   /** Whether the run is started in its recorded session again. */
   joinsSession = false;
-  /** The recorded ids the replayed processes draw from (see `recordedIds`). */
-  ids: RecordedIds | undefined;
+  /** The recorded ids the replayed processes draw from (`recordedIds`: what a stopped process drew goes back unless an append kept it). */
+  ids: { settle(): void; giveBack(): void } | undefined;
   readonly #delivered = new Map<string, number>();
   readonly #lengths = new Map<string, number>();
 

@@ -89,10 +89,25 @@ export function recordedClock(tape: ReplayTape): Clock {
       const length = tape.lengthOf(tape.active);
       const next = events[length];
       const awaited = (next?.type === "model.responded" || next?.type === "model.failed") && tape.answered !== `${tape.active}:${length}`;
-      const current = awaited && length > 0 ? events[length - 1] : (next ?? events[events.length - 1]);
-      return Math.min(current?.at ?? 0, tape.ceiling);
+      if (!awaited) return Math.min((next ?? events[events.length - 1])?.at ?? 0, tape.ceiling);
+      // The call's answer says when it was asked: its time less its latency (the process that
+      // asked may have resumed the run long after its last append).
+      const answered = callAnswer(events, length);
+      const started = answered === undefined ? events[length - 1]?.at : answered.at - (answered.data as { latencyMs: number }).latencyMs;
+      return Math.min(started ?? 0, tape.ceiling);
     },
   };
+}
+
+/** The `model.responded` that answers the call whose first recorded answer is at `from` (after its failed attempts), if the record holds one. */
+function callAnswer(events: readonly JournalEvent[], from: number): JournalEvent | undefined {
+  const turnId = (events[from]?.data as { turnId?: string } | undefined)?.turnId;
+  for (const event of events.slice(from)) {
+    const data = event.data as { turnId?: string; retrying?: boolean };
+    if (event.type === "model.responded") return data.turnId === turnId ? event : undefined;
+    if (event.type === "model.requested" || (event.type === "model.failed" && data.retrying !== true)) return undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -157,18 +172,36 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
       const ran = spawns.length === 0 ? [] : await own.executeAll(spawns, signal, options);
       const stream = tape.active;
       const found = items.map((item) => (item.tool.name === SPAWN_SUBAGENT ? undefined : recordedOutcome(tape.events(stream), item.attemptId)));
-      // A call that conflicts with an earlier one of the batch that did not settle for good (an
-      // uncertain outcome, a failure it retries, a deferral) waits for a later round, as the
-      // scheduler decides it: deferred here too, whatever the record holds for it later.
+      // Which recorded outcomes this round settled, from the scheduler's rule and the record's
+      // order: a call that conflicts with an earlier one of the batch that did not settle for
+      // good (uncertain, a failure it retries, deferred) waits for a later round, unless its
+      // deadline passed while it waited (its not-dispatched failure is this round's; one before
+      // its deadline is the runtime's, e.g. a batch that escalated); and a round settles in
+      // dispatch order, so an outcome journaled after a later call's, or after another round's
+      // outcome, is a later round's.
+      const start = tape.lengthOf(stream);
+      const round = new Set(items.map((item) => item.attemptId));
+      const recordedEvents = tape.events(stream);
+      const laterRound = (index: number): boolean => {
+        const seq = found[index]!.seq;
+        if (found.some((other, k) => k > index && other !== undefined && other.seq < seq)) return true;
+        return recordedEvents.slice(start, seq).some((event) => {
+          const attemptId = (event.data as { attemptId?: string }).attemptId;
+          return OUTCOME_TYPES.has(event.type) && attemptId !== undefined && !round.has(attemptId);
+        });
+      };
       const predecessors = conflictPredecessors(items.map((item) => accessOf(item.tool, item.input)));
       const outcomes: (Recorded | undefined)[] = [];
       const deferredHere = new Set<number>();
       items.forEach((_item, index) => {
-        // One whose deadline (or the run's cancel) came while it waited was never dispatched: that is its outcome.
-        const notDispatched = found[index]?.outcome.kind === "failed" && !(found[index]!.outcome as { dispatched: boolean }).dispatched;
-        const waits = !notDispatched && predecessors[index]!.some((earlier) => deferredHere.has(earlier) || !settledForGood(outcomes[earlier]));
+        const recorded = found[index];
+        const notDispatched =
+          recorded?.outcome.kind === "failed" && !recorded.outcome.dispatched && recorded.at >= items[index]!.deadlineAt;
+        const waits =
+          (recorded !== undefined && laterRound(index)) ||
+          (!notDispatched && predecessors[index]!.some((earlier) => deferredHere.has(earlier) || !settledForGood(outcomes[earlier])));
         if (waits) deferredHere.add(index);
-        outcomes.push(waits ? undefined : found[index]);
+        outcomes.push(waits ? undefined : recorded);
       });
       // An attempt with no outcome waited on a conflicting call that did not settle for good (deferred), unless none did: then the process stopped.
       const unsettled = outcomes.some((outcome) => outcome?.kind === "uncertain" || (outcome?.kind === "failed" && outcome.retrying));
@@ -201,7 +234,10 @@ function settledForGood(outcome: Recorded | undefined): boolean {
   return outcome !== undefined && (outcome.kind === "committed" || (outcome.kind === "failed" && !outcome.retrying));
 }
 
-type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome; at: number };
+type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome; at: number; seq: number };
+
+/** The events that carry an attempt's outcome. */
+const OUTCOME_TYPES = new Set(["action.committed", "action.failed", "action.uncertain"]);
 
 function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Recorded | undefined {
   for (const event of events) {
@@ -216,18 +252,19 @@ function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Re
     };
     if (data.attemptId !== attemptId) continue;
     if (event.type === "action.committed")
-      return { kind: "committed", retrying: false, outcome: { kind: "committed", result: data.result!, receipt: data.receipt }, at: event.at };
+      return { kind: "committed", retrying: false, outcome: { kind: "committed", result: data.result!, receipt: data.receipt }, at: event.at, seq: event.seq };
     if (event.type === "action.failed" && data.dispatched !== undefined && data.result !== undefined) {
       return {
         kind: "failed",
         retrying: data.retrying === true,
         outcome: { kind: "failed", result: data.result, retryable: data.retryable === true, dispatched: data.dispatched },
         at: event.at,
+        seq: event.seq,
       };
     }
     // A resume's "stopped after dispatch": no outcome ever came back to the recorded process.
     if (event.type === "action.uncertain" && data.reason === STOPPED_AFTER_DISPATCH) return undefined;
-    if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at };
+    if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at, seq: event.seq };
   }
   return undefined;
 }

@@ -17,6 +17,7 @@ import { STOPPED_AFTER_DISPATCH, accessOf, conflictPredecessors, type AttemptOut
 import type { AnyTool } from "../define-tool.js";
 import type { ToolExecutor } from "../tool-executor.js";
 import type { ReplayTape } from "./replay-tape.js";
+import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
 import { SPAWN_SUBAGENT, childReservationIdOf, childRunIdOf } from "../subagents/subagent-options.js";
 
 // Any `<word>_<body>` string: a word that is no id kind is never asked for.
@@ -126,9 +127,14 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
     modelId: provider.modelId,
     capabilities: provider.capabilities,
     ...(admit === undefined ? {} : { admit: (request) => admit.call(provider, request) }),
-    async generate() {
+    async generate(_request, options) {
       tape.crashIfDoomed();
       const length = tape.lengthOf(tape.active);
+      const cut = cancelledBy(tape, tape.active, length);
+      if (cut !== undefined && options?.signal !== undefined) {
+        tape.answered = `${tape.active}:${length}`;
+        return cancelInFlight(tape, cut, options.signal);
+      }
       const requested = tape.events(tape.active).findLastIndex((event, seq) => seq < length && event.type === "model.requested");
       const key = `${tape.process}:${tape.active}:${requested}`;
       asked = asked.key === key ? { key, attempts: asked.attempts + 1 } : { key, attempts: 1 };
@@ -144,6 +150,34 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
       return tape.crash(`no recorded model answer at event ${length} of ${tape.active}`);
     },
   };
+}
+
+/** The interrupt whose cancel cut the model call the record answers at `length` (its `model.failed` CANCELLED is followed by the cancel's landing). */
+function cancelledBy(tape: ReplayTape, runId: string, length: number): { interruptId: string; inboxSeq: number } | undefined {
+  const [failed, landed] = tape.events(runId).slice(length, length + 2);
+  if (failed?.type !== "model.failed" || (failed.data as { code: string }).code !== "CANCELLED") return undefined;
+  if (landed?.type !== "interrupt.landed" || (landed.data as { kind: string }).kind !== "cancel") return undefined;
+  return landed.data as { interruptId: string; inboxSeq: number };
+}
+
+/**
+ * The recorded cancel reaches the call in flight as it did (another process's cancel, read
+ * by the inbox watch): delivered to the inbox, then the call's controller aborted with it.
+ */
+async function cancelInFlight(tape: ReplayTape, cut: { interruptId: string; inboxSeq: number }, signal: AbortSignal): Promise<never> {
+  const runId = tape.active;
+  const inbox = `${runId}${INTERRUPT_INBOX_SUFFIX}`;
+  const requested = tape.events(inbox)[cut.inboxSeq];
+  tape.midCall = true;
+  try {
+    await tape.deliverInterrupts({ tenantId: tape.recorded.scope.tenantId, runId: inbox });
+  } finally {
+    tape.midCall = false;
+  }
+  const request = { ...(requested?.data as { interruptId: string; kind: "cancel"; text: string }), inboxSeq: cut.inboxSeq };
+  for (const controller of tape.live?.get(runId) ?? []) if (!controller.signal.aborted) controller.abort(request);
+  if (!signal.aborted) return tape.crash(`the recorded cancel ${cut.interruptId} reached no call in flight`);
+  throw signal.reason;
 }
 
 /**

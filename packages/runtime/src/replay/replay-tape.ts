@@ -39,6 +39,10 @@ export class ReplayTape {
   /** The signal of the harness call under way: aborted where the recorded caller gave up. */
   caller = new AbortController();
   divergence: YokeError | undefined;
+  /** Set while a model call the record shows cancelled by an interrupt is in flight: that cancel may be delivered now. */
+  midCall = false;
+  /** The controllers of the model calls in flight, per run, of the harness driving now (`HarnessDeps.interrupts.live`). */
+  live: Map<string, Set<AbortController>> | undefined;
   /** The recorded ids the replayed processes draw from (see `recordedIds`). */
   ids: RecordedIds | undefined;
   readonly #delivered = new Map<string, number>();
@@ -152,7 +156,9 @@ export class ReplayTape {
         continue;
       }
       const between = run.slice(length, landed);
-      if (between.some((event) => STEP_ENDS.has(event.type))) break;
+      // A call cut by this cancel: its failure is the cancel's doing, not an answer before it.
+      const cutBy = (event: JournalEvent) => this.midCall && event.type === "model.failed" && (event.data as { code: string }).code === "CANCELLED";
+      if (between.some((event) => STEP_ENDS.has(event.type) && !cutBy(event))) break;
       upTo = seq + 1;
     }
     const already = (await this.store.head(inbox))?.length ?? 0;

@@ -65,7 +65,11 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   tape.ids = ids;
   const clock = recordedClock(tape);
   const provider = recordedProvider(base.provider, tape);
-  const adjust = (deps: HarnessDeps): HarnessDeps => ({
+  const adjust = (deps: HarnessDeps): HarnessDeps => {
+    tape.live = deps.interrupts.live;
+    return adjusted(deps);
+  };
+  const adjusted = (deps: HarnessDeps): HarnessDeps => ({
     ...deps,
     executor: recordedExecutor(tape, deps.executor),
     loopControl: { ...deps.loopControl, verifiers: deps.loopControl.verifiers.map((verifier) => recordedVerifier(verifier, tape)) },

@@ -305,8 +305,14 @@ function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Re
 
 /** `tool` whose handlers never run: execute refuses, compensate and reconcile answer as recorded. */
 export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
-  const byAction = (actionId: string, types: readonly string[]) =>
-    tape.events(tape.active).find((event) => types.includes(event.type) && (event.data as { actionId?: string }).actionId === actionId);
+  // The answer this step journals: the first at or after where the replay journal ends (an
+  // action reconciled once in a live batch may be reconciled again by a resume).
+  const byAction = (actionId: string, types: readonly string[]) => {
+    const from = tape.lengthOf(tape.active);
+    return tape
+      .events(tape.active)
+      .find((event) => event.seq >= from && types.includes(event.type) && (event.data as { actionId?: string }).actionId === actionId);
+  };
   const replayed: Record<string, unknown> = {
     ...tool,
     execute: async () => {

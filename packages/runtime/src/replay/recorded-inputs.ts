@@ -209,8 +209,8 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
       // Which recorded outcomes this round settled, from the scheduler's rule and the record's
       // order: a call that conflicts with an earlier one of the batch that did not settle for
       // good (uncertain, a failure it retries, deferred) waits for a later round, unless its
-      // deadline passed while it waited (its not-dispatched failure is this round's; one before
-      // its deadline is the runtime's, e.g. a batch that escalated); and a round settles in
+      // deadline passed while it waited (its not-dispatched TOOL_TIMEOUT is this round's; any
+      // other not-dispatched failure is the runtime's, e.g. a batch that escalated); and a round settles in
       // dispatch order, so an outcome journaled after a later call's, or after another round's
       // outcome, is a later round's.
       const start = tape.lengthOf(stream);
@@ -230,7 +230,10 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
       items.forEach((_item, index) => {
         const recorded = found[index];
         const notDispatched =
-          recorded?.outcome.kind === "failed" && !recorded.outcome.dispatched && recorded.at >= items[index]!.deadlineAt;
+          recorded?.outcome.kind === "failed" &&
+          !recorded.outcome.dispatched &&
+          recorded.outcome.result.error?.code === "TOOL_TIMEOUT" &&
+          recorded.at >= items[index]!.deadlineAt;
         const waits =
           (recorded !== undefined && laterRound(index)) ||
           (!notDispatched && predecessors[index]!.some((earlier) => deferredHere.has(earlier) || !settledForGood(outcomes[earlier])));

@@ -8,8 +8,6 @@ import {
   type ModelResponse,
   type ProviderAdapterV1,
   type ToolResultEnvelope,
-  type VerifierV1,
-  type VerifierVerdict,
   type JsonValue,
   type YokeErrorCode,
 } from "@yoke/protocol";
@@ -17,6 +15,8 @@ import { STOPPED_AFTER_DISPATCH, accessOf, conflictPredecessors, type AttemptOut
 import type { AnyTool } from "../define-tool.js";
 import type { ToolExecutor } from "../tool-executor.js";
 import type { ReplayTape } from "./replay-tape.js";
+import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
+import { escalationReason } from "./escalation-reason.js";
 import { SPAWN_SUBAGENT, childReservationIdOf, childRunIdOf } from "../subagents/subagent-options.js";
 
 // Any `<word>_<body>` string: a word that is no id kind is never asked for.
@@ -101,10 +101,25 @@ export function recordedClock(tape: ReplayTape): Clock {
       const length = tape.lengthOf(tape.active);
       const next = events[length];
       const awaited = (next?.type === "model.responded" || next?.type === "model.failed") && tape.answered !== `${tape.active}:${length}`;
-      const current = awaited && length > 0 ? events[length - 1] : (next ?? events[events.length - 1]);
-      return Math.min(current?.at ?? 0, tape.ceiling);
+      if (!awaited) return Math.min((next ?? events[events.length - 1])?.at ?? 0, tape.ceiling);
+      // The call's answer says when it was asked: its time less its latency (the process that
+      // asked may have resumed the run long after its last append).
+      const answered = callAnswer(events, length);
+      const started = answered === undefined ? events[length - 1]?.at : answered.at - (answered.data as { latencyMs: number }).latencyMs;
+      return Math.min(started ?? 0, tape.ceiling);
     },
   };
+}
+
+/** The `model.responded` that answers the call whose first recorded answer is at `from` (after its failed attempts), if the record holds one. */
+function callAnswer(events: readonly JournalEvent[], from: number): JournalEvent | undefined {
+  const turnId = (events[from]?.data as { turnId?: string } | undefined)?.turnId;
+  for (const event of events.slice(from)) {
+    const data = event.data as { turnId?: string; retrying?: boolean };
+    if (event.type === "model.responded") return data.turnId === turnId ? event : undefined;
+    if (event.type === "model.requested" || (event.type === "model.failed" && data.retrying !== true)) return undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -123,9 +138,14 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
     modelId: provider.modelId,
     capabilities: provider.capabilities,
     ...(admit === undefined ? {} : { admit: (request) => admit.call(provider, request) }),
-    async generate() {
+    async generate(_request, options) {
       tape.crashIfDoomed();
       const length = tape.lengthOf(tape.active);
+      const cut = cancelledBy(tape, tape.active, length);
+      if (cut !== undefined && options?.signal !== undefined) {
+        tape.answered = `${tape.active}:${length}`;
+        return cancelInFlight(tape, cut, options.signal);
+      }
       const requested = tape.events(tape.active).findLastIndex((event, seq) => seq < length && event.type === "model.requested");
       const key = `${tape.process}:${tape.active}:${requested}`;
       asked = asked.key === key ? { key, attempts: asked.attempts + 1 } : { key, attempts: 1 };
@@ -141,6 +161,34 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
       return tape.crash(`no recorded model answer at event ${length} of ${tape.active}`);
     },
   };
+}
+
+/** The interrupt whose cancel cut the model call the record answers at `length` (its `model.failed` CANCELLED is followed by the cancel's landing). */
+function cancelledBy(tape: ReplayTape, runId: string, length: number): { interruptId: string; inboxSeq: number } | undefined {
+  const [failed, landed] = tape.events(runId).slice(length, length + 2);
+  if (failed?.type !== "model.failed" || (failed.data as { code: string }).code !== "CANCELLED") return undefined;
+  if (landed?.type !== "interrupt.landed" || (landed.data as { kind: string }).kind !== "cancel") return undefined;
+  return landed.data as { interruptId: string; inboxSeq: number };
+}
+
+/**
+ * The recorded cancel reaches the call in flight as it did (another process's cancel, read
+ * by the inbox watch): delivered to the inbox, then the call's controller aborted with it.
+ */
+async function cancelInFlight(tape: ReplayTape, cut: { interruptId: string; inboxSeq: number }, signal: AbortSignal): Promise<never> {
+  const runId = tape.active;
+  const inbox = `${runId}${INTERRUPT_INBOX_SUFFIX}`;
+  const requested = tape.events(inbox)[cut.inboxSeq];
+  tape.midCall = true;
+  try {
+    await tape.deliverInterrupts({ tenantId: tape.recorded.scope.tenantId, runId: inbox });
+  } finally {
+    tape.midCall = false;
+  }
+  const request = { ...(requested?.data as { interruptId: string; kind: "cancel"; text: string }), inboxSeq: cut.inboxSeq };
+  for (const controller of tape.live?.get(runId) ?? []) if (!controller.signal.aborted) controller.abort(request);
+  if (!signal.aborted) return tape.crash(`the recorded cancel ${cut.interruptId} reached no call in flight`);
+  throw signal.reason;
 }
 
 /**
@@ -169,18 +217,39 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
       const ran = spawns.length === 0 ? [] : await own.executeAll(spawns, signal, options);
       const stream = tape.active;
       const found = items.map((item) => (item.tool.name === SPAWN_SUBAGENT ? undefined : recordedOutcome(tape.events(stream), item.attemptId)));
-      // A call that conflicts with an earlier one of the batch that did not settle for good (an
-      // uncertain outcome, a failure it retries, a deferral) waits for a later round, as the
-      // scheduler decides it: deferred here too, whatever the record holds for it later.
+      // Which recorded outcomes this round settled, from the scheduler's rule and the record's
+      // order: a call that conflicts with an earlier one of the batch that did not settle for
+      // good (uncertain, a failure it retries, deferred) waits for a later round, unless its
+      // deadline passed while it waited (its not-dispatched TOOL_TIMEOUT is this round's; any
+      // other not-dispatched failure is the runtime's, e.g. a batch that escalated); and a round settles in
+      // dispatch order, so an outcome journaled after a later call's, or after another round's
+      // outcome, is a later round's.
+      const start = tape.lengthOf(stream);
+      const round = new Set(items.map((item) => item.attemptId));
+      const recordedEvents = tape.events(stream);
+      const laterRound = (index: number): boolean => {
+        const seq = found[index]!.seq;
+        if (found.some((other, k) => k > index && other !== undefined && other.seq < seq)) return true;
+        return recordedEvents.slice(start, seq).some((event) => {
+          const attemptId = (event.data as { attemptId?: string }).attemptId;
+          return OUTCOME_TYPES.has(event.type) && attemptId !== undefined && !round.has(attemptId);
+        });
+      };
       const predecessors = conflictPredecessors(items.map((item) => accessOf(item.tool, item.input)));
       const outcomes: (Recorded | undefined)[] = [];
       const deferredHere = new Set<number>();
       items.forEach((_item, index) => {
-        // One whose deadline (or the run's cancel) came while it waited was never dispatched: that is its outcome.
-        const notDispatched = found[index]?.outcome.kind === "failed" && !(found[index]!.outcome as { dispatched: boolean }).dispatched;
-        const waits = !notDispatched && predecessors[index]!.some((earlier) => deferredHere.has(earlier) || !settledForGood(outcomes[earlier]));
+        const recorded = found[index];
+        const notDispatched =
+          recorded?.outcome.kind === "failed" &&
+          !recorded.outcome.dispatched &&
+          recorded.outcome.result.error?.code === "TOOL_TIMEOUT" &&
+          recorded.at >= items[index]!.deadlineAt;
+        const waits =
+          (recorded !== undefined && laterRound(index)) ||
+          (!notDispatched && predecessors[index]!.some((earlier) => deferredHere.has(earlier) || !settledForGood(outcomes[earlier])));
         if (waits) deferredHere.add(index);
-        outcomes.push(waits ? undefined : found[index]);
+        outcomes.push(waits ? undefined : recorded);
       });
       // An attempt with no outcome waited on a conflicting call that did not settle for good (deferred), unless none did: then the process stopped.
       const unsettled = outcomes.some((outcome) => outcome?.kind === "uncertain" || (outcome?.kind === "failed" && outcome.retrying));
@@ -213,7 +282,10 @@ function settledForGood(outcome: Recorded | undefined): boolean {
   return outcome !== undefined && (outcome.kind === "committed" || (outcome.kind === "failed" && !outcome.retrying));
 }
 
-type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome; at: number };
+type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome; at: number; seq: number };
+
+/** The events that carry an attempt's outcome. */
+const OUTCOME_TYPES = new Set(["action.committed", "action.failed", "action.uncertain"]);
 
 function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Recorded | undefined {
   for (const event of events) {
@@ -228,27 +300,34 @@ function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Re
     };
     if (data.attemptId !== attemptId) continue;
     if (event.type === "action.committed")
-      return { kind: "committed", retrying: false, outcome: { kind: "committed", result: data.result!, receipt: data.receipt }, at: event.at };
+      return { kind: "committed", retrying: false, outcome: { kind: "committed", result: data.result!, receipt: data.receipt }, at: event.at, seq: event.seq };
     if (event.type === "action.failed" && data.dispatched !== undefined && data.result !== undefined) {
       return {
         kind: "failed",
         retrying: data.retrying === true,
         outcome: { kind: "failed", result: data.result, retryable: data.retryable === true, dispatched: data.dispatched },
         at: event.at,
+        seq: event.seq,
       };
     }
     // A resume's "stopped after dispatch": no outcome ever came back to the recorded process.
     if (event.type === "action.uncertain" && data.reason === STOPPED_AFTER_DISPATCH) return undefined;
     if (event.type === "action.uncertain")
-      return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at };
+      return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at, seq: event.seq };
   }
   return undefined;
 }
 
 /** `tool` whose handlers never run: execute refuses, compensate and reconcile answer as recorded. */
 export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
-  const byAction = (actionId: string, types: readonly string[]) =>
-    tape.events(tape.active).find((event) => types.includes(event.type) && (event.data as { actionId?: string }).actionId === actionId);
+  // The answer this step journals: the first at or after where the replay journal ends (an
+  // action reconciled once in a live batch may be reconciled again by a resume).
+  const byAction = (actionId: string, types: readonly string[]) => {
+    const from = tape.lengthOf(tape.active);
+    return tape
+      .events(tape.active)
+      .find((event) => event.seq >= from && types.includes(event.type) && (event.data as { actionId?: string }).actionId === actionId);
+  };
   const replayed: Record<string, unknown> = {
     ...tool,
     execute: async () => {
@@ -286,50 +365,4 @@ export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
     };
   }
   return replayed as unknown as AnyTool;
-}
-
-/**
- * The reason a reconciler that could not tell gave for `actionId`: the run escalated on it,
- * and the record keeps the reason in that escalation (less the other actions named with it),
- * or, for a run that waited on it, in `run.waiting`. An action only named alongside another's
- * escalation had its reason dropped by the code: any reason replays the same.
- */
-function escalationReason(events: readonly JournalEvent[], from: number, actionId: string): string {
-  for (const event of events.slice(from + 1)) {
-    if (event.type === "run.waiting") return (event.data as { reason?: string }).reason ?? "";
-    if (event.type !== "run.completed") continue;
-    const outcome = (event.data as { outcome: { status: string; reason?: string; actionId?: string } }).outcome;
-    if (outcome.status !== "escalated" || outcome.actionId !== actionId || outcome.reason === undefined) return "";
-    return outcome.reason.replace(ALSO_UNCERTAIN, "");
-  }
-  return "";
-}
-
-// How an escalation names the other actions left uncertain with it (a list of action ids at the end).
-const ALSO_UNCERTAIN = /; also left uncertain: [a-z]+_[0-9A-Za-z_-]+(, [a-z]+_[0-9A-Za-z_-]+)*$/;
-
-/**
- * A verifier whose run the record finished gives its recorded verdict, as a tool gives its
- * recorded outcome; with `rerun`, one declared safe to re-run runs again and its verdict is
- * compared. A run the record never finished (the recorded process died in it) stops the
- * replayed process there too.
- */
-export function recordedVerifier(verifier: VerifierV1, tape: ReplayTape, rerun: boolean): VerifierV1 {
-  return {
-    ...verifier,
-    async verify(input) {
-      const events = tape.events(tape.active);
-      const length = tape.lengthOf(tape.active);
-      const started = events.findLast((event) => event.seq < length && event.type === "verifier.started");
-      const runId = (started?.data as { verifierRunId?: string } | undefined)?.verifierRunId;
-      const finished = events.find(
-        (event) => event.seq >= length && event.type === "verifier.finished" && (event.data as { verifierRunId: string }).verifierRunId === runId,
-      );
-      const between = finished === undefined ? [] : events.slice(length, finished.seq);
-      if (finished === undefined || between.some((event) => event.type === "verifier.started"))
-        return tape.crash(`no recorded verdict of verifier ${verifier.id}`);
-      if (rerun && verifier.replaySafe) return verifier.verify(input);
-      return (finished.data as unknown as { verdict: VerifierVerdict }).verdict;
-    },
-  };
 }

@@ -44,6 +44,10 @@ export class ReplayTape {
   readonly given = new Set<string>();
   /** Whether the run is started in its recorded session again. */
   joinsSession = false;
+  /** Set while a model call the record shows cancelled by an interrupt is in flight: that cancel may be delivered now. */
+  midCall = false;
+  /** The controllers of the model calls in flight, per run, of the harness driving now (`HarnessDeps.interrupts.live`). */
+  live: Map<string, Set<AbortController>> | undefined;
   /** The recorded ids the replayed processes draw from (`recordedIds`: what a stopped process drew goes back unless an append kept it). */
   ids: { settle(): void; giveBack(): void } | undefined;
   readonly #delivered = new Map<string, number>();
@@ -177,7 +181,9 @@ export class ReplayTape {
         continue;
       }
       const between = run.slice(length, landed);
-      if (between.some((event) => STEP_ENDS.has(event.type))) break;
+      // A call cut by this cancel: its failure is the cancel's doing, not an answer before it.
+      const cutBy = (event: JournalEvent) => this.midCall && event.type === "model.failed" && (event.data as { code: string }).code === "CANCELLED";
+      if (between.some((event) => STEP_ENDS.has(event.type) && !cutBy(event))) break;
       upTo = seq + 1;
     }
     const already = (await this.store.head(inbox))?.length ?? 0;

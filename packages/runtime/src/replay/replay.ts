@@ -9,7 +9,8 @@ import { readRecordedRun } from "./recorded-run.js";
 import { worldBefore } from "./recorded-world.js";
 import { recordedRegistry } from "./recorded-registry.js";
 import { recordedRelease } from "./recorded-release.js";
-import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool, recordedVerifier } from "./recorded-inputs.js";
+import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool } from "./recorded-inputs.js";
+import { recordedVerifier } from "./recorded-verifier.js";
 import { driveRecorded } from "./replay-drive.js";
 import { ReplayTape, replayJournal } from "./replay-tape.js";
 import { SCHEMA_ADDITIONS, type SchemaAddition } from "./schema-additions.js";
@@ -88,7 +89,11 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const provider = recordedProvider(base.provider, tape);
   const registry = base.registry === undefined ? undefined : recordedRegistry(base.registry, tape);
   const rerun = checksOption(options.checks) === "rerun";
-  const adjust = (deps: HarnessDeps): HarnessDeps => ({
+  const adjust = (deps: HarnessDeps): HarnessDeps => {
+    tape.live = deps.interrupts.live;
+    return adjusted(deps);
+  };
+  const adjusted = (deps: HarnessDeps): HarnessDeps => ({
     ...deps,
     executor: recordedExecutor(tape, deps.executor),
     loopControl: { ...deps.loopControl, verifiers: deps.loopControl.verifiers.map((verifier) => recordedVerifier(verifier, tape, rerun)) },

@@ -103,10 +103,16 @@ export function recordedClock(tape: ReplayTape): Clock {
 /** The `model.responded` that answers the call whose first recorded answer is at `from` (after its failed attempts), if the record holds one. */
 function callAnswer(events: readonly JournalEvent[], from: number): JournalEvent | undefined {
   const turnId = (events[from]?.data as { turnId?: string } | undefined)?.turnId;
+  let attempt = 0;
   for (const event of events.slice(from)) {
-    const data = event.data as { turnId?: string; retrying?: boolean };
+    const data = event.data as { turnId?: string; retrying?: boolean; attempt?: number };
     if (event.type === "model.responded") return data.turnId === turnId ? event : undefined;
     if (event.type === "model.requested" || (event.type === "model.failed" && data.retrying !== true)) return undefined;
+    // Attempts of one call count up: attempt 1 again is another process's call.
+    if (event.type === "model.failed") {
+      if ((data.attempt ?? 0) <= attempt) return undefined;
+      attempt = data.attempt ?? 0;
+    }
   }
   return undefined;
 }
@@ -139,10 +145,14 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
       const key = `${tape.process}:${tape.active}:${requested}`;
       asked = asked.key === key ? { key, attempts: asked.attempts + 1 } : { key, attempts: 1 };
       const next = tape.next(tape.active, length);
-      tape.answered = `${tape.active}:${length}`;
+      const answered = `${tape.active}:${length}`;
       // The journal keeps a call's argument text once: the response the provider gave had both.
-      if (next?.type === "model.responded") return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
+      if (next?.type === "model.responded") {
+        tape.answered = answered;
+        return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
+      }
       if (next?.type === "model.failed" && (next.data as { attempt: number }).attempt === asked.attempts) {
+        tape.answered = answered;
         const failed = next.data as { code: string; message: string; requestId?: string };
         throw new YokeError(failed.code as YokeErrorCode, failed.message, { details: failed.requestId === undefined ? {} : { requestId: failed.requestId } });
       }

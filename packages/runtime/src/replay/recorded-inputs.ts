@@ -164,8 +164,11 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
 
 /** The interrupt whose cancel cut the model call the record answers at `length` (its `model.failed` CANCELLED is followed by the cancel's landing). */
 function cancelledBy(tape: ReplayTape, runId: string, length: number): { interruptId: string; inboxSeq: number } | undefined {
-  const [failed, landed] = tape.events(runId).slice(length, length + 2);
+  const events = tape.events(runId);
+  const failed = events[length];
   if (failed?.type !== "model.failed" || (failed.data as { code: string }).code !== "CANCELLED") return undefined;
+  // The call's settlement may come between the failure and the landing (budget.settled).
+  const landed = events.slice(length + 1).find((event) => event.type !== "budget.settled");
   if (landed?.type !== "interrupt.landed" || (landed.data as { kind: string }).kind !== "cancel") return undefined;
   return landed.data as { interruptId: string; inboxSeq: number };
 }

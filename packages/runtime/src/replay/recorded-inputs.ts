@@ -114,10 +114,16 @@ export function recordedClock(tape: ReplayTape): Clock {
 /** The `model.responded` that answers the call whose first recorded answer is at `from` (after its failed attempts), if the record holds one. */
 function callAnswer(events: readonly JournalEvent[], from: number): JournalEvent | undefined {
   const turnId = (events[from]?.data as { turnId?: string } | undefined)?.turnId;
+  let attempt = 0;
   for (const event of events.slice(from)) {
-    const data = event.data as { turnId?: string; retrying?: boolean };
+    const data = event.data as { turnId?: string; retrying?: boolean; attempt?: number };
     if (event.type === "model.responded") return data.turnId === turnId ? event : undefined;
     if (event.type === "model.requested" || (event.type === "model.failed" && data.retrying !== true)) return undefined;
+    // Attempts of one call count up: attempt 1 again is another process's call.
+    if (event.type === "model.failed") {
+      if ((data.attempt ?? 0) <= attempt) return undefined;
+      attempt = data.attempt ?? 0;
+    }
   }
   return undefined;
 }
@@ -150,10 +156,14 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
       const key = `${tape.process}:${tape.active}:${requested}`;
       asked = asked.key === key ? { key, attempts: asked.attempts + 1 } : { key, attempts: 1 };
       const next = tape.next(tape.active, length);
-      tape.answered = `${tape.active}:${length}`;
+      const answered = `${tape.active}:${length}`;
       // The journal keeps a call's argument text once: the response the provider gave had both.
-      if (next?.type === "model.responded") return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
+      if (next?.type === "model.responded") {
+        tape.answered = answered;
+        return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
+      }
       if (next?.type === "model.failed" && (next.data as { attempt: number }).attempt === asked.attempts) {
+        tape.answered = answered;
         const failed = next.data as { code: string; message: string; requestId?: string };
         throw new YokeError(failed.code as YokeErrorCode, failed.message, { details: failed.requestId === undefined ? {} : { requestId: failed.requestId } });
       }
@@ -165,8 +175,11 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
 
 /** The interrupt whose cancel cut the model call the record answers at `length` (its `model.failed` CANCELLED is followed by the cancel's landing). */
 function cancelledBy(tape: ReplayTape, runId: string, length: number): { interruptId: string; inboxSeq: number } | undefined {
-  const [failed, landed] = tape.events(runId).slice(length, length + 2);
+  const events = tape.events(runId);
+  const failed = events[length];
   if (failed?.type !== "model.failed" || (failed.data as { code: string }).code !== "CANCELLED") return undefined;
+  // The call's settlement may come between the failure and the landing (budget.settled).
+  const landed = events.slice(length + 1).find((event) => event.type !== "budget.settled");
   if (landed?.type !== "interrupt.landed" || (landed.data as { kind: string }).kind !== "cancel") return undefined;
   return landed.data as { interruptId: string; inboxSeq: number };
 }

@@ -97,4 +97,14 @@ describe("yoke replay", { timeout: 240_000 }, () => {
     const usage = await runYoke(["replay", REPLAY_RUN, "--journal", file]);
     expect(usage.code).toBe(2);
   });
+
+  it("--checks rerun replays as recorded; --checks other than recorded or rerun is a usage error (exit 2)", async () => {
+    const { file } = await recordedFile("checks");
+    const rerun = await runYoke(["replay", REPLAY_RUN, "--harness", HARNESS, "--journal", file, "--checks", "rerun", "--json"]);
+    expect(rerun.stderr).toBe("");
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ divergences: 0, status: "finished" });
+    const bad = await runYoke(["replay", REPLAY_RUN, "--harness", HARNESS, "--journal", file, "--checks", "sometimes"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--checks is recorded or rerun");
+  });
 });

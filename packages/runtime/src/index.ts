@@ -118,4 +118,6 @@ export type { ReleaseTag } from "./rollout/release-match.js";
 export { stableFraction } from "./rollout/stable-share.js";
 export { replay } from "./replay/replay.js";
 export type { ReplayOptions, ReplayReport, ReplaySource } from "./replay/replay.js";
+export { SCHEMA_ADDITIONS } from "./replay/schema-additions.js";
+export type { SchemaAddition } from "./replay/schema-additions.js";
 export type { ReleaseMigration, ReleaseMigrationInput, ReleaseOptions, ReleaseVerdict } from "./release/release-options.js";

@@ -4,10 +4,11 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { YokeError } from "@yoke/protocol";
-import { replay } from "@yoke/runtime";
+import { type ReplayReport, replay } from "@yoke/runtime";
 import { describe, expect, it } from "vitest";
 import { GOLDEN, goldenScenarios } from "./fixture-files.js";
-import { loadJournal, readJournalLines, resumedJournals, rootRun, scenarioOptions } from "./replay-kit.js";
+import { RUN } from "./corpus-kit.js";
+import { loadJournal, readJournalLines, resumedJournals, rootRuns, scenarioOptions } from "./replay-kit.js";
 import { SCENARIOS, scenarioNamed } from "./scenarios.js";
 
 const HISTORICAL = join(import.meta.dirname, "__fixtures__", "historical");
@@ -40,12 +41,19 @@ function historicalJournals(): { directory: string; scenario: string | null }[] 
   return found;
 }
 
+/** Every root run of the journal replayed (a session's runs one by one), each through a harness of the scenario's world. */
 async function replayed(journalPath: string, scenarioName: string) {
   const streams = readJournalLines(journalPath);
   const journal = await loadJournal(streams);
-  const { tenantId, runId } = rootRun(streams);
-  const report = await replay({ journal, tenantId, runId }, scenarioOptions(scenarioNamed(scenarioName)));
-  return { report, streams };
+  const reports = [];
+  for (const root of rootRuns(streams)) reports.push(await replay({ journal, ...root }, scenarioOptions(scenarioNamed(scenarioName))));
+  return { reports, streams };
+}
+
+/** How far the replays went in each stream: the most events of it any replay journaled (a session's stream grows with each of its runs). */
+function replayedLengths(reports: readonly ReplayReport[], streams: ReadonlyMap<string, unknown>): Record<string, number | undefined> {
+  const lengths = (runId: string) => reports.map((report) => report.streams[runId]).filter((length) => length !== undefined);
+  return Object.fromEntries([...streams.keys()].map((runId) => [runId, lengths(runId).length === 0 ? undefined : Math.max(...lengths(runId))]));
 }
 
 describe("the corpus replayed through the current code", () => {
@@ -57,10 +65,9 @@ describe("the corpus replayed through the current code", () => {
 
   for (const scenario of SCENARIOS) {
     it(`${scenario.name}: 0 divergences`, async () => {
-      const { report, streams } = await replayed(join(GOLDEN, scenario.name, "journal.jsonl"), scenario.name);
-      // Every stream of the record (the run, its subagents, its inbox) was replayed event for event.
-      const replayedStreams = Object.fromEntries([...streams].map(([runId]) => [runId, report.streams[runId]]));
-      expect(replayedStreams).toEqual(Object.fromEntries([...streams].map(([runId, events]) => [runId, events.length])));
+      const { reports, streams } = await replayed(join(GOLDEN, scenario.name, "journal.jsonl"), scenario.name);
+      // Every stream of the record (each run, its subagents, its inbox, its session) was replayed event for event.
+      expect(replayedLengths(reports, streams)).toEqual(Object.fromEntries([...streams].map(([runId, events]) => [runId, events.length])));
     });
   }
 
@@ -73,13 +80,20 @@ describe("the corpus replayed through the current code", () => {
       const diverged: { prefix: number; message: string }[] = [];
       for (const { prefix, streams } of resumed) {
         const loaded = await loadJournal(streams);
-        const { tenantId, runId } = rootRun(streams);
-        try {
-          const report = await replay({ journal: loaded, tenantId, runId }, scenarioOptions(scenario));
-          expect({ prefix, events: report.events }).toEqual({ prefix, events: streams.get(runId)!.length });
-        } catch (error) {
-          if (!YokeError.hasCode(error, "REPLAY_DIVERGED")) throw error;
-          diverged.push({ prefix, message: error.message });
+        const roots = rootRuns(streams);
+        // A cut before the run's first commit (its session recorded it, nothing more): there is no run, and replay says so.
+        if (roots.length === 0) {
+          const tenantId = [...streams.values()][0]![0]!.tenantId;
+          await expect(replay({ journal: loaded, tenantId, runId: RUN }, scenarioOptions(scenario))).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+        }
+        for (const { tenantId, runId } of roots) {
+          try {
+            const report = await replay({ journal: loaded, tenantId, runId }, scenarioOptions(scenario));
+            expect({ prefix, runId, events: report.events }).toEqual({ prefix, runId, events: streams.get(runId)!.length });
+          } catch (error) {
+            if (!YokeError.hasCode(error, "REPLAY_DIVERGED")) throw error;
+            diverged.push({ prefix, message: error.message });
+          }
         }
       }
       expect(diverged.filter(({ prefix }) => !(KNOWN_UNREPLAYED[scenario.name] ?? []).includes(prefix))).toEqual([]);
@@ -96,8 +110,9 @@ describe("the corpus replayed through the current code", () => {
   for (const { directory, scenario } of historical) {
     if (scenario === null || !named.has(scenario)) continue;
     it(`historical ${relative(HISTORICAL, directory)} (${scenario}): 0 divergences`, async () => {
-      const { report, streams } = await replayed(join(directory, "journal.jsonl"), scenario);
-      expect(report.events).toBe(streams.get(report.runId)!.length);
+      const { reports, streams } = await replayed(join(directory, "journal.jsonl"), scenario);
+      expect(reports.map((report) => [report.runId, report.events])).toEqual(reports.map((report) => [report.runId, streams.get(report.runId)!.length]));
+      expect(reports.length).toBeGreaterThan(0);
     });
   }
 });

@@ -43,15 +43,22 @@ export async function loadJournal(streams: RecordedStreams): Promise<JournalV1> 
   return journal;
 }
 
-/** The run a corpus journal replays: the scenario's run when present, else the first stream that is neither an inbox, a session nor a child. */
+/** The runs of a corpus journal that are neither an inbox, a session stream nor a child: each one replays (a session's runs one by one). */
+export function rootRuns(streams: RecordedStreams): { tenantId: string; runId: string }[] {
+  return [...streams.entries()]
+    .filter(([runId, events]) => {
+      const data = events[0]?.data as { parent?: unknown; inboxOf?: unknown; sessionOf?: unknown } | undefined;
+      return !runId.includes(":") && data?.parent === undefined && data?.inboxOf === undefined && data?.sessionOf === undefined;
+    })
+    .map(([runId, events]) => ({ tenantId: events[0]!.tenantId, runId }));
+}
+
+/** The run a corpus journal replays: the scenario's run when present, else the first root run. */
 export function rootRun(streams: RecordedStreams): { tenantId: string; runId: string } {
-  const roots = [...streams.entries()].filter(([runId, events]) => {
-    const data = events[0]?.data as { parent?: unknown; inboxOf?: unknown; sessionOf?: unknown } | undefined;
-    return !runId.includes(":") && data?.parent === undefined && data?.inboxOf === undefined && data?.sessionOf === undefined;
-  });
-  const root = roots.find(([runId]) => runId === RUN) ?? roots[0];
+  const roots = rootRuns(streams);
+  const root = roots.find(({ runId }) => runId === RUN) ?? roots[0];
   if (root === undefined) throw new Error("the journal holds no run to replay");
-  return { tenantId: root[1][0]!.tenantId, runId: root[0] };
+  return root;
 }
 
 /** The options `scenario` builds its harness from, as the corpus does (its world's options, its script's provider, the pinned runtime version). */

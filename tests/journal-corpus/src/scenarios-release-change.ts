@@ -28,7 +28,8 @@ export const RELEASE_CHANGE_SCENARIOS: readonly Scenario[] = [
   },
   {
     name: "release-migrated",
-    about: "a run started by 1.4.0 waits for a person; 2.0.0 (incompatible: another major) drives it through a declared migration: release.migrated, then the run goes on",
+    about:
+      "a run started by 1.4.0 waits for a person; 2.0.0 (incompatible: another major) drives it through a declared migration: release.migrated, then the run goes on",
     world: () => ({
       script: { queues: [[refuse("I need to know which account you mean."), say("Done for the savings account.")]] },
       options: { tools: [echoTool], runtimeVersion: FIRST },

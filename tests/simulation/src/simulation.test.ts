@@ -8,11 +8,7 @@ import { driveWorld, worldHarnessOptions, type DrivenWorld } from "./drive.ts";
 /** Seeds in the default CI run; `YOKE_SIM_SEEDS=N` soaks longer, `YOKE_SIM_SEED=s` runs one. */
 const DEFAULT_SEEDS = 1_000;
 
-const invariants = [
-  ...WORLD_INVARIANTS,
-  budgetWithinDeclaredOvershoot,
-  replayShowsNoDivergence,
-];
+const invariants = [...WORLD_INVARIANTS, budgetWithinDeclaredOvershoot, replayShowsNoDivergence];
 
 /**
  * The produced journal, replayed through the same code with its recorded answers and outcomes,

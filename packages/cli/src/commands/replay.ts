@@ -7,21 +7,25 @@ import { parse } from "../cli/parse.js";
 import { findRun } from "../inspect/load-run.js";
 import { loadFactory } from "./resume.js";
 
-export const REPLAY_USAGE = "yoke replay <run> --harness <module> [--tenant T] [--journal FILE] [--json]";
+export const REPLAY_USAGE = "yoke replay <run> --harness <module> [--checks recorded|rerun] [--tenant T] [--journal FILE] [--json]";
 
 /**
  * `yoke replay <run> --harness <module>`: re-drives a recorded run through the code the
  * module builds, with the recorded model answers and tool outcomes, and compares every event.
  * The factory gets a scratch memory journal (replay never writes to the recorded one); the
  * harness it returns must come from `createHarness`. A divergence is REPLAY_DIVERGED, exit 1.
+ * `--checks rerun` runs replay-safe verifiers again and compares their verdicts (default:
+ * `recorded`, each check's verdict from the record, as replay rebuilds no world a check reads).
  */
 export async function replayCommand(context: CommandContext): Promise<number> {
-  const { values, positionals } = parse(context.args, { harness: { type: "string" } }, { min: 1, max: 1, usage: REPLAY_USAGE });
+  const { values, positionals } = parse(context.args, { harness: { type: "string" }, checks: { type: "string" } }, { min: 1, max: 1, usage: REPLAY_USAGE });
   if (values.help) {
     context.out.lines([`usage: ${REPLAY_USAGE}`]);
     return 0;
   }
   if (values.harness === undefined) throw usageError("--harness <module> is required", REPLAY_USAGE);
+  const checks = values.checks;
+  if (checks !== undefined && checks !== "recorded" && checks !== "rerun") throw usageError("--checks is recorded or rerun", REPLAY_USAGE);
   const factory = await loadFactory(values.harness);
   const journal = await context.open(values.journal);
   try {
@@ -30,7 +34,7 @@ export async function replayCommand(context: CommandContext): Promise<number> {
     if (harness === null || typeof harness !== "object" || typeof harness.start !== "function") {
       throw new YokeError("CONFIG_INVALID", `--harness ${values.harness}: the factory returned no harness made by createHarness`);
     }
-    const report = await replay({ journal, ...scope }, harness);
+    const report = await replay({ journal, ...scope }, harness, checks === undefined ? {} : { checks });
     if (values.json) {
       context.out.json({ ...scope, divergences: 0, ...report });
     } else {

@@ -8,8 +8,6 @@ import {
   type ModelResponse,
   type ProviderAdapterV1,
   type ToolResultEnvelope,
-  type VerifierV1,
-  type VerifierVerdict,
   type JsonValue,
   type YokeErrorCode,
 } from "@yoke/protocol";
@@ -18,6 +16,7 @@ import type { AnyTool } from "../define-tool.js";
 import type { ToolExecutor } from "../tool-executor.js";
 import type { ReplayTape } from "./replay-tape.js";
 import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
+import { escalationReason } from "./escalation-reason.js";
 import { SPAWN_SUBAGENT, childReservationIdOf, childRunIdOf } from "../subagents/subagent-options.js";
 
 // Any `<word>_<body>` string: a word that is no id kind is never asked for.
@@ -27,22 +26,34 @@ const ID_BODY = /^([a-z]+)_([0-9A-Za-z_-]{1,64})$/;
  * The recorded ids, per kind, in the order they were minted: every id of the record, sorted
  * (the sequential and ULID sources mint bodies in lexicographic order, and first appearance
  * is not mint order: a turn's id is drawn before the ids its events mention first). `skip`:
- * ids replay passes in instead of drawing (the run's own id). Past the record: `replay_<n>`.
+ * ids replay passes in instead of drawing (the run's own id); `before`: what the journal held
+ * before the run (its session's earlier runs): their ids were minted then, never by the run.
+ * Past the record: `replay_<n>`.
  */
-export function recordedIds(streams: Iterable<readonly JournalEvent[]>, skip: ReadonlySet<string>): RecordedIds {
+export function recordedIds(
+  streams: Iterable<readonly JournalEvent[]>,
+  skip: ReadonlySet<string>,
+  before: Iterable<readonly JournalEvent[]> = [],
+): RecordedIds {
   const pools = new Map<IdKind, Set<string>>();
-  const visit = (value: unknown): void => {
+  const minted = new Set(skip);
+  const visit = (value: unknown, found: (id: string, kind: IdKind, body: string) => void): void => {
     if (typeof value === "string") {
       const match = ID_BODY.exec(value);
-      if (match !== null && !skip.has(value)) {
-        const kind = match[1] as IdKind;
-        if (!pools.has(kind)) pools.set(kind, new Set());
-        pools.get(kind)!.add(match[2]!);
-      }
-    } else if (Array.isArray(value)) value.forEach(visit);
-    else if (value !== null && typeof value === "object") Object.values(value).forEach(visit);
+      if (match !== null) found(value, match[1] as IdKind, match[2]!);
+    } else if (Array.isArray(value)) for (const item of value) visit(item, found);
+    else if (value !== null && typeof value === "object") for (const item of Object.values(value)) visit(item, found);
   };
-  for (const events of streams) for (const event of events) visit([event.causationId, event.data]);
+  for (const events of before) for (const event of events) visit([event.causationId, event.data], (id) => minted.add(id));
+  for (const events of streams) {
+    for (const event of events) {
+      visit([event.causationId, event.data], (id, kind, body) => {
+        if (minted.has(id)) return;
+        if (!pools.has(kind)) pools.set(kind, new Set());
+        pools.get(kind)!.add(body);
+      });
+    }
+  }
   const queues = new Map([...pools.entries()].map(([kind, bodies]) => [kind, [...bodies].sort()]));
   let extra = 0;
   // Ids drawn since the last append: a process that stops before journaling them never drew
@@ -314,7 +325,8 @@ function recordedOutcome(events: readonly JournalEvent[], attemptId: string): Re
     }
     // A resume's "stopped after dispatch": no outcome ever came back to the recorded process.
     if (event.type === "action.uncertain" && data.reason === STOPPED_AFTER_DISPATCH) return undefined;
-    if (event.type === "action.uncertain") return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at, seq: event.seq };
+    if (event.type === "action.uncertain")
+      return { kind: "uncertain", retrying: false, outcome: { kind: "uncertain", reason: data.reason ?? "" }, at: event.at, seq: event.seq };
   }
   return undefined;
 }
@@ -361,37 +373,9 @@ export function recordedTool(tool: AnyTool, tape: ReplayTape): AnyTool {
           ...(data.receipt === undefined ? {} : { receipt: data.receipt }),
         };
       }
-      if (data.verdict === "unknown") {
-        const waiting = tape.events(tape.active).find((event, seq) => seq > reconciled.seq && event.type === "run.waiting");
-        return { status: "unknown", reason: (waiting?.data as { reason?: string } | undefined)?.reason ?? "" };
-      }
+      if (data.verdict === "unknown") return { status: "unknown", reason: escalationReason(tape.events(tape.active), reconciled.seq, actionId) };
       return { status: data.verdict };
     };
   }
   return replayed as unknown as AnyTool;
-}
-
-/**
- * A verifier whose run the record finished: one declared safe to re-run runs again, any other
- * gives its recorded verdict. A run the record never finished (the recorded process died in
- * it) stops the replayed process there too.
- */
-export function recordedVerifier(verifier: VerifierV1, tape: ReplayTape): VerifierV1 {
-  return {
-    ...verifier,
-    async verify(input) {
-      const events = tape.events(tape.active);
-      const length = tape.lengthOf(tape.active);
-      const started = events.findLast((event) => event.seq < length && event.type === "verifier.started");
-      const runId = (started?.data as { verifierRunId?: string } | undefined)?.verifierRunId;
-      const finished = events.find(
-        (event) => event.seq >= length && event.type === "verifier.finished" && (event.data as { verifierRunId: string }).verifierRunId === runId,
-      );
-      const between = finished === undefined ? [] : events.slice(length, finished.seq);
-      if (finished === undefined || between.some((event) => event.type === "verifier.started"))
-        return tape.crash(`no recorded verdict of verifier ${verifier.id}`);
-      if (verifier.replaySafe) return verifier.verify(input);
-      return (finished.data as unknown as { verdict: VerifierVerdict }).verdict;
-    },
-  };
 }

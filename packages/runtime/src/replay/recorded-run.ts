@@ -1,10 +1,10 @@
-import { RunStateAccumulator, YokeError, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
+import { RunStateAccumulator, SESSION_STREAM_SUFFIX, YokeError, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
 import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
 
 /** A recorded run and the streams beside it that replay needs, each read whole, verified and folded. */
 export interface RecordedRun {
   readonly scope: RunScope;
-  /** Every related stream by run id: the run, its interrupt inbox, its subagents (at any depth), the session runs it continues. */
+  /** Every related stream by run id: the run, its interrupt inbox, its subagents (at any depth), the session runs it continues, its session's stream. */
   readonly streams: ReadonlyMap<string, readonly JournalEvent[]>;
 }
 
@@ -27,9 +27,11 @@ export async function readRecordedRun(journal: JournalV1, scope: RunScope): Prom
     const first = await firstEvent(journal, { tenantId: scope.tenantId, runId });
     if (first !== undefined) started.set(runId, first);
   }
-  const continues = new Set(((root[0]!.data as { continues?: { runId: string }[] }).continues ?? []).map((entry) => entry.runId));
+  const rootData = root[0]!.data as { continues?: { runId: string }[]; sessionId?: string };
+  const continues = new Set((rootData.continues ?? []).map((entry) => entry.runId));
+  const session = rootData.sessionId === undefined ? undefined : `${rootData.sessionId}${SESSION_STREAM_SUFFIX}`;
   const related = (runId: string): boolean => {
-    if (runId === `${scope.runId}${INTERRUPT_INBOX_SUFFIX}` || continues.has(runId)) return true;
+    if (runId === `${scope.runId}${INTERRUPT_INBOX_SUFFIX}` || continues.has(runId) || runId === session) return true;
     for (let parent = parentOf(started.get(runId)); parent !== undefined; parent = parentOf(started.get(parent))) {
       if (parent === scope.runId) return true;
     }

@@ -24,7 +24,8 @@ export async function driveRecorded(tape: ReplayTape, fresh: () => Harness): Pro
   let harness = fresh();
   let processes = 1;
   const started = recorded[0]!.data as unknown as StartedData;
-  let call: () => Promise<unknown> = () => harness.start(started.task, { ...startOptions(runId, started), signal: tape.caller.signal });
+  const given = { joinsSession: tape.joinsSession, delegation: givenDelegation(recorded) };
+  let call: () => Promise<unknown> = () => harness.start(started.task, { ...startOptions(runId, started, given), signal: tape.caller.signal });
   let idle = 0;
   for (;;) {
     const before = tape.lengthOf(runId);
@@ -54,6 +55,7 @@ export async function driveRecorded(tape: ReplayTape, fresh: () => Harness): Pro
       () => harness,
       runId,
       recorded[length]!,
+      recorded[length - 1],
       () => tape.caller.signal,
     );
   }
@@ -67,17 +69,39 @@ interface StartedData {
   readonly continues?: readonly unknown[];
 }
 
-function startOptions(runId: string, started: StartedData): StartOptions {
+function startOptions(runId: string, started: StartedData, given: { joinsSession: boolean; delegation: unknown }): StartOptions {
   return {
     runId,
     ...(started.principal === undefined ? {} : { principal: started.principal }),
     ...(started.settings === undefined ? {} : { settings: started.settings }),
-    ...(started.continues === undefined ? {} : { sessionId: started.sessionId }),
+    ...(started.continues === undefined && !given.joinsSession ? {} : { sessionId: started.sessionId }),
+    ...(given.delegation === undefined ? {} : { delegation: given.delegation as NonNullable<StartOptions["delegation"]> }),
   };
 }
 
+/**
+ * The delegation the caller gave to `start`: the run pinned it in its first transaction
+ * (`run.delegated` before its first turn) with source `application`. One a planner proposed is
+ * the harness's own code, and is planned again.
+ */
+function givenDelegation(recorded: readonly JournalEvent[]): unknown {
+  for (const event of recorded) {
+    if (event.type === "turn.started") return undefined;
+    if (event.type !== "run.delegated") continue;
+    const { source, ...delegation } = (event.data as { delegation: { source?: string } }).delegation;
+    return source === "application" ? delegation : undefined;
+  }
+  return undefined;
+}
+
 /** The harness call that makes the run journal `next`: what the recorded caller did at this point. */
-function nextCall(harness: () => Harness, runId: string, next: JournalEvent, signal: () => AbortSignal): () => Promise<unknown> {
+function nextCall(
+  harness: () => Harness,
+  runId: string,
+  next: JournalEvent,
+  waitingBefore: JournalEvent | undefined,
+  signal: () => AbortSignal,
+): () => Promise<unknown> {
   const data = next.data as Record<string, unknown>;
   const resume = (options: ResumeOptions = {}) => harness().resume(runId, { ...options, signal: signal() });
   switch (next.type) {
@@ -102,13 +126,27 @@ function nextCall(harness: () => Harness, runId: string, next: JournalEvent, sig
       return data.source === "operator" ? () => resume({ input: text }) : () => resume();
     }
     case "run.completed": {
-      const outcome = data.outcome as { status: string; reason?: string };
-      const closes = (outcome.status === "refused" || outcome.status === "escalated") && outcome.reason !== undefined;
-      return closes ? () => resume({ close: outcome.reason! }).catch(() => resume()) : () => resume();
+      const close = closeOf(data.outcome as { status: string; reason?: string }, waitingBefore);
+      return close === undefined ? () => resume() : () => resume({ close }).catch(() => resume());
     }
     default:
       return () => resume();
   }
+}
+
+/**
+ * What the person's close said: a run waiting for a person, closed, ends with the wait's reason
+ * and the close's (`<waiting reason> (closed: <close>)`, or the wait's reason alone for an
+ * empty close). Undefined when the end was no close (the run did not wait right before it).
+ */
+function closeOf(outcome: { status: string; reason?: string }, waitingBefore: JournalEvent | undefined): string | undefined {
+  if (outcome.status !== "refused" && outcome.status !== "escalated") return undefined;
+  if (outcome.reason === undefined || waitingBefore?.type !== "run.waiting") return undefined;
+  const waited = (waitingBefore.data as { reason?: string }).reason ?? "";
+  if (outcome.reason === waited) return "";
+  const prefix = `${waited} (closed: `;
+  // A reason in another shape was not written by a close the current code makes: passed whole, it diverges where it differs.
+  return outcome.reason.startsWith(prefix) && outcome.reason.endsWith(")") ? outcome.reason.slice(prefix.length, -1) : outcome.reason;
 }
 
 /** Whether the caller's act made the record's event at `seq` (an approval, a denial, changed settings, a person's input or close). */

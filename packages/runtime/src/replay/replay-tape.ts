@@ -1,8 +1,9 @@
 import { YokeError, type EventDraft, type JournalEvent, type JournalV1, type RunScope } from "@yoke/protocol";
 import { INTERRUPT_INBOX_SUFFIX } from "../interrupts.js";
 import { firstDifference } from "./first-difference.js";
+import { SCHEMA_ADDITIONS, type SchemaAddition } from "./schema-additions.js";
 import type { RecordedRun } from "./recorded-run.js";
-import type { RecordedIds } from "./recorded-inputs.js";
+import type { WorldBefore } from "./recorded-world.js";
 
 // The marker of a stop replay causes on purpose: the recorded process died here.
 const CRASHES = new WeakSet<object>();
@@ -39,23 +40,46 @@ export class ReplayTape {
   /** The signal of the harness call under way: aborted where the recorded caller gave up. */
   caller = new AbortController();
   divergence: YokeError | undefined;
+  /** Streams that existed before the run and that it only reads (its session's earlier runs): never the active stream, never reported as replayed. */
+  readonly given = new Set<string>();
+  /** Whether the run is started in its recorded session again. */
+  joinsSession = false;
   /** Set while a model call the record shows cancelled by an interrupt is in flight: that cancel may be delivered now. */
   midCall = false;
   /** The controllers of the model calls in flight, per run, of the harness driving now (`HarnessDeps.interrupts.live`). */
   live: Map<string, Set<AbortController>> | undefined;
-  /** The recorded ids the replayed processes draw from (see `recordedIds`). */
-  ids: RecordedIds | undefined;
+  /** The recorded ids the replayed processes draw from (`recordedIds`: what a stopped process drew goes back unless an append kept it). */
+  ids: { settle(): void; giveBack(): void } | undefined;
   readonly #delivered = new Map<string, number>();
   readonly #lengths = new Map<string, number>();
 
-  constructor(recorded: RecordedRun, store: JournalV1) {
+  /** Fields today's code journals that an older record may lack (compatible only when declared here). */
+  readonly additions: readonly SchemaAddition[];
+
+  constructor(recorded: RecordedRun, store: JournalV1, additions: readonly SchemaAddition[] = SCHEMA_ADDITIONS) {
     this.recorded = recorded;
     this.store = store;
+    this.additions = additions;
     this.active = recorded.scope.runId;
   }
 
   events(runId: string): readonly JournalEvent[] {
     return this.recorded.streams.get(runId) ?? [];
+  }
+
+  /** Puts what the journal held before the run into the replay journal (the world the run read), as recorded. */
+  async seed(world: WorldBefore): Promise<void> {
+    const { tenantId } = this.recorded.scope;
+    for (const [runId, events] of world.streams) {
+      await this.store.append(
+        { tenantId, runId },
+        0,
+        events.map(({ type, at, causationId, data }) => ({ type, at, causationId, data })),
+      );
+      this.#lengths.set(runId, events.length);
+    }
+    for (const runId of world.given) this.given.add(runId);
+    this.joinsSession = world.joinsSession;
   }
 
   /** How many events the replay journal holds for `runId`. */
@@ -113,7 +137,8 @@ export class ReplayTape {
     for (const event of appended) {
       this.#lengths.set(event.runId, Math.max(this.lengthOf(event.runId), event.seq + 1));
       const recorded = this.events(event.runId)[event.seq];
-      const difference = recorded === undefined ? { path: "type", recorded: undefined, replayed: event.type } : firstDifference(recorded, event);
+      const difference =
+        recorded === undefined ? { path: "type", recorded: undefined, replayed: event.type } : firstDifference(recorded, event, this.additions);
       if (difference === null) continue;
       const type = recorded?.type ?? event.type;
       const shown = (value: unknown) => (value === undefined ? "nothing" : JSON.stringify(value));
@@ -183,7 +208,7 @@ const STEP_ENDS = new Set(["model.responded", "model.failed", "run.waiting"]);
 export function replayJournal(tape: ReplayTape): JournalV1 {
   const store = tape.store;
   const touch = (scope: RunScope) => {
-    if (!scope.runId.endsWith(INTERRUPT_INBOX_SUFFIX) && tape.recorded.streams.has(scope.runId)) tape.active = scope.runId;
+    if (!scope.runId.endsWith(INTERRUPT_INBOX_SUFFIX) && tape.recorded.streams.has(scope.runId) && !tape.given.has(scope.runId)) tape.active = scope.runId;
   };
   return {
     specificationVersion: "v1",

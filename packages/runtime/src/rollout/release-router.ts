@@ -1,4 +1,15 @@
-import { EVENT_SCHEMA_VERSION, YokeError, compareReleases, newId, parseId, systemClock, ulidIdSource, type IdSource, type Release, type YokeEvent } from "@yoke/protocol";
+import {
+  EVENT_SCHEMA_VERSION,
+  YokeError,
+  compareReleases,
+  newId,
+  parseId,
+  systemClock,
+  ulidIdSource,
+  type IdSource,
+  type Release,
+  type YokeEvent,
+} from "@yoke/protocol";
 import { createHarness } from "../harness.js";
 import type { Harness, HarnessOptions, StartOptions } from "../harness-types.js";
 import type { RunStream } from "../stream/run-stream-types.js";

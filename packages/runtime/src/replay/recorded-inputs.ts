@@ -258,7 +258,10 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
           !recorded.outcome.dispatched &&
           recorded.outcome.result.error?.code === "TOOL_TIMEOUT" &&
           recorded.at >= items[index]!.deadlineAt;
+        // Anything journaled after the outcome of a call this round deferred is a later round's too.
+        const afterDeferred = recorded !== undefined && [...deferredHere].some((k) => found[k] !== undefined && found[k]!.seq < recorded.seq);
         const waits =
+          afterDeferred ||
           (recorded !== undefined && laterRound(index)) ||
           (!notDispatched && predecessors[index]!.some((earlier) => deferredHere.has(earlier) || !settledForGood(outcomes[earlier])));
         if (waits) deferredHere.add(index);

@@ -160,6 +160,12 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
       // The journal keeps a call's argument text once: the response the provider gave had both.
       if (next?.type === "model.responded") {
         tape.answered = answered;
+        // A person's input the record lands with this answer was read by the inbox watch while
+        // the call was in flight: delivered now, and the watch's poll made to happen.
+        if (landsInputWith(tape.events(tape.active), length)) {
+          await tape.deliverInterrupts({ tenantId: tape.recorded.scope.tenantId, runId: `${tape.active}${INTERRUPT_INBOX_SUFFIX}` });
+          tape.timers.fireInboxWatch();
+        }
         return withParsedArguments((next.data as unknown as { response: ModelResponse }).response);
       }
       if (next?.type === "model.failed" && (next.data as { attempt: number }).attempt === asked.attempts) {
@@ -171,6 +177,15 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
       return tape.crash(`no recorded model answer at event ${length} of ${tape.active}`);
     },
   };
+}
+
+/** Whether the transaction of the answer at `length` lands an interrupt's input (before the next model call or stop). */
+function landsInputWith(events: readonly JournalEvent[], length: number): boolean {
+  for (const event of events.slice(length + 1)) {
+    if (event.type === "interrupt.landed") return (event.data as { kind: string }).kind === "input";
+    if (event.type === "model.requested" || event.type === "model.responded" || event.type === "run.waiting" || event.type === "action.executing") return false;
+  }
+  return false;
 }
 
 /** The interrupt whose cancel cut the model call the record answers at `length` (its `model.failed` CANCELLED is followed by the cancel's landing). */

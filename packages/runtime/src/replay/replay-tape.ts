@@ -44,6 +44,8 @@ export class ReplayTape {
   readonly given = new Set<string>();
   /** Whether the run is started in its recorded session again. */
   joinsSession = false;
+  /** The harness's timers: none fires by itself (the record says what happened in time); the inbox watch is fired on cue. */
+  readonly timers = new ReplayTimers();
   /** Set while a model call the record shows cancelled by an interrupt is in flight: that cancel may be delivered now. */
   midCall = false;
   /** The controllers of the model calls in flight, per run, of the harness driving now (`HarnessDeps.interrupts.live`). */
@@ -183,7 +185,9 @@ export class ReplayTape {
       const between = run.slice(length, landed);
       // A call cut by this cancel: its failure is the cancel's doing, not an answer before it.
       const cutBy = (event: JournalEvent) => this.midCall && event.type === "model.failed" && (event.data as { code: string }).code === "CANCELLED";
-      if (between.some((event) => STEP_ENDS.has(event.type) && !cutBy(event))) break;
+      // An answer already served is folded into the transaction the boundary reads the inbox in: not before it.
+      const served = (event: JournalEvent) => `${owner}:${event.seq}` === this.answered;
+      if (between.some((event) => STEP_ENDS.has(event.type) && !cutBy(event) && !served(event))) break;
       upTo = seq + 1;
     }
     const already = (await this.store.head(inbox))?.length ?? 0;
@@ -192,6 +196,35 @@ export class ReplayTape {
       await this.store.append(inbox, already, drafts);
     }
     this.#delivered.set(inbox.runId, upTo);
+  }
+}
+
+/**
+ * Timers that never fire by themselves: deadlines, retries and polls happened in the record's
+ * time. `fireInboxWatch` runs the inbox watch's pending poll (armed every `pollMs`), where the
+ * record shows the watch read a request during a model call.
+ */
+export class ReplayTimers {
+  pollMs = 0;
+  readonly #pending = new Map<number, { callback: () => void; ms: number }>();
+  #next = 0;
+
+  setTimeout = (callback: () => void, ms: number): unknown => {
+    this.#next += 1;
+    this.#pending.set(this.#next, { callback, ms });
+    return this.#next;
+  };
+
+  clearTimeout = (handle: unknown): void => {
+    this.#pending.delete(handle as number);
+  };
+
+  fireInboxWatch(): void {
+    for (const [handle, timer] of [...this.#pending]) {
+      if (timer.ms !== this.pollMs) continue;
+      this.#pending.delete(handle);
+      timer.callback();
+    }
   }
 }
 

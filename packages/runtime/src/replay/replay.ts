@@ -91,6 +91,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const rerun = checksOption(options.checks) === "rerun";
   const adjust = (deps: HarnessDeps): HarnessDeps => {
     tape.live = deps.interrupts.live;
+    tape.timers.pollMs = deps.interrupts.pollMs;
     return adjusted(deps);
   };
   const adjusted = (deps: HarnessDeps): HarnessDeps => ({
@@ -114,7 +115,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
         clock,
         ids,
         sleep: async () => undefined,
-        timers: NEVER_TIMERS,
+        timers: tape.timers,
         lease: false,
       },
       adjust,
@@ -136,8 +137,6 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   };
 }
 
-/** Deadlines never pass in a replay: the record says what happened in time. */
-const NEVER_TIMERS = { setTimeout: () => undefined, clearTimeout: () => undefined };
 
 function checksOption(checks: unknown): "recorded" | "rerun" {
   if (checks === undefined || checks === "recorded" || checks === "rerun") return checks ?? "recorded";

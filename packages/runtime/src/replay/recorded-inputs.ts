@@ -260,7 +260,7 @@ export function recordedExecutor(tape: ReplayTape, own: ToolExecutor): ToolExecu
         if (found.some((other, k) => k > index && other !== undefined && other.seq < seq)) return true;
         return recordedEvents.slice(start, seq).some((event) => {
           const attemptId = (event.data as { attemptId?: string }).attemptId;
-          return OUTCOME_TYPES.has(event.type) && attemptId !== undefined && !round.has(attemptId);
+          return OUTCOME_TYPES.has(event.type) && attemptId !== undefined && !round.has(attemptId) && fromExecutor(event);
         });
       };
       const predecessors = conflictPredecessors(items.map((item) => accessOf(item.tool, item.input)));
@@ -314,6 +314,16 @@ function settledForGood(outcome: Recorded | undefined): boolean {
 }
 
 type Recorded = { kind: AttemptOutcome["kind"]; retrying: boolean; outcome: AttemptOutcome; at: number; seq: number };
+
+/**
+ * Whether an outcome event came back from an executor round (not one the runtime settled
+ * without dispatching: a retry the budget refused, a call a batch's escalation cancelled).
+ */
+function fromExecutor(event: JournalEvent): boolean {
+  if (event.type !== "action.failed") return true;
+  const data = event.data as { dispatched?: boolean; result?: ToolResultEnvelope };
+  return data.dispatched === true || data.result?.error?.code === "TOOL_TIMEOUT";
+}
 
 /** The events that carry an attempt's outcome. */
 const OUTCOME_TYPES = new Set(["action.committed", "action.failed", "action.uncertain"]);

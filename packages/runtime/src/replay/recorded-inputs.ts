@@ -179,11 +179,12 @@ export function recordedProvider(provider: ProviderAdapterV1, tape: ReplayTape):
   };
 }
 
-/** Whether the transaction of the answer at `length` lands an interrupt's input (before the next model call or stop). */
+/** Whether the answer at `length` lands an interrupt's input in its own transaction (before the next turn starts, a call runs or the run waits). */
 function landsInputWith(events: readonly JournalEvent[], length: number): boolean {
   for (const event of events.slice(length + 1)) {
     if (event.type === "interrupt.landed") return (event.data as { kind: string }).kind === "input";
-    if (event.type === "model.requested" || event.type === "model.responded" || event.type === "run.waiting" || event.type === "action.executing") return false;
+    // Read after the call, an input lands with the next turn's start instead.
+    if (event.type === "turn.started" || event.type === "model.requested" || event.type === "run.waiting" || event.type === "action.executing") return false;
   }
   return false;
 }

@@ -188,6 +188,8 @@ export class ReplayTape {
       // An answer already served is folded into the transaction the boundary reads the inbox in: not before it.
       const served = (event: JournalEvent) => `${owner}:${event.seq}` === this.answered;
       if (between.some((event) => STEP_ENDS.has(event.type) && !cutBy(event) && !served(event))) break;
+      // Read here, a request lands before the next model call is asked: one landing after a call was read later.
+      if (between.some((event) => event.type === "model.requested")) break;
       upTo = seq + 1;
     }
     const already = (await this.store.head(inbox))?.length ?? 0;

@@ -9,7 +9,8 @@ import { readRecordedRun } from "./recorded-run.js";
 import { worldBefore } from "./recorded-world.js";
 import { recordedRegistry } from "./recorded-registry.js";
 import { recordedRelease } from "./recorded-release.js";
-import { recordedClock, recordedExecutor, recordedIds, recordedProvider, recordedTool } from "./recorded-inputs.js";
+import { recordedIds } from "./recorded-ids.js";
+import { recordedClock, recordedExecutor, recordedProvider, recordedTool } from "./recorded-inputs.js";
 import { recordedVerifier } from "./recorded-verifier.js";
 import { driveRecorded } from "./replay-drive.js";
 import { ReplayTape, replayJournal } from "./replay-tape.js";
@@ -136,7 +137,6 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
     processes: end.processes,
   };
 }
-
 
 function checksOption(checks: unknown): "recorded" | "rerun" {
   if (checks === undefined || checks === "recorded" || checks === "rerun") return checks ?? "recorded";

@@ -2,8 +2,6 @@ import {
   YokeError,
   withParsedArguments,
   type Clock,
-  type IdKind,
-  type IdSource,
   type JournalEvent,
   type ModelResponse,
   type ProviderAdapterV1,

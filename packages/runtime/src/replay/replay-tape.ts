@@ -123,6 +123,8 @@ export class ReplayTape {
   crash(reason: string): never {
     this.crashed = true;
     this.ids?.giveBack();
+    // What the dead process was answered at is not the next process's time.
+    this.present = undefined;
     throw this.crashError(reason);
   }
 

@@ -252,6 +252,34 @@ describe("a resume checks the release the run pinned", () => {
     expect((await events(journal)).slice(before).map((event) => event.type)).toEqual(["run.failed"]);
   });
 
+  it("the default rule takes a later release of the same series, never an older one (semver precedence, pre-releases included)", async () => {
+    const cases: [pinned: string, running: string, drives: boolean][] = [
+      ["@yoke/runtime@1.4.0", "@yoke/runtime@1.10.0", true],
+      ["@yoke/runtime@1.4.0", "@yoke/runtime@1.4.1", true],
+      ["@yoke/runtime@1.4.0-rc.1", "@yoke/runtime@1.4.0", true],
+      ["@yoke/runtime@1.4.0-rc.2", "@yoke/runtime@1.4.0-rc.10", true],
+      ["@yoke/runtime@1.10.0", "@yoke/runtime@1.9.0", false],
+      ["@yoke/runtime@1.4.1", "@yoke/runtime@1.4.0", false],
+      ["@yoke/runtime@1.4.0", "@yoke/runtime@1.4.0-rc.1", false],
+      ["@yoke/runtime@1.4.0-rc.10", "@yoke/runtime@1.4.0-rc.2", false],
+      ["@yoke/runtime@0.4.1", "@yoke/runtime@0.5.0", false],
+      ["@yoke/runtime@2.0.0", "@yoke/runtime@1.9.9", false],
+      ["@yoke/runtime@1.4.0", "@other/runtime@1.4.0", false],
+    ];
+    const seen: [string, string, boolean][] = [];
+    for (const [pinned, running] of cases) {
+      const journal = await stoppedRun(pinned);
+      const outcome = await resumer(journal, { runtimeVersion: running })
+        .harness.resume("run_r")
+        .then(
+          () => true,
+          (error: unknown) => (YokeError.hasCode(error, "RELEASE_INCOMPATIBLE") ? false : Promise.reject(error)),
+        );
+      seen.push([pinned, running, outcome]);
+    }
+    expect(seen).toEqual(cases);
+  });
+
   it("refuses a run pinned to a newer event schema, naming the field", async () => {
     const journal = createMemoryJournal();
     const running = await events(await stoppedRun());

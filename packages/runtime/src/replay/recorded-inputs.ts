@@ -146,7 +146,7 @@ async function cancelInFlight(tape: ReplayTape, cut: { interruptId: string; inbo
     tape.midCall = false;
   }
   const request = { ...(requested?.data as { interruptId: string; kind: "cancel"; text: string }), inboxSeq: cut.inboxSeq };
-  for (const controller of tape.live?.get(runId) ?? []) if (!controller.signal.aborted) controller.abort(request);
+  for (const live of tape.live) for (const controller of live.get(runId) ?? []) if (!controller.signal.aborted) controller.abort(request);
   if (!signal.aborted) return tape.crash(`the recorded cancel ${cut.interruptId} reached no call in flight`);
   throw signal.reason;
 }

@@ -48,8 +48,11 @@ export class ReplayTape {
   readonly timers = new ReplayTimers();
   /** Set while a model call the record shows cancelled by an interrupt is in flight: that cancel may be delivered now. */
   midCall = false;
-  /** The controllers of the model calls in flight, per run, of the harness driving now (`HarnessDeps.interrupts.live`). */
-  live: Map<string, Set<AbortController>> | undefined;
+  /**
+   * The controllers of the model calls in flight, per run, of every harness replay built (a
+   * run's and each subagent child's: `HarnessDeps.interrupts.live`; a dead process's hold none).
+   */
+  readonly live = new Set<Map<string, Set<AbortController>>>();
   /** The recorded ids the replayed processes draw from (`recordedIds`: what a stopped process drew goes back unless an append kept it). */
   ids: { settle(): void; giveBack(): void } | undefined;
   readonly #delivered = new Map<string, number>();

@@ -91,7 +91,7 @@ export async function replay(source: ReplaySource, harness: Harness | HarnessOpt
   const registry = base.registry === undefined ? undefined : recordedRegistry(base.registry, tape);
   const rerun = checksOption(options.checks) === "rerun";
   const adjust = (deps: HarnessDeps): HarnessDeps => {
-    tape.live = deps.interrupts.live;
+    tape.live.add(deps.interrupts.live);
     tape.timers.pollMs = deps.interrupts.pollMs;
     return adjusted(deps);
   };
